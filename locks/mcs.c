@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mcs - the MCS queue lock.  Each waiter brings its own node (the
+ * per-thread context), swaps itself into the tail and spins on its own
+ * node's flag, so a release touches one waiter's line only.
+ * J. M. Mellor-Crummey and M. L. Scott, "Algorithms for scalable
+ * synchronization on shared-memory multiprocessors", ACM TOCS 9(1), 1991.
+ */
+#include <stddef.h>
+
+#include "lockbench/lock.h"
+
+struct mcs_node {
+	_Atomic(struct mcs_node *) next;
+	_Atomic uint32_t locked;
+};
+
+struct mcs {
+	_Atomic(struct mcs_node *) tail;
+};
+
+static void mcs_lock(void *lock, void *ctx)
+{
+	struct mcs *l = lock;
+	struct mcs_node *me = ctx, *prev;
+
+	atomic_store_explicit(&me->next, NULL, lb_rlx);
+	atomic_store_explicit(&me->locked, 0, lb_rlx);
+	/* Swap ourselves in as the tail.  acq_rel: release publishes our
+	 * initialised node to the successor that will find it; acquire
+	 * orders us after the previous tail's initialisation.  NULL means
+	 * the queue was empty and the lock is ours. */
+	prev = atomic_exchange_explicit(&l->tail, me, lb_ar);
+	if (!prev)
+		return;
+	/* Link behind the predecessor, then spin on our own flag, which the
+	 * predecessor sets with a release when it hands the lock over. */
+	atomic_store_explicit(&prev->next, me, lb_rel);
+	while (!atomic_load_explicit(&me->locked, lb_rlx))
+		cpu_relax();
+	atomic_thread_fence(lb_acq);
+}
+
+static bool mcs_trylock(void *lock, void *ctx)
+{
+	struct mcs *l = lock;
+	struct mcs_node *me = ctx, *expect = NULL;
+
+	atomic_store_explicit(&me->next, NULL, lb_rlx);
+	atomic_store_explicit(&me->locked, 0, lb_rlx);
+	return atomic_compare_exchange_strong_explicit(&l->tail, &expect, me,
+						       lb_ar, lb_rlx);
+}
+
+static void mcs_unlock(void *lock, void *ctx)
+{
+	struct mcs *l = lock;
+	struct mcs_node *me = ctx, *expect = me;
+	struct mcs_node *next = atomic_load_explicit(&me->next, lb_acq);
+
+	if (!next) {
+		/* No successor visible: if we are still the tail, empty the
+		 * queue and we are done. */
+		if (atomic_compare_exchange_strong_explicit(
+			    &l->tail, &expect, NULL, lb_rel, lb_rlx))
+			return;
+		/* Someone swapped in behind us but has not linked yet. */
+		while (!(next = atomic_load_explicit(&me->next, lb_acq)))
+			cpu_relax();
+	}
+	/* Hand over: release our critical section to the successor. */
+	atomic_store_explicit(&next->locked, 1, lb_rel);
+}
+
+const struct lock_ops lock_mcs_ops = {
+	.name = "mcs",
+	.desc = "MCS queue lock: FIFO, each waiter spins on its own node",
+	.ref = "Mellor-Crummey & Scott, ACM TOCS 1991",
+	.family = LOCK_FAMILY_SPIN,
+	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
+	.lock_size = sizeof(struct mcs),
+	.ctx_size = sizeof(struct mcs_node),
+	.lock = mcs_lock,
+	.unlock = mcs_unlock,
+	.trylock = mcs_trylock,
+};

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * null - no lock at all.  The worker loop runs exactly as for a real
+ * lock, so its cost per operation is the harness's own overhead, which
+ * every other lock's figure includes.
+ */
+#include "lockbench/lock.h"
+
+static void null_lock(void *lock, void *ctx)
+{
+	(void)lock;
+	(void)ctx;
+}
+
+static bool null_trylock(void *lock, void *ctx)
+{
+	(void)lock;
+	(void)ctx;
+	return true;
+}
+
+const struct lock_ops lock_null_ops = {
+	.name = "null",
+	.desc = "no lock: measures the harness loop (overhead per operation)",
+	.ref = "lockbench control",
+	.family = LOCK_FAMILY_CONTROL,
+	.caps = LOCK_CAP_NOLOCK | LOCK_CAP_TRYLOCK | LOCK_CAP_RW,
+	.lock_size = 1,
+	.lock = null_lock,
+	.unlock = null_lock,
+	.trylock = null_trylock,
+	.read_lock = null_lock,
+	.read_unlock = null_lock,
+};
