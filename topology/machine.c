@@ -440,8 +440,9 @@ static int record(const struct change *ops, int n)
 
 /*
  * Write back the old values of chg[@from, nchg), newest first.  When all
- * succeed the entries are dropped and the state file updated (deleted
- * when empty).  On failure, with @report a line per failure goes to
+ * succeed the entries are dropped and the state file rewritten (the
+ * caller deletes it once it is done with it, state_release_if_empty()).
+ * On failure, with @report a line per failure goes to
  * stderr, and *@bad (if not NULL) gets the index of the first failure;
  * everything stays recorded so a retry can redo it.  Returns 0 or the
  * first -errno.
@@ -467,9 +468,7 @@ static int restore_from(int from, bool report, int *bad)
 	if (first)
 		return first;
 	atomic_store(&nchg, from);
-	if (from == 0)
-		state_release_if_empty();
-	else if (own_state)
+	if (own_state)
 		state_save(false);
 	return 0;
 }
@@ -608,6 +607,7 @@ int machine_reset_from_state(char *msg, size_t len)
 	sysfs_set_root(root);
 	own_state = 1;		/* ours now: deleted once restored */
 	err = restore_from(0, false, &bad);
+	state_release_if_empty();
 	if (err) {
 		snprintf(msg, len, "lockbench: reset (%s = %s): %s",
 			 chg[bad].path, chg[bad].old, strerror(-err));
@@ -1307,7 +1307,7 @@ static json_t *describe_smt(void)
 /* 1 if a process named irqbalance is in <root>/proc, 0 if not, -errno. */
 static int irqbalance_running(void)
 {
-	char path[PATH_MAX], comm[64], rel[64];
+	char path[PATH_MAX], comm[64], rel[300];
 	struct dirent *d;
 	int found = 0;
 	DIR *dir;
