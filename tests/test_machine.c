@@ -446,9 +446,16 @@ static void test_tune_nothing_to_do(void **state)
 	fake_put(f, NUMA, "0");
 	assert_int_equal(machine_tune(&r, cpus4, 4, &changes, msg, sizeof(msg)),
 			 0);
+	assert_true(json_is_array(changes));
 	assert_int_equal(json_array_size(changes), 0);
 	json_decref(changes);
 	assert_false(file_exists(f->state));
+
+	r.numa_balancing = NB_KEEP;
+	assert_int_equal(machine_tune(&r, cpus4, 4, &changes, msg, sizeof(msg)),
+			 0);
+	assert_true(json_is_array(changes));
+	json_decref(changes);
 }
 
 /* ---- failures ------------------------------------------------------- */
@@ -767,11 +774,13 @@ static void test_persist_then_reset(void **state)
 	char msg[512];
 	json_t *st;
 
-	assert_int_equal(machine_tune(&req_auto, cpus4, 4, NULL, msg,
+	/* `system tune` passes no CPU list: every online CPU. */
+	assert_int_equal(machine_tune(&req_auto, NULL, 0, NULL, msg,
 				      sizeof(msg)), 0);
 	assert_int_equal(machine_tune_persist(), 0);
 	assert_int_equal(machine_restore(), 0);		/* forgets, keeps */
 	assert_string_equal(get(f, GOV(0)), "userspace");
+	assert_string_equal(get(f, GOV(3)), "userspace");
 	st = load_state(f);
 	assert_true(json_is_true(json_object_get(st, "persist")));
 	json_decref(st);
@@ -830,6 +839,12 @@ static void test_reset_malformed(void **state)
 {
 	struct fake *f = *state;
 	char msg[512];
+
+	/* Killed between creating the file and the first save. */
+	put_state(f, "");
+	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "nothing to restore");
+	assert_false(file_exists(f->state));
 
 	put_state(f, "{not json");
 	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);

@@ -274,10 +274,16 @@ const char *machine_state_path(void)
 	return state_file;
 }
 
-/* Create the directory holding the state file (one level, mode 0700). */
+/*
+ * Create the directory holding the state file (one level, mode 0700).
+ * It must be a real directory owned by us or by root (not a symlink or
+ * a directory someone else planted in /tmp): -EPERM otherwise.  Returns
+ * 0 or -errno.
+ */
 static int state_mkdir(void)
 {
 	char dir[PATH_MAX], *slash;
+	struct stat st;
 
 	snprintf(dir, sizeof(dir), "%s", machine_state_path());
 	slash = strrchr(dir, '/');
@@ -286,6 +292,10 @@ static int state_mkdir(void)
 	*slash = '\0';
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return -errno;
+	if (lstat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0))
+		return -EPERM;
 	return 0;
 }
 
@@ -491,8 +501,9 @@ void machine_restore_signal_safe(void)
 		if (chg[i].has_old && sysfs_write_str(chg[i].path, chg[i].old))
 			bad = 1;
 	if (bad) {
-		if (write(STDERR_FILENO, fail, sizeof(fail) - 1) < 0)
-			bad = 2;
+		ssize_t w = write(STDERR_FILENO, fail, sizeof(fail) - 1);
+
+		(void)w;	/* nothing better to do from a handler */
 	} else {
 		atomic_store(&nchg, 0);
 		if (own_state && state_file[0])
@@ -541,8 +552,14 @@ static int state_load(char *msg, size_t len, char *root, size_t rootlen)
 
 	doc = json_load_file(path, 0, &jerr);
 	if (!doc) {
-		if (access(path, F_OK))
+		struct stat st;
+
+		if (stat(path, &st))
 			return -ENOENT;
+		if (st.st_size == 0) {	/* killed between claim and save */
+			unlink(path);
+			return -ENOENT;
+		}
 		snprintf(msg, len, "lockbench: state file (%s): malformed: %s",
 			 path, jerr.text);
 		return -EINVAL;
@@ -1041,29 +1058,42 @@ static int tune_claim(struct tune *t)
 	return 1;
 }
 
+/*
+ * Every online CPU as a new array (*@all, *@n), for callers that pass no
+ * CPU list.  Returns 0 or -errno.
+ */
+static int online_cpus(int **all, unsigned *n)
+{
+	char online[1024];
+	int err = sysfs_read_str(CPU_DIR "/online", online, sizeof(online));
+
+	return err ? err : cpulist_expand(online, all, n);
+}
+
 int machine_tune(const struct machine_req *req, const int *cpus,
 		 unsigned ncpus, json_t **changes, char *msg, size_t msglen)
 {
 	struct tune t = { .req = req, .msg = msg, .msglen = msglen };
-	int mark = atomic_load(&nchg), err;
+	int mark = atomic_load(&nchg), *all = NULL, err = 0;
 
 	if (msglen)
 		msg[0] = '\0';
 	if (changes)
 		*changes = NULL;
-	if (req->freq == FREQ_OFF && req->numa_balancing == NB_KEEP)
-		return 0;
-	err = tune_claim(&t);
-	if (err)
-		return err;
-	err = tune_freq(&t, cpus, ncpus);
-	if (!err)
+	if (ncpus == 0 && !online_cpus(&all, &ncpus))
+		cpus = all;
+	if (req->freq != FREQ_OFF || req->numa_balancing != NB_KEEP)
+		err = tune_claim(&t);
+	if (!err && own_state)
+		err = tune_freq(&t, cpus, ncpus);
+	if (!err && own_state)
 		err = tune_numa(&t);
-	if (err)
+	if (err < 0)
 		restore_from(mark, true, NULL);
 	else if (changes)
 		*changes = changes_json(mark, atomic_load(&nchg));
 	state_release_if_empty();
+	free(all);
 	return err ? err : t.soft;
 }
 

@@ -21,7 +21,7 @@
  *	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
  *	machine_set_state_path(getenv("LOCKBENCH_STATE"));   // NULL: default
  *	desc = machine_describe(cpus, n);                    // into results
- *	block SIGINT/SIGTERM/SIGHUP, install on_signal() (below), unblock
+ *	install on_signal() for SIGINT/SIGTERM/SIGHUP (below)
  *	atexit(machine_restore_atexit);      // wrapper: (void)machine_restore()
  *	rc = machine_tune(&req, cpus, n, &changes, msg, sizeof(msg));
  *	if (rc < 0) { fprintf(stderr, "%s\n", msg); exit(3); }
@@ -45,10 +45,22 @@
  *		stop_signal = sig;
  *	}
  *
- * Install it with sigaction() without SA_RESTART for SIGINT, SIGTERM and
- * SIGHUP before machine_tune(), so no window exists in which the machine
- * is tuned but a signal kills lockbench unrestored.  kill -9 and crashes
- * leave the state file behind: `lockbench system reset` undoes them.
+ * Install it with sigaction() for SIGINT, SIGTERM and SIGHUP, with all
+ * three in sa_mask (so a second signal never interrupts the first
+ * handler before it has set the flag) and without SA_RESTART (so a
+ * blocking call in main returns EINTR and main sees the flag).  Install
+ * it before machine_tune(): there is then no window in which the machine
+ * is tuned but a signal kills lockbench unrestored.  Any thread may take
+ * the signal; writing an old value twice is harmless, so the handler may
+ * race main's machine_restore().  tests/test_machine.c uses exactly this
+ * handler.  kill -9 and crashes leave the state file behind: `lockbench
+ * system reset` (machine_reset_from_state()) undoes them.
+ *
+ * Why a flag and not a restore in the first handler: the sweep must stop
+ * and still write every completed point (DESIGN.md), which needs stdio
+ * and malloc, so the normal path does the work; the handler-side restore
+ * (open/write/close of strings prepared in advance) is only the fallback
+ * when the normal path does not come back.
  */
 #ifndef LOCKBENCH_MACHINE_H
 #define LOCKBENCH_MACHINE_H
@@ -122,7 +134,8 @@ int machine_noise_report(const json_t *desc, FILE *out);
 int machine_parse_freq(const char *s, struct machine_req *req);
 
 /*
- * Apply @req to CPUs @cpus (@ncpus of them, duplicates allowed).
+ * Apply @req to CPUs @cpus (@ncpus of them, duplicates allowed; 0: every
+ * online CPU, for `lockbench system tune`).
  * Frequency: boost off (cpufreq/boost=0 or intel_pstate/no_turbo=1), then
  * per cpufreq policy either governor=userspace + scaling_setspeed=F, or,
  * without the userspace governor, scaling_min_freq=scaling_max_freq=F.
