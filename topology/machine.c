@@ -54,9 +54,12 @@ static char state_file[PATH_MAX];
 /* Append a formatted note to @msg ("lockbench: " once, then "; "). */
 static void note(char *msg, size_t len, const char *fmt, ...)
 {
-	size_t used = strlen(msg);
+	size_t used;
 	va_list ap;
 
+	if (!msg || !len)
+		return;
+	used = strlen(msg);
 	if (used + 1 >= len)
 		return;
 	snprintf(msg + used, len - used, "%s", used ? "; " : "lockbench: ");
@@ -1076,7 +1079,7 @@ int machine_tune(const struct machine_req *req, const int *cpus,
 	struct tune t = { .req = req, .msg = msg, .msglen = msglen };
 	int mark = atomic_load(&nchg), *all = NULL, err = 0;
 
-	if (msglen)
+	if (msg && msglen)
 		msg[0] = '\0';
 	if (changes)
 		*changes = NULL;

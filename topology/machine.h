@@ -146,8 +146,9 @@ int machine_parse_freq(const char *s, struct machine_req *req);
  * (atomically) before it is written.
  *
  * Returns 0 when everything asked for is in place (msg ""); 1 when a
- * FREQ_AUTO or NB_AUTO part could not be applied - that part is then
- * left or put back as it was, and @msg holds one line to print once;
+ * FREQ_AUTO or NB_AUTO part, or turning boost off (always best effort),
+ * could not be applied - that part is then left or put back as it was,
+ * and @msg (@msglen bytes, may be NULL/0) holds one line to print once;
  * -errno when a FREQ_FIXED or NB_OFF part could not be applied (every
  * change of this call is then undone; @msg says what failed; exit 3).
  * -EBUSY/1 when a state file of another lockbench (a running one, a
