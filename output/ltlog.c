@@ -405,27 +405,26 @@ static void parse_line(const char *p, const char *e, struct lt_line *l)
 }
 
 /*
- * Make room for one more element of @elem bytes in *@arr holding @n with
- * capacity *@cap.  Returns 0 or -ENOMEM (then *@arr is unchanged).
+ * Return @arr, or a larger reallocation of it, with room for element @n
+ * (capacity *@cap, in elements of @elem bytes; updated on growth).
+ * Returns NULL when out of memory; @arr is then still valid.
  */
-static int grow(void **arr, unsigned *cap, unsigned n, size_t elem)
+static void *grow(void *arr, unsigned *cap, unsigned n, size_t elem)
 {
 	unsigned ncap;
 	void *p;
 
 	if (n < *cap)
-		return 0;
+		return arr;
 	if (*cap > UINT_MAX / 2)
-		return -ENOMEM;
+		return NULL;
 	ncap = *cap ? *cap * 2 : 8;
 	if ((size_t)ncap > SIZE_MAX / elem)
-		return -ENOMEM;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
+		return NULL;
+	p = realloc(arr, (size_t)ncap * elem);
+	if (p)
+		*cap = ncap;
+	return p;
 }
 
 /* Capacities of one run's sample arrays. */
@@ -480,12 +479,17 @@ static void run_set_params(struct lt_run *r, const struct lt_line *l)
 static int new_run(struct lt_builder *b, unsigned lineno)
 {
 	struct lt_log *log = b->log;
+	struct lt_caps *caps;
 	struct lt_run *r;
 
-	if (grow((void **)&log->runs, &b->cap_runs, log->nruns, sizeof(*r)) ||
-	    grow((void **)&b->caps, &b->cap_caps, log->nruns,
-		 sizeof(*b->caps)))
+	r = grow(log->runs, &b->cap_runs, log->nruns, sizeof(*r));
+	if (!r)
 		return -ENOMEM;
+	log->runs = r;
+	caps = grow(b->caps, &b->cap_caps, log->nruns, sizeof(*caps));
+	if (!caps)
+		return -ENOMEM;
+	b->caps = caps;
 	r = &log->runs[log->nruns];
 	memset(r, 0, sizeof(*r));
 	r->nwriters = r->nreaders = r->stat_interval = -1;
@@ -514,9 +518,11 @@ static int add_sample(struct lt_builder *b, const struct lt_line *l,
 	arr = l->reads ? &r->reads : &r->writes;
 	n = l->reads ? &r->nreads : &r->nwrites;
 	cap = l->reads ? &caps->r : &caps->w;
-	if (grow((void **)arr, cap, *n, sizeof(**arr)))
+	s = grow(*arr, cap, *n, sizeof(**arr));
+	if (!s)
 		return -ENOMEM;
-	s = &(*arr)[(*n)++];
+	*arr = s;
+	s = &s[(*n)++];
 	*s = l->s;
 	s->after_end = r->ended;
 	s->line = lineno;
