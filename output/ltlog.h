@@ -6,7 +6,7 @@
  * turns the runs found here into lockbench results (kops/s per run,
  * rows = nwriters_stress).
  *
- * Lines understood (kernel/locking/locktorture.c, v3.17 to current):
+ * Lines understood (kernel/locking/locktorture.c, old and current):
  *
  *   [  444.720153][   T35] Writes:  Total: 23172604  Max/Min: 11656389/11516215   Fail: 0
  *   spin_lock-torture: Writes:  Total: 93746064  Max/Min: 0/0   Fail: 0
@@ -31,7 +31,8 @@
 struct lt_sample {		/* one statistics line */
 	double t;		/* dmesg timestamp in seconds, NAN if none */
 	long long total;	/* cumulative Total */
-	long long max, min;	/* Max/Min as printed (failure counts before v5.7) */
+	/* Max/Min as printed (failure counts before v5.7, so 0/0) */
+	long long max, min;
 	long long fail;		/* Fail: (0 or 1 in every kernel so far) */
 	bool unfair;		/* "???" present */
 	bool failed;		/* "!!!" present */
@@ -50,21 +51,24 @@ struct lt_sample {		/* one statistics line */
 };
 
 struct lt_run {
-	char type[64];		/* torture_type, e.g. "spin_lock" ("" if unknown) */
-	int nwriters, nreaders;	/* from the Start of test line; -1 if absent */
+	char type[64];		/* torture_type, "spin_lock"; "" if unknown */
+	int nwriters, nreaders;	/* from the Start of test line; -1 if absent
+				 * (from End of test if Start is missing) */
 	int stat_interval;	/* seconds; -1 if absent */
-	char params[1024];	/* the raw parameter text of the start line */
+	char params[1024];	/* raw parameter text of the start line (of
+				 * End of test if Start is missing) */
 	struct lt_sample *writes;
 	unsigned nwrites;
 	struct lt_sample *reads;
 	unsigned nreads;
 	bool ended;		/* saw End of test */
 	char end_status[32];	/* "SUCCESS", "FAILURE", ... or "" */
-	unsigned first_line;	/* 1-based line of the start line (for messages);
-				 * for a run without one, its first stats line */
+	unsigned first_line;	/* 1-based line of the start line (for
+				 * messages); without one, of the first
+				 * stats line */
 	/* Added fields. */
 	bool started;		/* saw its Start of test line */
-	bool debug;		/* "[debug]": kernel built with lock debugging */
+	bool debug;		/* "[debug]": lock debugging built in */
 	unsigned end_line;	/* 1-based line of End of test, 0 if none */
 };
 
