@@ -199,19 +199,19 @@ static double lbeta(double a, double b)
 }
 
 /*
- * Regularized incomplete beta I_x(a,b), a, b > 0, with xc = 1 - x given
- * separately so neither tail loses digits.
+ * Regularized incomplete beta I_x(a,b), a, b > 0, from x, xc = 1 - x and
+ * their logs lx, lxc, all supplied so that neither tail loses digits
+ * and x may underflow while lx stays finite.
  */
-static double ibeta(double a, double b, double x, double xc)
+static double ibeta_log(double a, double b, double x, double xc,
+			double lx, double lxc)
 {
-	double lx, lxc, front;
+	double front;
 
-	if (x <= 0)
+	if (lx == -INFINITY)
 		return 0;
-	if (xc <= 0)
+	if (lxc == -INFINITY)
 		return 1;
-	lx = x < 0.5 ? log(x) : log1p(-xc);
-	lxc = xc < 0.5 ? log(xc) : log1p(-x);
 	if (x < (a + 1) / (a + b + 2)) {
 		front = exp(a * lx + b * lxc - lbeta(a, b));
 		return front * ibeta_cf(a, b, x) / a;
@@ -220,17 +220,36 @@ static double ibeta(double a, double b, double x, double xc)
 	return 1 - front * ibeta_cf(b, a, xc) / b;
 }
 
-/* P(T > t) for t >= 0: I_x(df/2, 1/2) / 2 with x = df / (df + t^2). */
+/* I_x(a,b) for x in [0, 1] with xc = 1 - x given separately. */
+static double ibeta(double a, double b, double x, double xc)
+{
+	double lx = x <= 0 ? -INFINITY : x < 0.5 ? log(x) : log1p(-xc);
+	double lxc = xc <= 0 ? -INFINITY : xc < 0.5 ? log(xc) : log1p(-x);
+
+	return ibeta_log(a, b, x, xc, lx, lxc);
+}
+
+/*
+ * P(T > t) for t >= 0: I_x(df/2, 1/2) / 2 with x = df / (df + t^2).
+ * For t >= sqrt(df), x = r / (1 + r) with r = df / t^2 and log x is
+ * formed from logs, so t^2 never overflows and huge t (the quantiles of
+ * df < 1 in the far tail) keep a finite log x.
+ */
 static double t_upper_tail(double t, double df)
 {
-	double t2 = t * t, r;
+	double t2, r;
 
 	if (isinf(df))
 		return 0.5 * erfc(t / M_SQRT2);
-	if (t2 < df)
+	if (isinf(t))
+		return 0;
+	if (t < sqrt(df)) {
+		t2 = t * t;
 		return 0.5 * ibeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
-	r = df / t2;	/* t2 may be +inf: r = 0, tail 0 */
-	return 0.5 * ibeta(df / 2, 0.5, r / (1 + r), 1 / (1 + r));
+	}
+	r = df / t / t;
+	return 0.5 * ibeta_log(df / 2, 0.5, r / (1 + r), 1 / (1 + r),
+			       log(df) - 2 * log(t) - log1p(r), -log1p(r));
 }
 
 double stats_t_cdf(double t, double df)
