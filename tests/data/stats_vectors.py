@@ -91,6 +91,20 @@ def cdf_table():
             print('\t{ %s, %s, %s },' % (t, df, fmt(b)))
 
 
+def large_df_table():
+    """Lower tail at huge df, where stats.c switches between its two
+    methods: mpmath.betainc alone at 60 digits (quad cannot resolve
+    these densities); values below the double range are left out."""
+    print('/* {t, df, P(T <= t)}: large df, betainc */')
+    with mp.workdps(60):
+        for df in ['1e5', '1e6', '1e7', '3e7', '1e8', '1e9', '1e12', '1e15']:
+            for t in ['-0.5', '-2', '-5', '-10', '-12', '-15', '-20', '-25',
+                      '-35']:
+                v = t_cdf_beta(mp.mpf(t), mp.mpf(df))
+                if v > 1e-300:
+                    print('\t{ %s, %s, %s },' % (t, df, fmt(v)))
+
+
 def quantile_table():
     dfs = ['1', '2', '4', '9', '29.5', '100', '1000000']
     ps = ['0.975', '0.995', '0.9995', '0.6', '0.025', '1e-6']
@@ -264,5 +278,6 @@ if __name__ == '__main__':
     welch_table()
     mw_table()
     cdf_table()
+    large_df_table()
     quantile_table()
     far_quantile_table()
