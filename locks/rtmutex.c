@@ -18,9 +18,12 @@
  * context.  Unlock with waiters queued sets the word to "no owner, has
  * waiters" and wakes the top waiter, which retries try_to_take_rt_mutex
  * itself (rt_mutex_slowunlock); since equal priorities never steal, the
- * woken waiter gets it.  No PI chain walk (nobody is boosted when all
- * priorities are equal) and no adaptive spinning (rtmutex_spin_on_owner):
- * waiters sleep at once.
+ * woken waiter gets it.  Before sleeping, the top waiter spins while
+ * the owner holds the lock (rtmutex_spin_on_owner(), in the kernel since
+ * v5.15); as in mutex_spin, a holder counts as running for its whole
+ * hold and the spin is bounded by a need_resched() budget, the lock
+ * option `spin_max` (0: sleep at once, the pre-v5.15 behaviour).  No PI
+ * chain walk: nobody is boosted when all priorities are equal.
  *
  * The variants, as compile-time flags of one implementation:
  *
@@ -63,12 +66,21 @@ enum rtm_variant {
 	RTM_FETCH_OR = 1u << 2,      /* k3 alongor */
 };
 
+enum { RTM_OPT_SPIN_MAX };
+
+static const struct lock_opt rtm_opts[] = {
+	[RTM_OPT_SPIN_MAX] = {"spin_max",
+			      "top waiter's owner-spin budget in cpu_relax iterations (0: never spin)",
+			      1000, 0, 1u << 24},
+};
+
 enum {
 	RTM_CNT_SLOWLOCK,     /* lock() calls that took the slow path */
 	RTM_CNT_SLEEPS,       /* waits on the per-waiter futex word */
 	RTM_CNT_WAKEUPS,      /* unlocks that woke the top waiter */
 	RTM_CNT_SLOWUNLOCK,   /* unlocks that found HAS_WAITERS set */
 	RTM_CNT_MARK_RETRIES, /* failed CASes in mark_rt_mutex_waiters */
+	RTM_CNT_OWNER_SPINS,  /* top-waiter spins that saw the owner leave */
 	RTM_NCNT
 };
 
@@ -78,6 +90,7 @@ static const char *const rtm_counter_names[RTM_NCNT] = {
 	[RTM_CNT_WAKEUPS] = "wakeups",
 	[RTM_CNT_SLOWUNLOCK] = "slowunlock",
 	[RTM_CNT_MARK_RETRIES] = "mark_retries",
+	[RTM_CNT_OWNER_SPINS] = "owner_spins",
 };
 
 /* struct rt_mutex_waiter: links and priority are only touched under
@@ -99,6 +112,7 @@ struct rtmutex {
 	struct waitlock wait_lock;
 	/* Waiters, top (highest priority, then oldest) first. */
 	struct rtm_waiter *head, *tail;
+	uint32_t spin_max; /* written by init only */
 	LB_ALIGNED _Atomic uint64_t cnt[RTM_NCNT];
 };
 
@@ -251,9 +265,28 @@ rtm_inline void rtm_fixup_waiters(struct rtmutex *l, bool acquire, unsigned v)
 }
 
 /*
+ * rtmutex_spin_on_owner(): spin while `owner` holds the lock, up to the
+ * spin_max budget (owner_on_cpu() is always true here, and we stay the
+ * top waiter until we leave: equal priorities never overtake).  Return
+ * true when the owner changed (try again), false when the budget ran
+ * out (sleep).
+ */
+static bool rtm_spin_on_owner(struct rtmutex *l, uintptr_t owner)
+{
+	for (uint32_t budget = l->spin_max; rtm_owner(l) == owner; budget--) {
+		if (!budget)
+			return false;
+		cpu_relax();
+	}
+	rtm_count(l, RTM_CNT_OWNER_SPINS);
+	return true;
+}
+
+/*
  * rt_mutex_slowlock_block(): w is queued and its task state set; until
- * try_to_take succeeds, drop the wait_lock, sleep until an unlock wakes
- * us, retake the wait_lock and set the task state again.  A wake-up
+ * try_to_take succeeds, drop the wait_lock, spin on the owner if we are
+ * the top waiter, else (or when that fails) sleep until an unlock wakes
+ * us, then retake the wait_lock and set the task state again.  A wake-up
  * cannot be lost: the state is set under the wait_lock before each
  * attempt, and any unlock our attempt did not see picks us under the
  * wait_lock afterwards, so its wake lands after our reset.
@@ -261,11 +294,15 @@ rtm_inline void rtm_fixup_waiters(struct rtmutex *l, bool acquire, unsigned v)
 rtm_inline void rtm_block(struct rtmutex *l, struct rtm_ctx *me, unsigned v)
 {
 	struct rtm_waiter *w = &me->waiter;
+	uintptr_t owner;
 
 	while (!rtm_try_take(l, me, w, v)) {
+		owner = l->head == w ? rtm_owner(l) : 0;
 		waitlock_unlock(&l->wait_lock);
-		rtm_count(l, RTM_CNT_SLEEPS);
-		wait_on_word(&w->awake);
+		if (!owner || !rtm_spin_on_owner(l, owner)) {
+			rtm_count(l, RTM_CNT_SLEEPS);
+			wait_on_word(&w->awake);
+		}
 		waitlock_lock(&l->wait_lock);
 		atomic_store_explicit(&w->awake, 0, lb_rlx);
 	}
@@ -358,6 +395,14 @@ static void rtm_unlock(void *lock, void *ctx)
 		rtm_slowunlock(l, ctx);
 }
 
+static int rtm_init(void *lock, const struct lock_init *in)
+{
+	struct rtmutex *l = lock;
+
+	l->spin_max = (uint32_t)in->opt[RTM_OPT_SPIN_MAX];
+	return 0;
+}
+
 static int rtm_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 {
 	struct rtm_ctx *me = ctx;
@@ -406,6 +451,9 @@ static void rtm_read_counters(void *lock, uint64_t *out)
 			LOCK_CAP_SLEEPS,                                       \
 		.lock_size = sizeof(struct rtmutex),                           \
 		.ctx_size = sizeof(struct rtm_ctx),                            \
+		.opts = rtm_opts,                                              \
+		.nopts = sizeof(rtm_opts) / sizeof(rtm_opts[0]),               \
+		.init = rtm_init,                                              \
 		.thread_init = rtm_thread_init,                                \
 		.lock = rtm_lock_##sfx,                                        \
 		.unlock = rtm_unlock,                                          \

@@ -341,6 +341,7 @@ static void wake_rtmutex(void **state)
 	assert_int_equal(counter(in, "wakeups"), 1);
 	assert_int_equal(counter(in, "slowunlock"), 1);
 	assert_int_equal(counter(in, "mark_retries"), 0);
+	assert_int_equal(counter(in, "owner_spins"), 0);
 	inst_free(in);
 }
 
@@ -506,6 +507,7 @@ static const struct tcase c_pi = {.ops = &lock_pi_mutex_ops};
 static const struct tcase c_msp = {.ops = &lock_mutex_spin_ops};
 static const struct tcase c_msp_nospin = {&lock_mutex_spin_ops, "spin_max", 0};
 static const struct tcase c_msp_short = {&lock_mutex_spin_ops, "spin_max", 5};
+static const struct tcase c_rtm_nospin = {&lock_rtmutex_ops, "spin_max", 0};
 static const struct tcase c_rtm[] = {
 	{.ops = &lock_rtmutex_ops},
 	{.ops = &lock_rtmutex_relaxed_owner_ops},
@@ -539,6 +541,7 @@ static const struct tdef tdefs[] = {
 	T(wake_rtmutex, c_rtm[3]),
 	T(wake_rtmutex, c_rtm[4]),
 	T(wake_rtmutex, c_rtm[5]),
+	T(wake_rtmutex, c_rtm_nospin),
 	T(torture_test, c_futex),
 	T(torture_test, c_pi),
 	T(torture_test, c_msp),
@@ -550,6 +553,7 @@ static const struct tdef tdefs[] = {
 	T(torture_rtmutex, c_rtm[3]),
 	T(torture_rtmutex, c_rtm[4]),
 	T(torture_rtmutex, c_rtm[5]),
+	T(torture_rtmutex, c_rtm_nospin),
 };
 
 #define NTESTS (sizeof(tdefs) / sizeof(tdefs[0]))
