@@ -36,9 +36,8 @@ static void mcs_lock(void *lock, void *ctx)
 	/* Link behind the predecessor, then spin on our own flag, which the
 	 * predecessor sets with a release when it hands the lock over. */
 	atomic_store_explicit(&prev->next, me, lb_rel);
-	while (!atomic_load_explicit(&me->locked, lb_rlx))
+	while (!atomic_load_explicit(&me->locked, lb_acq))
 		cpu_relax();
-	atomic_thread_fence(lb_acq);
 }
 
 static bool mcs_trylock(void *lock, void *ctx)

@@ -33,17 +33,17 @@ static void ticket_lock(void *lock, void *ctx)
 	uint32_t my;
 
 	(void)ctx;
-	/* Take a ticket; relaxed: the acquire comes from the owner load. */
-	w = atomic_fetch_add_explicit(&l->word, TICKET_NEXT_ONE, lb_rlx);
+	/* Take a ticket.  Acquire: if it is already being served we own
+	 * the lock, and the previous holder's release must be visible. */
+	w = atomic_fetch_add_explicit(&l->word, TICKET_NEXT_ONE, lb_acq);
 	my = ticket_next(w);
-	if (ticket_owner(w) == my)
-		goto out;
-	while (ticket_owner(atomic_load_explicit(&l->word, lb_rlx)) != my)
+	/* Wait for our turn with acquire loads (the kernel's
+	 * atomic_cond_read_acquire): the load that sees our number pairs
+	 * with the release in unlock. */
+	while (ticket_owner(w) != my) {
 		cpu_relax();
-out:
-	/* Pairs with the release in unlock: the previous holder's critical
-	 * section happens before ours. */
-	atomic_thread_fence(lb_acq);
+		w = atomic_load_explicit(&l->word, lb_acq);
+	}
 }
 
 static bool ticket_trylock(void *lock, void *ctx)

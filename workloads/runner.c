@@ -32,7 +32,8 @@ struct thread_arg {
 	unsigned tid;
 	pthread_t th;
 	bool started;
-	int err;
+	int err;       /* thread_init's result */
+	int pin_errno; /* sched_setaffinity's errno, 0 when pinned */
 };
 
 static double now_s(void)
@@ -79,8 +80,22 @@ static void *worker_main(void *argp)
 		.nnodes = sp->fake_nodes ? sp->fake_nodes : 1,
 		.l3 = pl->l3, .core = pl->core, .package = pl->package,
 	};
-	void *ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
+	void *ctx;
 
+	/* Pin first, so the context below is first-touched on our node.
+	 * (The thread pins itself rather than inheriting the CPU from a
+	 * pthread attribute: that path hangs under qemu-user.) */
+	if (pl->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(pl->cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			a->pin_errno = errno;
+			atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
+		}
+	}
+	ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
 	if (!sp->fake_nodes)
 		for (unsigned i = 0; i < sp->nthreads; i++)
 			if (sp->place[i].node + 1 > lt.nnodes)
@@ -121,18 +136,8 @@ static int start_threads(const struct run_spec *sp, struct thread_arg *a,
 			 char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < sp->nthreads; i++) {
-		pthread_attr_t attr;
-		cpu_set_t set;
-		int rc;
+		int rc = pthread_create(&a[i].th, NULL, worker_main, &a[i]);
 
-		pthread_attr_init(&attr);
-		if (sp->place[i].cpu >= 0) {
-			CPU_ZERO(&set);
-			CPU_SET(sp->place[i].cpu, &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		rc = pthread_create(&a[i].th, &attr, worker_main, &a[i]);
-		pthread_attr_destroy(&attr);
 		if (rc) {
 			snprintf(err, errlen,
 				 "lockbench: starting thread %u of %u (cpu %d) failed: %s",
@@ -350,8 +355,20 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 	}
 	atomic_store_explicit(&m->rs->go, 1, lb_rel);
 	if (atomic_load_explicit(&m->rs->failed, lb_rlx)) {
-		snprintf(err, errlen, "lockbench: %s: thread_init failed (%u threads)",
-			 sp->ops->name, sp->nthreads);
+		for (unsigned i = 0; i < sp->nthreads; i++) {
+			if (m->args[i].pin_errno) {
+				snprintf(err, errlen, "lockbench: pinning thread %u to cpu %d "
+					 "failed: %s", i, sp->place[i].cpu,
+					 strerror(m->args[i].pin_errno));
+				return RUN_ERROR;
+			}
+			if (m->args[i].err) {
+				snprintf(err, errlen, "lockbench: %s: thread_init of thread %u "
+					 "failed: %s", sp->ops->name, i, strerror(-m->args[i].err));
+				return RUN_ERROR;
+			}
+		}
+		snprintf(err, errlen, "lockbench: %s: thread setup failed", sp->ops->name);
 		return RUN_ERROR;
 	}
 	return RUN_OK;
