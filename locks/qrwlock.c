@@ -79,9 +79,8 @@ qrw_read_lock_slowpath(struct qrwlock *l, struct qspin_node *node)
 	/* Acquire, so our read section cannot move up past the writer's
 	 * release of the writer byte.  A WAITING writer behind us cannot
 	 * take the lock now: our bias keeps cnts != WAITING. */
-	while (atomic_load_explicit(&l->cnts, lb_rlx) & QW_LOCKED)
+	while (atomic_load_explicit(&l->cnts, lb_acq) & QW_LOCKED)
 		cpu_relax();
-	atomic_thread_fence(lb_acq);
 
 	/* Let the next waiter become the queue head. */
 	qspin_unlock(&l->wait_lock);

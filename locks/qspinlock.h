@@ -31,6 +31,11 @@
  * (decode_tail() of a value read by a relaxed xchg, READ_ONCE(node->next)
  * then a store through it), C11 has no dependency ordering we may rely
  * on, so those accesses are acquire / acq_rel instead.
+ *
+ * Spin loops that end in an acquire (the kernel's smp_cond_load_acquire)
+ * spin with acquire loads rather than relaxed loads and a fence: the
+ * same code on x86, what arm64's own smp_cond_load_acquire does (LDAXR
+ * in the loop), and visible to ThreadSanitizer, which ignores fences.
  */
 #ifndef LOCKS_QSPINLOCK_H
 #define LOCKS_QSPINLOCK_H
@@ -244,12 +249,11 @@ static inline bool qspin_try_pending(struct qspinlock *l,
 		return false;
 	}
 
-	/* We are pending: wait for the owner to go away, 0,1,1 -> 0,1,0.
-	 * Relaxed loads, then an acquire fence matching its release. */
+	/* We are pending: wait for the owner to go away, 0,1,1 -> 0,1,0,
+	 * with acquire loads matching its release. */
 	if (val & Q_LOCKED_MASK) {
-		while (atomic_load_explicit(&l->val, lb_rlx) & Q_LOCKED_MASK)
+		while (atomic_load_explicit(&l->val, lb_acq) & Q_LOCKED_MASK)
 			cpu_relax();
-		atomic_thread_fence(lb_acq);
 	}
 
 	/* clear_pending_set_locked(): 0,1,0 -> 0,0,1 in one add, since
@@ -265,9 +269,8 @@ static inline uint32_t qspin_wait_node(struct qspin_node *node)
 {
 	uint32_t v;
 
-	while (!(v = atomic_load_explicit(&node->locked, lb_rlx)))
+	while (!(v = atomic_load_explicit(&node->locked, lb_acq)))
 		cpu_relax();
-	atomic_thread_fence(lb_acq);
 	return v;
 }
 
@@ -277,10 +280,9 @@ static inline uint32_t qspin_wait_lock_free(struct qspinlock *l)
 {
 	uint32_t val;
 
-	while ((val = atomic_load_explicit(&l->val, lb_rlx)) &
+	while ((val = atomic_load_explicit(&l->val, lb_acq)) &
 	       Q_LOCKED_PENDING_MASK)
 		cpu_relax();
-	atomic_thread_fence(lb_acq);
 	return val;
 }
 
