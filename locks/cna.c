@@ -55,7 +55,7 @@ static const struct lock_opt cna_opts[] = {
 			   0, 0, UINT32_MAX},
 };
 
-/* Per-thread counters, in qspin_node.stat after the qspinlock ones. */
+/* Counter slots in struct qspin_stats, after the qspinlock ones. */
 enum cna_stat {
 	CSTAT_LOCAL = 2,   /* MCS hand-offs to a waiter on the preferred node */
 	CSTAT_REMOTE,      /* MCS hand-offs to a waiter on another node */

@@ -27,7 +27,7 @@
 #define QR_SHIFT 9         /* reader count shift */
 #define QR_BIAS (1u << QR_SHIFT)
 
-/* Per-thread counters, in qspin_node.stat after the wait_lock ones. */
+/* Counter slots in struct qspin_stats, after the wait_lock ones. */
 enum qrw_stat {
 	RWSTAT_READ_SLOW = 2, /* readers that queued on wait_lock */
 	RWSTAT_WRITE_SLOW,    /* writers that queued on wait_lock */

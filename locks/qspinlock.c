@@ -17,28 +17,35 @@
 #include "qspinlock.h"
 
 /*
- * Allocate the tail -> node table for in->nthreads threads.  Returns 0,
- * -EINVAL if the thread ids do not fit the 14 tail cpu bits, or -ENOMEM.
+ * Allocate the tail -> node table and the per-thread counters for
+ * in->nthreads threads.  Returns 0, -EINVAL if the thread ids do not fit
+ * the 14 tail cpu bits, or -ENOMEM (nothing left allocated).
  */
 int qspin_table_init(struct qspinlock *l, const struct lock_init *in)
 {
 	if (!in->nthreads || in->nthreads > Q_MAX_THREADS)
 		return -EINVAL;
-	l->nodes = in->alloc(in->nthreads * sizeof(*l->nodes));
-	if (!l->nodes)
-		return -ENOMEM;
 	l->nthreads = in->nthreads;
 	l->free_mem = in->free_mem;
+	l->nodes = in->alloc(in->nthreads * sizeof(*l->nodes));
+	l->stats = in->alloc(in->nthreads * sizeof(*l->stats));
+	if (!l->nodes || !l->stats) {
+		qspin_table_destroy(l);
+		return -ENOMEM;
+	}
 	atomic_store_explicit(&l->val, 0, lb_rlx);
 	return 0;
 }
 
-/* Free the table allocated by qspin_table_init(). */
+/* Free what qspin_table_init() allocated. */
 void qspin_table_destroy(struct qspinlock *l)
 {
-	if (l->nodes && l->free_mem)
+	if (l->nodes)
 		l->free_mem(l->nodes, l->nthreads * sizeof(*l->nodes));
+	if (l->stats)
+		l->free_mem(l->stats, l->nthreads * sizeof(*l->stats));
 	l->nodes = NULL;
+	l->stats = NULL;
 }
 
 /*
@@ -51,28 +58,25 @@ int qspin_table_register(struct qspinlock *l, struct qspin_node *node,
 	if (!l->nodes || t->tid >= l->nthreads)
 		return -EINVAL;
 	node->tail = qspin_encode_tail(t->tid, 0);
+	node->stats = &l->stats[t->tid];
 	l->nodes[t->tid] = node;
 	return 0;
 }
 
 /*
- * out[i] = sum over the registered nodes of stat[slots[i]].  Safe while
- * the lock is in use: the counters are relaxed atomics.
+ * out[i] = sum over the threads of counter slots[i].  Safe while the
+ * lock is in use (relaxed atomics) and after the threads and their
+ * contexts are gone (the counters belong to the lock).
  */
 void qspin_sum_stats(const struct qspinlock *l, const unsigned *slots,
 		     unsigned n, uint64_t *out)
 {
 	for (unsigned i = 0; i < n; i++)
 		out[i] = 0;
-	for (unsigned t = 0; t < l->nthreads; t++) {
-		struct qspin_node *node = l->nodes ? l->nodes[t] : NULL;
-
-		if (!node)
-			continue;
+	for (unsigned t = 0; l->stats && t < l->nthreads; t++)
 		for (unsigned i = 0; i < n; i++)
-			out[i] += atomic_load_explicit(&node->stat[slots[i]],
-						       lb_rlx);
-	}
+			out[i] += atomic_load_explicit(
+				&l->stats[t].v[slots[i]], lb_rlx);
 }
 
 static const struct qspin_hooks qspin_mcs_hooks = {

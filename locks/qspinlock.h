@@ -70,7 +70,7 @@
 #define q_likely(x) __builtin_expect(!!(x), 1)
 #define q_unlikely(x) __builtin_expect(!!(x), 0)
 
-/* Per-thread event counters kept in the node, slots shared by all users. */
+/* Event counter slots, shared by the users of this header. */
 enum qspin_stat {
 	QSTAT_PENDING,  /* acquired through the pending bit */
 	QSTAT_QUEUED,   /* queued on the MCS queue */
@@ -78,16 +78,26 @@ enum qspin_stat {
 };
 
 /*
+ * One thread's event counters.  They belong to the lock (allocated by
+ * init, one cache line per thread, so that counting never bounces a
+ * line) and outlive the thread's context, which the harness frees before
+ * it reads the counters.  Written by that thread only, read by
+ * read_counters at any time: relaxed atomics.
+ */
+struct qspin_stats {
+	LB_ALIGNED _Atomic uint64_t v[QSTAT_NSLOTS];
+};
+
+/*
  * The MCS node, one per thread: the thread's lock context (or the first
- * member of it).  next and locked are written by the neighbours; tail is
- * this node's own encoded tail, set by thread_init; stat is written by
- * the owning thread only and read by read_counters at any time.
+ * member of it).  next and locked are written by the neighbours; tail
+ * (this node's encoded tail) and stats are set by thread_init.
  */
 struct qspin_node {
 	_Atomic(struct qspin_node *) next;
 	_Atomic uint32_t locked;
 	uint32_t tail;
-	_Atomic uint64_t stat[QSTAT_NSLOTS];
+	struct qspin_stats *stats;
 };
 
 /*
@@ -99,6 +109,7 @@ struct qspinlock {
 	_Atomic uint32_t val;
 	uint32_t nthreads;
 	struct qspin_node **nodes;  /* tail cpu -> node, filled by thread_init */
+	struct qspin_stats *stats;  /* [nthreads] */
 	void (*free_mem)(void *p, size_t size);
 };
 
@@ -130,13 +141,13 @@ void qspin_sum_stats(const struct qspinlock *l, const unsigned *slots,
 void qspin_lock_slowpath(struct qspinlock *l, struct qspin_node *node,
 			 uint32_t val);
 
-/* Count one event in the node's own slot: the owner is the only writer,
- * so a relaxed load and store are enough (no locked RMW). */
+/* Count one event in the calling thread's counters: it is the only
+ * writer, so a relaxed load and store are enough (no locked RMW). */
 static inline void qspin_stat_inc(struct qspin_node *node, unsigned slot)
 {
-	uint64_t v = atomic_load_explicit(&node->stat[slot], lb_rlx);
+	_Atomic uint64_t *c = &node->stats->v[slot];
 
-	atomic_store_explicit(&node->stat[slot], v + 1, lb_rlx);
+	atomic_store_explicit(c, atomic_load_explicit(c, lb_rlx) + 1, lb_rlx);
 }
 
 static inline uint32_t qspin_encode_tail(unsigned tid, unsigned idx)
