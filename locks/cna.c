@@ -83,8 +83,10 @@ struct cna_node {
 	bool flush;              /* this head splices the secondary back */
 };
 
-/* Written by the holder, read by the next one after the acquire of the
- * hand-off, so the plain fields above need no atomics. */
+/* The plain fields above are written by their own thread before it
+ * links in (published by the release of the link) or by the holder
+ * before the hand-off (published by its release), and read after the
+ * matching acquire: they need no atomics. */
 
 static inline struct cna *to_cna(struct qspinlock *l)
 {

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_numa_locks - drives qspinlock, cna, qrwlock and qrwlock_steal
- * through their lock_ops tables with real threads, without the harness:
- * mutual exclusion (owner field + unprotected counter), the slow paths
- * the counters say were taken (qspinlock pending and queued, CNA's
- * secondary queue and splices), and reader/writer overlap rules.
+ * through their lock_ops tables with real threads, without the harness.
+ *
+ * Staged tests build an exact queue (holder, pending owner, queued
+ * waiters on chosen fake nodes) and assert the exact counters of the
+ * paths that queue must take: qspinlock's pending and queued paths,
+ * CNA's moves to the secondary queue, local and remote hand-offs and
+ * splices (main queue empty, count bound, time bound), and qrwlock's
+ * writer fairness against qrwlock_steal's reader stealing.  Stress
+ * tests check mutual exclusion (owner field + unprotected counter) with
+ * 4 threads on fake nodes tid % 2 and tid % 4, and that readers share.
  *
  * Oversubscribed spinning is slow on a 2-CPU machine, so the test
- * threads yield in their own waits (start barrier, read sections), never
- * inside the locks.
+ * threads wait with sched_yield() and yield now and then between
+ * acquisitions, never inside the locks.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -30,21 +36,13 @@ extern const struct lock_ops lock_cna_ops;
 extern const struct lock_ops lock_qrwlock_ops;
 extern const struct lock_ops lock_qrwlock_steal_ops;
 
-#ifndef NTHREADS
 #define NTHREADS 4
-#endif
-#ifndef TOTAL_ACQ
-#define TOTAL_ACQ 50000 /* per stress test; four of them */
-#endif
-#define MAX_COUNTERS 16
+#define TOTAL_ACQ 50000  /* per stress test; four of them */
 #define STRESS_SECONDS 2 /* cap on each stress test */
-#ifndef CS_DELAY
-#define CS_DELAY 30 /* cpu_relax() calls in and after the critical section */
-#endif
-#ifndef YIELD_EVERY
-#define YIELD_EVERY 8
-#endif
-#define READ_DELAY 1000 /* cpu_relax() calls inside a read section */
+#define CS_DELAY 30      /* cpu_relax() calls in and after a critical section */
+#define YIELD_EVERY 8    /* stress iterations between sched_yield() calls */
+#define READ_DELAY 1000  /* cpu_relax() calls inside a read section */
+#define MAX_COUNTERS 16
 
 static void *t_alloc(size_t size)
 {
@@ -74,7 +72,6 @@ struct rig {
 	LB_ALIGNED _Atomic unsigned owner;
 	LB_ALIGNED uint64_t counter;     /* unprotected: the lock protects it */
 	LB_ALIGNED _Atomic unsigned readers;
-	LB_ALIGNED _Atomic unsigned writer;
 	LB_ALIGNED _Atomic unsigned max_readers;
 	LB_ALIGNED _Atomic unsigned violations;
 	LB_ALIGNED _Atomic unsigned stop;
