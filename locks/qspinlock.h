@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * qspinlock.h - internals of the Linux queued spinlock, shared by
+ * qspinlock.c, cna.c (which plugs the CNA hooks into the same slow path)
+ * and qrwlock.c (whose wait_lock is a qspinlock).
+ *
+ * Follows Linux kernel/locking/qspinlock.c (Waiman Long, Peter Zijlstra)
+ * and include/asm-generic/qspinlock{,_types}.h, with the slow-path hooks
+ * of the CNA series (Alex Kogan, "locking/qspinlock: Refactor the
+ * qspinlock slow path", v15, 2021): init_node, wait_head_or_lock,
+ * try_clear_tail and lock_handoff.
+ *
+ * The 32-bit lock word, as in the kernel for NR_CPUS < 16K:
+ *
+ *   bits  0- 7: locked byte
+ *   bits  8-15: pending byte (only bit 8 is ever set)
+ *   bits 16-17: tail index (the kernel's nesting level, 0..3)
+ *   bits 18-31: tail cpu + 1 (0 = empty queue)
+ *
+ * "cpu" is the harness thread id.  The kernel keeps four MCS nodes per
+ * CPU for task/softirq/hardirq/NMI nesting; a user thread never nests,
+ * so each thread has one node (its context), index 0 is the only index
+ * ever encoded, and the tail decodes through a table of context pointers
+ * that thread_init fills.
+ *
+ * The kernel updates the locked byte, the pending byte and the 16-bit
+ * tail with byte and halfword stores and xchg.  C11 forbids accessing
+ * one object with different sizes, so every update here is a whole-word
+ * RMW: fetch_and, fetch_add(LOCKED - PENDING), fetch_sub, and a CAS loop
+ * for xchg_tail.  Where the kernel relies on an address dependency
+ * (decode_tail() of a value read by a relaxed xchg, READ_ONCE(node->next)
+ * then a store through it), C11 has no dependency ordering we may rely
+ * on, so those accesses are acquire / acq_rel instead.
+ *
+ * Spin loops that end in an acquire (the kernel's smp_cond_load_acquire)
+ * spin with acquire loads rather than relaxed loads and a fence: the
+ * same code on x86, what arm64's own smp_cond_load_acquire does (LDAXR
+ * in the loop), and visible to ThreadSanitizer, which ignores fences.
+ */
+#ifndef LOCKS_QSPINLOCK_H
+#define LOCKS_QSPINLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lockbench/lock.h"
+
+#define Q_LOCKED_VAL 1u
+#define Q_LOCKED_MASK 0x000000ffu
+#define Q_PENDING_VAL (1u << 8)
+#define Q_PENDING_MASK 0x0000ff00u
+#define Q_LOCKED_PENDING_MASK (Q_LOCKED_MASK | Q_PENDING_MASK)
+#define Q_TAIL_IDX_OFFSET 16
+#define Q_TAIL_CPU_OFFSET 18
+#define Q_TAIL_MASK 0xffff0000u
+/* Largest thread count the 14 tail cpu bits can name (cpu + 1 < 2^14). */
+#define Q_MAX_THREADS ((1u << 14) - 1)
+
+/*
+ * How long a newcomer waits out a pending -> locked hand-over before it
+ * queues: _Q_PENDING_LOOPS, 1 in asm-generic, 1 << 9 on x86.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define Q_PENDING_LOOPS (1 << 9)
+#else
+#define Q_PENDING_LOOPS 1
+#endif
+
+#define q_likely(x) __builtin_expect(!!(x), 1)
+#define q_unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Event counter slots, shared by the users of this header. */
+enum qspin_stat {
+	QSTAT_PENDING,  /* acquired through the pending bit */
+	QSTAT_QUEUED,   /* queued on the MCS queue */
+	QSTAT_NSLOTS = 8,
+};
+
+/*
+ * One thread's event counters.  They belong to the lock (allocated by
+ * init, one cache line per thread, so that counting never bounces a
+ * line) and outlive the thread's context, which the harness frees before
+ * it reads the counters.  Written by that thread only, read by
+ * read_counters at any time: relaxed atomics.
+ */
+struct qspin_stats {
+	LB_ALIGNED _Atomic uint64_t v[QSTAT_NSLOTS];
+};
+
+/*
+ * The MCS node, one per thread: the thread's lock context (or the first
+ * member of it).  next and locked are written by the neighbours; tail
+ * (this node's encoded tail) and stats are set by thread_init.
+ */
+struct qspin_node {
+	_Atomic(struct qspin_node *) next;
+	_Atomic uint32_t locked;
+	uint32_t tail;
+	struct qspin_stats *stats;
+};
+
+/*
+ * The lock.  val is the only word that changes; the rest is written by
+ * init/thread_init and read-only afterwards (thread_init happens-before
+ * every lock operation, so plain reads of the table are fine).
+ */
+struct qspinlock {
+	_Atomic uint32_t val;
+	uint32_t nthreads;
+	struct qspin_node **nodes;  /* tail cpu -> node, filled by thread_init */
+	struct qspin_stats *stats;  /* [nthreads] */
+	void (*free_mem)(void *p, size_t size);
+};
+
+/*
+ * Slow-path hooks, the kernel's pv_/cna_ overrides.  The template below is
+ * always inlined with a constant table, so the calls become direct.
+ */
+struct qspin_hooks {
+	/* Set up the extra fields of a node about to be queued. */
+	void (*init_node)(struct qspin_node *node);
+	/* Called once at the head of the queue, before waiting for the
+	 * locked and pending bits to clear (CNA sorts the queue here). */
+	void (*wait_head)(struct qspinlock *l, struct qspin_node *node);
+	/* We are the only queued node: take the lock and empty the queue.
+	 * Return false if a newcomer made that impossible. */
+	bool (*try_clear_tail)(struct qspinlock *l, uint32_t val,
+			       struct qspin_node *node);
+	/* Lock taken with waiters behind us: pass the MCS head role on. */
+	void (*handoff)(struct qspinlock *l, struct qspin_node *node,
+			struct qspin_node *next);
+};
+
+int qspin_table_init(struct qspinlock *l, const struct lock_init *in);
+void qspin_table_destroy(struct qspinlock *l);
+int qspin_table_register(struct qspinlock *l, struct qspin_node *node,
+			 const struct lock_thread *t);
+void qspin_sum_stats(const struct qspinlock *l, const unsigned *slots,
+		     unsigned n, uint64_t *out);
+void qspin_lock_slowpath(struct qspinlock *l, struct qspin_node *node,
+			 uint32_t val);
+
+/* Count one event in the calling thread's counters: it is the only
+ * writer, so a relaxed load and store are enough (no locked RMW). */
+static inline void qspin_stat_inc(struct qspin_node *node, unsigned slot)
+{
+	_Atomic uint64_t *c = &node->stats->v[slot];
+
+	atomic_store_explicit(c, atomic_load_explicit(c, lb_rlx) + 1, lb_rlx);
+}
+
+static inline uint32_t qspin_encode_tail(unsigned tid, unsigned idx)
+{
+	return ((uint32_t)(tid + 1) << Q_TAIL_CPU_OFFSET) |
+	       ((uint32_t)idx << Q_TAIL_IDX_OFFSET);
+}
+
+/* The node a tail names.  idx is always 0 here (no nesting), so the
+ * cpu field alone selects the node. */
+static inline struct qspin_node *qspin_decode_tail(const struct qspinlock *l,
+						   uint32_t tail)
+{
+	return l->nodes[(tail >> Q_TAIL_CPU_OFFSET) - 1];
+}
+
+/*
+ * queued_spin_trylock(): take a free lock with one CAS.  A non-zero word
+ * (locked, pending or queued) fails at once without a write.
+ */
+static inline bool qspin_trylock(struct qspinlock *l)
+{
+	uint32_t val = atomic_load_explicit(&l->val, lb_rlx);
+
+	if (q_unlikely(val))
+		return false;
+	return q_likely(atomic_compare_exchange_strong_explicit(
+		&l->val, &val, Q_LOCKED_VAL, lb_acq, lb_rlx));
+}
+
+/*
+ * queued_spin_lock(): the uncontended case is one CAS 0 -> LOCKED with
+ * acquire; anything else goes to the out-of-line slow path with the value
+ * the CAS saw.
+ */
+static inline void qspin_lock(struct qspinlock *l, struct qspin_node *node)
+{
+	uint32_t val = 0;
+
+	if (q_likely(atomic_compare_exchange_strong_explicit(
+		    &l->val, &val, Q_LOCKED_VAL, lb_acq, lb_rlx)))
+		return;
+	qspin_lock_slowpath(l, node, val);
+}
+
+/*
+ * queued_spin_unlock(): the kernel does smp_store_release() on the locked
+ * byte.  A whole-word fetch_sub with release does the same without a
+ * mixed-size access; pending and tail may change under us, but the
+ * locked byte is ours, so subtracting LOCKED clears exactly it.
+ */
+static inline void qspin_unlock(struct qspinlock *l)
+{
+	atomic_fetch_sub_explicit(&l->val, Q_LOCKED_VAL, lb_rel);
+}
+
+/*
+ * xchg_tail(): publish @tail, keeping the locked and pending bytes, and
+ * return the old word.  acq_rel: release publishes our initialised node
+ * to whoever decodes the new tail; acquire orders us after the previous
+ * tail's initialisation, since we are about to store into prev->next
+ * (the kernel relies on the address dependency through decode_tail()).
+ */
+static inline uint32_t qspin_xchg_tail(struct qspinlock *l, uint32_t tail)
+{
+	uint32_t old = atomic_load_explicit(&l->val, lb_rlx), new;
+
+	do {
+		new = (old & Q_LOCKED_PENDING_MASK) | tail;
+	} while (!atomic_compare_exchange_weak_explicit(&l->val, &old, new,
+							lb_ar, lb_rlx));
+	return old;
+}
+
+/*
+ * The pending-bit path of queued_spin_lock_slowpath(), entered with the
+ * value the fast path saw.  Return true if the lock was taken as the
+ * pending owner, false if the caller must queue.
+ */
+static inline bool qspin_try_pending(struct qspinlock *l,
+				     struct qspin_node *node, uint32_t val)
+{
+	int cnt = Q_PENDING_LOOPS;
+
+	/* Wait out an in-progress pending -> locked hand-over (0,1,0 ->
+	 * 0,0,1), for a bounded number of spins so that we are guaranteed
+	 * forward progress. */
+	while (val == Q_PENDING_VAL && cnt--) {
+		cpu_relax();
+		val = atomic_load_explicit(&l->val, lb_rlx);
+	}
+
+	/* Any contention beyond a lone holder (pending or queued): queue. */
+	if (val & ~Q_LOCKED_MASK)
+		return false;
+
+	/* Trylock or pending: 0,0,* -> 0,1,*.  The acquire orders our
+	 * critical section after the holder's, which clears locked with a
+	 * release. */
+	val = atomic_fetch_or_explicit(&l->val, Q_PENDING_VAL, lb_acq);
+
+	/* A concurrent locker got in between: undo PENDING if we were the
+	 * one to set it (our PENDING may have failed the queue head's
+	 * n,0,0 -> 0,0,1 CAS, so it will now wait for us as its next) and
+	 * queue. */
+	if (q_unlikely(val & ~Q_LOCKED_MASK)) {
+		if (!(val & Q_PENDING_MASK))
+			atomic_fetch_and_explicit(&l->val, ~Q_PENDING_VAL,
+						  lb_rlx);
+		return false;
+	}
+
+	/* We are pending: wait for the owner to go away, 0,1,1 -> 0,1,0,
+	 * with acquire loads matching its release. */
+	if (val & Q_LOCKED_MASK) {
+		while (atomic_load_explicit(&l->val, lb_acq) & Q_LOCKED_MASK)
+			cpu_relax();
+	}
+
+	/* clear_pending_set_locked(): 0,1,0 -> 0,0,1 in one add, since
+	 * nobody else may touch locked or pending while we are pending. */
+	atomic_fetch_add_explicit(&l->val, Q_LOCKED_VAL - Q_PENDING_VAL, lb_rlx);
+	qspin_stat_inc(node, QSTAT_PENDING);
+	return true;
+}
+
+/* Spin on our own node until the predecessor hands us the MCS head role;
+ * returns what it stored (1, or CNA's secondary queue tail). */
+static inline uint32_t qspin_wait_node(struct qspin_node *node)
+{
+	uint32_t v;
+
+	while (!(v = atomic_load_explicit(&node->locked, lb_acq)))
+		cpu_relax();
+	return v;
+}
+
+/* As queue head, wait for the owner and the pending owner to go away,
+ * *,x,y -> *,0,0, with acquire (set_locked below does not imply one). */
+static inline uint32_t qspin_wait_lock_free(struct qspinlock *l)
+{
+	uint32_t val;
+
+	while ((val = atomic_load_explicit(&l->val, lb_acq)) &
+	       Q_LOCKED_PENDING_MASK)
+		cpu_relax();
+	return val;
+}
+
+/* Wait for a successor that swapped the tail to link itself in. */
+static inline struct qspin_node *qspin_wait_next(struct qspin_node *node)
+{
+	struct qspin_node *next;
+
+	while (!(next = atomic_load_explicit(&node->next, lb_acq)))
+		cpu_relax();
+	return next;
+}
+
+/*
+ * The queueing half of queued_spin_lock_slowpath(), as a template: @h is
+ * a constant hook table, so every hook call is inlined.  Returns with the
+ * lock held and the node free for reuse.
+ */
+static inline __attribute__((always_inline)) void
+qspin_queue_tmpl(struct qspinlock *l, struct qspin_node *node,
+		 const struct qspin_hooks *h)
+{
+	struct qspin_node *prev, *next = NULL;
+	uint32_t tail = node->tail, old, val;
+
+	/* Initialise our node: the stores are published by the release in
+	 * xchg_tail (the kernel's smp_wmb()). */
+	atomic_store_explicit(&node->locked, 0, lb_rlx);
+	atomic_store_explicit(&node->next, NULL, lb_rlx);
+	h->init_node(node);
+
+	/* We touched a possibly cold node: try the lock once more in case
+	 * it was released while we were not watching. */
+	if (qspin_trylock(l))
+		return;
+	qspin_stat_inc(node, QSTAT_QUEUED);
+
+	/* Publish ourselves as the tail: p,*,* -> n,*,*. */
+	old = qspin_xchg_tail(l, tail);
+
+	/* If there was a previous node, link behind it and wait to become
+	 * the head of the queue.  The release pairs with the acquire load of
+	 * prev->next before prev stores into our locked field. */
+	if (old & Q_TAIL_MASK) {
+		prev = qspin_decode_tail(l, old);
+		atomic_store_explicit(&prev->next, node, lb_rel);
+		qspin_wait_node(node);
+		/* A successor may have linked while we waited: load it now
+		 * so the hand-off below does not wait for it. */
+		next = atomic_load_explicit(&node->next, lb_acq);
+	}
+
+	/* We are the head: give the hook its chance, then wait for the
+	 * owner and pending to go away. */
+	h->wait_head(l, node);
+	val = qspin_wait_lock_free(l);
+
+	/* Claim the lock.  If we are the only queued node (tail == ours)
+	 * and nobody is pending, clear the tail and take the lock in one
+	 * CAS: n,0,0 -> 0,0,1.  A concurrent PENDING makes it fail, and
+	 * that locker will then see our tail and queue behind us. */
+	if ((val & Q_TAIL_MASK) == tail && h->try_clear_tail(l, val, node))
+		return;
+
+	/* Somebody is queued behind us: *,*,0 -> *,*,1.  Nobody but the
+	 * head may set locked now, so a relaxed fetch_or is the kernel's
+	 * set_locked() byte store. */
+	atomic_fetch_or_explicit(&l->val, Q_LOCKED_VAL, lb_rlx);
+
+	/* Wait for the successor to link in if it has not yet, then hand
+	 * it the head of the queue. */
+	if (!next)
+		next = qspin_wait_next(node);
+	h->handoff(l, node, next);
+}
+
+/* The stock hooks: plain MCS. */
+static inline void qspin_mcs_init_node(struct qspin_node *node)
+{
+	(void)node;
+}
+
+static inline void qspin_mcs_wait_head(struct qspinlock *l,
+				       struct qspin_node *node)
+{
+	(void)l;
+	(void)node;
+}
+
+/* __try_clear_tail(): n,0,0 -> 0,0,1.  Relaxed as in the kernel: the
+ * acquire already came from waiting for the lock to be free. */
+static inline bool qspin_mcs_try_clear_tail(struct qspinlock *l, uint32_t val,
+					    struct qspin_node *node)
+{
+	(void)node;
+	return atomic_compare_exchange_strong_explicit(
+		&l->val, &val, Q_LOCKED_VAL, lb_rlx, lb_rlx);
+}
+
+/* arch_mcs_spin_unlock_contended(): release our lock-claiming writes to
+ * the next head. */
+static inline void qspin_mcs_handoff(struct qspinlock *l,
+				     struct qspin_node *node,
+				     struct qspin_node *next)
+{
+	(void)l;
+	(void)node;
+	atomic_store_explicit(&next->locked, 1, lb_rel);
+}
+
+#endif /* LOCKS_QSPINLOCK_H */
