@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Text output of the informational commands: `list` and `topo`.
+ */
+#ifndef LOCKBENCH_CMDS_H
+#define LOCKBENCH_CMDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../topology/placement.h"
+
+/* `lockbench list [WHAT] [extra]`: 0, or 2 with one line on stderr. */
+int cmd_list(const char *what, const char *extra, bool verbose, bool broken);
+/* The machine summary of `lockbench topo`. */
+void print_topo(const struct topo *t, FILE *f);
+/* Where each of n threads goes under policy p; 0 or -EINVAL with err. */
+int print_placement(const struct topo *t, const struct placement_policy *p,
+		    unsigned n, FILE *f, char *err, size_t errlen);
+
+#endif

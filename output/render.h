@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Renderers: one function per format, each only reading the results
+ * model (no statistics computed here).
+ */
+#ifndef LOCKBENCH_RENDER_H
+#define LOCKBENCH_RENDER_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
+
+struct render_opts {
+	enum unit unit;
+	bool marks;        /* ?, ~, * marks and their notes (default on) */
+};
+
+struct format_info {
+	const char *name;
+	const char *example;  /* one line, for `list formats` */
+	int (*render)(const struct results *r, const struct render_opts *o,
+		      FILE *f);
+};
+
+/* Registered formats, NULL-terminated by name. */
+extern const struct format_info formats[];
+const struct format_info *format_find(const char *name);
+
+/* Unit name ("kops/s") and the factor applied to ops/s. */
+const char *unit_name(enum unit u);
+double unit_scale(enum unit u);
+/* Parse --unit; 0 or -EINVAL. */
+int unit_parse(const char *s, enum unit *u);
+
+int render_table(const struct results *r, const struct render_opts *o, FILE *f);
+int render_json(const struct results *r, const struct render_opts *o, FILE *f);
+/* The whole results model as one JSON document (new reference). */
+json_t *results_to_json(const struct results *r);
+
+#endif

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON (-f json): the whole results model, documented in docs/json.md.
+ * Throughputs are in ops/s whatever --unit says; the unit only changes
+ * the text formats.  NaN (undefined statistics) is written as null.
+ */
+#include <math.h>
+
+#include "render.h"
+
+#define LOCKBENCH_JSON_NAME "lockbench-results"
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static const char *status_name(enum point_status s)
+{
+	static const char *const n[] = {
+		[POINT_MISSING] = "missing", [POINT_OK] = "ok",
+		[POINT_FAILED] = "failed", [POINT_HUNG] = "hung",
+		[POINT_ERROR] = "error",
+	};
+	return n[s];
+}
+
+static json_t *u64_array(const uint64_t *v, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
+static json_t *run_json(const struct variant *var, const struct run_sample *s)
+{
+	json_t *series = json_array(), *counters = json_object();
+
+	for (unsigned i = 0; i < s->nseries; i++)
+		json_array_append_new(series, num(s->series[i]));
+	for (unsigned i = 0; i < s->ncounters && i < var->ncounters; i++)
+		json_object_set_new(counters, var->counter_names[i],
+				    json_integer((json_int_t)s->counters[i]));
+	return json_pack("{s:i, s:o, s:I, s:o, s:o, s:{s:b, s:b, s:I, s:I, s:I}, s:o, s:o}",
+			 "seq", s->seq, "window_s", num(s->window_s),
+			 "ops", (json_int_t)s->ops, "ops_per_sec", num(s->ops_per_sec),
+			 "thread_ops", u64_array(s->thread_ops, s->thread_ops ? s->nthreads : 0),
+			 "exclusion", "checked", s->exclusion_checked, "ok", s->exclusion_ok,
+			 "total_ops", (json_int_t)s->total_ops,
+			 "counter", (json_int_t)s->counter,
+			 "violations", (json_int_t)s->violations,
+			 "series", series, "counters", counters);
+}
+
+static json_t *summary_json(const struct summary *s)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
+			 "n", s->n, "mean", num(s->mean), "std", num(s->std),
+			 "median", num(s->median), "min", num(s->min),
+			 "max", num(s->max), "cv", num(s->cv),
+			 "ci95", num(s->ci95_lo), num(s->ci95_hi),
+			 "ci95_half", num(s->ci95_half));
+}
+
+static json_t *test_json(const struct sigtest *t, const char *stat)
+{
+	if (!t->valid)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}", stat, num(t->stat), "df", num(t->df),
+			 "p", num(t->p));
+}
+
+static json_t *point_json(const struct results *r, unsigned v, unsigned row)
+{
+	const struct point *p = results_point(r, v, row);
+	json_t *runs = json_array(), *o;
+
+	for (unsigned i = 0; i < p->nruns; i++)
+		json_array_append_new(runs, run_json(&r->variants[v], &p->runs[i]));
+	o = json_pack("{s:s, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
+		      "variant", r->variants[v].name, "variant_index", v,
+		      "threads", r->rows[row], "status", status_name(p->status),
+		      "error", str_or_null(p->error),
+		      "oversubscribed", r->ncpus && r->rows[row] > r->ncpus,
+		      "runs", runs, "summary", summary_json(&p->sum),
+		      "high_cv", p->high_cv,
+		      "fairness", "jain", num(p->jain), "lt_unfair", p->lt_unfair);
+	if (p->has_rel)
+		json_object_set_new(o, "vs_baseline",
+				    json_pack("{s:s, s:o, s:o, s:o, s:b}",
+					      "baseline", r->variants[r->baseline].name,
+					      "rel_pct", num(p->rel),
+					      "welch", test_json(&p->welch, "t"),
+					      "mann_whitney", test_json(&p->mwu, "u"),
+					      "significant", p->significant));
+	else
+		json_object_set_new(o, "vs_baseline", json_null());
+	return o;
+}
+
+static json_t *variant_json(const struct variant *v)
+{
+	json_t *names = json_array();
+
+	for (unsigned i = 0; i < v->ncounters; i++)
+		json_array_append_new(names, json_string(v->counter_names[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
+			 "lock", str_or_null(v->lock), "label", str_or_null(v->label),
+			 "plugin", str_or_null(v->origin), "plugin_sha256",
+			 str_or_null(v->sha256), "counters", names);
+}
+
+static json_t *keep(json_t *j)
+{
+	return j ? json_incref(j) : json_null();
+}
+
+json_t *results_to_json(const struct results *r)
+{
+	json_t *doc, *variants = json_array(), *rows = json_array(), *points = json_array();
+	char ver[16];
+
+	snprintf(ver, sizeof(ver), "%d.%d", RESULTS_SCHEMA_MAJOR, RESULTS_SCHEMA_MINOR);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		json_array_append_new(variants, variant_json(&r->variants[v]));
+	for (unsigned row = 0; row < r->nrows; row++)
+		json_array_append_new(rows, json_integer(r->rows[row]));
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++)
+			json_array_append_new(points, point_json(r, v, row));
+	doc = json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:b, s:s, s:s, s:s, s:s, s:s, s:s,"
+			" s:i, s:f, s:f}",
+			"schema", LOCKBENCH_JSON_NAME, "schema_version", ver,
+			"tool", "name", "lockbench", "version", LOCKBENCH_VERSION,
+			"label", str_or_null(r->label), "incomplete", r->incomplete,
+			"workload", r->workload ? r->workload : "cs",
+			"variant_heading", r->variant_heading,
+			"row_heading", r->row_heading, "unit", "ops/s", "std", "sample",
+			"baseline", r->variants[r->baseline].name, "ncpus", r->ncpus,
+			"cv_flag", r->cv_flag, "alpha", r->alpha);
+	if (!doc)
+		return NULL;
+	json_object_set_new(doc, "machine", keep(r->machine));
+	json_object_set_new(doc, "config", keep(r->config));
+	json_object_set_new(doc, "calibration", keep(r->calibration));
+	json_object_set_new(doc, "placement", keep(r->placement));
+	json_object_set_new(doc, "run_order", keep(r->run_order));
+	json_object_set_new(doc, "variants", variants);
+	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "points", points);
+	return doc;
+}
+
+int render_json(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	json_t *doc = results_to_json(r);
+	int rc;
+
+	(void)o;
+	if (!doc)
+		return -1;
+	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(doc);
+	return rc || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+int results_init(struct results *r, unsigned nvariants, unsigned nrows)
+{
+	memset(r, 0, sizeof(*r));
+	r->variants = calloc(nvariants ? nvariants : 1, sizeof(*r->variants));
+	r->rows = calloc(nrows ? nrows : 1, sizeof(*r->rows));
+	r->points = calloc((size_t)(nvariants ? nvariants : 1) * (nrows ? nrows : 1),
+			   sizeof(*r->points));
+	if (!r->variants || !r->rows || !r->points) {
+		results_free(r);
+		return -ENOMEM;
+	}
+	r->nvariants = nvariants;
+	r->nrows = nrows;
+	r->cv_flag = 0.10;
+	r->alpha = 0.05;
+	return 0;
+}
+
+void run_sample_free(struct run_sample *s)
+{
+	free(s->thread_ops);
+	free(s->series);
+	free(s->counters);
+	memset(s, 0, sizeof(*s));
+}
+
+static void variant_free(struct variant *v)
+{
+	free(v->name);
+	free(v->lock);
+	free(v->label);
+	free(v->origin);
+	free(v->sha256);
+	for (unsigned i = 0; i < v->ncounters; i++)
+		free(v->counter_names[i]);
+	free(v->counter_names);
+}
+
+void results_free(struct results *r)
+{
+	for (unsigned i = 0; r->points && i < r->nvariants * r->nrows; i++) {
+		for (unsigned k = 0; k < r->points[i].nruns; k++)
+			run_sample_free(&r->points[i].runs[k]);
+		free(r->points[i].runs);
+		free(r->points[i].error);
+	}
+	for (unsigned i = 0; r->variants && i < r->nvariants; i++)
+		variant_free(&r->variants[i]);
+	free(r->variants);
+	free(r->rows);
+	free(r->points);
+	free(r->variant_heading);
+	free(r->row_heading);
+	free(r->label);
+	free(r->workload);
+	json_decref(r->machine);
+	json_decref(r->config);
+	json_decref(r->placement);
+	json_decref(r->calibration);
+	json_decref(r->run_order);
+	memset(r, 0, sizeof(*r));
+}
+
+static void *dup_mem(const void *p, size_t n)
+{
+	void *q;
+
+	if (!p || !n)
+		return NULL;
+	q = malloc(n);
+	if (q)
+		memcpy(q, p, n);
+	return q;
+}
+
+int results_add_run(struct results *r, unsigned v, unsigned row,
+		    const struct run_sample *s)
+{
+	struct point *p = results_point(r, v, row);
+	struct run_sample *runs, *d;
+
+	runs = realloc(p->runs, (p->nruns + 1) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	p->runs = runs;
+	d = &runs[p->nruns];
+	*d = *s;
+	d->thread_ops = dup_mem(s->thread_ops, s->nthreads * sizeof(uint64_t));
+	d->series = dup_mem(s->series, s->nseries * sizeof(double));
+	d->counters = dup_mem(s->counters, s->ncounters * sizeof(uint64_t));
+	if ((s->nthreads && s->thread_ops && !d->thread_ops) ||
+	    (s->nseries && s->series && !d->series) ||
+	    (s->ncounters && s->counters && !d->counters)) {
+		run_sample_free(d);
+		return -ENOMEM;
+	}
+	p->nruns++;
+	return 0;
+}
+
+/* Throughputs of a point's runs into x (caller-sized); returns count. */
+static unsigned point_rates(const struct point *p, double *x)
+{
+	for (unsigned i = 0; i < p->nruns; i++)
+		x[i] = p->runs[i].ops_per_sec;
+	return p->nruns;
+}
+
+/* Fairness: mean Jain index over runs; locktorture's flag if any run. */
+static void point_fairness(struct point *p)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	p->lt_unfair = false;
+	for (unsigned i = 0; i < p->nruns; i++) {
+		const struct run_sample *s = &p->runs[i];
+		double *x = malloc((s->nthreads + 1) * sizeof(*x));
+		double mn = INFINITY, mx = 0;
+
+		if (!x || !s->thread_ops || !s->nthreads) {
+			free(x);
+			continue;
+		}
+		for (unsigned t = 0; t < s->nthreads; t++) {
+			x[t] = (double)s->thread_ops[t];
+			mn = x[t] < mn ? x[t] : mn;
+			mx = x[t] > mx ? x[t] : mx;
+		}
+		sum += stats_jain(x, s->nthreads);
+		n++;
+		p->lt_unfair |= s->nthreads > 1 && stats_lt_unfair(mn, mx);
+		free(x);
+	}
+	p->jain = n ? sum / n : NAN;
+}
+
+static void point_versus(struct results *r, struct point *p,
+			 const struct point *b)
+{
+	double *x = malloc((p->nruns + 1) * sizeof(*x));
+	double *y = malloc((b->nruns + 1) * sizeof(*y));
+
+	p->has_rel = false;
+	if (x && y && p->status == POINT_OK && b->status == POINT_OK &&
+	    p->nruns && b->nruns && b->sum.mean != 0) {
+		p->has_rel = true;
+		p->rel = stats_rel_pct(p->sum.mean, b->sum.mean);
+		stats_welch(x, point_rates(p, x), y, point_rates(b, y), &p->welch);
+		stats_mann_whitney(x, p->nruns, y, b->nruns, &p->mwu);
+		p->significant = p->welch.valid && p->welch.p < r->alpha;
+	}
+	free(x);
+	free(y);
+}
+
+void results_finalize(struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++) {
+			struct point *p = results_point(r, v, row);
+			double *x = malloc((p->nruns + 1) * sizeof(*x));
+
+			if (!x)
+				continue;
+			stats_summarize(x, point_rates(p, x), &p->sum);
+			p->high_cv = p->sum.n > 1 && p->sum.cv > r->cv_flag;
+			point_fairness(p);
+			free(x);
+		}
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++)
+			if (v != r->baseline)
+				point_versus(r, results_point(r, v, row),
+					     results_point(r, r->baseline, row));
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results model: what was measured, as plain data.  The runner fills
+ * runs; stats_finalize() (results.c) computes every summary; renderers
+ * only read.  JSON carries all of it and `compare` reads it back.
+ */
+#ifndef LOCKBENCH_RESULTS_H
+#define LOCKBENCH_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+#define RESULTS_SCHEMA_MAJOR 1
+#define RESULTS_SCHEMA_MINOR 0
+
+/* One measured run of one (variant, thread count) point. */
+struct run_sample {
+	unsigned seq;            /* position in the sweep's run order */
+	double window_s;         /* measured window, from the monitor's clock */
+	uint64_t ops;            /* operations completed in the window */
+	double ops_per_sec;      /* ops / window_s */
+	unsigned nthreads;
+	uint64_t *thread_ops;    /* per-thread operations in the window */
+	uint64_t total_ops;      /* all operations incl. warm-up (exclusion check) */
+	uint64_t counter;        /* the unprotected counter at the end */
+	uint64_t violations;     /* owner-field violations seen in the CS */
+	bool exclusion_checked;  /* false for the `null` control */
+	bool exclusion_ok;
+	unsigned nseries;
+	double *series;          /* ops/s per --stat-interval, warm-up excluded */
+	unsigned ncounters;
+	uint64_t *counters;      /* the lock's own path counters */
+};
+
+enum point_status {
+	POINT_MISSING,  /* not run (or absent from a compared file) */
+	POINT_OK,
+	POINT_FAILED,   /* mutual exclusion violated */
+	POINT_HUNG,     /* watchdog fired */
+	POINT_ERROR,    /* could not run (e.g. thread creation failed) */
+};
+
+struct point {
+	enum point_status status;
+	char *error;             /* one line when not OK */
+	unsigned nruns;
+	struct run_sample *runs;
+	/* Filled by results_finalize(). */
+	struct summary sum;
+	bool has_rel;
+	double rel;              /* rel% to the baseline at this row */
+	bool high_cv;            /* CV above the flag threshold */
+	struct sigtest welch, mwu;
+	bool significant;        /* Welch p < alpha (when has_rel and valid) */
+	/* Fairness over the runs' per-thread counts (mean over runs). */
+	double jain;
+	bool lt_unfair;          /* locktorture's max/2 > min in any run */
+};
+
+struct variant {
+	char *name;              /* column heading: lock name or label */
+	char *lock;              /* lock name */
+	char *label;             /* --label of the run that produced it, or NULL */
+	char *origin;            /* plugin path, or NULL for built-in */
+	char *sha256;            /* plugin hash, or NULL */
+	unsigned ncounters;
+	char **counter_names;
+};
+
+struct results {
+	char *variant_heading;   /* "Lock" or "Kernel" */
+	char *row_heading;       /* "threads" or "nwriters_stress" */
+	char *label;             /* --label, or NULL */
+	char *workload;
+	unsigned nvariants;
+	struct variant *variants;
+	unsigned nrows;
+	unsigned *rows;          /* thread counts */
+	struct point *points;    /* [v * nrows + r] */
+	unsigned baseline;
+	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
+	double alpha;            /* significance level (0.05) */
+	bool incomplete;         /* interrupted or stopped early */
+	bool oversubscribed_any; /* some row had more threads than CPUs */
+	unsigned ncpus;          /* CPUs available for placement */
+	/* Opaque descriptions carried into JSON as they are. */
+	json_t *machine, *config, *placement, *calibration, *run_order;
+};
+
+static inline struct point *results_point(const struct results *r,
+					  unsigned v, unsigned row)
+{
+	return &r->points[v * r->nrows + row];
+}
+
+/* Allocate the grid; 0 or -ENOMEM. Names are copied. */
+int results_init(struct results *r, unsigned nvariants, unsigned nrows);
+void results_free(struct results *r);
+/* Append a copy of `s` to point (v, row); 0 or -ENOMEM. */
+int results_add_run(struct results *r, unsigned v, unsigned row,
+		    const struct run_sample *s);
+void run_sample_free(struct run_sample *s);
+/* Compute every point's summary, rel% and tests against the baseline. */
+void results_finalize(struct results *r);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Placement: a pure function from (topology, policy, thread count) to
+ * the CPU of every thread.  No hardware access: it is tested on hwloc
+ * synthetic topologies and XML files.
+ */
+#ifndef LOCKBENCH_PLACEMENT_H
+#define LOCKBENCH_PLACEMENT_H
+
+#include <stdbool.h>
+
+#include "topo.h"
+
+enum placement_kind {
+	PL_CORES,  /* one PU per core, node by node, SMT siblings last */
+	PL_SMT,    /* fill every PU of a core before the next core */
+	PL_SPREAD, /* round-robin over NUMA nodes (alternating packages) */
+	PL_NODES,  /* like cores, only on the listed NUMA nodes */
+	PL_CPUS,   /* an explicit list of OS CPUs, in that order */
+	PL_NONE,   /* no pinning */
+};
+
+struct placement_policy {
+	enum placement_kind kind;
+	unsigned *list;    /* nodes (PL_NODES) or OS CPUs (PL_CPUS) */
+	unsigned nlist;
+	bool use_isolated; /* include isolated CPUs (excluded by default) */
+	char text[128];    /* as the user wrote it */
+};
+
+struct thread_place {
+	int cpu;           /* OS CPU, -1 when not pinned */
+	int pu;            /* index in topo->pu, -1 when unknown */
+	unsigned core, l3, node, package;
+	int node_os;
+	bool shared;       /* another thread got the same CPU (oversubscribed) */
+	bool not_allowed;  /* pinned outside the process's allowed CPUs */
+};
+
+/* Names and one-line descriptions, for --help and `list placements`. */
+struct placement_info {
+	const char *name;
+	const char *desc;
+};
+extern const struct placement_info placement_infos[];
+extern const unsigned nplacement_infos;
+
+/* Parse a -p argument.  0, or -EINVAL with err naming the valid choices. */
+int placement_parse(const char *s, struct placement_policy *p, char *err,
+		    size_t errlen);
+void placement_policy_free(struct placement_policy *p);
+
+/*
+ * The ordered CPU list a policy uses on a topology (indices into
+ * t->pu), before any thread count is applied.  Malloc'ed into *order.
+ * Returns 0, or -EINVAL with err (unknown node or CPU, nothing usable).
+ */
+int placement_order(const struct topo *t, const struct placement_policy *p,
+		    unsigned **order, unsigned *n, char *err, size_t errlen);
+
+/*
+ * Place `nthreads` threads: thread i gets order[i % n]; threads beyond
+ * the list share CPUs and are marked so.  out has nthreads entries.
+ * Returns 0 or -EINVAL with err.
+ */
+int placement_assign(const struct topo *t, const struct placement_policy *p,
+		     unsigned nthreads, struct thread_place *out, char *err,
+		     size_t errlen);
+
+#endif

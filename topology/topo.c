@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <hwloc.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cpulist.h"
+#include "topo.h"
+
+static bool looks_like_xml(const char *spec)
+{
+	size_t n = strlen(spec);
+	struct stat st;
+
+	return (n > 4 && !strcmp(spec + n - 4, ".xml")) ||
+	       (stat(spec, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+/* Ask hwloc for the topology named by spec; 0 or -EINVAL with err. */
+static int topo_open(hwloc_topology_t *h, const char *spec, char *err,
+		     size_t errlen)
+{
+	int rc = 0;
+
+	if (hwloc_topology_init(h))
+		return -ENOMEM;
+	if (spec && *spec) {
+		if (looks_like_xml(spec))
+			rc = hwloc_topology_set_xml(*h, spec);
+		else
+			rc = hwloc_topology_set_synthetic(*h, spec);
+		if (rc) {
+			snprintf(err, errlen,
+				 "lockbench: topology (%s): %s", spec,
+				 looks_like_xml(spec)
+					 ? "cannot read this hwloc XML file"
+					 : "not a valid hwloc synthetic description "
+					   "(e.g. \"package:2 numa:2 core:12 pu:2\")");
+			hwloc_topology_destroy(*h);
+			return -EINVAL;
+		}
+	}
+	if (hwloc_topology_load(*h)) {
+		snprintf(err, errlen, "lockbench: topology (%s): hwloc failed to load it",
+			 spec && *spec ? spec : "this machine");
+		hwloc_topology_destroy(*h);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Dense index of the ancestor of `pu` of `type`, or `fallback`. */
+static unsigned ancestor_idx(hwloc_topology_t h, hwloc_obj_type_t type,
+			     hwloc_obj_t pu, unsigned fallback)
+{
+	hwloc_obj_t a = hwloc_get_ancestor_obj_by_type(h, type, pu);
+
+	return a ? a->logical_index : fallback;
+}
+
+/* NUMA node (dense, OS) holding `pu` in its cpuset; 0/0 when none. */
+static void pu_node(hwloc_topology_t h, hwloc_obj_t pu, unsigned *dense,
+		    int *os)
+{
+	hwloc_obj_t n = NULL;
+
+	*dense = 0;
+	*os = 0;
+	while ((n = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_NUMANODE, n)))
+		if (n->cpuset && hwloc_bitmap_isset(n->cpuset, pu->os_index)) {
+			*dense = n->logical_index;
+			*os = (int)n->os_index;
+			return;
+		}
+}
+
+static void fill_pu(hwloc_topology_t h, hwloc_obj_t obj, struct topo_pu *p)
+{
+	hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, obj);
+
+	p->os = (int)obj->os_index;
+	p->package = ancestor_idx(h, HWLOC_OBJ_PACKAGE, obj, 0);
+	p->core = core ? core->logical_index : obj->logical_index;
+	p->l3 = ancestor_idx(h, HWLOC_OBJ_L3CACHE, obj, p->package);
+	pu_node(h, obj, &p->node, &p->node_os);
+	p->smt = 0;
+	if (core)
+		for (hwloc_obj_t s = obj->prev_cousin;
+		     s && hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, s) == core;
+		     s = s->prev_cousin)
+			p->smt++;
+	p->allowed = true;
+}
+
+static void count_ids(struct topo *t)
+{
+	for (unsigned i = 0; i < t->npu; i++) {
+		struct topo_pu *p = &t->pu[i];
+
+		if (p->core + 1 > t->ncores)
+			t->ncores = p->core + 1;
+		if (p->l3 + 1 > t->nl3)
+			t->nl3 = p->l3 + 1;
+		if (p->node + 1 > t->nnodes)
+			t->nnodes = p->node + 1;
+		if (p->package + 1 > t->npackages)
+			t->npackages = p->package + 1;
+	}
+}
+
+/* Mark the PUs this process may run on (real machine only). */
+static void mark_allowed(struct topo *t)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (unsigned i = 0; i < t->npu; i++)
+		t->pu[i].allowed = t->pu[i].os >= 0 && t->pu[i].os < CPU_SETSIZE &&
+				   CPU_ISSET(t->pu[i].os, &set);
+}
+
+static void mark_isolated(struct topo *t, const char *list)
+{
+	unsigned *cpus = NULL, n = 0;
+
+	if (!list || cpulist_parse(list, &cpus, &n, NULL, 0))
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		int k = topo_find_os(t, (int)cpus[i]);
+
+		if (k >= 0)
+			t->pu[k].isolated = true;
+	}
+	free(cpus);
+}
+
+static void read_model(hwloc_topology_t h, struct topo *t)
+{
+	hwloc_obj_t pkg = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_PACKAGE, NULL);
+	const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+
+	size_t n;
+
+	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", m ? m : "unknown");
+	n = strlen(t->cpu_model);
+	while (n && t->cpu_model[n - 1] == ' ')
+		t->cpu_model[--n] = 0;
+}
+
+int topo_load(struct topo *t, const char *spec, const char *isolated_list,
+	      char *err, size_t errlen)
+{
+	hwloc_topology_t h;
+	hwloc_obj_t obj = NULL;
+	int depth, rc;
+
+	memset(t, 0, sizeof(*t));
+	rc = topo_open(&h, spec, err, errlen);
+	if (rc)
+		return rc;
+	depth = hwloc_get_type_depth(h, HWLOC_OBJ_PU);
+	t->npu = (unsigned)hwloc_get_nbobjs_by_depth(h, depth);
+	t->pu = calloc(t->npu ? t->npu : 1, sizeof(*t->pu));
+	if (!t->pu) {
+		hwloc_topology_destroy(h);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; (obj = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_PU, obj)); i++)
+		fill_pu(h, obj, &t->pu[i]);
+	count_ids(t);
+	t->real = !spec || !*spec;
+	if (t->real)
+		mark_allowed(t);
+	mark_isolated(t, isolated_list);
+	read_model(h, t);
+	snprintf(t->source, sizeof(t->source), "%s%s",
+		 t->real ? "this machine" : looks_like_xml(spec) ? "xml: " : "synthetic: ",
+		 t->real ? "" : spec);
+	hwloc_topology_destroy(h);
+	return 0;
+}
+
+void topo_free(struct topo *t)
+{
+	free(t->pu);
+	memset(t, 0, sizeof(*t));
+}
+
+int topo_find_os(const struct topo *t, int os)
+{
+	for (unsigned i = 0; i < t->npu; i++)
+		if (t->pu[i].os == os)
+			return (int)i;
+	return -1;
+}

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../topology/mem.h"
+#include "runner.h"
+
+/* State shared by the monitor and the workers for one run.  The flags
+ * each sit on their own line so the workers' polling of `stop` never
+ * collides with the counters or with each other. */
+struct run_state {
+	LB_ALIGNED _Atomic uint32_t stop;
+	LB_ALIGNED _Atomic uint32_t go;
+	LB_ALIGNED _Atomic uint32_t ready;
+	_Atomic uint32_t failed;   /* a thread_init failed */
+	_Atomic uint32_t exited;
+	int mem_node;
+};
+
+struct thread_arg {
+	const struct run_spec *spec;
+	struct run_state *rs;
+	void *lock;
+	struct wl_shared *sh;      /* shared CS data (or NULL: private) */
+	struct worker_slot *slot;
+	unsigned tid;
+	pthread_t th;
+	bool started;
+	int err;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+static size_t shared_size(const struct wl_params *p)
+{
+	return sizeof(struct wl_shared) + p->cs_lines * sizeof(struct cs_line);
+}
+
+static void *lock_alloc_cb(size_t size)
+{
+	return mem_alloc(size, MEM_NODE_LOCAL);
+}
+
+/* Worker side: context on our own node, thread_init, wait for go, loop. */
+static void *worker_main(void *argp)
+{
+	struct thread_arg *a = argp;
+	const struct run_spec *sp = a->spec;
+	const struct thread_place *pl = &sp->place[a->tid];
+	size_t ctx_size = sp->ops->ctx_size;
+	size_t priv = sp->ops->caps & LOCK_CAP_NOLOCK ? shared_size(sp->params) : 0;
+	struct worker w = {0};
+	struct lock_thread lt = {
+		.tid = a->tid, .nthreads = sp->nthreads, .cpu = pl->cpu,
+		.node = sp->fake_nodes ? a->tid % sp->fake_nodes : pl->node,
+		.nnodes = sp->fake_nodes ? sp->fake_nodes : 1,
+		.l3 = pl->l3, .core = pl->core, .package = pl->package,
+	};
+	void *ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
+
+	if (!sp->fake_nodes)
+		for (unsigned i = 0; i < sp->nthreads; i++)
+			if (sp->place[i].node + 1 > lt.nnodes)
+				lt.nnodes = sp->place[i].node + 1;
+	if (!ctx)
+		a->err = -ENOMEM;
+	else if (sp->ops->thread_init)
+		a->err = sp->ops->thread_init(a->lock, ctx, &lt);
+	if (a->err)
+		atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
+	w = (struct worker){
+		.ops = sp->ops, .lock = a->lock, .ctx = ctx,
+		/* The `null` lock excludes nobody: give it private data so
+		 * its loop does the same work without a data race. */
+		.sh = priv ? (struct wl_shared *)((char *)ctx + ctx_size) : a->sh,
+		.p = sp->params, .stop = &a->rs->stop, .slot = a->slot,
+		.tid = a->tid, .check = !priv,
+		.rng = 0x9e3779b97f4a7c15ull * (a->tid + 1) + 1,
+	};
+	/* Release our thread_init to the other threads; the acquire of `go`
+	 * below then orders every thread_init before any lock operation. */
+	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
+	while (!atomic_load_explicit(&a->rs->go, lb_acq))
+		sched_yield();
+	if (!atomic_load_explicit(&a->rs->failed, lb_rlx))
+		sp->wl->loop(&w);
+	atomic_fetch_add_explicit(&a->rs->exited, 1, lb_rel);
+	/* The context is freed by its own thread once nobody can use it:
+	 * every thread has left the loop only after `stop`, but a queue
+	 * lock's successor may still read our node, so wait for all. */
+	while (atomic_load_explicit(&a->rs->exited, lb_acq) < sp->nthreads)
+		sched_yield();
+	mem_free(ctx, ctx_size + priv);
+	return NULL;
+}
+
+static int start_threads(const struct run_spec *sp, struct thread_arg *a,
+			 char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		pthread_attr_t attr;
+		cpu_set_t set;
+		int rc;
+
+		pthread_attr_init(&attr);
+		if (sp->place[i].cpu >= 0) {
+			CPU_ZERO(&set);
+			CPU_SET(sp->place[i].cpu, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		rc = pthread_create(&a[i].th, &attr, worker_main, &a[i]);
+		pthread_attr_destroy(&attr);
+		if (rc) {
+			snprintf(err, errlen,
+				 "lockbench: starting thread %u of %u (cpu %d) failed: %s",
+				 i, sp->nthreads, sp->place[i].cpu, strerror(rc));
+			return -rc;
+		}
+		a[i].started = true;
+	}
+	return 0;
+}
+
+static uint64_t snapshot(const struct worker_slot *slot, unsigned n, uint64_t *per)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = atomic_load_explicit(&slot[i].ops, lb_rlx);
+
+		if (per)
+			per[i] = v;
+		sum += v;
+	}
+	return sum;
+}
+
+/* Monitor state while a run is in progress. */
+struct monitor {
+	const struct run_spec *sp;
+	struct worker_slot *slot;
+	uint64_t last_sum;
+	double last_progress;
+};
+
+/*
+ * Sleep until `until`, in slices, watching for an interrupt and for a
+ * stall.  Returns RUN_OK, RUN_INTERRUPTED or RUN_HUNG.
+ */
+static int monitor_wait(struct monitor *m, double until)
+{
+	for (;;) {
+		double t = now_s();
+		uint64_t sum;
+
+		if (m->sp->interrupted && *m->sp->interrupted)
+			return RUN_INTERRUPTED;
+		sum = snapshot(m->slot, m->sp->nthreads, NULL);
+		if (sum != m->last_sum) {
+			m->last_sum = sum;
+			m->last_progress = t;
+		} else if (t - m->last_progress > m->sp->watchdog_s) {
+			return RUN_HUNG;
+		}
+		if (t >= until)
+			return RUN_OK;
+		sleep_s(until - t < 0.05 ? until - t : 0.05);
+	}
+}
+
+/* Warm-up, then the window with its interval snapshots. */
+static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
+{
+	const struct run_spec *sp = m->sp;
+	double t0 = now_s(), tw, tend, tick;
+	uint64_t prev;
+	unsigned cap;
+	int rc;
+
+	m->last_progress = t0;
+	rc = monitor_wait(m, t0 + sp->warmup_s);
+	if (rc)
+		return rc;
+	tw = now_s();
+	prev = snapshot(m->slot, sp->nthreads, w0);
+	tend = tw + sp->duration_s;
+	cap = (unsigned)(sp->duration_s / sp->interval_s) + 2;
+	out->series = calloc(cap, sizeof(double));
+	for (tick = tw; tick < tend - 1e-9 && out->series;) {
+		double next = tick + sp->interval_s < tend ? tick + sp->interval_s : tend;
+		uint64_t cur;
+
+		rc = monitor_wait(m, next);
+		if (rc)
+			return rc;
+		cur = snapshot(m->slot, sp->nthreads, NULL);
+		if (out->nseries < cap)
+			out->series[out->nseries++] = (double)(cur - prev) / (now_s() - tick);
+		prev = cur;
+		tick = now_s();
+	}
+	snapshot(m->slot, sp->nthreads, out->thread_ops);
+	out->window_s = now_s() - tw;
+	return RUN_OK;
+}
+
+/* Wait for the workers to leave; false if they did not in time. */
+static bool join_all(struct thread_arg *a, struct run_state *rs, unsigned n,
+		     double timeout)
+{
+	double until = now_s() + timeout;
+
+	while (atomic_load_explicit(&rs->exited, lb_acq) < n) {
+		if (now_s() > until)
+			return false;
+		sleep_s(0.001);
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (a[i].started)
+			pthread_join(a[i].th, NULL);
+	return true;
+}
+
+static void finish_sample(const struct run_spec *sp, struct run_sample *out,
+			  const uint64_t *w0, struct wl_shared *sh,
+			  struct worker_slot *slot, void *lock)
+{
+	out->nthreads = sp->nthreads;
+	out->ops = 0;
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		out->thread_ops[i] -= w0[i];
+		out->ops += out->thread_ops[i];
+	}
+	out->ops_per_sec = out->window_s > 0 ? (double)out->ops / out->window_s : 0;
+	out->total_ops = snapshot(slot, sp->nthreads, NULL);
+	out->counter = atomic_load_explicit(&sh->counter, lb_rlx);
+	out->violations = atomic_load_explicit(&sh->violations, lb_rlx);
+	out->exclusion_checked = !(sp->ops->caps & LOCK_CAP_NOLOCK);
+	out->exclusion_ok = !out->exclusion_checked ||
+			    (out->violations == 0 && out->counter == out->total_ops);
+	if (sp->ops->ncounters && sp->ops->read_counters) {
+		out->counters = calloc(sp->ops->ncounters, sizeof(uint64_t));
+		if (out->counters) {
+			out->ncounters = sp->ops->ncounters;
+			sp->ops->read_counters(lock, out->counters);
+		}
+	}
+}
+
+/* Everything one run allocates, so one exit path can free it. */
+struct run_mem {
+	struct run_state *rs;
+	void *lock;
+	struct wl_shared *sh;
+	struct worker_slot *slot;
+	struct thread_arg *args;
+	uint64_t *w0;
+	size_t lock_size, sh_size, slot_size;
+	bool lock_inited;
+};
+
+static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
+		       struct run_sample *out, char *err, size_t errlen)
+{
+	struct lock_init in = {
+		.nthreads = sp->nthreads, .nnodes = 1, .opt = sp->lock_opt,
+		.alloc = lock_alloc_cb, .free_mem = mem_free,
+	};
+	int rc;
+
+	for (unsigned i = 0; i < sp->nthreads; i++)
+		if (sp->place[i].node + 1 > in.nnodes)
+			in.nnodes = sp->place[i].node + 1;
+	if (sp->fake_nodes)
+		in.nnodes = sp->fake_nodes;
+	m->lock_size = sp->ops->lock_size ? sp->ops->lock_size : 1;
+	m->sh_size = shared_size(sp->params);
+	m->slot_size = sp->nthreads * sizeof(struct worker_slot);
+	m->rs = mem_alloc(sizeof(*m->rs), sp->mem_node);
+	m->lock = mem_alloc(m->lock_size, sp->mem_node);
+	m->sh = mem_alloc(m->sh_size, sp->mem_node);
+	m->slot = mem_alloc(m->slot_size, MEM_NODE_LOCAL);
+	m->args = calloc(sp->nthreads, sizeof(*m->args));
+	m->w0 = calloc(sp->nthreads, sizeof(*m->w0));
+	out->thread_ops = calloc(sp->nthreads, sizeof(uint64_t));
+	if (!m->rs || !m->lock || !m->sh || !m->slot || !m->args || !m->w0 ||
+	    !out->thread_ops) {
+		snprintf(err, errlen, "lockbench: %s: out of memory", sp->ops->name);
+		return -ENOMEM;
+	}
+	rc = sp->ops->init ? sp->ops->init(m->lock, &in) : 0;
+	if (rc) {
+		snprintf(err, errlen, "lockbench: %s: init failed: %s",
+			 sp->ops->name, strerror(-rc));
+		return rc;
+	}
+	m->lock_inited = true;
+	return 0;
+}
+
+static void run_mem_put(const struct run_spec *sp, struct run_mem *m)
+{
+	if (m->lock_inited && sp->ops->destroy)
+		sp->ops->destroy(m->lock);
+	mem_free(m->rs, sizeof(*m->rs));
+	mem_free(m->lock, m->lock_size);
+	mem_free(m->sh, m->sh_size);
+	mem_free(m->slot, m->slot_size);
+	free(m->args);
+	free(m->w0);
+}
+
+/* Release the workers and wait for all of them to be ready first. */
+static int release_workers(const struct run_spec *sp, struct run_mem *m,
+			   char *err, size_t errlen)
+{
+	double until = now_s() + 10 + sp->nthreads * 0.1;
+
+	while (atomic_load_explicit(&m->rs->ready, lb_acq) < sp->nthreads) {
+		if (now_s() > until) {
+			snprintf(err, errlen,
+				 "lockbench: %s: %u threads did not start within %.0f s",
+				 sp->ops->name, sp->nthreads, 10 + sp->nthreads * 0.1);
+			return RUN_HUNG;
+		}
+		sleep_s(0.0005);
+	}
+	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	if (atomic_load_explicit(&m->rs->failed, lb_rlx)) {
+		snprintf(err, errlen, "lockbench: %s: thread_init failed (%u threads)",
+			 sp->ops->name, sp->nthreads);
+		return RUN_ERROR;
+	}
+	return RUN_OK;
+}
+
+int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
+	       size_t errlen)
+{
+	struct run_mem m = {0};
+	struct monitor mon = {.sp = sp};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (run_mem_get(sp, &m, out, err, errlen)) {
+		run_mem_put(sp, &m);
+		return RUN_ERROR;
+	}
+	for (unsigned i = 0; i < sp->nthreads; i++)
+		m.args[i] = (struct thread_arg){.spec = sp, .rs = m.rs, .lock = m.lock,
+						.sh = m.sh, .slot = m.slot + i, .tid = i};
+	if (start_threads(sp, m.args, err, errlen)) {
+		/* Let the started ones through and out again. */
+		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
+		m.rs->ready = sp->nthreads;
+		atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
+		atomic_store_explicit(&m.rs->go, 1, lb_rel);
+		for (unsigned i = 0; i < sp->nthreads; i++)
+			if (m.args[i].started)
+				pthread_join(m.args[i].th, NULL);
+		run_mem_put(sp, &m);
+		return RUN_ERROR;
+	}
+	rc = release_workers(sp, &m, err, errlen);
+	mon.slot = m.slot;
+	if (!rc)
+		rc = measure(&mon, out, m.w0);
+	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
+	if (rc == RUN_HUNG && !*err)
+		snprintf(err, errlen,
+			 "lockbench: %s at %u threads made no progress for %.1f s "
+			 "(deadlock or lost wakeup?)", sp->ops->name, sp->nthreads,
+			 sp->watchdog_s);
+	if (!join_all(m.args, m.rs, sp->nthreads, sp->watchdog_s)) {
+		if (!*err)
+			snprintf(err, errlen,
+				 "lockbench: %s at %u threads: workers did not stop "
+				 "within %.1f s of the end of the window (deadlock?)",
+				 sp->ops->name, sp->nthreads, sp->watchdog_s);
+		return RUN_HUNG; /* leak on purpose: threads may be stuck inside */
+	}
+	if (rc == RUN_OK)
+		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);
+	else if (rc == RUN_INTERRUPTED)
+		snprintf(err, errlen, "lockbench: interrupted");
+	run_mem_put(sp, &m);
+	return rc;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner: one measured run of one lock at one thread count.
+ * Creates and pins the workers, lets each first-touch its own context,
+ * releases them together, snapshots their counters at the end of the
+ * warm-up, every --stat-interval and at the end of the window, stops
+ * them, and checks mutual exclusion.  A watchdog ends a run whose
+ * threads stop making progress.
+ */
+#ifndef LOCKBENCH_RUNNER_H
+#define LOCKBENCH_RUNNER_H
+
+#include <signal.h>
+
+#include "../output/results.h"
+#include "../topology/placement.h"
+#include "workload.h"
+
+struct run_spec {
+	const struct lock_ops *ops;
+	const uint64_t *lock_opt;          /* values of ops->opts */
+	const struct workload_ops *wl;
+	const struct wl_params *params;
+	unsigned nthreads;
+	const struct thread_place *place;  /* nthreads entries */
+	unsigned fake_nodes;               /* >0: node = tid % fake_nodes */
+	int mem_node;                      /* OS node, MEM_NODE_LOCAL/INTERLEAVE */
+	double warmup_s, duration_s, interval_s;
+	double watchdog_s;                 /* no progress this long = hung */
+	volatile sig_atomic_t *interrupted;/* set by SIGINT/SIGTERM handlers */
+};
+
+enum run_rc {
+	RUN_OK = 0,
+	RUN_HUNG = 1,        /* watchdog fired; threads may still be stuck */
+	RUN_INTERRUPTED = 2, /* *interrupted was set; sample is not valid */
+	RUN_ERROR = 3,       /* could not set up (err says why) */
+};
+
+/*
+ * Run once and fill `out` (caller frees with run_sample_free()).
+ * Returns an enum run_rc; err gets one line for anything but RUN_OK.
+ * After RUN_HUNG the lock's memory is deliberately leaked: stuck threads
+ * may still touch it, and the caller should stop the sweep.
+ */
+int runner_run(const struct run_spec *spec, struct run_sample *out,
+	       char *err, size_t errlen);
+
+#endif

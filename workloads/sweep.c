@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../topology/mem.h"
+#include "runner.h"
+#include "sweep.h"
+
+/* splitmix64: a small seeded generator for the shuffles. */
+static uint64_t mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void shuffle(unsigned *v, unsigned n, uint64_t *s)
+{
+	for (unsigned i = n; i > 1; i--) {
+		unsigned j = (unsigned)(mix(s) % i), t = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+struct plan_step *plan_build(const struct config *c, unsigned *n)
+{
+	struct plan_step *p = calloc((size_t)c->nlocks * c->nthreads * c->runs + 1,
+				     sizeof(*p));
+	unsigned *perm = calloc(c->nlocks + 1, sizeof(*perm)), k = 0;
+	uint64_t s = c->seed;
+
+	if (!p || !perm) {
+		free(p);
+		free(perm);
+		return NULL;
+	}
+	for (unsigned row = 0; row < c->nthreads; row++) {
+		if (c->order == ORDER_SEQUENTIAL) {
+			for (unsigned v = 0; v < c->nlocks; v++)
+				for (unsigned run = 0; run < c->runs; run++)
+					p[k++] = (struct plan_step){v, row, run};
+			continue;
+		}
+		for (unsigned run = 0; run < c->runs; run++) {
+			for (unsigned v = 0; v < c->nlocks; v++)
+				perm[v] = v;
+			shuffle(perm, c->nlocks, &s);
+			for (unsigned v = 0; v < c->nlocks; v++)
+				p[k++] = (struct plan_step){perm[v], row, run};
+		}
+	}
+	free(perm);
+	*n = k;
+	return p;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One progress line on stderr: updating in place on a terminal. */
+static void progress(const struct config *c, const struct plan_step *st,
+		     unsigned done, unsigned total, double t0, const char *what)
+{
+	static int tty = -1;
+	double el = now_s() - t0, eta = done ? el / done * (total - done) : 0;
+
+	if (c->quiet)
+		return;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
+	fprintf(stderr, "%slockbench: [%u/%u] %s threads=%u run %u/%u %s  "
+		"elapsed %.0fs eta %.0fs%s", tty ? "\r\033[K" : "", done, total,
+		c->locks[st->variant]->ops->name, c->threads[st->row],
+		st->run + 1, c->runs, what, el, eta, tty ? "" : "\n");
+	fflush(stderr);
+}
+
+static void progress_end(const struct config *c)
+{
+	if (!c->quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+}
+
+static void set_error(struct point *p, enum point_status st, const char *msg)
+{
+	p->status = st;
+	free(p->error);
+	p->error = strdup(msg);
+}
+
+/* Fill a run_spec for step `st`; place must hold the row's threads. */
+static void spec_for(const struct config *c, const struct plan_step *st,
+		     const struct thread_place *place, volatile sig_atomic_t *intr,
+		     struct run_spec *sp)
+{
+	*sp = (struct run_spec){
+		.ops = c->locks[st->variant]->ops,
+		.lock_opt = c->lock_opt[st->variant],
+		.wl = c->workload, .params = &c->params,
+		.nthreads = c->threads[st->row], .place = place,
+		.fake_nodes = c->fake_nodes, .mem_node = c->mem_node,
+		.warmup_s = c->warmup_s, .duration_s = c->duration_s,
+		.interval_s = c->interval_s, .watchdog_s = c->watchdog_s,
+		.interrupted = intr,
+	};
+	/* Memory on the first thread's node unless --mem-node says. */
+	if (c->mem_node == MEM_NODE_LOCAL && place[0].cpu >= 0)
+		sp->mem_node = place[0].node_os;
+}
+
+/* Record one finished run into its point; returns the sweep status. */
+static int record(struct results *r, const struct plan_step *st,
+		  struct run_sample *s, int rc, const char *msg)
+{
+	struct point *p = results_point(r, st->variant, st->row);
+	char why[256];
+
+	if (rc == RUN_OK) {
+		s->seq = p->nruns;
+		if (results_add_run(r, st->variant, st->row, s))
+			return -ENOMEM;
+		if (!s->exclusion_ok) {
+			snprintf(why, sizeof(why),
+				 "mutual exclusion violated: counter %llu != %llu "
+				 "operations, %llu owner violations",
+				 (unsigned long long)s->counter,
+				 (unsigned long long)s->total_ops,
+				 (unsigned long long)s->violations);
+			set_error(p, POINT_FAILED, why);
+			return 1;
+		}
+		if (p->status == POINT_MISSING)
+			p->status = POINT_OK;
+		return 0;
+	}
+	if (rc == RUN_INTERRUPTED)
+		return 1;
+	set_error(p, rc == RUN_HUNG ? POINT_HUNG : POINT_ERROR, msg);
+	return 1;
+}
+
+int sweep_run(const struct config *c, const struct topo *topo,
+	      const struct calibration *cal, struct results *r,
+	      volatile sig_atomic_t *interrupted, char *err, size_t errlen)
+{
+	unsigned total, maxthr = 0;
+	struct plan_step *plan = plan_build(c, &total);
+	struct thread_place *place;
+	double t0 = now_s();
+	int status = 0;
+
+	(void)cal;
+	for (unsigned i = 0; i < c->nthreads; i++)
+		maxthr = c->threads[i] > maxthr ? c->threads[i] : maxthr;
+	place = calloc(maxthr + 1, sizeof(*place));
+	if (!plan || !place) {
+		free(plan);
+		free(place);
+		snprintf(err, errlen, "lockbench: out of memory");
+		return 1;
+	}
+	for (unsigned i = 0; i < total; i++) {
+		const struct plan_step *st = &plan[i];
+		struct point *p = results_point(r, st->variant, st->row);
+		struct run_spec sp;
+		struct run_sample s;
+		char msg[512] = "";
+		int rc, st_rc;
+
+		/* A lock that failed or errored at this point is not re-run. */
+		if (p->status > POINT_OK)
+			continue;
+		progress(c, st, i, total, t0, "");
+		if (placement_assign(topo, &c->placement, c->threads[st->row], place,
+				     msg, sizeof(msg)))
+			rc = RUN_ERROR;
+		else {
+			spec_for(c, st, place, interrupted, &sp);
+			rc = runner_run(&sp, &s, msg, sizeof(msg));
+		}
+		st_rc = record(r, st, &s, rc, msg);
+		if (rc != RUN_HUNG)
+			run_sample_free(&s);
+		if (st_rc && !status) {
+			status = 1;
+			if (*msg)
+				snprintf(err, errlen, "%s", msg);
+			else
+				snprintf(err, errlen, "lockbench: %s FAILED at %u threads: %s",
+					 c->locks[st->variant]->ops->name,
+					 c->threads[st->row],
+					 p->error ? p->error : "interrupted");
+		}
+		if (rc == RUN_HUNG || rc == RUN_INTERRUPTED || st_rc < 0) {
+			r->incomplete = true;
+			break;
+		}
+	}
+	progress_end(c);
+	free(plan);
+	free(place);
+	return status;
+}

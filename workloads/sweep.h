@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sweep: the configuration of a whole invocation and the loop that
+ * turns it into measured points (plan -> runner -> results model).
+ */
+#ifndef LOCKBENCH_SWEEP_H
+#define LOCKBENCH_SWEEP_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "../locks/registry.h"
+#include "../output/results.h"
+#include "../topology/placement.h"
+#include "calibrate.h"
+#include "workload.h"
+
+enum run_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL };
+
+struct config {
+	const struct lock_entry **locks;   /* the variants, in column order */
+	uint64_t **lock_opt;               /* per variant: its option values */
+	unsigned nlocks;
+	unsigned baseline;
+	const struct workload_ops *workload;
+	unsigned *threads;
+	unsigned nthreads;
+	unsigned runs;
+	double warmup_s, duration_s, interval_s, watchdog_s;
+	struct wl_params params;
+	struct placement_policy placement;
+	const char *topology;              /* --topology, NULL = this machine */
+	unsigned fake_nodes;
+	int mem_node;
+	enum run_order order;
+	uint64_t seed;
+	const char *label;
+	const char *row_heading;
+	bool quiet;
+};
+
+/* One step of the plan. */
+struct plan_step {
+	unsigned variant, row, run;
+};
+
+/*
+ * The run order: for each thread count, round k runs every variant once
+ * (interleaved, order shuffled per round from `seed`), or all runs of a
+ * variant together (sequential).  Malloc'ed; n = nlocks*nthreads*runs.
+ */
+struct plan_step *plan_build(const struct config *c, unsigned *n);
+
+/*
+ * Run the plan on `topo`, filling `r` (already results_init'ed with the
+ * variants and rows).  Returns 0 when every point ran and passed, 1 when
+ * a lock failed, hung or the sweep was interrupted (r->incomplete set
+ * for the last two); err holds the first such message.
+ */
+int sweep_run(const struct config *c, const struct topo *topo,
+	      const struct calibration *cal, struct results *r,
+	      volatile sig_atomic_t *interrupted, char *err, size_t errlen);
+
+#endif
