@@ -165,12 +165,12 @@ static void cbomcs_lock(void *lock, void *ctx)
 	 * NULL: the node queue was empty, we head a new cohort. */
 	prev = atomic_exchange_explicit(&n->tail, me, lb_ar);
 	if (prev) {
-		/* Link behind the predecessor and wait for its hand-off. */
+		/* Link behind the predecessor and wait for its hand-off;
+		 * the acquire load pairs with its release store. */
 		atomic_store_explicit(&prev->next, me, lb_rel);
-		while ((st = atomic_load_explicit(&me->status, lb_rlx)) ==
+		while ((st = atomic_load_explicit(&me->status, lb_acq)) ==
 		       CBOMCS_WAIT)
 			cpu_relax();
-		atomic_thread_fence(lb_acq);
 		/* The cohort still owns the global lock: it is ours now. */
 		if (st == CBOMCS_LOCAL_PASS)
 			return;

@@ -97,10 +97,10 @@ static void clh_lock(void *lock, void *ctx)
 	pred = atomic_exchange_explicit(&l->tail, me, lb_ar);
 	c->pred = pred;
 	/* Spin on the predecessor's flag; its release store of 0 hands the
-	 * lock (and the node) over. */
-	while (atomic_load_explicit(&pred->locked, lb_rlx))
+	 * lock (and the node) over, and our acquire load that sees it orders
+	 * us after its critical section. */
+	while (atomic_load_explicit(&pred->locked, lb_acq))
 		cpu_relax();
-	atomic_thread_fence(lb_acq);
 }
 
 /*

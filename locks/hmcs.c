@@ -117,13 +117,16 @@ static void hmcs_mcs_acquire(_Atomic(struct hmcs_qnode *) *tail,
 
 	atomic_store_explicit(&q->next, NULL, lb_rlx);
 	atomic_store_explicit(&q->status, HMCS_WAIT, lb_rlx);
+	/* Swap q in as the tail (acq_rel as in mcs.c); NULL means the queue
+	 * was empty and the lock is ours. */
 	prev = atomic_exchange_explicit(tail, q, lb_ar);
 	if (!prev)
 		return;
+	/* Link behind the predecessor and spin on our own status until its
+	 * release store changes it; the acquire load pairs with that. */
 	atomic_store_explicit(&prev->next, q, lb_rel);
-	while (atomic_load_explicit(&q->status, lb_rlx) == HMCS_WAIT)
+	while (atomic_load_explicit(&q->status, lb_acq) == HMCS_WAIT)
 		cpu_relax();
-	atomic_thread_fence(lb_acq);
 }
 
 /*
@@ -137,6 +140,8 @@ static void hmcs_mcs_release(_Atomic(struct hmcs_qnode *) *tail,
 	struct hmcs_qnode *expect = q;
 
 	if (!next) {
+		/* No successor visible: empty the queue if we are still its
+		 * tail, else wait for the one that swapped in to link. */
 		if (atomic_compare_exchange_strong_explicit(tail, &expect, NULL,
 							    lb_rel, lb_rlx))
 			return;

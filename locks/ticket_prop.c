@@ -54,8 +54,11 @@ static void tprop_lock(void *lock, void *ctx)
 	uint32_t my, owner, unit = l->unit;
 
 	(void)ctx;
-	/* Take a ticket; relaxed: the acquire comes from the fence below. */
-	w = atomic_fetch_add_explicit(&l->word, TPROP_NEXT_ONE, lb_rlx);
+	/* Take a ticket.  Acquire, like the loads below: whichever of them
+	 * sees now-serving reach our ticket reads the release in unlock (or
+	 * a later RMW of its release sequence), so the previous holder's
+	 * critical section happens before ours. */
+	w = atomic_fetch_add_explicit(&l->word, TPROP_NEXT_ONE, lb_acq);
 	my = tprop_next(w);
 	owner = tprop_owner(w);
 	while (owner != my) {
@@ -67,11 +70,8 @@ static void tprop_lock(void *lock, void *ctx)
 			n = 1;
 		while (n--)
 			cpu_relax();
-		owner = tprop_owner(atomic_load_explicit(&l->word, lb_rlx));
+		owner = tprop_owner(atomic_load_explicit(&l->word, lb_acq));
 	}
-	/* Pairs with the release in unlock: the previous holder's critical
-	 * section happens before ours. */
-	atomic_thread_fence(lb_acq);
 }
 
 /* Take the lock only if nobody holds or waits for it. */
