@@ -22,6 +22,7 @@ struct clh_node {
 struct clh {
 	/* Read-only after init. */
 	struct clh_node *nodes; /* nthreads + 1 nodes */
+	unsigned nthreads;
 	size_t bytes;
 	void (*free_mem)(void *p, size_t size);
 	/* Last node queued; written by every lock(). */
@@ -50,6 +51,7 @@ static int clh_init(void *lock, const struct lock_init *in)
 	if (!l->nodes)
 		return -ENOMEM;
 	l->free_mem = in->free_mem;
+	l->nthreads = in->nthreads;
 	atomic_store_explicit(&l->nodes[in->nthreads].locked, 0, lb_rlx);
 	atomic_store_explicit(&l->tail, &l->nodes[in->nthreads], lb_rlx);
 	return 0;
@@ -71,7 +73,7 @@ static int clh_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 	struct clh *l = lock;
 	struct clh_ctx *c = ctx;
 
-	if (!l->nodes || t->tid >= t->nthreads)
+	if (!l->nodes || t->tid >= l->nthreads)
 		return -EINVAL;
 	c->node = &l->nodes[t->tid];
 	c->pred = NULL;

@@ -13,6 +13,13 @@
  * reader must find no writer, and at least two readers must have been
  * inside together once.
  *
+ * Four threads share two CPUs, so each thread yields after every
+ * operation (never inside a lock): a FIFO lock would otherwise wait a
+ * whole time slice for each preempted waiter it hands over to.  The NUMA
+ * locks' hand-off counters are checked on a scripted pair of node mates,
+ * which makes both kinds of release certain rather than likely.
+ * LIT_TEST=<glob> runs only the matching tests.
+ *
  * Build: gcc -std=gnu11 -O2 -Ilocks tests/test_lit_locks.c \
  *        locks/{anderson,clh,ticket_prop,cbomcs,hmcs,pthread_adaptive,\
  *        pthread_rwlock,rwlock_classic}.c -lcmocka -pthread
