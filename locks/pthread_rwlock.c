@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pthread_rwlock, pthread_rwlock_wpref - glibc's pthread_rwlock_t, the
+ * baseline reader-writer lock.  The default kind prefers readers (a
+ * reader may enter while a writer waits); the _wpref kind is
+ * PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, where new readers queue
+ * behind a waiting writer.  lock/unlock take the lock for writing.
+ * POSIX pthread_rwlock_rdlock(3), glibc nptl/pthread_rwlock_common.c,
+ * pthread_rwlockattr_setkind_np(3).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+
+#include "lockbench/lock.h"
+
+/* Initialise the rwlock with the given kind.  Returns 0 or -errno. */
+static int prw_init_kind(void *lock, int kind)
+{
+	pthread_rwlockattr_t attr;
+	int err;
+
+	err = pthread_rwlockattr_init(&attr);
+	if (err)
+		return -err;
+	err = pthread_rwlockattr_setkind_np(&attr, kind);
+	if (!err)
+		err = pthread_rwlock_init(lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	return -err;
+}
+
+static int prw_init(void *lock, const struct lock_init *in)
+{
+	(void)in;
+	return prw_init_kind(lock, PTHREAD_RWLOCK_PREFER_READER_NP);
+}
+
+static int prw_init_wpref(void *lock, const struct lock_init *in)
+{
+	(void)in;
+	return prw_init_kind(lock,
+			     PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+}
+
+static void prw_destroy(void *lock)
+{
+	pthread_rwlock_destroy(lock);
+}
+
+static void prw_write_lock(void *lock, void *ctx)
+{
+	(void)ctx;
+	pthread_rwlock_wrlock(lock);
+}
+
+static bool prw_write_trylock(void *lock, void *ctx)
+{
+	(void)ctx;
+	return pthread_rwlock_trywrlock(lock) == 0;
+}
+
+static void prw_read_lock(void *lock, void *ctx)
+{
+	(void)ctx;
+	pthread_rwlock_rdlock(lock);
+}
+
+/* Both kinds of holder release with the same call. */
+static void prw_unlock(void *lock, void *ctx)
+{
+	(void)ctx;
+	pthread_rwlock_unlock(lock);
+}
+
+const struct lock_ops lock_pthread_rwlock_ops = {
+	.name = "pthread_rwlock",
+	.desc = "glibc pthread_rwlock_t, default kind (prefers readers)",
+	.ref = "POSIX pthread_rwlock_rdlock(3), glibc nptl",
+	.family = LOCK_FAMILY_RW,
+	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |
+		LOCK_CAP_SLEEPS,
+	.lock_size = sizeof(pthread_rwlock_t),
+	.init = prw_init,
+	.destroy = prw_destroy,
+	.lock = prw_write_lock,
+	.unlock = prw_unlock,
+	.trylock = prw_write_trylock,
+	.read_lock = prw_read_lock,
+	.read_unlock = prw_unlock,
+};
+
+const struct lock_ops lock_pthread_rwlock_wpref_ops = {
+	.name = "pthread_rwlock_wpref",
+	.desc = "glibc pthread_rwlock_t, PREFER_WRITER_NONRECURSIVE kind",
+	.ref = "pthread_rwlockattr_setkind_np(3), glibc nptl",
+	.family = LOCK_FAMILY_RW,
+	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |
+		LOCK_CAP_SLEEPS,
+	.lock_size = sizeof(pthread_rwlock_t),
+	.init = prw_init_wpref,
+	.destroy = prw_destroy,
+	.lock = prw_write_lock,
+	.unlock = prw_unlock,
+	.trylock = prw_write_trylock,
+	.read_lock = prw_read_lock,
+	.read_unlock = prw_unlock,
+};
