@@ -84,8 +84,10 @@ static void fill_grid(const struct results *r, const struct render_opts *o,
 	snprintf(cell(g, 2, 0), CELL, "%s:", r->row_heading);
 	for (unsigned row = 0; row < r->nrows; row++) {
 		bool over = r->ncpus && r->rows[row] > r->ncpus;
+		char name[CELL];
 
-		snprintf(cell(g, 3 + row, 0), CELL, "%u%s", r->rows[row],
+		snprintf(cell(g, 3 + row, 0), CELL, "%.*s%s", CELL - 2,
+			 results_row_name(r, row, name, sizeof(name)),
 			 o->marks && over ? "*" : "");
 	}
 	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
