@@ -581,6 +581,18 @@ static int outputs_write(struct outputs *o, const struct results *r)
 	return 0;
 }
 
+/* Can every requested format show results of this shape (its variants;
+ * checked before the sweep and before any file is made)?  Exit 2 if not. */
+static void outputs_check(const struct outputs *o, const struct config *cf)
+{
+	struct results shape = {.nvariants = cf->nlocks, .nrows = cf->nthreads};
+	char err[256];
+
+	for (unsigned i = 0; i < o->n; i++)
+		if (format_check(o->fmt[i], &shape, err, sizeof(err)))
+			die_usage("%s", err);
+}
+
 static void on_signal(int sig)
 {
 	interrupted = 1;
@@ -809,6 +821,7 @@ static int cmd_run(struct cli *c)
 		die_usage("%s", err + strlen("lockbench: "));
 	config_build(&cf, c, &t);
 	outputs_parse(&o, c);
+	outputs_check(&o, &cf);
 	if (c->dry_run)
 		return dry_run(&cf, &t);
 	if (!t.real)

@@ -156,42 +156,6 @@ static void print_row(struct grid *g, unsigned row, FILE *f)
 	fprintf(f, "%s\n", line);
 }
 
-static void print_notes(const struct results *r, const struct render_opts *o,
-			FILE *f)
-{
-	bool cv = false, ns = false, over = false;
-	unsigned failed = 0;
-
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		const struct point *p = &r->points[i];
-
-		cv |= p->status == POINT_OK && p->high_cv;
-		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
-		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
-			  p->status == POINT_ERROR;
-	}
-	for (unsigned row = 0; row < r->nrows; row++)
-		over |= r->ncpus && r->rows[row] > r->ncpus;
-	if (!o->marks)
-		cv = ns = over = false;
-	if (cv || ns || over || failed || r->incomplete)
-		fputc('\n', f);
-	if (cv)
-		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
-			r->cv_flag * 100);
-	if (ns)
-		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f)\n",
-			r->variants[r->baseline].name, r->alpha);
-	if (over)
-		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
-			fprintf(f, "%s %u: %s\n", r->variants[i / r->nrows].name,
-				r->rows[i % r->nrows], r->points[i].error);
-	if (r->incomplete)
-		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
-}
-
 int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	struct grid g = {.ncols = ncols_for(r), .nrows = 3 + r->nrows};
@@ -209,7 +173,7 @@ int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 	size_grid(r, &g);
 	for (unsigned row = 0; row < g.nrows; row++)
 		print_row(&g, row, f);
-	print_notes(r, o, f);
+	render_notes(r, o, f);
 	free(g.cell);
 	free(g.width);
 	free(g.group_of);
