@@ -96,6 +96,8 @@ static void usage(FILE *f)
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
 		"       lockbench list [locks|workloads|formats|placements] [-v]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
+		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
+		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");
@@ -886,6 +888,8 @@ int main(int argc, char **argv)
 	struct cli c;
 	const char *cmd = "run";
 
+	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
+		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
 	cli_defaults(&c);
 	cli_parse(&c, argc, argv);
 	if (c.argc && (!strcmp(c.argv[0], "run") || !strcmp(c.argv[0], "list") ||
