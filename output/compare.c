@@ -166,7 +166,8 @@ struct input {
 	struct results r;
 };
 
-/* One column of the comparison: variant `var` of input `in`. */
+/* One column of the comparison: variant `var` of input `in`, named by
+ * the file's label, or label/variant when the file gives several. */
 struct column {
 	unsigned in, var;
 	char *name;
@@ -281,8 +282,7 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 		die2("no lock of -l (%s) in %s", locks, in->path);
 	for (unsigned v = 0; v < in->r.nvariants; v++) {
 		struct column *c = &m->col[m->ncol];
-		const char *lock = in->r.variants[v].lock ? in->r.variants[v].lock
-							   : in->r.variants[v].name;
+		const char *lock = in->r.variants[v].name;
 
 		if (!selected(&in->r.variants[v], locks))
 			continue;

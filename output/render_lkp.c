@@ -8,7 +8,7 @@
  *   aligned         89623.85±0.35%
  *   per_node       132401.37±0.83%
  *
- * One block per row: its title is the row's label, or WORKLOAD/ROW=N
+ * The CPU model (when known) heads the blocks.  One block per row: its title is the row's label, or WORKLOAD/ROW=N
  * for a thread count; the header names the metric (the unit for plain
  * throughput) and its direction; one line per variant with the mean,
  * two decimals, `±` and the relative std in percent.  Spacing follows
@@ -93,9 +93,24 @@ static void lkp_block(const struct results *r, const struct render_opts *o,
 	}
 }
 
+/* The machine line heading the blocks ("SPR: 2socket/112cores/224threads"),
+ * when the results name one CPU model. */
+static void lkp_machine(const struct results *r, FILE *f)
+{
+	const char *cpu = json_string_value(json_object_get(r->machine, "cpu_model"));
+	int n = cpu ? (int)strlen(cpu) : 0;
+
+	while (n && cpu[n - 1] == ' ')
+		n--;
+	if (n)
+		fprintf(f, "%.*s\n\n", n, cpu);
+}
+
 int render_lkp(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	unsigned headw = NAMEW;
+
+	lkp_machine(r, f);
 
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (strlen(r->variants[v].name) + 1 > headw)
