@@ -3,9 +3,11 @@
  * CSV (-f csv, FORMATS.md section 5): one line per (variant, row, run)
  * after a header line, for spreadsheets.  A point without runs (not
  * measured, failed before a run completed) still gets one line with its
- * status and empty run fields.  `value` is ops_per_sec in --unit.
+ * status and empty run fields.  `value` is ops_per_sec in --unit; an
+ * unknown window is an empty field.
  * Fields are quoted as RFC 4180 says when they hold , " or a newline.
  */
+#include <math.h>
 #include <string.h>
 
 #include "render.h"
@@ -71,8 +73,10 @@ int render_csv(const struct results *r, const struct render_opts *o, FILE *f)
 				const struct run_sample *s = &p->runs[i];
 
 				csv_point(r, v, row, f);
-				fprintf(f, "%u,%u,%.6f,%llu,%.3f,%.6f,%s\n", i + 1, s->seq,
-					s->window_s, (unsigned long long)s->ops,
+				fprintf(f, "%u,%u,", i + 1, s->seq);
+				if (isfinite(s->window_s))
+					fprintf(f, "%.6f", s->window_s);
+				fprintf(f, ",%llu,%.3f,%.6f,%s\n", (unsigned long long)s->ops,
 					s->ops_per_sec, s->ops_per_sec * k, unit_name(o->unit));
 			}
 		}

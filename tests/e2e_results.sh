@@ -143,6 +143,7 @@ sed 's/"schema_version": "1.1"/"schema_version": "2.0"/' $G/rtmutex/k0.json >"$T
 printf '{"schema": "lockbench-results", "schema_version": "1.0", "variants": [], "rows": [], "points": []}\n' >"$T/empty.json"
 : >"$T/zero.json"
 sed 's/"workload": "locktorture"/"workload": "cs"/' $G/rtmutex/k1.json >"$T/cs.json"
+sed 's|"unit": "ops/s"|"unit": "jpm"|' $G/rtmutex/k1.json >"$T/jpm.json"
 O="-o $T/out/x.json"
 refuse "compare missing file" "cannot read results (.*nope.json): No such file" $LB compare $O $G/rtmutex/k0.json "$T/nope.json"
 refuse "compare not JSON" "notjson.json): not JSON" $LB compare $O $G/rtmutex/k0.json "$T/notjson.json"
@@ -152,6 +153,7 @@ refuse "compare newer schema" "written by a newer lockbench (schema 2.0); this o
 refuse "compare empty results" "empty.json): empty results" $LB compare $O "$T/empty.json"
 refuse "compare empty file" "zero.json): empty file" $LB compare $O "$T/zero.json"
 refuse "compare workloads differ" "cannot compare (.*k0.json, .*cs.json): different workloads" $LB compare $O $G/rtmutex/k0.json "$T/cs.json"
+refuse "compare units differ" "jpm.json): unit (jpm)" $LB compare $O $G/rtmutex/k0.json "$T/jpm.json"
 refuse "compare no file" "no results file" $LB compare $O
 refuse "compare bad baseline" "baseline (nope): no such column; valid: k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
 refuse "compare bad format" "unknown format (nope): valid: table, box" $LB compare -f nope $O $G/rtmutex/k0.json
