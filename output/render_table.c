@@ -19,7 +19,7 @@
 
 #include "render.h"
 
-#define CELL 32
+#define CELL 256
 
 struct grid {
 	unsigned ncols, nrows;
