@@ -17,6 +17,8 @@ LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
 
 SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+# Test helpers linked into every test binary (fake sysfs trees).
+TEST_SUPPORT := tests/fakesys/fakesys.c
 
 # Build flavours: objects and test binaries live in build/<flavour>/.
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -40,13 +42,15 @@ build/$(1)/%.o: %.c
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(CC) $$(SAN_$(1)) $$^ -o $$@ $$(LIBS)
 
-build/$(1)/tests/%: tests/%.c $(call objs,$(1))
+build/$(1)/tests/%: tests/%.c $(TEST_SUPPORT) $(call objs,$(1))
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_CFLAGS) $$(SAN_$(1)) -Itests $$^ -o $$@ $$(LIBS) -lcmocka
+	$$(CC) $$(ALL_CFLAGS) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(LIBS) -lcmocka
 endef
 $(eval $(call flavour,release))
 $(eval $(call flavour,asan))
 $(eval $(call flavour,tsan))
+
+.SECONDARY:
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -59,11 +63,12 @@ unit: unit-release
 
 e2e: lockbench
 	tests/e2e.sh ./lockbench
+	tests/e2e_machine.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
-	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
+	ASAN_OPTIONS=detect_leaks=0 LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.

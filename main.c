@@ -25,8 +25,10 @@
 #include "output/render.h"
 #include "output/cmds.h"
 #include "topology/cpulist.h"
+#include "topology/machine.h"
 #include "topology/mem.h"
 #include "topology/placement.h"
+#include "topology/sysfs.h"
 #include "workloads/sweep.h"
 
 #define MAX_THREADS 1024
@@ -39,7 +41,8 @@ enum opt_id {
 	O_BASELINE = 256, O_WARMUP, O_INTERVAL, O_WATCHDOG, O_CS_NS, O_NCS_NS,
 	O_CS_LINES, O_NCS_DIST, O_ISOLATED, O_MEM_NODE, O_TOPOLOGY,
 	O_FAKE_NODES, O_LOCK_OPT, O_ORDER, O_SEED, O_LABEL, O_UNIT,
-	O_NO_MARKS, O_ROW_NAME, O_INCLUDE_BROKEN, O_DRY_RUN,
+	O_NO_MARKS, O_ROW_NAME, O_INCLUDE_BROKEN, O_DRY_RUN, O_FREQ,
+	O_NUMA_BALANCING, O_NO_TUNE,
 };
 
 struct optdef {
@@ -74,6 +77,9 @@ static const struct optdef opts[] = {
 	{"mem-node", O_MEM_NODE, "N", "first thread's", "NUMA node of the lock and CS data: N, local or interleave", NULL},
 	{"topology", O_TOPOLOGY, "SPEC", "this machine", "hwloc synthetic string or XML file (with --dry-run)", NULL},
 	{"fake-nodes", O_FAKE_NODES, "N", "0", "pretend thread t is on node t%N (tests NUMA-aware paths)", NULL},
+	{"freq", O_FREQ, "F", "auto", "auto (freeze where permitted), off, or e.g. 1500MHz (else exit 3)", "Machine"},
+	{"numa-balancing", O_NUMA_BALANCING, "M", "auto", "auto (off where permitted), off (else exit 3), keep", NULL},
+	{"no-tune", O_NO_TUNE, NULL, NULL, "touch nothing: same as --freq off --numa-balancing keep", NULL},
 	{"format", O_FORMAT, "LIST", "table", "output formats, e.g. table,json (see `list formats`)", "Output"},
 	{"output", O_OUTPUT, "FILE", "stdout", "write JSON (or the only format) here; others go to stdout", NULL},
 	{"label", O_LABEL, "TEXT", NULL, "name of this run (e.g. the kernel), used by compare", NULL},
@@ -96,6 +102,7 @@ static void usage(FILE *f)
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
 		"       lockbench list [locks|workloads|formats|placements] [-v]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
+		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"
@@ -118,7 +125,10 @@ static void usage(FILE *f)
 	}
 	fprintf(f,
 		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
-		"hung, or the sweep was interrupted; 2 bad usage or input.\n"
+		"hung, or the sweep was interrupted; 2 bad usage or input; 3 a\n"
+		"requested machine setting (--freq F, --numa-balancing off) could not\n"
+		"be applied.  LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
+		"LOCKBENCH_STATE names the machine state file.\n"
 		"See lockbench(1).\n");
 }
 
@@ -139,7 +149,7 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die_usage(const char
 struct cli {
 	const char *locks, *threads, *formats, *output, *mem_node, *placement;
 	const char *topology, *workload, *baseline, *unit, *row_name, *order;
-	const char *seed, *ncs_dist, *label;
+	const char *seed, *ncs_dist, *label, *freq, *numa_balancing;
 	const char **lock_opts;
 	unsigned nlock_opts;
 	double warmup, duration, interval, watchdog;
@@ -208,7 +218,8 @@ static void cli_defaults(struct cli *c)
 	*c = (struct cli){
 		.locks = DEFAULT_LOCKS, .formats = "table", .placement = "cores",
 		.workload = "cs", .unit = "kops/s", .row_name = "threads",
-		.order = "interleaved", .ncs_dist = "exp",
+		.order = "interleaved", .ncs_dist = "exp", .freq = "auto",
+		.numa_balancing = "auto",
 		.warmup = 0.5, .duration = 1, .interval = 1, .watchdog = 10,
 		.runs = 3, .cs_lines = 1, .ncs_ns = 100,
 	};
@@ -244,6 +255,9 @@ static void cli_option(struct cli *c, int id, const char *a)
 	case O_MEM_NODE: c->mem_node = a; break;
 	case O_TOPOLOGY: c->topology = a; break;
 	case O_FAKE_NODES: c->fake_nodes = parse_uint("fake-nodes", a, 0, 1024); break;
+	case O_FREQ: c->freq = a; break;
+	case O_NUMA_BALANCING: c->numa_balancing = a; break;
+	case O_NO_TUNE: c->freq = "off"; c->numa_balancing = "keep"; break;
 	case O_FORMAT: c->formats = a; break;
 	case O_OUTPUT: c->output = a; break;
 	case O_LABEL: c->label = a; break;
@@ -595,11 +609,20 @@ static void outputs_check(const struct outputs *o, const struct config *cf)
 			die_usage("%s", err);
 }
 
+/*
+ * First SIGINT/SIGTERM/SIGHUP: set the flag; the sweep stops, writes what
+ * it measured and restores the machine on the normal path.  A second
+ * one (a stuck run, an insistent user): restore with async-signal-safe
+ * calls only and die by the signal.
+ */
 static void on_signal(int sig)
 {
-	interrupted = 1;
-	/* A second signal of the same kind ends the process at once. */
-	signal(sig, SIG_DFL);
+	if (interrupted) {
+		machine_restore_signal_safe();
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	interrupted = sig;
 }
 
 static void install_signals(void)
@@ -607,23 +630,47 @@ static void install_signals(void)
 	struct sigaction sa = {.sa_handler = on_signal};
 
 	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static char *read_small_file(const char *path)
+static void restore_atexit(void)
+{
+	machine_restore();
+}
+
+/* Parse --freq / --numa-balancing; exits 2 on bad values. */
+static void machine_request(const struct cli *c, struct machine_req *req)
+{
+	if (machine_parse_freq(c->freq, req))
+		die_usage("--freq (%s): valid: auto, off, or a frequency such as "
+			  "1500MHz, 1.5GHz, 1500000kHz", c->freq);
+	if (!strcmp(c->numa_balancing, "auto"))
+		req->numa_balancing = NB_AUTO;
+	else if (!strcmp(c->numa_balancing, "off"))
+		req->numa_balancing = NB_OFF;
+	else if (!strcmp(c->numa_balancing, "keep"))
+		req->numa_balancing = NB_KEEP;
+	else
+		die_usage("--numa-balancing (%s): valid: auto, off, keep", c->numa_balancing);
+}
+
+/* The isolated CPU list (isolcpus), through the sysfs root. */
+static const char *isolated_cpus(void)
 {
 	static char buf[4096];
-	FILE *f = fopen(path, "r");
-	size_t n;
 
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
+	return sysfs_read_str("/sys/devices/system/cpu/isolated", buf, sizeof(buf))
+		       ? NULL : buf;
+}
+
+static json_t *json_or_null(json_t *j)
+{
+	return j ? j : json_null();
 }
 
 static json_t *machine_json(const struct topo *t)
@@ -806,6 +853,55 @@ static void results_setup(struct results *r, const struct config *cf,
 		"ncs_loops", (json_int_t)cf->params.ncs_loops);
 }
 
+/* The distinct CPUs the sweep pins onto (all allowed ones for -p none). */
+static int *used_cpus(const struct config *cf, const struct topo *t, unsigned *n)
+{
+	unsigned maxthr = 0, k = 0;
+	struct thread_place *pl;
+	int *cpus;
+	char err[256];
+
+	for (unsigned i = 0; i < cf->nthreads; i++)
+		maxthr = cf->threads[i] > maxthr ? cf->threads[i] : maxthr;
+	pl = calloc(maxthr, sizeof(*pl));
+	cpus = calloc(maxthr + t->npu, sizeof(*cpus));
+	if (!pl || !cpus || placement_assign(t, &cf->placement, maxthr, pl, err, sizeof(err)))
+		maxthr = 0;
+	for (unsigned i = 0; i < maxthr; i++) {
+		int cpu = pl[i].cpu >= 0 ? pl[i].cpu : t->pu[pl[i].pu].os;
+		bool seen = false;
+
+		for (unsigned j = 0; j < k; j++)
+			seen |= cpus[j] == cpu;
+		if (!seen)
+			cpus[k++] = cpu;
+	}
+	free(pl);
+	*n = k;
+	return cpus;
+}
+
+/* Freeze what --freq / --numa-balancing ask for; exit 3 when an explicit
+ * request cannot be met.  Returns the JSON list of changes. */
+static json_t *machine_setup(const struct cli *c, const int *cpus, unsigned n)
+{
+	struct machine_req req = {0};
+	json_t *changes = NULL;
+	char msg[512] = "";
+	int rc;
+
+	machine_request(c, &req);
+	atexit(restore_atexit);
+	rc = machine_tune(&req, cpus, n, &changes, msg, sizeof(msg));
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", *msg ? msg : "lockbench: machine tuning failed");
+		exit(3);
+	}
+	if (rc == 1 && *msg && !c->quiet)
+		fprintf(stderr, "%s\n", msg);
+	return changes ? changes : json_array();
+}
+
 static int cmd_run(struct cli *c)
 {
 	struct topo t;
@@ -814,12 +910,13 @@ static int cmd_run(struct cli *c)
 	struct calibration cal;
 	struct results r;
 	char err[512] = "";
-	int rc, wrc;
+	json_t *before, *changes;
+	unsigned ncpus;
+	int rc, wrc, *cpus;
 
 	if (c->argc)
 		die_usage("unexpected argument (%s); try 'lockbench --help'", c->argv[0]);
-	if (topo_load(&t, c->topology, read_small_file("/sys/devices/system/cpu/isolated"),
-		      err, sizeof(err)))
+	if (topo_load(&t, c->topology, isolated_cpus(), err, sizeof(err)))
 		die_usage("%s", err + strlen("lockbench: "));
 	config_build(&cf, c, &t);
 	outputs_parse(&o, c);
@@ -829,23 +926,76 @@ static int cmd_run(struct cli *c)
 	if (!t.real)
 		die_usage("--topology (%s) describes another machine: use it with "
 			  "--dry-run or 'lockbench topo'", c->topology);
+	{
+		struct machine_req req;
+
+		machine_request(c, &req); /* bad values exit 2 before anything runs */
+	}
 	outputs_open(&o);
 	install_signals();
+	cpus = used_cpus(&cf, &t, &ncpus);
+	before = machine_describe(cpus, ncpus);
+	changes = machine_setup(c, cpus, ncpus);
 	calibrate_delay(&cal);
 	cf.params.cs_loops = calibrate_loops(&cal, cf.params.cs_ns);
 	cf.params.ncs_loops = calibrate_loops(&cal, cf.params.ncs_ns);
 	results_setup(&r, &cf, c, &t, &o, &cal);
+	json_object_set_new(r.machine, "state_before", before ? before : json_null());
+	json_object_set_new(r.machine, "changes", changes);
 	rc = sweep_run(&cf, &t, &cal, &r, &interrupted, err, sizeof(err));
+	json_object_set_new(r.machine, "state_after", json_or_null(machine_describe(cpus, ncpus)));
+	machine_restore();
 	if (rc)
 		fprintf(stderr, "%s\n", err);
 	if (interrupted)
-		fprintf(stderr, "lockbench: interrupted: writing the %s points measured so far\n",
-			r.incomplete ? "complete" : "");
+		fprintf(stderr, "lockbench: interrupted: writing the points measured so far\n");
 	results_finalize(&r);
 	wrc = outputs_write(&o, &r);
 	results_free(&r);
 	topo_free(&t);
+	free(cpus);
 	return wrc ? wrc : rc ? 1 : 0;
+}
+
+/* `lockbench system show|tune|reset`. */
+static int cmd_system(struct cli *c)
+{
+	const char *sub = c->argc ? c->argv[0] : "show";
+	char msg[512] = "";
+	int rc;
+
+	if (c->argc > 1)
+		die_usage("system: unexpected argument (%s)", c->argv[1]);
+	if (!strcmp(sub, "show")) {
+		json_t *d = machine_describe(NULL, 0);
+
+		rc = d ? machine_noise_report(d, stdout) : -1;
+		json_decref(d);
+		return rc < 0 ? 1 : 0;
+	}
+	if (!strcmp(sub, "tune")) {
+		struct machine_req req = {0};
+		json_t *changes = NULL;
+
+		machine_request(c, &req);
+		rc = machine_tune(&req, NULL, 0, &changes, msg, sizeof(msg));
+		if (*msg)
+			fprintf(stderr, "%s\n", msg);
+		if (rc < 0)
+			return 3;
+		machine_tune_persist();
+		printf("lockbench: machine tuned (%zu settings changed); undo with "
+		       "'lockbench system reset'\n", changes ? json_array_size(changes) : 0);
+		json_decref(changes);
+		return 0;
+	}
+	if (!strcmp(sub, "reset")) {
+		rc = machine_reset_from_state(msg, sizeof(msg));
+		if (*msg)
+			fprintf(rc ? stderr : stdout, "%s\n", msg);
+		return rc ? 1 : 0;
+	}
+	die_usage("system (%s): valid: show, tune, reset", sub);
 }
 
 static int cmd_topo(struct cli *c)
@@ -855,7 +1005,7 @@ static int cmd_topo(struct cli *c)
 	char err[512];
 	unsigned n = 0;
 
-	if (topo_load(&t, c->topology, read_small_file("/sys/devices/system/cpu/isolated"),
+	if (topo_load(&t, c->topology, isolated_cpus(),
 		      err, sizeof(err)))
 		die_usage("%s", err + strlen("lockbench: "));
 	if (placement_parse(c->placement, &p, err, sizeof(err)))
@@ -892,8 +1042,10 @@ int main(int argc, char **argv)
 		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
 	cli_defaults(&c);
 	cli_parse(&c, argc, argv);
+	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
+	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (c.argc && (!strcmp(c.argv[0], "run") || !strcmp(c.argv[0], "list") ||
-		       !strcmp(c.argv[0], "topo"))) {
+		       !strcmp(c.argv[0], "topo") || !strcmp(c.argv[0], "system"))) {
 		cmd = c.argv[0];
 		c.argc--;
 		c.argv++;
@@ -903,5 +1055,7 @@ int main(int argc, char **argv)
 				c.verbose, c.include_broken);
 	if (!strcmp(cmd, "topo"))
 		return cmd_topo(&c);
+	if (!strcmp(cmd, "system"))
+		return cmd_system(&c);
 	return cmd_run(&c);
 }

@@ -150,10 +150,10 @@ int print_placement(const struct topo *t, const struct placement_policy *p,
 	fprintf(f, "%-7s %-5s %-5s %-4s %-5s %-8s %s\n", "thread", "cpu", "core", "l3",
 		"node", "package", "note");
 	for (unsigned i = 0; i < n; i++)
-		fprintf(f, "%-7u %-5d %-5u %-4u %-5u %-8u %s%s\n", i, pl[i].cpu, pl[i].core,
+		fprintf(f, "%-7u %-5d %-5u %-4u %-5u %u%s%s\n", i, pl[i].cpu, pl[i].core,
 			pl[i].l3, pl[i].node, pl[i].package,
-			pl[i].shared ? "shared-cpu " : "",
-			pl[i].not_allowed ? "not-allowed" : "");
+			pl[i].shared ? "        shared-cpu" : "",
+			pl[i].not_allowed ? " not-allowed" : "");
 	free(pl);
 	return 0;
 }

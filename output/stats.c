@@ -199,19 +199,19 @@ static double lbeta(double a, double b)
 }
 
 /*
- * Regularized incomplete beta I_x(a,b), a, b > 0, with xc = 1 - x given
- * separately so neither tail loses digits.
+ * Regularized incomplete beta I_x(a,b), a, b > 0, from x, xc = 1 - x and
+ * their logs lx, lxc, all supplied so that neither tail loses digits
+ * and x may underflow while lx stays finite.
  */
-static double ibeta(double a, double b, double x, double xc)
+static double ibeta_log(double a, double b, double x, double xc,
+			double lx, double lxc)
 {
-	double lx, lxc, front;
+	double front;
 
-	if (x <= 0)
+	if (lx == -INFINITY)
 		return 0;
-	if (xc <= 0)
+	if (lxc == -INFINITY)
 		return 1;
-	lx = x < 0.5 ? log(x) : log1p(-xc);
-	lxc = xc < 0.5 ? log(xc) : log1p(-x);
 	if (x < (a + 1) / (a + b + 2)) {
 		front = exp(a * lx + b * lxc - lbeta(a, b));
 		return front * ibeta_cf(a, b, x) / a;
@@ -220,17 +220,68 @@ static double ibeta(double a, double b, double x, double xc)
 	return 1 - front * ibeta_cf(b, a, xc) / b;
 }
 
-/* P(T > t) for t >= 0: I_x(df/2, 1/2) / 2 with x = df / (df + t^2). */
+/* I_x(a,b) for x in [0, 1] with xc = 1 - x given separately. */
+static double ibeta(double a, double b, double x, double xc)
+{
+	double lx = x <= 0 ? -INFINITY : x < 0.5 ? log(x) : log1p(-xc);
+	double lxc = xc <= 0 ? -INFINITY : xc < 0.5 ? log(xc) : log1p(-x);
+
+	return ibeta_log(a, b, x, xc, lx, lxc);
+}
+
+/*
+ * Which method for P(T > t) at large df.  The continued fraction, fed
+ * x = df / (df + t^2) rounded to a double, has a relative error of about
+ * 2e-17 df (measured: 2e-11 at df = 1e6, 2e-8 at 1e9, 4e-5 at 1e12).
+ * Fisher's expansion (next function) errs by about 2e-3 (t^4 / df)^3.
+ * Use Fisher where that is the smaller: t^4 < 5e-6 df^(4/3), df >= 1e5
+ * (coefficient tuned on a grid against mpmath: worst 2.6e-11, at the
+ * switch near df = 3e7, t = 25).
+ */
+static bool t_use_fisher(double t, double df)
+{
+	double t2 = t * t;
+
+	return isinf(df) || (df >= 1e5 && t2 * t2 < 5e-6 * df * cbrt(df));
+}
+
+/*
+ * P(T > t), t >= 0, for large df by Fisher's asymptotic expansion
+ * (Fisher, Metron 5, 1925; Johnson, Kotz & Balakrishnan, Continuous
+ * Univariate Distributions 2, ch. 28): Q(t) + phi(t) [(t^3 + t) / (4 df)
+ * + (3t^7 - 7t^5 - 5t^3 - 3t) / (96 df^2)], Q the normal upper tail.
+ * df = INFINITY gives the normal itself.
+ */
+static double t_upper_tail_large_df(double t, double df)
+{
+	double t2 = t * t, phi = exp(-t2 / 2) / sqrt(2 * M_PI);
+	double c1 = (t2 + 1) / (4 * df);
+	double c2 = (((3 * t2 - 7) * t2 - 5) * t2 - 3) / (96 * df * df);
+
+	return 0.5 * erfc(t / M_SQRT2) + phi * t * (c1 + c2);
+}
+
+/*
+ * P(T > t) for t >= 0: I_x(df/2, 1/2) / 2 with x = df / (df + t^2).
+ * For t >= sqrt(df), x = r / (1 + r) with r = df / t^2 and log x is
+ * formed from logs, so t^2 never overflows and huge t (the quantiles of
+ * df < 1 in the far tail) keep a finite log x.
+ */
 static double t_upper_tail(double t, double df)
 {
-	double t2 = t * t, r;
+	double t2, r;
 
-	if (isinf(df))
-		return 0.5 * erfc(t / M_SQRT2);
-	if (t2 < df)
+	if (isinf(t))
+		return 0;
+	if (t_use_fisher(t, df))
+		return t_upper_tail_large_df(t, df);
+	if (t < sqrt(df)) {
+		t2 = t * t;
 		return 0.5 * ibeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
-	r = df / t2;	/* t2 may be +inf: r = 0, tail 0 */
-	return 0.5 * ibeta(df / 2, 0.5, r / (1 + r), 1 / (1 + r));
+	}
+	r = df / t / t;
+	return 0.5 * ibeta_log(df / 2, 0.5, r / (1 + r), 1 / (1 + r),
+			       log(df) - 2 * log(t) - log1p(r), -log1p(r));
 }
 
 double stats_t_cdf(double t, double df)
@@ -242,13 +293,17 @@ double stats_t_cdf(double t, double df)
 	return 1 - t_upper_tail(t, df);
 }
 
-/* Student t density at t (A&S 26.7.1); df = INFINITY is the normal. */
+/*
+ * Student t density (A&S 26.7.1) written with B(df/2, 1/2) =
+ * sqrt(pi) G(df/2) / G((df+1)/2), so lbeta() keeps the constant accurate
+ * for huge df; df = INFINITY is the normal.
+ */
 static double t_pdf(double t, double df)
 {
 	if (isinf(df))
 		return exp(-t * t / 2) / sqrt(2 * M_PI);
-	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) -
-		   0.5 * log(df * M_PI) - (df + 1) / 2 * log1p(t * t / df));
+	return exp(-lbeta(df / 2, 0.5) - 0.5 * log(df) -
+		   (df + 1) / 2 * log1p(t * t / df));
 }
 
 #define TQ_MAX_ITER 300

@@ -144,7 +144,12 @@ static void read_model(hwloc_topology_t h, struct topo *t)
 	hwloc_obj_t pkg = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_PACKAGE, NULL);
 	const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
 
+	size_t n;
+
 	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", m ? m : "unknown");
+	n = strlen(t->cpu_model);
+	while (n && t->cpu_model[n - 1] == ' ')
+		t->cpu_model[--n] = 0;
 }
 
 int topo_load(struct topo *t, const char *spec, const char *isolated_list,

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# End-to-end tests: run the binary as a user would and check what comes
+# back (stdout, stderr, exit codes, JSON fields).  Usage: e2e.sh BINARY
+# LB_E2E_QUICK=1 skips the slower runs (sanitizer builds).
+set -u
+BIN=${1:-./lockbench}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+	local want=$1 what=$2
+	shift 3
+	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
+		return 1
+	fi
+	ok
+}
+
+# Bad input: one line on stderr naming the problem, exit 2, no output file.
+bad_input() {
+	local what=$1 pattern=$2
+	shift 2
+	rm -f "$OUT/bad.json"
+	expect_exit 2 "$what" -- "$BIN" "$@" -q -o "$OUT/bad.json" || return
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
+		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
+	elif ! grep -q -- "$pattern" "$OUT/stderr"; then
+		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
+	else
+		ok
+	fi
+	if ls "$OUT"/bad.json* >/dev/null 2>&1; then bad "$what: left an output file"; else ok; fi
+}
+
+bad_input "unknown lock" "unknown lock (nosuch): valid: null, tas" -l nosuch
+bad_input "zero threads" "at least 1" -t 0
+bad_input "threads abc" "'abc' is not a number" -t abc
+bad_input "negative duration" "duration (-1)" -d -1
+bad_input "too many threads" "out of range" -t 5000
+bad_input "unknown format" "unknown format (xml)" -f xml
+bad_input "unknown placement" "unknown placement (everywhere)" -p everywhere
+bad_input "busted needs a flag" "without --include-broken" -l busted
+bad_input "bad lock-opt" "ttas has no option nope" --lock-opt ttas.nope=1
+bad_input "lock-opt range" "lock-opt (0)" --lock-opt ttas.backoff_min=0
+bad_input "baseline not listed" "baseline (mcs)" -l tas,ticket --baseline mcs
+bad_input "unknown option" "--frobnicate" --frobnicate
+expect_exit 2 "unwritable output" -- "$BIN" -q -t 1 -d 0.05 -r 1 -o /nonexistent/dir/out.json
+grep -q "cannot write output (/nonexistent/dir/out.json)" "$OUT/stderr" && ok || bad "unwritable message"
+
+# Help, version, list.
+expect_exit 0 "help" -- "$BIN" --help
+for o in --locks --threads --duration --runs --warmup --cs-ns --ncs-ns --cs-lines \
+	--placement --format --output --label --baseline --include-broken; do
+	grep -q -- "$o" "$OUT/stdout" && ok || bad "--help lacks $o"
+done
+# The man page documents every option --help lists.
+MAN=$(dirname "$0")/../lockbench.1
+for o in $(grep -o -- '--[a-z][a-z-]*' "$OUT/stdout" | sort -u); do
+	grep -q -- "${o//-/\\\\-}" "$MAN" && ok || bad "man page lacks $o"
+done
+expect_exit 0 "version" -- "$BIN" --version
+grep -q "^lockbench [0-9]" "$OUT/stdout" && ok || bad "version output"
+expect_exit 0 "list locks" -- "$BIN" list locks
+for l in null tas ttas ticket mcs pthread_mutex pthread_spin; do
+	grep -q "^$l " "$OUT/stdout" && ok || bad "list locks lacks $l"
+done
+grep -q "^busted " "$OUT/stdout" && bad "busted listed without --include-broken" || ok
+expect_exit 0 "list -v" -- "$BIN" list locks -v
+grep -q "lock-opt ttas.backoff_max" "$OUT/stdout" && ok || bad "list -v lacks ttas options"
+expect_exit 2 "list bogus" -- "$BIN" list bogus
+
+# The JSON run of the issue, shortened: every field a user relies on.
+expect_exit 0 "json run" -- "$BIN" -l pthread_mutex,ticket,mcs -t 1,2,4 -r 3 --warmup 0.1 \
+	-d 0.2 -f table,json -o "$OUT/out.json" --label k0 --seed 7
+grep -q "^Lock: *pthread_mutex *ticket *mcs" "$OUT/stdout" && ok || bad "table header: $(head -2 "$OUT/stdout")"
+grep -q "^Statistic (kops/s): mean *std *mean *std *rel" "$OUT/stdout" && ok || bad "statistic header"
+grep -q "^4\* " "$OUT/stdout" && ok || bad "oversubscribed row not marked"
+grep -q "more threads than CPUs" "$OUT/stdout" && ok || bad "oversubscription note"
+grep -q "lockbench: \[" "$OUT/stderr" && ok || bad "no progress on stderr"
+python3 - "$OUT/out.json" <<'PY' && ok || bad "json fields"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "lockbench-results" and d["schema_version"].startswith("1.")
+assert d["label"] == "k0" and d["std"] == "sample" and d["unit"] == "ops/s"
+m = d["machine"]; assert m["kernel"] and m["pus"] >= 1 and "cpu_model" in m
+c = d["config"]; assert c["locks"] == ["pthread_mutex", "ticket", "mcs"]
+assert c["threads"] == [1, 2, 4] and c["runs"] == 3 and c["seed"] == 7
+pl = d["placement"]["threads"]; assert len(pl) == 4
+for t in pl:
+    for k in ("cpu", "core", "node", "package"): assert k in t
+assert d["calibration"]["loops_per_ns"] > 0
+assert len(d["run_order"]) == 27
+assert [v["name"] for v in d["variants"]] == ["pthread_mutex", "ticket", "mcs"]
+assert len(d["points"]) == 9
+for p in d["points"]:
+    assert p["status"] == "ok", p
+    assert len(p["runs"]) == 3
+    for r in p["runs"]:
+        assert r["ops"] > 0 and r["window_s"] > 0.15 and len(r["thread_ops"]) == p["threads"]
+        assert sum(r["thread_ops"]) == r["ops"]
+        assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
+        assert r["exclusion"]["counter"] == r["exclusion"]["total_ops"]
+    s = p["summary"]
+    for k in ("n", "mean", "std", "median", "min", "max", "cv", "ci95"): assert k in s
+    assert s["n"] == 3 and s["min"] <= s["median"] <= s["max"]
+    if p["variant"] != "pthread_mutex":
+        vb = p["vs_baseline"]; assert vb["baseline"] == "pthread_mutex" and "rel_pct" in vb
+        assert vb["welch"] is not None and 0 <= vb["welch"]["p"] <= 1
+    else:
+        assert p["vs_baseline"] is None
+    assert p["oversubscribed"] == (p["threads"] > d["ncpus"])
+PY
+ls "$OUT"/out.json.tmp.* >/dev/null 2>&1 && bad "temp file left" || ok
+
+# A broken lock is reported FAILED, never as a fast lock, and exits 1.
+expect_exit 1 "busted fails" -- "$BIN" -l tas,busted --include-broken -t 2 -r 1 \
+	--warmup 0.05 -d 0.2 --cs-ns 300 -q -f table,json -o "$OUT/busted.json"
+grep -q "FAILED" "$OUT/stdout" && ok || bad "busted not FAILED in table"
+grep -q "mutual exclusion violated" "$OUT/stderr" && ok || bad "busted stderr"
+python3 -c "
+import json,sys; d=json.load(open('$OUT/busted.json'))
+p=[p for p in d['points'] if p['variant']=='busted'][0]
+assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || bad "busted json"
+
+# Thread list forms and oversubscription.
+expect_exit 0 "dry run" -- "$BIN" --dry-run -t 1-3,max -l tas
+grep -q "points: 1 locks x 3 thread counts" "$OUT/stdout" && ok || bad "dry-run points: $(cat "$OUT/stdout")"
+expect_exit 0 "dry run synthetic" -- "$BIN" --dry-run --topology "package:2 core:48 pu:1" -t 95 -l tas
+grep -q "threads 95: cpus 0,1,2" "$OUT/stdout" && ok || bad "dry-run placement"
+expect_exit 2 "synthetic without dry-run" -- "$BIN" --topology "package:2 core:4 pu:1" -q
+
+if [ -z "${LB_E2E_QUICK:-}" ]; then
+	expect_exit 0 "oversubscribed 16 threads" -- "$BIN" -l mcs,pthread_mutex -t 16 -r 1 \
+		--warmup 0.05 -d 0.3 -q
+	grep -q "^16\*" "$OUT/stdout" && ok || bad "16 threads not flagged"
+	# The default sweep: no arguments, well under a minute.
+	start=$(date +%s)
+	expect_exit 0 "default sweep" -- "$BIN"
+	el=$(( $(date +%s) - start ))
+	[ "$el" -lt 60 ] && ok || bad "default sweep took ${el}s"
+	grep -q "^Lock: " "$OUT/stdout" && ok || bad "default sweep table"
+fi
+
+# SIGINT mid-sweep: completed points are written, JSON valid and marked.
+"$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.1 -d 0.3 -q -f json -o "$OUT/int.json" \
+	>"$OUT/int.out" 2>"$OUT/int.err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" -eq 1 ] && ok || bad "SIGINT exit $rc"
+python3 -c "
+import json; d=json.load(open('$OUT/int.json'))
+assert d['incomplete'] is True
+assert any(p['runs'] for p in d['points'])" && ok || bad "SIGINT json"
+
+echo "e2e: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the core: number lists, placement on synthetic
+ * topologies, the plan's run order, the results model and the table
+ * renderer against the published rtmutex table (golden).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../output/render.h"
+#include "../topology/cpulist.h"
+#include "../topology/placement.h"
+#include "../workloads/sweep.h"
+#include "../workloads/workload.h"
+
+#ifndef GOLDEN_DIR
+#define GOLDEN_DIR "tests/golden"
+#endif
+
+/* ---- number lists ------------------------------------------------- */
+
+static void check_list(const char *s, unsigned maxval, const unsigned *want,
+		       unsigned nwant)
+{
+	unsigned *v = NULL, n = 0;
+	char err[128];
+
+	assert_int_equal(numlist_parse(s, maxval, 1024, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, nwant);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(v[i], want[i]);
+	free(v);
+}
+
+static void test_numlist_good(void **state)
+{
+	(void)state;
+	check_list("1,2,4", 0, (unsigned[]){1, 2, 4}, 3);
+	check_list("1-4", 0, (unsigned[]){1, 2, 3, 4}, 4);
+	check_list("0-8:4", 0, (unsigned[]){0, 4, 8}, 3);
+	check_list("max", 96, (unsigned[]){96}, 1);
+	check_list("1,max", 2, (unsigned[]){1, 2}, 2);
+	check_list("2-max", 4, (unsigned[]){2, 3, 4}, 3);
+	check_list("4,1,4", 0, (unsigned[]){4, 1}, 2); /* order kept, dups dropped */
+}
+
+static void test_numlist_bad(void **state)
+{
+	const char *bad[] = {"abc", "", "1,,2", "4-1", "1-", "-1", "1-4:0",
+			     "max", "1.5", "2000", "1 2", "0-8:x"};
+	unsigned *v = NULL, n = 0;
+	char err[128];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(numlist_parse(bad[i], strcmp(bad[i], "") ? 0 : 4,
+					       1024, &v, &n, err, sizeof(err)),
+				 -EINVAL);
+		assert_true(err[0] != 0);
+	}
+}
+
+/* ---- placement ---------------------------------------------------- */
+
+/* The OS CPUs `policy` gives n threads on synthetic topology `spec`. */
+static void place(const char *spec, const char *policy, unsigned n, int *cpus,
+		  unsigned *nodes)
+{
+	struct topo t;
+	struct placement_policy p;
+	struct thread_place *pl = calloc(n, sizeof(*pl));
+	char err[256];
+
+	assert_non_null(pl);
+	assert_int_equal(topo_load(&t, spec, NULL, err, sizeof(err)), 0);
+	assert_int_equal(placement_parse(policy, &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_assign(&t, &p, n, pl, err, sizeof(err)), 0);
+	for (unsigned i = 0; i < n; i++) {
+		cpus[i] = pl[i].cpu;
+		if (nodes)
+			nodes[i] = pl[i].node;
+	}
+	free(pl);
+	placement_policy_free(&p);
+	topo_free(&t);
+}
+
+static void test_place_cores_smt_last(void **state)
+{
+	int cpus[10];
+
+	(void)state;
+	/* package:2 core:4 pu:2 -> PUs 0..15, siblings (0,1) (2,3) ... */
+	place("package:2 core:4 pu:2", "cores", 10, cpus, NULL);
+	int want[] = {0, 2, 4, 6, 8, 10, 12, 14, 1, 3};
+	assert_memory_equal(cpus, want, sizeof(want));
+}
+
+static void test_place_smt(void **state)
+{
+	int cpus[4];
+
+	(void)state;
+	place("package:2 core:4 pu:2", "smt", 4, cpus, NULL);
+	assert_memory_equal(cpus, ((int[]){0, 1, 2, 3}), sizeof(cpus));
+}
+
+static void test_place_spread(void **state)
+{
+	int cpus[4];
+	unsigned nodes[4];
+
+	(void)state;
+	/* 2 packages x 2 nodes: threads alternate packages, then nodes. */
+	place("package:2 numa:2 core:2 pu:1", "spread", 4, cpus, nodes);
+	assert_memory_equal(nodes, ((unsigned[]){0, 2, 1, 3}), sizeof(nodes));
+	assert_memory_equal(cpus, ((int[]){0, 4, 2, 6}), sizeof(cpus));
+}
+
+static void test_place_nodes_and_cpus(void **state)
+{
+	int cpus[3];
+
+	(void)state;
+	place("package:2 numa:2 core:2 pu:2", "node:3", 3, cpus, NULL);
+	assert_memory_equal(cpus, ((int[]){12, 14, 13}), sizeof(cpus));
+	place("package:2 core:4 pu:1", "cpus:7,1-2", 3, cpus, NULL);
+	assert_memory_equal(cpus, ((int[]){7, 1, 2}), sizeof(cpus));
+}
+
+static void test_place_oversubscribed(void **state)
+{
+	struct topo t;
+	struct placement_policy p;
+	struct thread_place pl[5];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, "core:2 pu:1", NULL, err, sizeof(err)), 0);
+	assert_int_equal(placement_parse("cores", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_assign(&t, &p, 5, pl, err, sizeof(err)), 0);
+	assert_int_equal(pl[4].cpu, 0); /* wraps around */
+	assert_true(pl[0].shared);
+	topo_free(&t);
+}
+
+static void test_place_errors(void **state)
+{
+	struct topo t;
+	struct placement_policy p;
+	unsigned *o, n;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(placement_parse("bogus", &p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "valid: cores"));
+	assert_int_equal(placement_parse("node:", &p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(topo_load(&t, "package:2 core:2 pu:1", NULL, err, sizeof(err)), 0);
+	assert_int_equal(placement_parse("cpus:9", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_order(&t, &p, &o, &n, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "CPU 9 does not exist"));
+	placement_policy_free(&p);
+	assert_int_equal(placement_parse("node:5", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_order(&t, &p, &o, &n, err, sizeof(err)), -EINVAL);
+	placement_policy_free(&p);
+	topo_free(&t);
+	assert_int_equal(topo_load(&t, "nonsense:x", NULL, err, sizeof(err)), -EINVAL);
+}
+
+static void test_topo_ids(void **state)
+{
+	struct topo t;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, "package:2 numa:2 core:12 pu:2", NULL, err,
+				   sizeof(err)), 0);
+	assert_int_equal(t.npu, 96);
+	assert_int_equal(t.ncores, 48);
+	assert_int_equal(t.nnodes, 4);
+	assert_int_equal(t.npackages, 2);
+	assert_int_equal(t.pu[95].node, 3);
+	assert_int_equal(t.pu[95].package, 1);
+	assert_int_equal(t.pu[95].smt, 1);
+	assert_int_equal(t.pu[94].smt, 0);
+	topo_free(&t);
+}
+
+/* ---- plan ----------------------------------------------------------- */
+
+static void test_plan_interleaved(void **state)
+{
+	unsigned thr[] = {1, 2};
+	struct config c = {.nlocks = 3, .threads = thr, .nthreads = 2, .runs = 4,
+			   .order = ORDER_INTERLEAVED, .seed = 42};
+	unsigned n, n2;
+	struct plan_step *p = plan_build(&c, &n), *q = plan_build(&c, &n2);
+
+	(void)state;
+	assert_int_equal(n, 24);
+	/* Deterministic for a seed. */
+	assert_memory_equal(p, q, n * sizeof(*p));
+	/* Each round holds every variant exactly once. */
+	for (unsigned r = 0; r < n / 3; r++) {
+		unsigned seen = 0;
+
+		for (unsigned k = 0; k < 3; k++) {
+			seen |= 1u << p[r * 3 + k].variant;
+			assert_int_equal(p[r * 3 + k].run, r % 4);
+		}
+		assert_int_equal(seen, 7);
+	}
+	free(p);
+	free(q);
+	c.order = ORDER_SEQUENTIAL;
+	p = plan_build(&c, &n);
+	assert_int_equal(p[0].variant, 0);
+	assert_int_equal(p[3].variant, 0);
+	assert_int_equal(p[4].variant, 1);
+	free(p);
+}
+
+static void test_exp_table_mean(void **state)
+{
+	double sum = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < 256; i++)
+		sum += lb_exp_table[i];
+	assert_true(sum / 256 > 253 && sum / 256 < 259);
+	assert_true(lb_exp_table[0] > lb_exp_table[255]);
+}
+
+/* ---- results + table renderer: the published rtmutex table -------- */
+
+/* Build a model from a seed table: 5 runs m-s, m-s, m, m+s, m+s per
+ * point (mean m and sample std s exactly), in ops/s. */
+static char *load_seed(struct results *r, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL, line[2048], labels[16][64];
+	size_t len = 0;
+	unsigned nv = 0, nrows = 0, rows[64];
+	double mean[16][64], std[16][64];
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *save, *tok = strtok_r(line, " \n", &save);
+
+		if (!tok)
+			continue;
+		if (!strcmp(tok, "Kernel:")) {
+			while ((tok = strtok_r(NULL, " \n", &save)))
+				snprintf(labels[nv++], 64, "%s", tok);
+		} else if (tok[0] >= '0' && tok[0] <= '9') {
+			rows[nrows] = (unsigned)atoi(tok);
+			for (unsigned v = 0; v < nv; v++) {
+				mean[v][nrows] = atof(strtok_r(NULL, " \n", &save));
+				std[v][nrows] = atof(strtok_r(NULL, " \n", &save));
+				if (v)
+					strtok_r(NULL, " \n", &save); /* rel */
+			}
+			nrows++;
+		}
+	}
+	fclose(f);
+	assert_int_equal(results_init(r, nv, nrows), 0);
+	r->variant_heading = strdup("Kernel");
+	r->row_heading = strdup("nwriters_stress");
+	memcpy(r->rows, rows, nrows * sizeof(unsigned));
+	for (unsigned v = 0; v < nv; v++) {
+		r->variants[v].name = strdup(labels[v]);
+		for (unsigned row = 0; row < nrows; row++) {
+			double m = mean[v][row], s = std[v][row];
+			double x[5] = {m - s, m - s, m, m + s, m + s};
+
+			for (unsigned k = 0; k < 5; k++) {
+				struct run_sample rs = {.ops_per_sec = x[k] * 1000, .window_s = 60};
+
+				assert_int_equal(results_add_run(r, v, row, &rs), 0);
+			}
+			results_point(r, v, row)->status = POINT_OK;
+		}
+	}
+	results_finalize(r);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	text = calloc(1, 65536);
+	assert_non_null(text);
+	len = fread(text, 1, 65535, f);
+	text[len] = 0;
+	fclose(f);
+	return text;
+}
+
+static char *render(const struct results *r, bool marks)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct render_opts o = {.unit = UNIT_KOPS, .marks = marks};
+
+	assert_non_null(f);
+	assert_int_equal(render_table(r, &o, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_golden_rtmutex_table(void **state)
+{
+	struct results r;
+	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
+	char *got = render(&r, false);
+
+	(void)state;
+	if (strcmp(got, want))
+		fprintf(stderr, "--- want\n%s--- got\n%s", want, got);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	results_free(&r);
+}
+
+static void test_table_marks(void **state)
+{
+	struct results r;
+	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
+	char *got = render(&r, true);
+
+	(void)state;
+	/* 95 writers, stock: 174.35 +- 57.89 is a CV of 33%: flagged. */
+	assert_non_null(strstr(got, "57.89?"));
+	/* 1 writer, k1: -2% on stds of 25-30 over 5 runs is noise. */
+	assert_non_null(strstr(got, "-2%~"));
+	/* 2 writers, k1: +16% (359 -> 417, std ~30) is significant. */
+	assert_non_null(strstr(got, "+16% "));
+	assert_non_null(strstr(got, "not significant (Welch t-test"));
+	assert_non_null(strstr(got, "too spread to trust"));
+	free(got);
+	free(want);
+	results_free(&r);
+}
+
+/* rel% prints its sign always, keeping the sign of the unrounded value. */
+static void test_rel_sign_rule(void **state)
+{
+	struct results r;
+	char *got;
+
+	(void)state;
+	assert_int_equal(results_init(&r, 2, 1), 0);
+	r.variant_heading = strdup("Lock");
+	r.row_heading = strdup("threads");
+	r.rows[0] = 1;
+	r.variants[0].name = strdup("a");
+	r.variants[1].name = strdup("b");
+	for (unsigned k = 0; k < 2; k++) {
+		struct run_sample s0 = {.ops_per_sec = 1000000 + k}, s1 = {.ops_per_sec = 999000 + k};
+
+		results_add_run(&r, 0, 0, &s0);
+		results_add_run(&r, 1, 0, &s1);
+	}
+	r.points[0].status = r.points[1].status = POINT_OK;
+	results_finalize(&r);
+	got = render(&r, false);
+	assert_non_null(strstr(got, "-0%"));
+	free(got);
+	results_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numlist_good),
+		cmocka_unit_test(test_numlist_bad),
+		cmocka_unit_test(test_place_cores_smt_last),
+		cmocka_unit_test(test_place_smt),
+		cmocka_unit_test(test_place_spread),
+		cmocka_unit_test(test_place_nodes_and_cpus),
+		cmocka_unit_test(test_place_oversubscribed),
+		cmocka_unit_test(test_place_errors),
+		cmocka_unit_test(test_topo_ids),
+		cmocka_unit_test(test_plan_interleaved),
+		cmocka_unit_test(test_exp_table_mean),
+		cmocka_unit_test(test_golden_rtmutex_table),
+		cmocka_unit_test(test_table_marks),
+		cmocka_unit_test(test_rel_sign_rule),
+	};
+
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Registry-driven lock validation: every registered lock goes through
+ * the same runner and mutual-exclusion check at several thread counts
+ * (oversubscribing this 2-CPU machine), NUMA-aware locks also with
+ * pretend nodes; `busted` must be caught.  No per-lock copy of the test.
+ *
+ * Environment: LB_VALIDATE_THREADS (default "2,8,32"),
+ * LB_VALIDATE_SECONDS (window, default 0.2), LB_SKIP_BROKEN=1 (TSan:
+ * busted races by design), LB_ONLY=name (one lock).
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../locks/registry.h"
+#include "../topology/cpulist.h"
+#include "../topology/mem.h"
+#include "../workloads/calibrate.h"
+#include "../workloads/runner.h"
+
+static unsigned *thread_counts, nthread_counts;
+static double window_s = 0.2;
+static struct topo topo;
+static struct calibration cal;
+
+/* One run of `ops` at n threads; fills s and returns the runner's code. */
+static int run_once(const struct lock_ops *ops, unsigned n, unsigned fake_nodes,
+		    uint64_t cs_ns, struct run_sample *s, char *err, size_t errlen)
+{
+	struct placement_policy p;
+	struct thread_place *pl = calloc(n, sizeof(*pl));
+	uint64_t *opt = calloc(ops->nopts + 1, sizeof(*opt));
+	struct wl_params wp = {.cs_lines = 2, .cs_ns = cs_ns, .ncs_ns = 50};
+	struct run_spec sp;
+	int rc;
+
+	assert_non_null(pl);
+	assert_non_null(opt);
+	for (unsigned i = 0; i < ops->nopts; i++)
+		opt[i] = ops->opts[i].def;
+	wp.cs_loops = calibrate_loops(&cal, wp.cs_ns);
+	wp.ncs_loops = calibrate_loops(&cal, wp.ncs_ns);
+	assert_int_equal(placement_parse("cores", &p, err, errlen), 0);
+	assert_int_equal(placement_assign(&topo, &p, n, pl, err, errlen), 0);
+	sp = (struct run_spec){
+		.ops = ops, .lock_opt = opt, .wl = workload_find("cs"), .params = &wp,
+		.nthreads = n, .place = pl, .fake_nodes = fake_nodes,
+		.mem_node = MEM_NODE_LOCAL, .warmup_s = 0.05, .duration_s = window_s,
+		.interval_s = window_s, .watchdog_s = 20,
+	};
+	rc = runner_run(&sp, s, err, errlen);
+	free(pl);
+	free(opt);
+	placement_policy_free(&p);
+	return rc;
+}
+
+static void validate(const struct lock_ops *ops, unsigned n, unsigned fake_nodes)
+{
+	struct run_sample s;
+	char err[512] = "";
+	int rc = run_once(ops, n, fake_nodes, 0, &s, err, sizeof(err));
+
+	if (rc != RUN_OK)
+		fail_msg("%s at %u threads: %s", ops->name, n, err);
+	if (!s.exclusion_ok)
+		fail_msg("%s at %u threads%s: mutual exclusion violated: counter %llu, "
+			 "ops %llu, owner violations %llu", ops->name, n,
+			 fake_nodes ? " (fake nodes)" : "",
+			 (unsigned long long)s.counter, (unsigned long long)s.total_ops,
+			 (unsigned long long)s.violations);
+	/* Every thread must have made progress in the window or at least
+	 * over the whole run, and the counter must have counted them all. */
+	assert_true(s.total_ops > 0);
+	if (s.exclusion_checked)
+		assert_int_equal(s.counter, s.total_ops);
+	run_sample_free(&s);
+}
+
+static void test_lock(void **state)
+{
+	const struct lock_ops *ops = *state;
+
+	for (unsigned i = 0; i < nthread_counts; i++) {
+		validate(ops, thread_counts[i], 0);
+		if (ops->caps & LOCK_CAP_NUMA) {
+			validate(ops, thread_counts[i], 2);
+			validate(ops, thread_counts[i], 4);
+		}
+	}
+}
+
+/* The negative control: the check must catch a lock that excludes
+ * nobody (a longer critical section makes overlaps certain). */
+static void test_busted_is_caught(void **state)
+{
+	const struct lock_ops *ops = *state;
+	struct run_sample s;
+	char err[512];
+
+	assert_int_equal(run_once(ops, 2, 0, 500, &s, err, sizeof(err)), RUN_OK);
+	assert_true(s.exclusion_checked);
+	assert_false(s.exclusion_ok);
+	assert_true(s.violations > 0 || s.counter != s.total_ops);
+	run_sample_free(&s);
+}
+
+int main(void)
+{
+	const char *tc = getenv("LB_VALIDATE_THREADS"), *ws = getenv("LB_VALIDATE_SECONDS");
+	const char *only = getenv("LB_ONLY");
+	bool skip_broken = getenv("LB_SKIP_BROKEN") != NULL;
+	unsigned n = lock_registry_count(), k = 0;
+	struct CMUnitTest *tests = calloc(n, sizeof(*tests));
+	char err[256];
+
+	if (!tests || topo_load(&topo, NULL, NULL, err, sizeof(err)) ||
+	    numlist_parse(tc ? tc : "2,8,32", 0, 4096, &thread_counts,
+			  &nthread_counts, err, sizeof(err))) {
+		fprintf(stderr, "test_locks: setup failed: %s\n", err);
+		return 1;
+	}
+	if (ws)
+		window_s = atof(ws);
+	calibrate_delay(&cal);
+	for (unsigned i = 0; i < n; i++) {
+		const struct lock_ops *ops = lock_registry_at(i)->ops;
+
+		if (only && strcmp(only, ops->name))
+			continue;
+		if ((ops->caps & LOCK_CAP_BROKEN) && skip_broken)
+			continue;
+		tests[k].name = ops->name;
+		tests[k].test_func = ops->caps & LOCK_CAP_BROKEN ? test_busted_is_caught
+								 : test_lock;
+		tests[k].initial_state = (void *)ops;
+		k++;
+	}
+	return _cmocka_run_group_tests("locks", tests, k, NULL, NULL);
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sysfs.c - /sys and /proc access under one root; see sysfs.h.
+ *
+ * sysfs_path() and sysfs_write_str() use only strlen/memcpy and
+ * open/write/close, all async-signal-safe (POSIX.1-2017), so the machine
+ * module can restore settings from a signal handler through them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysfs.h"
+
+/* The module's only state: the root every path is resolved under. */
+static char sysfs_root_dir[PATH_MAX];
+
+int sysfs_set_root(const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	while (n > 0 && root[n - 1] == '/')
+		n--;
+	if (n >= sizeof(sysfs_root_dir))
+		return -ENAMETOOLONG;
+	if (n)
+		memcpy(sysfs_root_dir, root, n);
+	sysfs_root_dir[n] = '\0';
+	return 0;
+}
+
+const char *sysfs_root(void)
+{
+	return sysfs_root_dir;
+}
+
+int sysfs_path(const char *path, char *out, size_t len)
+{
+	size_t r = strlen(sysfs_root_dir), p = strlen(path);
+
+	if (len == 0)
+		return -ENAMETOOLONG;
+	if (r + p + 1 > len) {
+		out[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	memcpy(out, sysfs_root_dir, r);
+	memcpy(out + r, path, p + 1);
+	return 0;
+}
+
+int sysfs_exists(const char *path)
+{
+	char full[PATH_MAX];
+	struct stat st;
+
+	if (sysfs_path(path, full, sizeof(full)))
+		return 0;
+	return lstat(full, &st) == 0;
+}
+
+/* Remove the trailing newlines and blanks sysfs and procfs end values with. */
+static void strip_trailing(char *buf)
+{
+	size_t n = strlen(buf);
+
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' ||
+			 buf[n - 1] == '\t'))
+		buf[--n] = '\0';
+}
+
+int sysfs_read_str(const char *path, char *buf, size_t len)
+{
+	char full[PATH_MAX];
+	size_t got = 0;
+	ssize_t n;
+	int fd, err;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	err = sysfs_path(path, full, sizeof(full));
+	if (err)
+		return err;
+	fd = open(full, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			close(fd);
+			buf[0] = '\0';
+			return err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	strip_trailing(buf);
+	return 0;
+}
+
+int sysfs_read_u64(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	unsigned long long v;
+	int err;
+
+	err = sysfs_read_str(path, buf, sizeof(buf));
+	if (err)
+		return err;
+	if (buf[0] < '0' || buf[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || *end != '\0')
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int sysfs_write_str(const char *path, const char *val)
+{
+	char full[PATH_MAX];
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err;
+
+	err = sysfs_path(path, full, sizeof(full));
+	if (err)
+		return err;
+	fd = open(full, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		n = write(fd, val, len);
+	while (n < 0 && errno == EINTR);
+	err = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}

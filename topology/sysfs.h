@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sysfs.h - every /sys and /proc access of lockbench goes through here.
+ *
+ * Paths are written as on a live system ("/sys/devices/system/cpu/online",
+ * "/proc/loadavg") and resolved under one root directory, "" by default.
+ * Tests and `LOCKBENCH_SYSROOT=/tmp/fake lockbench ...` point the root at
+ * a fake tree, so no test ever reads or writes the real /sys or /proc.
+ *
+ * The root is the only state of this module: set it once, before any other
+ * module reads through it, from the main thread.
+ */
+#ifndef LOCKBENCH_SYSFS_H
+#define LOCKBENCH_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Resolve every later path under @root ("" or NULL: the real root).  A
+ * trailing '/' is dropped.  Returns 0, or -ENAMETOOLONG when @root does
+ * not fit PATH_MAX; the old root is then kept.
+ */
+int sysfs_set_root(const char *root);
+
+/* The current root, "" for the real one.  Never NULL. */
+const char *sysfs_root(void);
+
+/*
+ * Write "<root><path>" into @out (@len bytes).  Returns 0, or
+ * -ENAMETOOLONG when it does not fit (@out then holds "").
+ */
+int sysfs_path(const char *path, char *out, size_t len);
+
+/* 1 when "<root><path>" exists (any type), 0 when not. */
+int sysfs_exists(const char *path);
+
+/*
+ * Read the whole of "<root><path>" (at most @len - 1 bytes) into @buf,
+ * NUL-terminated, trailing newlines and spaces removed.  Returns 0 or
+ * -errno (-ENOENT for a missing file, -EISDIR for a directory); @buf is
+ * "" on failure.
+ */
+int sysfs_read_str(const char *path, char *buf, size_t len);
+
+/*
+ * Read "<root><path>" as one unsigned decimal number into @val.  Returns 0,
+ * -errno from the read, or -EINVAL when the content is not a number
+ * (e.g. "<unsupported>" in scaling_setspeed).  @val is untouched on failure.
+ */
+int sysfs_read_u64(const char *path, uint64_t *val);
+
+/*
+ * Replace the content of "<root><path>" with @val, as `echo val > path`
+ * does: open(O_WRONLY | O_TRUNC), one write(), close().  The file must
+ * exist (sysfs attributes are never created).  Returns 0 or -errno; a
+ * short write is -EIO.
+ */
+int sysfs_write_str(const char *path, const char *val);
+
+#endif /* LOCKBENCH_SYSFS_H */
