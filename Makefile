@@ -37,7 +37,7 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench
+.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -108,6 +108,37 @@ arm64:
 				timeout 300 $(QEMU_ARM64) build/arm64/tests/$$t; done; \
 		else echo "arm64: qemu-user not installed, tests not run"; fi; \
 	else echo "arm64: cross toolchain or :arm64 libraries not installed, skipped"; fi
+
+# libFuzzer on the input readers, FUZZ_SECONDS each (clang needed:
+# apt-get install -y clang).  A crashing input is kept in
+# tests/fuzz/crashes-<target>/ and make fails; test_json_read replays
+# the JSON ones on every `make unit`.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined $(PKG_CFLAGS) $(CPPFLAGS)
+FUZZ_JSON_SRCS := output/json_read.c output/results.c output/stats.c \
+		  output/render.c $(wildcard output/render_*.c)
+
+build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) -o $@ $(PKG_LIBS) -lm
+
+build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c output/ltlog.c output/ltlog.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c output/ltlog.c -o $@ -lm
+
+fuzz: build/fuzz/fuzz_json
+	@mkdir -p build/fuzz/corpus-json tests/fuzz/crashes-json
+	cp tests/golden/*/*.json build/fuzz/corpus-json/
+	build/fuzz/fuzz_json -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-artifact_prefix=tests/fuzz/crashes-json/ build/fuzz/corpus-json
+
+fuzz-ltlog: build/fuzz/fuzz_ltlog
+	@mkdir -p build/fuzz/corpus-ltlog tests/fuzz/crashes-ltlog
+	build/fuzz/fuzz_ltlog -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
+		tests/fixtures/locktorture
 
 test: unit e2e asan tsan arm64
 	@echo "make test: all passed"

@@ -103,6 +103,8 @@ static void usage(FILE *f)
 		"       lockbench list [locks|workloads|formats|placements] [-v]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
 		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
+		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
+		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");
@@ -595,6 +597,18 @@ static int outputs_write(struct outputs *o, const struct results *r)
 	return 0;
 }
 
+/* Can every requested format show results of this shape (its variants;
+ * checked before the sweep and before any file is made)?  Exit 2 if not. */
+static void outputs_check(const struct outputs *o, const struct config *cf)
+{
+	struct results shape = {.nvariants = cf->nlocks, .nrows = cf->nthreads};
+	char err[256];
+
+	for (unsigned i = 0; i < o->n; i++)
+		if (format_check(o->fmt[i], &shape, err, sizeof(err)))
+			die_usage("%s", err);
+}
+
 /*
  * First SIGINT/SIGTERM/SIGHUP: set the flag; the sweep stops, writes what
  * it measured and restores the machine on the normal path.  A second
@@ -906,6 +920,7 @@ static int cmd_run(struct cli *c)
 		die_usage("%s", err + strlen("lockbench: "));
 	config_build(&cf, c, &t);
 	outputs_parse(&o, c);
+	outputs_check(&o, &cf);
 	if (c->dry_run)
 		return dry_run(&cf, &t);
 	if (!t.real)
@@ -1023,6 +1038,8 @@ int main(int argc, char **argv)
 	struct cli c;
 	const char *cmd = "run";
 
+	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
+		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
 	cli_defaults(&c);
 	cli_parse(&c, argc, argv);
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));

@@ -18,4 +18,13 @@ void print_topo(const struct topo *t, FILE *f);
 int print_placement(const struct topo *t, const struct placement_policy *p,
 		    unsigned n, FILE *f, char *err, size_t errlen);
 
+/*
+ * `lockbench compare [options] A.json ...` and `lockbench import
+ * locktorture [options] LOG ...` (compare.c): argv[0] is the command
+ * word, the rest is parsed here.  Return the exit status: 0, or 2
+ * (bad usage or input: they exit(2) after one line on stderr).
+ */
+int cmd_compare(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
 #endif

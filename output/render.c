@@ -1,16 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "render.h"
 
 const struct format_info formats[] = {
 	{"table", "Lock: mcs ... / 1  1234.56  12.34  2345.67  23.45  +90%",
-	 render_table},
-	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"1.0\", ...}",
-	 render_json},
-	{NULL, NULL, NULL},
+	 render_table, NULL},
+	{"box", "| fserver JPM     | 245598 | 274457 | / | % change from 1 |     0% | +11.8% |",
+	 render_box, NULL},
+	{"lkp", "kernel  kops/s(higher is better) / mcs  2755.61±10.26%",
+	 render_lkp, NULL},
+	{"speedup", "#thr  stock  patched  speedup (patched/stock) / 8  5.309  6.894  1.299",
+	 render_speedup, speedup_check},
+	{"csv", "variant,lock,label,row,threads,status,run,seq,window_s,ops,ops_per_sec,value,unit",
+	 render_csv, NULL},
+	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"1.1\", ...}",
+	 render_json, NULL},
+	{NULL, NULL, NULL, NULL},
 };
+
+int format_check(const struct format_info *f, const struct results *r,
+		 char *err, size_t len)
+{
+	return f->check ? f->check(r, err, len) : 0;
+}
 
 const struct format_info *format_find(const char *name)
 {
@@ -29,6 +44,16 @@ static const struct {
 	[UNIT_MOPS] = {"Mops/s", 1e-6},
 	[UNIT_JPM] = {"jpm", 60},
 };
+
+const char *unit_title(enum unit u)
+{
+	return u == UNIT_JPM ? "JPM" : units[u].name;
+}
+
+bool render_oversubscribed(const struct results *r, unsigned row)
+{
+	return r->ncpus && r->rows[row] > r->ncpus;
+}
 
 const char *unit_name(enum unit u)
 {
@@ -49,4 +74,50 @@ int unit_parse(const char *s, enum unit *u)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+/*
+ * The notes explaining the marks, printed once under a text format after
+ * a blank line (nothing when there is nothing to explain): ? high CV,
+ * ~ not significant, * oversubscribed, - not measured, and one line per
+ * failed point.  Marks and their notes are off with --no-marks.
+ */
+void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	bool cv = false, ns = false, over = false, missing = false;
+	unsigned failed = 0;
+	char row[64];
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		const struct point *p = &r->points[i];
+
+		cv |= p->status == POINT_OK && p->high_cv;
+		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
+		missing |= p->status == POINT_MISSING;
+		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
+			  p->status == POINT_ERROR;
+	}
+	for (unsigned k = 0; k < r->nrows; k++)
+		over |= render_oversubscribed(r, k);
+	if (!o->marks)
+		cv = ns = over = missing = false;
+	if (cv || ns || over || missing || failed || r->incomplete)
+		fputc('\n', f);
+	if (cv)
+		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
+			r->cv_flag * 100);
+	if (ns)
+		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f)\n",
+			r->variants[r->baseline].name, r->alpha);
+	if (over)
+		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
+			fprintf(f, "%s %s: %s\n", r->variants[i / r->nrows].name,
+				results_row_name(r, i % r->nrows, row, sizeof(row)),
+				r->points[i].error);
+	if (missing && !r->incomplete)
+		fprintf(f, "-  not measured in that run\n");
+	if (r->incomplete)
+		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
 }

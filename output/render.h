@@ -22,7 +22,14 @@ struct format_info {
 	const char *example;  /* one line, for `list formats` */
 	int (*render)(const struct results *r, const struct render_opts *o,
 		      FILE *f);
+	/* Can these results be shown this way? NULL: always.  0, or -EINVAL
+	 * with one line in err (no "lockbench: " prefix). */
+	int (*check)(const struct results *r, char *err, size_t len);
 };
+
+/* 0, or -EINVAL with the reason in err when `f` cannot show `r`. */
+int format_check(const struct format_info *f, const struct results *r,
+		 char *err, size_t len);
 
 /* Registered formats, NULL-terminated by name. */
 extern const struct format_info formats[];
@@ -30,11 +37,24 @@ const struct format_info *format_find(const char *name);
 
 /* Unit name ("kops/s") and the factor applied to ops/s. */
 const char *unit_name(enum unit u);
+/* The unit as a heading shows it ("JPM" for jpm). */
+const char *unit_title(enum unit u);
 double unit_scale(enum unit u);
 /* Parse --unit; 0 or -EINVAL. */
 int unit_parse(const char *s, enum unit *u);
 
+/* Notes explaining the marks, once under a text format (render.c). */
+void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
+/* Row `row` has more threads than the machine had CPUs. */
+bool render_oversubscribed(const struct results *r, unsigned row);
+
 int render_table(const struct results *r, const struct render_opts *o, FILE *f);
+int render_box(const struct results *r, const struct render_opts *o, FILE *f);
+int render_lkp(const struct results *r, const struct render_opts *o, FILE *f);
+int render_speedup(const struct results *r, const struct render_opts *o, FILE *f);
+/* Exactly two variants (the baseline and one other). */
+int speedup_check(const struct results *r, char *err, size_t len);
+int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);
 /* The whole results model as one JSON document (new reference). */
 json_t *results_to_json(const struct results *r);

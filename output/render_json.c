@@ -39,16 +39,29 @@ static json_t *u64_array(const uint64_t *v, unsigned n)
 	return a;
 }
 
+/* Copy the members of `extra` that `o` does not already have. */
+static void add_extra(json_t *o, const json_t *extra)
+{
+	const char *key;
+	json_t *val;
+
+	if (!o || !json_is_object(extra))
+		return;
+	json_object_foreach((json_t *)extra, key, val)
+		if (!json_object_get(o, key))
+			json_object_set(o, key, val);
+}
+
 static json_t *run_json(const struct variant *var, const struct run_sample *s)
 {
-	json_t *series = json_array(), *counters = json_object();
+	json_t *series = json_array(), *counters = json_object(), *o;
 
 	for (unsigned i = 0; i < s->nseries; i++)
 		json_array_append_new(series, num(s->series[i]));
 	for (unsigned i = 0; i < s->ncounters && i < var->ncounters; i++)
 		json_object_set_new(counters, var->counter_names[i],
 				    json_integer((json_int_t)s->counters[i]));
-	return json_pack("{s:i, s:o, s:I, s:o, s:o, s:{s:b, s:b, s:I, s:I, s:I}, s:o, s:o}",
+	o = json_pack("{s:i, s:o, s:I, s:o, s:o, s:{s:b, s:b, s:I, s:I, s:I}, s:o, s:o}",
 			 "seq", s->seq, "window_s", num(s->window_s),
 			 "ops", (json_int_t)s->ops, "ops_per_sec", num(s->ops_per_sec),
 			 "thread_ops", u64_array(s->thread_ops, s->thread_ops ? s->nthreads : 0),
@@ -57,6 +70,8 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "counter", (json_int_t)s->counter,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
+	add_extra(o, s->extra);
+	return o;
 }
 
 static json_t *summary_json(const struct summary *s)
@@ -84,9 +99,10 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 
 	for (unsigned i = 0; i < p->nruns; i++)
 		json_array_append_new(runs, run_json(&r->variants[v], &p->runs[i]));
-	o = json_pack("{s:s, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
+	o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
 		      "variant", r->variants[v].name, "variant_index", v,
-		      "threads", r->rows[row], "status", status_name(p->status),
+		      "threads", r->rows[row], "row_index", row,
+		      "status", status_name(p->status),
 		      "error", str_or_null(p->error),
 		      "oversubscribed", r->ncpus && r->rows[row] > r->ncpus,
 		      "runs", runs, "summary", summary_json(&p->sum),
@@ -122,6 +138,24 @@ static json_t *keep(json_t *j)
 	return j ? json_incref(j) : json_null();
 }
 
+/* Row descriptions, or null for plain thread-count rows. */
+static json_t *row_desc_json(const struct results *r)
+{
+	json_t *a;
+
+	if (!r->row_desc)
+		return json_null();
+	a = json_array();
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct row_desc *d = &r->row_desc[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:s}",
+			"label", str_or_null(d->label), "metric", str_or_null(d->metric),
+			"better", d->lower_better ? "lower" : "higher"));
+	}
+	return a;
+}
+
 json_t *results_to_json(const struct results *r)
 {
 	json_t *doc, *variants = json_array(), *rows = json_array(), *points = json_array();
@@ -154,6 +188,7 @@ json_t *results_to_json(const struct results *r)
 	json_object_set_new(doc, "run_order", keep(r->run_order));
 	json_object_set_new(doc, "variants", variants);
 	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "row_desc", row_desc_json(r));
 	json_object_set_new(doc, "points", points);
 	return doc;
 }

@@ -19,7 +19,7 @@
 
 #include "render.h"
 
-#define CELL 32
+#define CELL 256
 
 struct grid {
 	unsigned ncols, nrows;
@@ -84,8 +84,10 @@ static void fill_grid(const struct results *r, const struct render_opts *o,
 	snprintf(cell(g, 2, 0), CELL, "%s:", r->row_heading);
 	for (unsigned row = 0; row < r->nrows; row++) {
 		bool over = r->ncpus && r->rows[row] > r->ncpus;
+		char name[CELL];
 
-		snprintf(cell(g, 3 + row, 0), CELL, "%u%s", r->rows[row],
+		snprintf(cell(g, 3 + row, 0), CELL, "%.*s%s", CELL - 2,
+			 results_row_name(r, row, name, sizeof(name)),
 			 o->marks && over ? "*" : "");
 	}
 	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
@@ -154,42 +156,6 @@ static void print_row(struct grid *g, unsigned row, FILE *f)
 	fprintf(f, "%s\n", line);
 }
 
-static void print_notes(const struct results *r, const struct render_opts *o,
-			FILE *f)
-{
-	bool cv = false, ns = false, over = false;
-	unsigned failed = 0;
-
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		const struct point *p = &r->points[i];
-
-		cv |= p->status == POINT_OK && p->high_cv;
-		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
-		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
-			  p->status == POINT_ERROR;
-	}
-	for (unsigned row = 0; row < r->nrows; row++)
-		over |= r->ncpus && r->rows[row] > r->ncpus;
-	if (!o->marks)
-		cv = ns = over = false;
-	if (cv || ns || over || failed || r->incomplete)
-		fputc('\n', f);
-	if (cv)
-		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
-			r->cv_flag * 100);
-	if (ns)
-		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f)\n",
-			r->variants[r->baseline].name, r->alpha);
-	if (over)
-		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
-			fprintf(f, "%s %u: %s\n", r->variants[i / r->nrows].name,
-				r->rows[i % r->nrows], r->points[i].error);
-	if (r->incomplete)
-		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
-}
-
 int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	struct grid g = {.ncols = ncols_for(r), .nrows = 3 + r->nrows};
@@ -207,7 +173,7 @@ int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 	size_grid(r, &g);
 	for (unsigned row = 0; row < g.nrows; row++)
 		print_row(&g, row, f);
-	print_notes(r, o, f);
+	render_notes(r, o, f);
 	free(g.cell);
 	free(g.width);
 	free(g.group_of);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ void run_sample_free(struct run_sample *s)
 	free(s->thread_ops);
 	free(s->series);
 	free(s->counters);
+	json_decref(s->extra);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -55,6 +57,11 @@ void results_free(struct results *r)
 	for (unsigned i = 0; r->variants && i < r->nvariants; i++)
 		variant_free(&r->variants[i]);
 	free(r->variants);
+	for (unsigned i = 0; r->row_desc && i < r->nrows; i++) {
+		free(r->row_desc[i].label);
+		free(r->row_desc[i].metric);
+	}
+	free(r->row_desc);
 	free(r->rows);
 	free(r->points);
 	free(r->variant_heading);
@@ -96,14 +103,34 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	d->thread_ops = dup_mem(s->thread_ops, s->nthreads * sizeof(uint64_t));
 	d->series = dup_mem(s->series, s->nseries * sizeof(double));
 	d->counters = dup_mem(s->counters, s->ncounters * sizeof(uint64_t));
+	d->extra = s->extra ? json_deep_copy(s->extra) : NULL;
 	if ((s->nthreads && s->thread_ops && !d->thread_ops) ||
 	    (s->nseries && s->series && !d->series) ||
-	    (s->ncounters && s->counters && !d->counters)) {
+	    (s->ncounters && s->counters && !d->counters) ||
+	    (s->extra && !d->extra)) {
 		run_sample_free(d);
 		return -ENOMEM;
 	}
 	p->nruns++;
 	return 0;
+}
+
+int results_alloc_row_desc(struct results *r)
+{
+	if (r->row_desc)
+		return 0;
+	r->row_desc = calloc(r->nrows ? r->nrows : 1, sizeof(*r->row_desc));
+	return r->row_desc ? 0 : -ENOMEM;
+}
+
+const char *results_row_name(const struct results *r, unsigned row,
+			     char *buf, size_t len)
+{
+	if (r->row_desc && r->row_desc[row].label)
+		snprintf(buf, len, "%s", r->row_desc[row].label);
+	else
+		snprintf(buf, len, "%u", r->rows[row]);
+	return buf;
 }
 
 /* Throughputs of a point's runs into x (caller-sized); returns count. */

@@ -14,7 +14,7 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 0
+#define RESULTS_SCHEMA_MINOR 1
 
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {
@@ -33,6 +33,12 @@ struct run_sample {
 	double *series;          /* ops/s per --stat-interval, warm-up excluded */
 	unsigned ncounters;
 	uint64_t *counters;      /* the lock's own path counters */
+	/*
+	 * Fields of the run's JSON object that this model does not know
+	 * (e.g. "locktorture" of an imported log), kept as they are: a JSON
+	 * object or NULL.  Owned (one reference).
+	 */
+	json_t *extra;
 };
 
 enum point_status {
@@ -70,6 +76,17 @@ struct variant {
 	char **counter_names;
 };
 
+/*
+ * What a row is when it is not just a thread count: a named workload
+ * (AIM7's "fserver", lkp's "hackbench/pipe/threads") measuring its own
+ * metric.  results.row_desc is NULL for plain thread-count rows.
+ */
+struct row_desc {
+	char *label;             /* shown instead of the number, or NULL */
+	char *metric;            /* "transactions", "time"; NULL: throughput */
+	bool lower_better;       /* the metric is better when smaller */
+};
+
 struct results {
 	char *variant_heading;   /* "Lock" or "Kernel" */
 	char *row_heading;       /* "threads" or "nwriters_stress" */
@@ -79,6 +96,7 @@ struct results {
 	struct variant *variants;
 	unsigned nrows;
 	unsigned *rows;          /* thread counts */
+	struct row_desc *row_desc; /* [nrows] or NULL (see struct row_desc) */
 	struct point *points;    /* [v * nrows + r] */
 	unsigned baseline;
 	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
@@ -103,6 +121,16 @@ void results_free(struct results *r);
 int results_add_run(struct results *r, unsigned v, unsigned row,
 		    const struct run_sample *s);
 void run_sample_free(struct run_sample *s);
+/*
+ * Give the rows descriptions (all empty); 0 or -ENOMEM.  Idempotent.
+ */
+int results_alloc_row_desc(struct results *r);
+/*
+ * A row's name as text into buf: its label, else its number.
+ * Returns buf.
+ */
+const char *results_row_name(const struct results *r, unsigned row,
+			     char *buf, size_t len);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
 

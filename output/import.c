@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Glue between the locktorture log parser (ltlog.c) and the results
+ * model.  Rows are nwriters_stress values, variants torture types, and
+ * every log run one run_sample; what the model has no field for (Max/Min
+ * per report, the ??? and !!! flags, the log position and parameters)
+ * goes into the run's "locktorture" JSON member.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import.h"
+#include "ltlog.h"
+
+#define MAX_LOG_BYTES (512u << 20)
+
+/* One importable log run. */
+struct entry {
+	const char *type;         /* points into the parsed log */
+	int nwriters;
+	bool failed;
+	char *why;                /* failure text, or NULL */
+	struct run_sample s;
+};
+
+struct imp {
+	struct entry *e;
+	unsigned n, cap;
+	struct lt_log *logs;
+	unsigned nlogs;
+	char *err;
+	size_t errlen;
+};
+
+static int __attribute__((format(printf, 2, 3))) fail(struct imp *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->err, m->errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Read a whole log (at most MAX_LOG_BYTES); 0 or -errno. */
+static int slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	char *b = NULL, *nb;
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	errno = 0;
+	for (;;) {
+		if (cap > MAX_LOG_BYTES) {
+			rc = -EFBIG;
+			break;
+		}
+		if (!(nb = realloc(b, cap))) {
+			rc = -ENOMEM;
+			break;
+		}
+		b = nb;
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		cap *= 2;
+	}
+	if (!rc && ferror(f))
+		rc = errno ? -errno : -EIO;
+	fclose(f);
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* The reports of one run as JSON: time, Total, Max/Min, Fail, flags. */
+static json_t *samples_json(const struct lt_run *run)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < run->nwrites; i++) {
+		const struct lt_sample *s = &run->writes[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:i}",
+			"t", isfinite(s->t) ? json_real(s->t) : json_null(),
+			"total", (json_int_t)s->total, "max", (json_int_t)s->max,
+			"min", (json_int_t)s->min, "fail", (json_int_t)s->fail,
+			"unfair", s->unfair, "failed", s->failed,
+			"stopping", s->stopping, "after_end", s->after_end,
+			"line", (int)s->line));
+	}
+	return a;
+}
+
+static json_t *run_extra(const char *path, const struct lt_run *run,
+			 unsigned nrates, bool unfair, bool failed)
+{
+	return json_pack("{s:{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:b, s:i, s:b, s:b, s:o}}",
+		"locktorture", "log", path, "line", (int)run->first_line,
+		"type", run->type, "nwriters_stress", run->nwriters,
+		"nreaders_stress", run->nreaders, "stat_interval", run->stat_interval,
+		"params", run->params, "end", run->end_status, "debug", run->debug,
+		"intervals", (int)nrates, "unfair", unfair, "failed", failed,
+		"reports", samples_json(run));
+}
+
+/* Did the run report failures (Fail > 0, !!!, or an End of test FAILURE)? */
+static bool run_failed(const struct lt_run *run, bool *unfair)
+{
+	bool failed = run->ended && strcmp(run->end_status, "SUCCESS") &&
+		      strstr(run->end_status, "FAIL");
+
+	*unfair = false;
+	for (unsigned i = 0; i < run->nwrites; i++) {
+		failed |= run->writes[i].failed || run->writes[i].fail > 0;
+		*unfair |= run->writes[i].unfair;
+	}
+	return failed;
+}
+
+static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
+		     double *rates, unsigned n)
+{
+	struct entry *e;
+	double sum = 0;
+	bool unfair;
+
+	if (m->n == m->cap) {
+		unsigned cap = m->cap ? 2 * m->cap : 16;
+		struct entry *ne = realloc(m->e, cap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		m->e = ne;
+		m->cap = cap;
+	}
+	e = &m->e[m->n];
+	memset(e, 0, sizeof(*e));
+	for (unsigned i = 0; i < n; i++)
+		sum += rates[i];
+	e->type = run->type[0] ? run->type : "locktorture";
+	e->nwriters = run->nwriters;
+	e->failed = run_failed(run, &unfair);
+	e->s.ops_per_sec = sum / n;
+	e->s.window_s = run->stat_interval > 0 ? (double)n * run->stat_interval : NAN;
+	e->s.ops = isfinite(e->s.window_s) ?
+		   (uint64_t)llround(e->s.ops_per_sec * e->s.window_s) : 0;
+	e->s.nthreads = (unsigned)run->nwriters;
+	e->s.exclusion_checked = true;
+	e->s.exclusion_ok = !e->failed;
+	e->s.series = rates;
+	e->s.nseries = n;
+	e->s.extra = run_extra(path, run, n, unfair, e->failed);
+	if (!e->s.extra)
+		return -ENOMEM;
+	if (e->failed && asprintf(&e->why, "locktorture reported failures (%s line %u)",
+				  path, run->first_line) < 0)
+		e->why = NULL;
+	m->n++;
+	return 0;
+}
+
+/* Each run of one parsed log into entries; unusable runs warned about. */
+static int take_runs(struct imp *m, const char *path, const struct lt_log *log,
+		     FILE *warn)
+{
+	for (unsigned i = 0; i < log->nruns; i++) {
+		const struct lt_run *run = &log->runs[i];
+		double *rates = NULL;
+		unsigned n = 0;
+		int rc;
+
+		if (run->nwriters <= 0) {
+			if (warn)
+				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
+					"no nwriters_stress (no Start of test line)\n",
+					path, run->first_line);
+			continue;
+		}
+		rc = lt_run_rates(run, false, &rates, &n);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc || !n) {
+			if (warn)
+				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
+					"no complete statistics interval\n", path, run->first_line);
+			free(rates);
+			continue;
+		}
+		if ((rc = add_entry(m, path, run, rates, n))) {
+			free(rates);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static int parse_logs(struct imp *m, const char *const *paths, unsigned n, FILE *warn)
+{
+	m->logs = calloc(n ? n : 1, sizeof(*m->logs));
+	if (!m->logs)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		char *buf = NULL, why[256] = "";
+		size_t len = 0;
+		int rc = slurp(paths[i], &buf, &len);
+
+		if (rc)
+			return rc == -ENOMEM ? rc : (fail(m, "cannot import (%s): %s", paths[i],
+							  strerror(-rc)), -ENOENT);
+		rc = lt_parse(buf, len, &m->logs[i], why, sizeof(why));
+		free(buf);
+		if (rc)
+			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", paths[i],
+							 why[0] ? why : "not a locktorture log");
+		m->nlogs = i + 1;
+		if ((rc = take_runs(m, paths[i], &m->logs[i], warn)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Distinct types in first-seen order, distinct nwriters ascending. */
+static int grid(struct imp *m, const char ***types, unsigned *nt, unsigned **rows,
+		unsigned *nr)
+{
+	*types = calloc(m->n, sizeof(char *));
+	*rows = calloc(m->n, sizeof(unsigned));
+	*nt = *nr = 0;
+	if (!*types || !*rows)
+		return -ENOMEM;
+	for (unsigned i = 0; i < m->n; i++) {
+		unsigned k, j;
+
+		for (k = 0; k < *nt && strcmp((*types)[k], m->e[i].type); k++)
+			;
+		if (k == *nt)
+			(*types)[(*nt)++] = m->e[i].type;
+		for (k = 0; k < *nr && (*rows)[k] < (unsigned)m->e[i].nwriters; k++)
+			;
+		if (k < *nr && (*rows)[k] == (unsigned)m->e[i].nwriters)
+			continue;
+		for (j = *nr; j > k; j--)
+			(*rows)[j] = (*rows)[j - 1];
+		(*rows)[k] = (unsigned)m->e[i].nwriters;
+		(*nr)++;
+	}
+	return 0;
+}
+
+static int fill(struct imp *m, struct results *r, const char *label,
+		const char *const *paths, unsigned n)
+{
+	const char **types = NULL;
+	unsigned *rows = NULL, nt, nr;
+	json_t *logs = json_array();
+	int rc = grid(m, &types, &nt, &rows, &nr);
+
+	if (rc || (rc = results_init(r, nt, nr)))
+		goto out;
+	memcpy(r->rows, rows, nr * sizeof(*rows));
+	for (unsigned v = 0; v < nt; v++) {
+		r->variants[v].name = strdup(types[v]);
+		r->variants[v].lock = strdup(types[v]);
+		r->variants[v].label = label ? strdup(label) : NULL;
+	}
+	for (unsigned i = 0; i < m->n && !rc; i++) {
+		unsigned v = 0, row = 0;
+		struct point *p;
+
+		while (strcmp(types[v], m->e[i].type))
+			v++;
+		while (rows[row] != (unsigned)m->e[i].nwriters)
+			row++;
+		p = results_point(r, v, row);
+		rc = results_add_run(r, v, row, &m->e[i].s);
+		if (p->status != POINT_FAILED)
+			p->status = m->e[i].failed ? POINT_FAILED : POINT_OK;
+		if (m->e[i].failed && !p->error && m->e[i].why)
+			p->error = strdup(m->e[i].why);
+	}
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(logs, json_string(paths[i]));
+	r->variant_heading = strdup("Kernel");
+	r->row_heading = strdup("nwriters_stress");
+	r->workload = strdup("locktorture");
+	r->label = label ? strdup(label) : NULL;
+	r->config = json_pack("{s:s, s:O}", "command", "import locktorture", "logs", logs);
+	for (unsigned v = 0; v < nt && !rc; v++)
+		if (!r->variants[v].name || !r->variants[v].lock)
+			rc = -ENOMEM;
+	if (!rc && (!r->variant_heading || !r->row_heading || !r->workload))
+		rc = -ENOMEM;
+out:
+	json_decref(logs);
+	free(types);
+	free(rows);
+	return rc;
+}
+
+static void imp_free(struct imp *m)
+{
+	for (unsigned i = 0; i < m->n; i++) {
+		run_sample_free(&m->e[i].s);
+		free(m->e[i].why);
+	}
+	for (unsigned i = 0; i < m->nlogs; i++)
+		lt_log_free(&m->logs[i]);
+	free(m->e);
+	free(m->logs);
+}
+
+int import_locktorture(const char *const *paths, unsigned n, const char *label,
+		       struct results *r, FILE *warn, char *err, size_t errlen)
+{
+	struct imp m = {.err = err, .errlen = errlen};
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	err[0] = 0;
+	rc = parse_logs(&m, paths, n, warn);
+	if (!rc && !m.n)
+		rc = fail(&m, "cannot import (%s%s): no run with nwriters_stress and a "
+			  "complete statistics interval", paths[0], n > 1 ? ", ..." : "");
+	if (!rc)
+		rc = fill(&m, r, label, paths, n);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "import: out of memory");
+	if (rc)
+		results_free(r);
+	imp_free(&m);
+	return rc;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading saved results back (`lockbench compare`): the JSON written by
+ * render_json.c (docs/json.md) into the results model.  Summaries stored
+ * in the file are ignored; call results_finalize() to recompute them
+ * from the raw runs.
+ */
+#ifndef LOCKBENCH_JSON_READ_H
+#define LOCKBENCH_JSON_READ_H
+
+#include <stddef.h>
+
+#include "results.h"
+
+/*
+ * Read the results file at @path into @r.  Returns 0, or -ENOENT (cannot
+ * open or read it), -EINVAL (not JSON, truncated, not lockbench results,
+ * newer major schema, empty or inconsistent), -ENOMEM; on error @r is
+ * left empty (nothing to free) and @err holds one line without the
+ * "lockbench: " prefix, e.g. "cannot read results (k1.json): truncated
+ * JSON (ends at line 12)".
+ */
+int results_from_json(const char *path, struct results *r, char *err,
+		      size_t errlen);
+
+/*
+ * The same from @len bytes at @buf (need not be NUL-terminated); @name
+ * is what messages call the input.
+ */
+int results_from_json_buf(const char *buf, size_t len, const char *name,
+			  struct results *r, char *err, size_t errlen);
+
+#endif

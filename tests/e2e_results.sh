@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# End-to-end tests of results reporting: the output formats, `compare`
+# (golden tables reproduced digit for digit from the published seed
+# tables, through JSON files), `import locktorture`, and bad input.
+# Runs the binary as a user would; python3 inspects JSON.
+#
+# usage: tests/e2e_results.sh [./lockbench]
+set -u
+
+LB=$(realpath "${1:-./lockbench}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+G=$HERE/golden
+FIX=$HERE/fixtures/locktorture
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fails=0
+
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# same FILE1 FILE2 WHAT: byte-for-byte equality.
+same() {
+	if cmp -s "$1" "$2"; then ok; else bad "$3"; diff "$1" "$2" | head -20; fi
+}
+
+# refuse WHAT PATTERN CMD...: exit 2, exactly one stderr line matching
+# PATTERN, nothing on stdout, no file left in $T/out.
+refuse() {
+	local what=$1 pat=$2 rc
+	shift 2
+	rm -rf "$T/out" && mkdir -p "$T/out"
+	"$@" >"$T/stdout" 2>"$T/stderr"
+	rc=$?
+	if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2"; cat "$T/stderr"; return; fi
+	if [ "$(wc -l <"$T/stderr")" -ne 1 ]; then
+		bad "$what: want one line on stderr"; cat "$T/stderr"; return
+	fi
+	if ! grep -q -- "$pat" "$T/stderr"; then
+		bad "$what: stderr lacks '$pat'"; cat "$T/stderr"; return
+	fi
+	if ! grep -q '^lockbench: ' "$T/stderr"; then bad "$what: no 'lockbench: ' prefix"; return; fi
+	if [ -s "$T/stdout" ]; then bad "$what: wrote to stdout"; return; fi
+	if [ -n "$(ls -A "$T/out")" ]; then bad "$what: left $(ls "$T/out")"; return; fi
+	ok
+}
+
+RT="$G/rtmutex/k0.json $G/rtmutex/k1.json $G/rtmutex/k2.json $G/rtmutex/k3.json $G/rtmutex/k4.json $G/rtmutex/k5.json"
+AIM="$G/aim7/aim7-1.json $G/aim7/aim7-2.json $G/aim7/aim7-3.json $G/aim7/aim7-4.json"
+LKP="$G/lkp/lkp-aligned.json $G/lkp/lkp-per_node.json"
+CNA="$G/cna/cna-stock.json $G/cna/cna-patched.json"
+
+# ---- the generator reproduces the committed inputs -------------------------
+python3 "$G/make_inputs.py" "$T/gen" || bad "make_inputs.py failed"
+for d in rtmutex aim7 lkp cna; do
+	diff -r "$T/gen/$d" "$G/$d" >/dev/null || bad "make_inputs.py output differs from tests/golden/$d"
+done
+ok
+
+# ---- seed tables, byte for byte (FORMATS.md 1-3) --------------------------
+$LB compare --no-marks -f table $RT >"$T/rt.txt"
+same "$T/rt.txt" "$G/seed/rtmutex-locktorture-taishan200-96c.txt" "rtmutex table (seed)"
+$LB compare --no-marks -f box --unit jpm $AIM >"$T/aim.txt"
+same "$T/aim.txt" "$G/seed/qrwlock-aim7-box.txt" "AIM7 box (seed)"
+$LB compare --no-marks -f lkp $LKP >"$T/lkp.txt"
+same "$T/lkp.txt" "$G/seed/taskgroup-lkp-spr.txt" "lkp blocks (seed)"
+
+# ---- speedup (FORMATS.md 4): the table byte for byte; the line above it
+# word for word, except that lockbench says what it measures ("ops/s")
+# where the posting said "total ops".
+$LB compare --no-marks -f speedup --unit ops/s $CNA >"$T/cna.txt"
+same "$T/cna.txt" "$G/expected/cna-speedup.txt" "CNA speedup (own golden)"
+tail -n +2 "$T/cna.txt" >"$T/cna.body"
+tail -n +2 "$G/seed/cna-locktorture-speedup.txt" >"$T/seed.body"
+same "$T/cna.body" "$T/seed.body" "CNA speedup table body (seed)"
+if [ "$(head -1 "$T/cna.txt" | sed 's|ops/s|total ops|' | tr -s ' ')" = \
+     "$(head -1 "$G/seed/cna-locktorture-speedup.txt" | tr -s ' ')" ]; then ok; else
+	bad "CNA speedup head line words"; head -1 "$T/cna.txt"; fi
+
+# ---- own goldens with marks and other formats -----------------------------
+$LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
+$LB compare -f box $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-marks.txt" "box with marks"
+$LB compare -f lkp $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-lkp-marks.txt" "lkp with marks"
+$LB compare -f speedup $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
+same "$T/o" "$G/expected/rtmutex-speedup-marks.txt" "speedup with marks"
+$LB compare -f csv -l rtmutex_lock $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
+same "$T/o" "$G/expected/rtmutex-k0k1.csv" "csv"
+$LB compare -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"
+same "$T/o" "$G/expected/aim7-box-baseline3.txt" "box, --baseline 3"
+
+# ---- compare: JSON out, several locks per file, missing points -------------
+$LB compare -f table,json -o "$T/merged.json" $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o" || bad "compare -o"
+python3 - "$T/merged.json" <<'EOF' || bad "merged JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "lockbench-results" and d["schema_version"].startswith("1.")
+assert [v["name"] for v in d["variants"]] == ["k0-stock-6.2.0-rc6", "k1-rmacq"]
+p = [p for p in d["points"] if p["variant_index"] == 1 and p["threads"] == 2][0]
+assert abs(p["summary"]["mean"] - 416830) < 1e-6, p["summary"]   # recomputed, not -1
+assert abs(p["summary"]["std"] - 32770) < 1e-6
+assert round(p["vs_baseline"]["rel_pct"]) == 16
+assert p["vs_baseline"]["welch"]["p"] < 0.05
+EOF
+# A file holding two locks gives label/lock columns; -l narrows it.
+python3 - "$T/merged.json" "$T/both.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "both"
+for v, name in zip(d["variants"], ["rtmutex_lock", "rtmutex_patched"]):
+    v["name"] = v["lock"] = name
+for p in d["points"]:
+    p["variant"] = d["variants"][p["variant_index"]]["name"]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+$LB compare --no-marks "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+grep -q "Kernel: *both/rtmutex_lock *both/rtmutex_patched *k2-readonce$" "$T/o" && ok || { bad "label/lock columns"; cat "$T/o"; }
+$LB compare --no-marks -l rtmutex_lock "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+grep -q "Kernel: *both *k2-readonce$" "$T/o" && ok || { bad "-l narrows to one column"; cat "$T/o"; }
+$LB compare --no-marks "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+grep -q "merged/k0-stock-6.2.0-rc6 *merged/k1-rmacq *k2-readonce$" "$T/o" && ok || { bad "compare of a compare"; cat "$T/o"; }
+# Points missing from one file are shown as -, not dropped.
+python3 - "$G/rtmutex/k1.json" "$T/short.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "short"
+d["rows"] = d["rows"][:3] + [128]
+d["points"] = [p for p in d["points"] if p["row_index"] < 3]
+d["points"].append(dict(d["points"][0], threads=128, row_index=3))
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+$LB compare --no-marks $G/rtmutex/k0.json "$T/short.json" >"$T/o"
+grep -q "^95  *174.35  *57.89  *-  *-  *-$" "$T/o" && grep -q "^128  *-  *-  *880.10  *29.62  *-$" "$T/o" && ok ||
+	{ bad "missing points as -"; cat "$T/o"; }
+$LB compare $G/rtmutex/k0.json "$T/short.json" | grep -q "^-  not measured" && ok || bad "note for -"
+
+# ---- bad input: one line, exit 2, no output file ---------------------------
+printf 'hello, world\n' >"$T/notjson.json"
+printf '{"type": "FeatureCollection", "features": []}\n' >"$T/other.json"
+head -c 2000 $G/rtmutex/k0.json >"$T/trunc.json"
+sed 's/"schema_version": "1.1"/"schema_version": "2.0"/' $G/rtmutex/k0.json >"$T/v2.json"
+printf '{"schema": "lockbench-results", "schema_version": "1.0", "variants": [], "rows": [], "points": []}\n' >"$T/empty.json"
+: >"$T/zero.json"
+sed 's/"workload": "locktorture"/"workload": "cs"/' $G/rtmutex/k1.json >"$T/cs.json"
+sed 's|"unit": "ops/s"|"unit": "jpm"|' $G/rtmutex/k1.json >"$T/jpm.json"
+O="-o $T/out/x.json"
+refuse "compare missing file" "cannot read results (.*nope.json): No such file" $LB compare $O $G/rtmutex/k0.json "$T/nope.json"
+refuse "compare not JSON" "notjson.json): not JSON" $LB compare $O $G/rtmutex/k0.json "$T/notjson.json"
+refuse "compare other tool" "other.json): not lockbench results" $LB compare $O "$T/other.json"
+refuse "compare truncated" "trunc.json): truncated JSON" $LB compare $O "$T/trunc.json"
+refuse "compare newer schema" "written by a newer lockbench (schema 2.0); this one reads 1.x" $LB compare $O "$T/v2.json"
+refuse "compare empty results" "empty.json): empty results" $LB compare $O "$T/empty.json"
+refuse "compare empty file" "zero.json): empty file" $LB compare $O "$T/zero.json"
+refuse "compare workloads differ" "cannot compare (.*k0.json, .*cs.json): different workloads" $LB compare $O $G/rtmutex/k0.json "$T/cs.json"
+refuse "compare units differ" "jpm.json): unit (jpm)" $LB compare $O $G/rtmutex/k0.json "$T/jpm.json"
+refuse "compare no file" "no results file" $LB compare $O
+refuse "compare bad baseline" "baseline (nope): no such column; valid: k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
+refuse "compare bad format" "unknown format (nope): valid: table, box" $LB compare -f nope $O $G/rtmutex/k0.json
+refuse "compare speedup 6 variants" "format speedup (6 variants): needs exactly two" $LB compare -f speedup $O $RT
+refuse "compare same label twice" "both give a column k0-stock" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json
+refuse "compare -l no such lock" "no lock of -l (nope)" $LB compare -l nope $O $G/rtmutex/k0.json
+refuse "compare bad option" "unknown option" $LB compare --frobnicate $G/rtmutex/k0.json
+refuse "compare bad unit" "unit (furlongs)" $LB compare --unit furlongs $G/rtmutex/k0.json
+
+# ---- import locktorture -----------------------------------------------------
+$LB import locktorture --label k9 -o "$T/imp.json" "$FIX/two-runs.log" "$FIX/new-kernel.log" 2>"$T/err" ||
+	bad "import of fixtures"
+python3 - "$T/imp.json" <<'EOF' || bad "imported JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "lockbench-results"
+assert d["row_heading"] == "nwriters_stress" and d["variant_heading"] == "Kernel"
+assert d["label"] == "k9" and d["workload"] == "locktorture"
+byname = {(d["variants"][p["variant_index"]]["name"], p["threads"]): p for p in d["points"]}
+p = byname[("mutex_lock", 8)]
+r = p["runs"][0]
+# Totals 5.0M, 8.0M, 11.6M at 30 s steps: intervals 100000 and 120000 ops/s
+# (start-up interval and the stopping reports dropped).
+assert r["ops_per_sec"] == 110000 and r["window_s"] == 60 and r["series"] == [100000, 120000], r
+lt = r["locktorture"]
+assert lt["type"] == "mutex_lock" and lt["intervals"] == 2 and lt["reports"][0]["max"] == 1300000
+assert "unfair" in lt and "failed" in lt
+EOF
+$LB import locktorture --label ka -o "$T/ka.json" "$FIX/two-runs.log" 2>/dev/null
+$LB import locktorture --label kb -o "$T/kb.json" "$FIX/two-runs.log" "$FIX/two-runs.log" 2>/dev/null
+$LB compare --no-marks -l mutex_lock "$T/ka.json" "$T/kb.json" >"$T/o"
+head -3 "$T/o" | tail -1 | grep -q "^nwriters_stress:$" && grep -q "^8  *110.00  *0.00  *110.00  *0.00  *+0%" "$T/o" && ok ||
+	{ bad "import -> compare"; cat "$T/o"; }
+printf 'just some dmesg\nno torture here\n' >"$T/plain.log"
+refuse "import missing file" "cannot import (.*nope.log): No such file" $LB import locktorture -o "$T/out/x.json" "$T/nope.log"
+refuse "import not a log" "cannot import (.*plain.log): no locktorture statistics" $LB import locktorture -o "$T/out/x.json" "$T/plain.log"
+refuse "import empty log" "cannot import (.*zero.json)" $LB import locktorture -o "$T/out/x.json" "$T/zero.json"
+refuse "import unknown source" "unknown source (rcutorture): valid: locktorture" $LB import rcutorture x.log
+refuse "import no log" "no log given" $LB import locktorture -o "$T/out/x.json"
+
+# ---- list formats ----------------------------------------------------------
+for f in table box lkp speedup csv json; do
+	$LB list formats | grep -q "^$f " || bad "list formats lacks $f"
+done
+ok
+
+echo "e2e_results: $pass passed, $fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JSON reader (output/json_read.c): what results_to_json() writes
+ * reads back as the same model; every kind of bad input gets one clear
+ * message and an empty model; the fuzzer's saved inputs
+ * (tests/fuzz/crashes-json/) still read without crashing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "json_read.h"
+#include "render.h"
+
+/* Two variants, two rows, one point missing, every run field set. */
+static void build(struct results *r)
+{
+	uint64_t tops[2] = {600, 400}, ctr[1] = {7};
+	double series[2] = {990.5, 1010.5};
+
+	assert_int_equal(results_init(r, 2, 2), 0);
+	r->variant_heading = strdup("Lock");
+	r->row_heading = strdup("threads");
+	r->workload = strdup("cs");
+	r->label = strdup("k1, \"quoted\"");
+	r->ncpus = 8;
+	r->rows[0] = 1;
+	r->rows[1] = 2;
+	r->baseline = 1;
+	r->machine = json_pack("{s:s}", "cpu_model", "Test CPU");
+	for (unsigned v = 0; v < 2; v++) {
+		r->variants[v].name = strdup(v ? "mcs" : "tas");
+		r->variants[v].lock = strdup(v ? "mcs" : "tas");
+		r->variants[v].counter_names = calloc(1, sizeof(char *));
+		r->variants[v].counter_names[0] = strdup("slowpath");
+		r->variants[v].ncounters = 1;
+	}
+	for (unsigned i = 0; i < 3; i++) {
+		struct run_sample s = {
+			.seq = i, .window_s = 1.0, .ops = 1000 + i, .ops_per_sec = 1000.0 + i,
+			.nthreads = 2, .thread_ops = tops, .total_ops = 2000,
+			.counter = 2000, .exclusion_checked = true, .exclusion_ok = true,
+			.nseries = 2, .series = series, .ncounters = 1, .counters = ctr,
+			.extra = json_pack("{s:{s:i}}", "locktorture", "max", 42),
+		};
+
+		assert_int_equal(results_add_run(r, 0, 0, &s), 0);
+		s.ops_per_sec = 2000.0 + 10 * i;
+		assert_int_equal(results_add_run(r, 1, 0, &s), 0);
+		assert_int_equal(results_add_run(r, 1, 1, &s), 0);
+		json_decref(s.extra);
+	}
+	results_point(r, 0, 0)->status = POINT_OK;
+	results_point(r, 1, 0)->status = POINT_OK;
+	results_point(r, 1, 1)->status = POINT_FAILED;
+	results_point(r, 1, 1)->error = strdup("exclusion violated");
+	results_finalize(r);
+}
+
+static char *dump(const struct results *r)
+{
+	json_t *doc = results_to_json(r);
+	char *s = json_dumps(doc, JSON_INDENT(1));
+
+	json_decref(doc);
+	assert_non_null(s);
+	return s;
+}
+
+static void test_round_trip(void **state)
+{
+	struct results a, b;
+	char err[256], *text, *again;
+	const struct run_sample *s;
+
+	(void)state;
+	build(&a);
+	text = dump(&a);
+	assert_int_equal(results_from_json_buf(text, strlen(text), "mem", &b, err,
+					       sizeof(err)), 0);
+	results_finalize(&b);
+	assert_int_equal(b.nvariants, 2);
+	assert_int_equal(b.nrows, 2);
+	assert_int_equal(b.baseline, 1);
+	assert_int_equal(b.ncpus, 8);
+	assert_string_equal(b.label, "k1, \"quoted\"");
+	assert_string_equal(b.variants[1].counter_names[0], "slowpath");
+	assert_int_equal(results_point(&b, 0, 1)->status, POINT_MISSING);
+	assert_int_equal(results_point(&b, 1, 1)->status, POINT_FAILED);
+	assert_string_equal(results_point(&b, 1, 1)->error, "exclusion violated");
+	s = &results_point(&b, 0, 0)->runs[2];
+	assert_int_equal(results_point(&b, 0, 0)->nruns, 3);
+	assert_true(s->ops_per_sec == 1002.0);
+	assert_int_equal(s->nthreads, 2);
+	assert_int_equal(s->thread_ops[1], 400);
+	assert_int_equal(s->counters[0], 7);
+	assert_true(s->series[1] == 1010.5);
+	assert_int_equal(json_integer_value(json_object_get(
+		json_object_get(s->extra, "locktorture"), "max")), 42);
+	assert_true(fabs(results_point(&b, 0, 0)->rel - results_point(&a, 0, 0)->rel) < 1e-9);
+	/* Written again, it is the same document. */
+	again = dump(&b);
+	assert_string_equal(text, again);
+	free(text);
+	free(again);
+	results_free(&a);
+	results_free(&b);
+}
+
+static void test_row_desc_round_trip(void **state)
+{
+	struct results a, b;
+	char err[256], *text;
+
+	(void)state;
+	build(&a);
+	assert_int_equal(results_alloc_row_desc(&a), 0);
+	a.row_desc[0].label = strdup("fserver");
+	a.row_desc[1].label = strdup("hackbench/pipe/threads");
+	a.row_desc[1].metric = strdup("time");
+	a.row_desc[1].lower_better = true;
+	text = dump(&a);
+	assert_int_equal(results_from_json_buf(text, strlen(text), "mem", &b, err,
+					       sizeof(err)), 0);
+	assert_non_null(b.row_desc);
+	assert_string_equal(b.row_desc[0].label, "fserver");
+	assert_null(b.row_desc[0].metric);
+	assert_string_equal(b.row_desc[1].metric, "time");
+	assert_true(b.row_desc[1].lower_better);
+	free(text);
+	results_free(&a);
+	results_free(&b);
+}
+
+/* Reading `text` fails with -EINVAL and a message containing `want`. */
+static void refused(const char *text, const char *want)
+{
+	struct results r;
+	char err[512];
+
+	memset(&r, 0xff, sizeof(r));
+	assert_int_equal(results_from_json_buf(text, strlen(text), "x.json", &r, err,
+					       sizeof(err)), -EINVAL);
+	if (!strstr(err, want))
+		fail_msg("message \"%s\" lacks \"%s\"", err, want);
+	assert_non_null(strstr(err, "cannot read results (x.json): "));
+	assert_null(strchr(err, '\n'));
+	assert_int_equal(r.nvariants, 0);
+	assert_null(r.points);
+}
+
+#define HEAD "{\"schema\": \"lockbench-results\", \"schema_version\": \"1.1\", "
+#define ONE "\"variants\": [{\"name\": \"tas\"}], \"rows\": [1], "
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	refused("", "empty file");
+	refused("hello", "not JSON");
+	refused("{\"a\": 1,", "truncated JSON");
+	refused("{\"a\": 1}}", "not valid JSON");
+	refused("[1, 2]", "not lockbench results");
+	refused("{\"schema\": \"geojson\"}", "not lockbench results");
+	refused("{\"schema\": \"lockbench-results\"}", "no schema_version");
+	refused("{\"schema\": \"lockbench-results\", \"schema_version\": \"2.0\"}",
+		"written by a newer lockbench (schema 2.0); this one reads 1.x");
+	refused("{\"schema\": \"lockbench-results\", \"schema_version\": \"x\"}",
+		"expected MAJOR.MINOR");
+	refused(HEAD "\"variants\": [], \"rows\": [], \"points\": []}", "empty results");
+	refused(HEAD ONE "\"points\": []}", "empty results (no points)");
+	refused(HEAD "\"unit\": \"jpm\", " ONE "\"points\": [{}]}", "unit (jpm)");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 3, \"row_index\": 0, "
+		"\"status\": \"ok\"}]}", "names no listed variant");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": \"fast\"}]}]}",
+		"points[0].runs[0].ops_per_sec: expected a number");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1, \"thread_ops\": [-1]}]}]}",
+		"thread_ops[0]");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"},"
+		"{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"}]}", "listed twice");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"great\"}]}", "status");
+	refused(HEAD "\"variants\": [{\"name\": \"a\"}, {\"name\": \"a\"}], \"rows\": [1], "
+		"\"points\": [{}]}", "a listed twice");
+	refused(HEAD "\"variants\": [{\"name\": \"a\"}], \"rows\": [1, 1], "
+		"\"points\": [{}]}", "row 1 listed twice");
+	refused(HEAD "\"variants\": [{\"name\": \"a\"}], \"rows\": [-4], "
+		"\"points\": [{}]}", "rows[0]");
+	refused(HEAD "\"variants\": {}, \"rows\": [1], \"points\": [{}]}", "variants: expected an array");
+	refused(HEAD ONE "\"row_desc\": [1, 2], \"points\": [{}]}", "row_desc: 2 entries for 1 rows");
+}
+
+static void test_missing_file(void **state)
+{
+	struct results r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(results_from_json("/nonexistent/k.json", &r, err, sizeof(err)),
+			 -ENOENT);
+	assert_string_equal(err, "cannot read results (/nonexistent/k.json): "
+			    "No such file or directory");
+}
+
+/* Inputs the fuzzer once found (tests/fuzz/crashes-json/): no crash. */
+static void test_fuzz_regressions(void **state)
+{
+	const char *dir = "tests/fuzz/crashes-json";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	(void)state;
+	if (!d)
+		skip();
+	while ((e = readdir(d))) {
+		char path[512], err[256];
+		struct results r;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!results_from_json(path, &r, err, sizeof(err))) {
+			results_finalize(&r);
+			results_free(&r);
+		}
+	}
+	closedir(d);
+}
+
+static void test_speedup_check(void **state)
+{
+	struct results r = {.nvariants = 3};
+	char err[256];
+
+	(void)state;
+	assert_int_equal(speedup_check(&r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "speedup (3 variants): needs exactly two"));
+	r.nvariants = 2;
+	assert_int_equal(speedup_check(&r, err, sizeof(err)), 0);
+}
+
+static void test_csv_quotes(void **state)
+{
+	struct results r;
+	struct render_opts o = {.unit = UNIT_KOPS, .marks = true};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	build(&r);
+	free(r.variants[0].label);
+	r.variants[0].label = strdup("k1, \"quoted\"");
+	assert_int_equal(render_csv(&r, &o, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "tas,tas,\"k1, \"\"quoted\"\"\",1,1,ok,1,0,"));
+	assert_non_null(strstr(buf, "\ntas,tas,\"k1, \"\"quoted\"\"\",2,2,missing,,,,,,,\n"));
+	free(buf);
+	results_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_row_desc_round_trip),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_fuzz_regressions),
+		cmocka_unit_test(test_speedup_check),
+		cmocka_unit_test(test_csv_quotes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
