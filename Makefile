@@ -75,11 +75,13 @@ unit: unit-release
 e2e: lockbench
 	tests/e2e.sh ./lockbench
 	tests/e2e_machine.sh ./lockbench
+	tests/e2e_results.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
 	ASAN_OPTIONS=detect_leaks=0 LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
+	ASAN_OPTIONS=detect_leaks=0 tests/e2e_results.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.

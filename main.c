@@ -32,7 +32,7 @@
 #include "workloads/sweep.h"
 
 #define MAX_THREADS 1024
-#define DEFAULT_LOCKS "pthread_mutex,tas,ticket,mcs"
+#define DEFAULT_LOCKS "pthread_mutex,ticket,mcs,qspinlock"
 
 enum opt_id {
 	O_LOCKS = 'l', O_WORKLOAD = 'w', O_THREADS = 't', O_RUNS = 'r',
