@@ -1,63 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cs - the critical-section workload (METHOD.md "The worker loop"):
- * lock, check and take the owner field, read-modify-write --cs-lines
- * shared lines, busy-wait --cs-ns, bump the unprotected counter, release
- * the owner field, unlock, then --ncs-ns of thread-local busy work drawn
- * from an exponential distribution so threads do not fall into lockstep.
+ * lock, check and take the owner field, note the handover, write
+ * --cs-write-pct of the --cs-lines shared lines and read the rest,
+ * busy-wait --cs-ns, bump the unprotected counter, release the owner
+ * field, unlock, then --ncs-ns of thread-local busy work drawn from an
+ * exponential distribution so threads do not fall into lockstep.
  */
-#include "workload.h"
-
-/*
- * The critical section proper.  The owner field and counter are relaxed
- * atomics accessed with separate load and store (never an atomic RMW):
- * if the lock fails to exclude, two holders overwrite each other and the
- * counter ends below the operation count, and the owner check sees the
- * other holder.  The data lines are plain memory on purpose, so that
- * ThreadSanitizer checks the lock's happens-before edges.
- */
-static inline void cs_body(struct worker *w)
-{
-	struct wl_shared *sh = w->sh;
-	uint32_t me = w->tid + 1;
-	uint64_t c;
-
-	if (atomic_load_explicit(&sh->owner, lb_rlx) != 0)
-		atomic_fetch_add_explicit(&sh->violations, 1, lb_rlx);
-	atomic_store_explicit(&sh->owner, me, lb_rlx);
-	for (unsigned i = 0; i < w->p->cs_lines; i++)
-		sh->lines[i].w[0]++;
-	lb_delay(w->p->cs_loops);
-	c = atomic_load_explicit(&sh->counter, lb_rlx);
-	atomic_store_explicit(&sh->counter, c + 1, lb_rlx);
-	if (atomic_load_explicit(&sh->owner, lb_rlx) != me)
-		atomic_fetch_add_explicit(&sh->violations, 1, lb_rlx);
-	atomic_store_explicit(&sh->owner, 0, lb_rlx);
-}
-
-static inline void ncs_body(struct worker *w)
-{
-	uint64_t loops = w->p->ncs_loops;
-
-	if (!loops)
-		return;
-	if (!w->p->ncs_fixed)
-		loops = loops * lb_exp_table[lb_rand(&w->rng) & 255] / 256;
-	lb_delay(loops);
-}
+#include "cs_body.h"
 
 static void cs_loop(struct worker *w)
 {
 	const struct lock_ops *ops = w->ops;
-	void *lock = w->lock, *ctx = w->ctx;
+	struct wl_hand h = {0};
 	uint64_t n = 0;
 
 	while (!atomic_load_explicit(w->stop, lb_rlx)) {
-		ops->lock(lock, ctx);
-		cs_body(w);
-		ops->unlock(lock, ctx);
-		ncs_body(w);
-		atomic_store_explicit(&w->slot->ops, ++n, lb_rlx);
+		wl_acquire(w, ops->lock);
+		wl_cs_body(w, &h);
+		ops->unlock(w->lock, w->ctx);
+		wl_ncs_body(w);
+		wl_publish(w, ++n, 0, &h);
 	}
 }
 
@@ -65,6 +28,13 @@ const struct workload_ops workload_cs_ops = {
 	.name = "cs",
 	.desc = "lock, write --cs-lines shared lines, wait --cs-ns, unlock, "
 		"wait ~--ncs-ns (exponential)",
+	.long_desc =
+		"The recommended benchmark (METHOD.md \"The worker loop\"): every\n"
+		"thread loops lock; write --cs-write-pct of the --cs-lines shared\n"
+		"lines and read the rest; busy-wait --cs-ns; unlock; busy-wait\n"
+		"--ncs-ns (exponential around the mean unless --ncs-dist fixed).\n"
+		"Mutual exclusion is checked by an owner field and an unprotected\n"
+		"counter; handovers and sampled acquisition latency are recorded.",
 	.needs_caps = 0,
 	.loop = cs_loop,
 };

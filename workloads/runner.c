@@ -16,6 +16,8 @@
  * collides with the counters or with each other. */
 struct run_state {
 	LB_ALIGNED _Atomic uint32_t stop;
+	_Atomic uint32_t window;   /* inside the measured window (read-mostly) */
+	_Atomic uint32_t pause;    /* torture --stutter (read-mostly) */
 	LB_ALIGNED _Atomic uint32_t go;
 	LB_ALIGNED _Atomic uint32_t ready;
 	_Atomic uint32_t failed;   /* a thread_init failed */
@@ -34,7 +36,94 @@ struct thread_arg {
 	bool started;
 	int err;       /* thread_init's result */
 	int pin_errno; /* sched_setaffinity's errno, 0 when pinned */
+	struct run_lat *lat;       /* where the worker merges its histogram */
 };
+
+/* ---- issue 6: sampled latency, extra counters, stutter --------------- */
+
+/* The run's merged latency histogram; workers merge into it on exit. */
+struct run_lat {
+	pthread_mutex_t mx;
+	struct hist h;
+};
+
+/* A worker's latency histogram on its own node; NULL when not sampled. */
+static struct hist *lat_get(const struct run_spec *sp)
+{
+	return sp->params->lat_sample ? mem_alloc(sizeof(struct hist), MEM_NODE_LOCAL)
+				      : NULL;
+}
+
+/* After the loop: merge the worker's histogram into the run's, free it. */
+static void lat_put(struct run_lat *rl, struct hist *h)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&rl->mx);
+	hist_merge(&rl->h, h);
+	pthread_mutex_unlock(&rl->mx);
+	mem_free(h, sizeof(*h));
+}
+
+/* Copy every worker's slot (the monitor's view of its counters). */
+static void slots_copy(const struct worker_slot *slot, unsigned n,
+		       struct worker_slot *out)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct worker_slot *s = &slot[i];
+
+		atomic_init(&out[i].ops, atomic_load_explicit(&s->ops, lb_rlx));
+		atomic_init(&out[i].reads, atomic_load_explicit(&s->reads, lb_rlx));
+		atomic_init(&out[i].hand_n, atomic_load_explicit(&s->hand_n, lb_rlx));
+		atomic_init(&out[i].same_node, atomic_load_explicit(&s->same_node, lb_rlx));
+		atomic_init(&out[i].same_l3, atomic_load_explicit(&s->same_l3, lb_rlx));
+		atomic_init(&out[i].same_core, atomic_load_explicit(&s->same_core, lb_rlx));
+	}
+}
+
+#define SLOT_DELTA(b, a, f) \
+	(atomic_load_explicit(&(b)->f, lb_rlx) - atomic_load_explicit(&(a)->f, lb_rlx))
+
+/*
+ * The workload metrics of the window into `out`: reads per thread and
+ * in all, handovers (exclusive workloads), the merged latency.  x0/x1
+ * are the slots at the start/end of the window.
+ */
+static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
+			 const struct worker_slot *x0, const struct worker_slot *x1,
+			 const struct run_lat *rl)
+{
+	out->has_rw = sp->wl->flags & WL_RW;
+	out->has_hand = !(sp->wl->flags & WL_NOLOCK) && !(sp->ops->caps & LOCK_CAP_NOLOCK);
+	if (out->has_rw)
+		out->thread_reads = calloc(sp->nthreads, sizeof(uint64_t));
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		uint64_t rd = SLOT_DELTA(&x1[i], &x0[i], reads);
+
+		out->read_ops += rd;
+		if (out->thread_reads)
+			out->thread_reads[i] = rd;
+		out->hand_n += SLOT_DELTA(&x1[i], &x0[i], hand_n);
+		out->hand_node += SLOT_DELTA(&x1[i], &x0[i], same_node);
+		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
+		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
+	}
+	out->lat_sample = sp->params->lat_sample;
+	if (out->lat_sample && (out->lat = malloc(sizeof(*out->lat))))
+		*out->lat = rl->h;
+}
+
+/* Stutter (torture): the monitor raises `pause` for S s every S s. */
+static void stutter_tick(const struct run_spec *sp, struct run_state *rs,
+			 double t0, double t)
+{
+	double s = sp->params->stutter_s;
+
+	if (s > 0)
+		atomic_store_explicit(&rs->pause, (unsigned)((t - t0) / s) & 1, lb_rlx);
+}
+
+/* ---- end of issue 6 helpers ------------------------------------------ */
 
 static double now_s(void)
 {
@@ -55,9 +144,10 @@ static void sleep_s(double s)
 	nanosleep(&ts, NULL);
 }
 
-static size_t shared_size(const struct wl_params *p)
+static size_t shared_size(const struct run_spec *sp)
 {
-	return sizeof(struct wl_shared) + p->cs_lines * sizeof(struct cs_line);
+	return sizeof(struct wl_shared) +
+	       workload_lines(sp->wl, sp->params) * sizeof(struct cs_line);
 }
 
 static void *lock_alloc_cb(size_t size)
@@ -72,7 +162,8 @@ static void *worker_main(void *argp)
 	const struct run_spec *sp = a->spec;
 	const struct thread_place *pl = &sp->place[a->tid];
 	size_t ctx_size = sp->ops->ctx_size;
-	size_t priv = sp->ops->caps & LOCK_CAP_NOLOCK ? shared_size(sp->params) : 0;
+	size_t priv = (sp->ops->caps & LOCK_CAP_NOLOCK) && !(sp->wl->flags & WL_NOLOCK)
+		      ? shared_size(sp) : 0;
 	struct worker w = {0};
 	struct lock_thread lt = {
 		.tid = a->tid, .nthreads = sp->nthreads, .cpu = pl->cpu,
@@ -96,17 +187,23 @@ static void *worker_main(void *argp)
 		}
 	}
 	ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
+	w.lat = lat_get(sp);
 	if (!sp->fake_nodes)
 		for (unsigned i = 0; i < sp->nthreads; i++)
 			if (sp->place[i].node + 1 > lt.nnodes)
 				lt.nnodes = sp->place[i].node + 1;
-	if (!ctx)
+	if (!ctx || (sp->params->lat_sample && !w.lat))
 		a->err = -ENOMEM;
 	else if (sp->ops->thread_init)
 		a->err = sp->ops->thread_init(a->lock, ctx, &lt);
 	if (a->err)
 		atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
 	w = (struct worker){
+		.lat = w.lat, .lat_left = sp->params->lat_sample,
+		.nthreads = sp->nthreads, .node = lt.node, .nnodes = lt.nnodes,
+		.l3 = lt.l3, .core = lt.core,
+		.holder_id = wl_holder_id(lt.node, lt.l3, lt.core),
+		.window = &a->rs->window, .pause = &a->rs->pause,
 		.ops = sp->ops, .lock = a->lock, .ctx = ctx,
 		/* The `null` lock excludes nobody: give it private data so
 		 * its loop does the same work without a data race. */
@@ -122,6 +219,7 @@ static void *worker_main(void *argp)
 		sched_yield();
 	if (!atomic_load_explicit(&a->rs->failed, lb_rlx))
 		sp->wl->loop(&w);
+	lat_put(a->lat, w.lat);
 	atomic_fetch_add_explicit(&a->rs->exited, 1, lb_rel);
 	/* The context is freed by its own thread once nobody can use it:
 	 * every thread has left the loop only after `stop`, but a queue
@@ -167,6 +265,9 @@ static uint64_t snapshot(const struct worker_slot *slot, unsigned n, uint64_t *p
 struct monitor {
 	const struct run_spec *sp;
 	struct worker_slot *slot;
+	struct run_state *rs;
+	struct worker_slot *x0, *x1;   /* slots at window start / end */
+	double t0;
 	uint64_t last_sum;
 	double last_progress;
 };
@@ -183,8 +284,9 @@ static int monitor_wait(struct monitor *m, double until)
 
 		if (m->sp->interrupted && *m->sp->interrupted)
 			return RUN_INTERRUPTED;
+		stutter_tick(m->sp, m->rs, m->t0, t);
 		sum = snapshot(m->slot, m->sp->nthreads, NULL);
-		if (sum != m->last_sum) {
+		if (sum != m->last_sum || atomic_load_explicit(&m->rs->pause, lb_rlx)) {
 			m->last_sum = sum;
 			m->last_progress = t;
 		} else if (t - m->last_progress > m->sp->watchdog_s) {
@@ -205,12 +307,14 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	unsigned cap;
 	int rc;
 
-	m->last_progress = t0;
+	m->last_progress = m->t0 = t0;
 	rc = monitor_wait(m, t0 + sp->warmup_s);
 	if (rc)
 		return rc;
 	tw = now_s();
 	prev = snapshot(m->slot, sp->nthreads, w0);
+	slots_copy(m->slot, sp->nthreads, m->x0);
+	atomic_store_explicit(&m->rs->window, 1, lb_rlx);
 	tend = tw + sp->duration_s;
 	cap = (unsigned)(sp->duration_s / sp->interval_s) + 2;
 	out->series = calloc(cap, sizeof(double));
@@ -228,6 +332,8 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 		tick = now_s();
 	}
 	snapshot(m->slot, sp->nthreads, out->thread_ops);
+	atomic_store_explicit(&m->rs->window, 0, lb_rlx);
+	slots_copy(m->slot, sp->nthreads, m->x1);
 	out->window_s = now_s() - tw;
 	return RUN_OK;
 }
@@ -249,6 +355,16 @@ static bool join_all(struct thread_arg *a, struct run_state *rs, unsigned n,
 	return true;
 }
 
+/* Shared-mode operations of the whole run, warm-up included. */
+static uint64_t total_reads(const struct worker_slot *slot, unsigned n)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += atomic_load_explicit(&slot[i].reads, lb_rlx);
+	return sum;
+}
+
 static void finish_sample(const struct run_spec *sp, struct run_sample *out,
 			  const uint64_t *w0, struct wl_shared *sh,
 			  struct worker_slot *slot, void *lock)
@@ -263,9 +379,12 @@ static void finish_sample(const struct run_spec *sp, struct run_sample *out,
 	out->total_ops = snapshot(slot, sp->nthreads, NULL);
 	out->counter = atomic_load_explicit(&sh->counter, lb_rlx);
 	out->violations = atomic_load_explicit(&sh->violations, lb_rlx);
-	out->exclusion_checked = !(sp->ops->caps & LOCK_CAP_NOLOCK);
+	out->exclusion_checked = !(sp->ops->caps & LOCK_CAP_NOLOCK) &&
+				 !(sp->wl->flags & WL_NOLOCK);
+	/* Reads (rw) do not bump the counter: it must equal the writes. */
 	out->exclusion_ok = !out->exclusion_checked ||
-			    (out->violations == 0 && out->counter == out->total_ops);
+			    (out->violations == 0 &&
+			     out->counter == out->total_ops - total_reads(slot, sp->nthreads));
 	if (sp->ops->ncounters && sp->ops->read_counters) {
 		out->counters = calloc(sp->ops->ncounters, sizeof(uint64_t));
 		if (out->counters) {
@@ -285,6 +404,8 @@ struct run_mem {
 	uint64_t *w0;
 	size_t lock_size, sh_size, slot_size;
 	bool lock_inited;
+	struct worker_slot *x;     /* 2 * nthreads: window start, end */
+	struct run_lat *lat;
 };
 
 static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
@@ -302,7 +423,7 @@ static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
 	if (sp->fake_nodes)
 		in.nnodes = sp->fake_nodes;
 	m->lock_size = sp->ops->lock_size ? sp->ops->lock_size : 1;
-	m->sh_size = shared_size(sp->params);
+	m->sh_size = shared_size(sp);
 	m->slot_size = sp->nthreads * sizeof(struct worker_slot);
 	m->rs = mem_alloc(sizeof(*m->rs), sp->mem_node);
 	m->lock = mem_alloc(m->lock_size, sp->mem_node);
@@ -311,8 +432,12 @@ static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
 	m->args = calloc(sp->nthreads, sizeof(*m->args));
 	m->w0 = calloc(sp->nthreads, sizeof(*m->w0));
 	out->thread_ops = calloc(sp->nthreads, sizeof(uint64_t));
+	m->x = mem_alloc(2 * m->slot_size, MEM_NODE_LOCAL);
+	m->lat = calloc(1, sizeof(*m->lat));
+	if (m->lat)
+		pthread_mutex_init(&m->lat->mx, NULL);
 	if (!m->rs || !m->lock || !m->sh || !m->slot || !m->args || !m->w0 ||
-	    !out->thread_ops) {
+	    !out->thread_ops || !m->x || !m->lat) {
 		snprintf(err, errlen, "lockbench: %s: out of memory", sp->ops->name);
 		return -ENOMEM;
 	}
@@ -336,6 +461,10 @@ static void run_mem_put(const struct run_spec *sp, struct run_mem *m)
 	mem_free(m->slot, m->slot_size);
 	free(m->args);
 	free(m->w0);
+	mem_free(m->x, 2 * m->slot_size);
+	if (m->lat)
+		pthread_mutex_destroy(&m->lat->mx);
+	free(m->lat);
 }
 
 /* Release the workers and wait for all of them to be ready first. */
@@ -388,7 +517,8 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	}
 	for (unsigned i = 0; i < sp->nthreads; i++)
 		m.args[i] = (struct thread_arg){.spec = sp, .rs = m.rs, .lock = m.lock,
-						.sh = m.sh, .slot = m.slot + i, .tid = i};
+						.sh = m.sh, .slot = m.slot + i, .tid = i,
+						.lat = m.lat};
 	if (start_threads(sp, m.args, err, errlen)) {
 		/* Let the started ones through and out again. */
 		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
@@ -403,6 +533,9 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	}
 	rc = release_workers(sp, &m, err, errlen);
 	mon.slot = m.slot;
+	mon.rs = m.rs;
+	mon.x0 = m.x;
+	mon.x1 = m.x + sp->nthreads;
 	if (!rc)
 		rc = measure(&mon, out, m.w0);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
@@ -419,8 +552,10 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 				 sp->ops->name, sp->nthreads, sp->watchdog_s);
 		return RUN_HUNG; /* leak on purpose: threads may be stuck inside */
 	}
-	if (rc == RUN_OK)
+	if (rc == RUN_OK) {
 		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);
+		metrics_fill(sp, out, mon.x0, mon.x1, m.lat);
+	}
 	else if (rc == RUN_INTERRUPTED)
 		snprintf(err, errlen, "lockbench: interrupted");
 	run_mem_put(sp, &m);

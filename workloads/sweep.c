@@ -83,7 +83,7 @@ static void progress(const struct config *c, const struct plan_step *st,
 		tty = isatty(STDERR_FILENO);
 	fprintf(stderr, "%slockbench: [%u/%u] %s threads=%u run %u/%u %s  "
 		"elapsed %.0fs eta %.0fs%s", tty ? "\r\033[K" : "", done, total,
-		c->locks[st->variant]->ops->name, c->threads[st->row],
+		config_variant_name(c, st->variant), c->threads[st->row],
 		st->run + 1, c->runs, what, el, eta, tty ? "" : "\n");
 	fflush(stderr);
 }
@@ -101,15 +101,47 @@ static void set_error(struct point *p, enum point_status st, const char *msg)
 	p->error = strdup(msg);
 }
 
+const char *config_variant_name(const struct config *c, unsigned v)
+{
+	if (c->layouts)
+		return wl_layout_names[c->layouts[v] % WL_NLAYOUTS];
+	return c->locks[v]->ops->name;
+}
+
+/* The workload parameters of variant v (its layout under -w layout). */
+static void params_for(const struct config *c, unsigned v, struct wl_params *p)
+{
+	*p = c->params;
+	if (c->layouts)
+		p->layout = c->layouts[v];
+}
+
+/*
+ * After a run: warn (unless -q) when its window was still trending,
+ * i.e. the warm-up was too short for this machine (stats_trend).
+ */
+static void warn_trend(const struct config *c, const struct plan_step *st,
+		       struct run_sample *s)
+{
+	run_sample_derive(s);
+	if (!s->trending || c->quiet)
+		return;
+	fprintf(stderr, "%slockbench: warning: %s threads=%u run %u: throughput still "
+		"trending in the window (%+.0f%% first to last interval): "
+		"lengthen --warmup\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
+		config_variant_name(c, st->variant), c->threads[st->row],
+		st->run + 1, s->trend_pct);
+}
+
 /* Fill a run_spec for step `st`; place must hold the row's threads. */
 static void spec_for(const struct config *c, const struct plan_step *st,
 		     const struct thread_place *place, volatile sig_atomic_t *intr,
-		     struct run_spec *sp)
+		     const struct wl_params *params, struct run_spec *sp)
 {
 	*sp = (struct run_spec){
 		.ops = c->locks[st->variant]->ops,
 		.lock_opt = c->lock_opt[st->variant],
-		.wl = c->workload, .params = &c->params,
+		.wl = c->workload, .params = params,
 		.nthreads = c->threads[st->row], .place = place,
 		.fake_nodes = c->fake_nodes, .mem_node = c->mem_node,
 		.warmup_s = c->warmup_s, .duration_s = c->duration_s,
@@ -177,19 +209,24 @@ int sweep_run(const struct config *c, const struct topo *topo,
 		struct point *p = results_point(r, st->variant, st->row);
 		struct run_spec sp;
 		struct run_sample s;
+		struct wl_params params;
 		char msg[512] = "";
 		int rc, st_rc;
 
-		/* A lock that failed or errored at this point is not re-run. */
-		if (p->status > POINT_OK)
+		/* A lock that failed or errored at this point is not re-run;
+		 * a run kept from --resume is not measured again. */
+		if (p->status > POINT_OK || p->nruns > st->run)
 			continue;
 		progress(c, st, i, total, t0, "");
 		if (placement_assign(topo, &c->placement, c->threads[st->row], place,
 				     msg, sizeof(msg)))
 			rc = RUN_ERROR;
 		else {
-			spec_for(c, st, place, interrupted, &sp);
+			params_for(c, st->variant, &params);
+			spec_for(c, st, place, interrupted, &params, &sp);
 			rc = runner_run(&sp, &s, msg, sizeof(msg));
+			if (rc == RUN_OK)
+				warn_trend(c, st, &s);
 		}
 		st_rc = record(r, st, &s, rc, msg);
 		if (rc != RUN_HUNG)
@@ -200,7 +237,7 @@ int sweep_run(const struct config *c, const struct topo *topo,
 				snprintf(err, errlen, "%s", msg);
 			else
 				snprintf(err, errlen, "lockbench: %s FAILED at %u threads: %s",
-					 c->locks[st->variant]->ops->name,
+					 config_variant_name(c, st->variant),
 					 c->threads[st->row],
 					 p->error ? p->error : "interrupted");
 		}

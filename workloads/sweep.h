@@ -37,7 +37,13 @@ struct config {
 	const char *label;
 	const char *row_heading;
 	bool quiet;
+	/* -w layout: per variant its enum wl_layout (the variants are the
+	 * layouts, each run with the `null` lock); NULL otherwise. */
+	unsigned *layouts;
 };
+
+/* Column name of variant v: its layout under -w layout, else its lock. */
+const char *config_variant_name(const struct config *c, unsigned v);
 
 /* One step of the plan. */
 struct plan_step {
@@ -53,7 +59,8 @@ struct plan_step *plan_build(const struct config *c, unsigned *n);
 
 /*
  * Run the plan on `topo`, filling `r` (already results_init'ed with the
- * variants and rows).  Returns 0 when every point ran and passed, 1 when
+ * variants and rows).  Steps whose point already holds that run (kept
+ * from --resume) are skipped.  Returns 0 when every point ran and passed, 1 when
  * a lock failed, hung or the sweep was interrupted (r->incomplete set
  * for the last two); err holds the first such message.
  */

@@ -5,11 +5,22 @@
 #include "workload.h"
 
 extern const struct workload_ops workload_cs_ops;
+extern const struct workload_ops workload_rw_ops;
+extern const struct workload_ops workload_torture_ops;
+extern const struct workload_ops workload_layout_ops;
 
 const struct workload_ops *const workloads[] = {
 	&workload_cs_ops,
+	&workload_rw_ops,
+	&workload_torture_ops,
+	&workload_layout_ops,
 	NULL,
 };
+
+unsigned workload_lines(const struct workload_ops *wl, const struct wl_params *p)
+{
+	return wl->lines ? wl->lines(p) : p->cs_lines;
+}
 
 const struct workload_ops *workload_find(const char *name)
 {
