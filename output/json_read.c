@@ -353,7 +353,8 @@ static bool run_key_known(const char *k)
 {
 	static const char *const known[] = {
 		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
-		"exclusion", "series", "counters", NULL,
+		"exclusion", "series", "counters",
+		"rw", "latency", "handover", "fairness", "trend", NULL,
 	};
 
 	for (unsigned i = 0; known[i]; i++)
@@ -399,6 +400,94 @@ static int read_exclusion(struct rd *d, json_t *o, const char *where,
 	return 0;
 }
 
+/* ---- workload metrics (1.2) ------------------------------------------ */
+
+/* runs[].rw: reads of an rw run (writes are ops - reads). */
+static int read_rw(struct rd *d, json_t *o, const char *where, struct run_sample *s)
+{
+	json_t *rw = json_object_get(o, "rw"), *a;
+	unsigned n = 0;
+	char w[128];
+	int rc;
+
+	if (!rw || json_is_null(rw))
+		return 0;
+	snprintf(w, sizeof(w), "%s.rw", where);
+	if (!json_is_object(rw))
+		return fail(d, "%s: expected an object", w);
+	s->has_rw = true;
+	if ((rc = get_uint(d, rw, "read_ops", w, s->ops, 0, &s->read_ops)) ||
+	    (rc = get_array(d, rw, "thread_reads", w, false, &a)) ||
+	    (rc = read_u64_array(d, a, "thread_reads", &s->thread_reads, &n)))
+		return rc;
+	if (n && n != s->nthreads)
+		return fail(d, "%s.thread_reads: %u entries for %u threads", w, n, s->nthreads);
+	return 0;
+}
+
+/* runs[].latency: the histogram back from its [lo, hi, count] buckets. */
+static int read_latency(struct rd *d, json_t *o, const char *where,
+			struct run_sample *s)
+{
+	json_t *l = json_object_get(o, "latency"), *a, *b;
+	uint64_t every, max, sum;
+	size_t i;
+	char w[128];
+	int rc;
+
+	if (!l || json_is_null(l))
+		return 0;
+	snprintf(w, sizeof(w), "%s.latency", where);
+	if (!json_is_object(l))
+		return fail(d, "%s: expected an object", w);
+	if ((rc = get_uint(d, l, "sample_every", w, UINT_MAX, 0, &every)) ||
+	    (rc = get_uint(d, l, "max_ns", w, UINT64_MAX, 0, &max)) ||
+	    (rc = get_uint(d, l, "sum_ns", w, UINT64_MAX, 0, &sum)) ||
+	    (rc = get_array(d, l, "buckets", w, false, &a)))
+		return rc;
+	if (!(s->lat = calloc(1, sizeof(*s->lat))))
+		return oom(d);
+	s->lat_sample = (unsigned)every;
+	json_array_foreach(a, i, b) {
+		json_t *lo = json_array_get(b, 0), *n = json_array_get(b, 2);
+		unsigned k;
+
+		if (!json_is_integer(lo) || json_integer_value(lo) < 0 ||
+		    !json_is_integer(n) || json_integer_value(n) < 0)
+			return fail(d, "%s.buckets[%zu]: expected [lo, hi, count]", w, i);
+		k = hist_bucket((unsigned long long)json_integer_value(lo));
+		s->lat->count[k] += (unsigned long long)json_integer_value(n);
+		s->lat->n += (unsigned long long)json_integer_value(n);
+	}
+	s->lat->max = max;
+	s->lat->sum = sum;
+	return 0;
+}
+
+/* runs[].handover: the counts (the fractions are derived). */
+static int read_handover(struct rd *d, json_t *o, const char *where,
+			 struct run_sample *s)
+{
+	json_t *h = json_object_get(o, "handover");
+	char w[128];
+	int rc;
+
+	if (!h || json_is_null(h))
+		return 0;
+	snprintf(w, sizeof(w), "%s.handover", where);
+	if (!json_is_object(h))
+		return fail(d, "%s: expected an object", w);
+	s->has_hand = true;
+	if ((rc = get_uint(d, h, "acquisitions", w, UINT64_MAX, 0, &s->hand_n)) ||
+	    (rc = get_uint(d, h, "same_node", w, s->hand_n, 0, &s->hand_node)) ||
+	    (rc = get_uint(d, h, "same_l3", w, s->hand_n, 0, &s->hand_l3)) ||
+	    (rc = get_uint(d, h, "same_core", w, s->hand_n, 0, &s->hand_core)))
+		return rc;
+	return 0;
+}
+
+/* ---- end of workload metrics ------------------------------------------ */
+
 /* One run into s (owned by the caller, freed by it on error too). */
 static int read_run(struct rd *d, json_t *o, const char *where,
 		    const struct variant *var, struct run_sample *s)
@@ -421,7 +510,9 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_exclusion(d, o, where, s)) ||
 	    (rc = get_array(d, o, "series", where, false, &a)) ||
 	    (rc = read_series(d, a, where, s)) ||
-	    (rc = read_counters(d, json_object_get(o, "counters"), where, var, s)))
+	    (rc = read_counters(d, json_object_get(o, "counters"), where, var, s)) ||
+	    (rc = read_rw(d, o, where, s)) || (rc = read_latency(d, o, where, s)) ||
+	    (rc = read_handover(d, o, where, s)))
 		return rc;
 	s->seq = (unsigned)seq;
 	return read_extra(d, o, s);

@@ -60,10 +60,24 @@ static void list_locks(bool verbose, bool broken)
 	}
 }
 
-static void list_workloads(void)
+/* One line per workload; with -v its long description, indented. */
+static void list_workloads(bool verbose)
 {
-	for (unsigned i = 0; workloads[i]; i++)
+	for (unsigned i = 0; workloads[i]; i++) {
+		const char *d = workloads[i]->long_desc;
+
 		printf("%-10s %s\n", workloads[i]->name, workloads[i]->desc);
+		if (!verbose || !d)
+			continue;
+		while (*d) {
+			const char *nl = strchr(d, '\n');
+			int len = nl ? (int)(nl - d) : (int)strlen(d);
+
+			printf("%-10s %.*s\n", "", len, d);
+			d += len + (nl != NULL);
+		}
+		printf("\n");
+	}
 }
 
 static void list_formats(void)
@@ -97,7 +111,7 @@ int cmd_list(const char *what, const char *extra, bool verbose, bool broken)
 	if (all)
 		printf("\nWORKLOADS\n");
 	if (all || !strcmp(what, "workloads"))
-		list_workloads();
+		list_workloads(verbose);
 	if (all)
 		printf("\nFORMATS\n");
 	if (all || !strcmp(what, "formats"))

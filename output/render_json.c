@@ -52,6 +52,120 @@ static void add_extra(json_t *o, const json_t *extra)
 			json_object_set(o, key, val);
 }
 
+/* ---- workload metrics (schema 1.2) ----------------------------------- */
+
+/* The histogram's non-empty buckets: [lo, hi, count] each (hi: null for
+ * the open last bucket). */
+static json_t *hist_buckets_json(const struct hist *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		if (h->count[b])
+			json_array_append_new(a, json_pack("[I, o, I]",
+				(json_int_t)hist_bucket_lo(b),
+				b == HIST_BUCKETS - 1 ? json_null()
+						      : json_integer((json_int_t)hist_bucket_hi(b)),
+				(json_int_t)h->count[b]));
+	return a;
+}
+
+/* Sampled acquisition latency: percentiles in ns and the buckets. */
+static json_t *latency_json(const struct hist *h, unsigned every, bool buckets)
+{
+	json_t *o;
+
+	if (!h)
+		return json_null();
+	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+		      "sample_every", every, "samples", (json_int_t)h->n,
+		      "sum_ns", (json_int_t)h->sum,
+		      "p50_ns", (json_int_t)hist_quantile(h, 0.5),
+		      "p99_ns", (json_int_t)hist_quantile(h, 0.99),
+		      "p999_ns", (json_int_t)hist_quantile(h, 0.999),
+		      "max_ns", (json_int_t)h->max,
+		      "mean_ns", h->n ? json_real((double)h->sum / (double)h->n) : json_null());
+	if (o && buckets)
+		json_object_set_new(o, "buckets", hist_buckets_json(h));
+	return o;
+}
+
+static json_t *frac(uint64_t a, uint64_t n)
+{
+	return n ? json_real((double)a / (double)n) : json_null();
+}
+
+/* Reads and writes of an rw run, with each thread's kind. */
+static json_t *rw_json(const struct run_sample *s)
+{
+	json_t *kind = json_array();
+
+	if (!s->has_rw) {
+		json_decref(kind);
+		return json_null();
+	}
+	for (unsigned t = 0; s->thread_reads && t < s->nthreads; t++)
+		json_array_append_new(kind, json_string(run_thread_kind(s, t)));
+	return json_pack("{s:I, s:I, s:o, s:o, s:o}",
+			 "read_ops", (json_int_t)s->read_ops,
+			 "write_ops", (json_int_t)(s->ops - s->read_ops),
+			 "thread_reads", u64_array(s->thread_reads,
+						   s->thread_reads ? s->nthreads : 0),
+			 "thread_kind", kind,
+			 "reads_per_sec", num(s->window_s > 0 ? (double)s->read_ops / s->window_s
+							     : NAN));
+}
+
+static json_t *handover_json(const struct run_sample *s)
+{
+	if (!s->has_hand)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+			 "acquisitions", (json_int_t)s->hand_n,
+			 "same_node", (json_int_t)s->hand_node,
+			 "same_l3", (json_int_t)s->hand_l3,
+			 "same_core", (json_int_t)s->hand_core,
+			 "same_node_frac", frac(s->hand_node, s->hand_n),
+			 "same_l3_frac", frac(s->hand_l3, s->hand_n),
+			 "same_core_frac", frac(s->hand_core, s->hand_n));
+}
+
+/* The 1.2 members of a run. */
+static void run_metrics_json(json_t *o, const struct run_sample *s)
+{
+	if (!o)
+		return;
+	json_object_set_new(o, "rw", rw_json(s));
+	json_object_set_new(o, "latency", latency_json(s->lat, s->lat_sample, true));
+	json_object_set_new(o, "handover", handover_json(s));
+	json_object_set_new(o, "fairness", s->thread_ops && s->nthreads ?
+		json_pack("{s:I, s:I, s:o, s:b}", "min", (json_int_t)s->fair_min,
+			  "max", (json_int_t)s->fair_max, "jain", num(s->fair_jain),
+			  "lt_unfair", s->fair_lt_unfair) : json_null());
+	json_object_set_new(o, "trend", json_pack("{s:b, s:o}", "trending", s->trending,
+						  "change_pct", num(s->trend_pct)));
+}
+
+/* The 1.2 members of a point: over its runs. */
+static void point_metrics_json(json_t *o, const struct point *p)
+{
+	unsigned every = p->nruns ? p->runs[0].lat_sample : 0;
+
+	if (!o)
+		return;
+	json_object_set_new(o, "latency", latency_json(p->lat, every, false));
+	json_object_set_new(o, "handover", isnan(p->hand_node) ? json_null() :
+		json_pack("{s:o, s:o, s:o}", "same_node_frac", num(p->hand_node),
+			  "same_l3_frac", num(p->hand_l3),
+			  "same_core_frac", num(p->hand_core)));
+	json_object_set_new(o, "rw", isnan(p->read_rate) ? json_null() :
+		json_pack("{s:o, s:o}", "reads_per_sec", num(p->read_rate),
+			  "writes_per_sec", num(p->write_rate)));
+	json_object_set_new(o, "trending_runs", json_integer(p->trending_runs));
+}
+
+/* ---- end of workload metrics ----------------------------------------- */
+
 static json_t *run_json(const struct variant *var, const struct run_sample *s)
 {
 	json_t *series = json_array(), *counters = json_object(), *o;
@@ -70,6 +184,7 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "counter", (json_int_t)s->counter,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
+	run_metrics_json(o, s);
 	add_extra(o, s->extra);
 	return o;
 }
@@ -108,6 +223,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 		      "runs", runs, "summary", summary_json(&p->sum),
 		      "high_cv", p->high_cv,
 		      "fairness", "jain", num(p->jain), "lt_unfair", p->lt_unfair);
+	point_metrics_json(o, p);
 	if (p->has_rel)
 		json_object_set_new(o, "vs_baseline",
 				    json_pack("{s:s, s:o, s:o, s:o, s:b}",

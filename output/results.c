@@ -30,6 +30,8 @@ void run_sample_free(struct run_sample *s)
 	free(s->thread_ops);
 	free(s->series);
 	free(s->counters);
+	free(s->thread_reads);
+	free(s->lat);
 	json_decref(s->extra);
 	memset(s, 0, sizeof(*s));
 }
@@ -53,6 +55,7 @@ void results_free(struct results *r)
 			run_sample_free(&r->points[i].runs[k]);
 		free(r->points[i].runs);
 		free(r->points[i].error);
+		free(r->points[i].lat);
 	}
 	for (unsigned i = 0; r->variants && i < r->nvariants; i++)
 		variant_free(&r->variants[i]);
@@ -104,7 +107,11 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	d->series = dup_mem(s->series, s->nseries * sizeof(double));
 	d->counters = dup_mem(s->counters, s->ncounters * sizeof(uint64_t));
 	d->extra = s->extra ? json_deep_copy(s->extra) : NULL;
-	if ((s->nthreads && s->thread_ops && !d->thread_ops) ||
+	d->thread_reads = dup_mem(s->thread_reads, s->nthreads * sizeof(uint64_t));
+	d->lat = dup_mem(s->lat, s->lat ? sizeof(*s->lat) : 0);
+	if ((s->nthreads && s->thread_reads && !d->thread_reads) ||
+	    (s->lat && !d->lat) ||
+	    (s->nthreads && s->thread_ops && !d->thread_ops) ||
 	    (s->nseries && s->series && !d->series) ||
 	    (s->ncounters && s->counters && !d->counters) ||
 	    (s->extra && !d->extra)) {
@@ -141,6 +148,45 @@ static unsigned point_rates(const struct point *p, double *x)
 	return p->nruns;
 }
 
+/* Warm-up still trending: a window whose series moves by more than this. */
+#define TREND_THRESH 0.10
+
+/* One run's per-thread fairness and its trend flag. */
+void run_sample_derive(struct run_sample *s)
+{
+	double *x = malloc((s->nthreads + 1) * sizeof(*x));
+
+	s->trending = stats_trend(s->series, s->nseries, TREND_THRESH, &s->trend_pct);
+	s->fair_jain = NAN;
+	s->fair_min = s->fair_max = 0;
+	s->fair_lt_unfair = false;
+	if (!x || !s->thread_ops || !s->nthreads) {
+		free(x);
+		return;
+	}
+	s->fair_min = UINT64_MAX;
+	for (unsigned t = 0; t < s->nthreads; t++) {
+		x[t] = (double)s->thread_ops[t];
+		s->fair_min = s->thread_ops[t] < s->fair_min ? s->thread_ops[t] : s->fair_min;
+		s->fair_max = s->thread_ops[t] > s->fair_max ? s->thread_ops[t] : s->fair_max;
+	}
+	s->fair_jain = stats_jain(x, s->nthreads);
+	s->fair_lt_unfair = s->nthreads > 1 &&
+			    stats_lt_unfair((double)s->fair_min, (double)s->fair_max);
+	free(x);
+}
+
+const char *run_thread_kind(const struct run_sample *s, unsigned t)
+{
+	if (!s->thread_reads || !s->thread_ops || t >= s->nthreads)
+		return "mixed";
+	if (s->thread_reads[t] == 0 && s->thread_ops[t])
+		return "writer";
+	if (s->thread_reads[t] == s->thread_ops[t] && s->thread_ops[t])
+		return "reader";
+	return "mixed";
+}
+
 /* Fairness: mean Jain index over runs; locktorture's flag if any run. */
 static void point_fairness(struct point *p)
 {
@@ -149,25 +195,51 @@ static void point_fairness(struct point *p)
 
 	p->lt_unfair = false;
 	for (unsigned i = 0; i < p->nruns; i++) {
-		const struct run_sample *s = &p->runs[i];
-		double *x = malloc((s->nthreads + 1) * sizeof(*x));
-		double mn = INFINITY, mx = 0;
+		struct run_sample *s = &p->runs[i];
 
-		if (!x || !s->thread_ops || !s->nthreads) {
-			free(x);
+		run_sample_derive(s);
+		if (isnan(s->fair_jain))
 			continue;
-		}
-		for (unsigned t = 0; t < s->nthreads; t++) {
-			x[t] = (double)s->thread_ops[t];
-			mn = x[t] < mn ? x[t] : mn;
-			mx = x[t] > mx ? x[t] : mx;
-		}
-		sum += stats_jain(x, s->nthreads);
+		sum += s->fair_jain;
 		n++;
-		p->lt_unfair |= s->nthreads > 1 && stats_lt_unfair(mn, mx);
-		free(x);
+		p->lt_unfair |= s->fair_lt_unfair;
 	}
 	p->jain = n ? sum / n : NAN;
+}
+
+/* Latency merged over runs; handover shares; read/write rates; trends. */
+static void point_metrics(struct point *p)
+{
+	uint64_t hn = 0, hnode = 0, hl3 = 0, hcore = 0;
+	double rd = 0, wr = 0;
+	unsigned nrw = 0;
+
+	free(p->lat);
+	p->lat = NULL;
+	p->trending_runs = 0;
+	for (unsigned i = 0; i < p->nruns; i++) {
+		const struct run_sample *s = &p->runs[i];
+
+		p->trending_runs += s->trending;
+		if (s->lat && (p->lat || (p->lat = calloc(1, sizeof(*p->lat)))))
+			hist_merge(p->lat, s->lat);
+		if (s->has_hand) {
+			hn += s->hand_n;
+			hnode += s->hand_node;
+			hl3 += s->hand_l3;
+			hcore += s->hand_core;
+		}
+		if (s->has_rw && s->window_s > 0) {
+			rd += (double)s->read_ops / s->window_s;
+			wr += (double)(s->ops - s->read_ops) / s->window_s;
+			nrw++;
+		}
+	}
+	p->hand_node = hn ? (double)hnode / (double)hn : NAN;
+	p->hand_l3 = hn ? (double)hl3 / (double)hn : NAN;
+	p->hand_core = hn ? (double)hcore / (double)hn : NAN;
+	p->read_rate = nrw ? rd / nrw : NAN;
+	p->write_rate = nrw ? wr / nrw : NAN;
 }
 
 static void point_versus(struct results *r, struct point *p,
@@ -201,6 +273,7 @@ void results_finalize(struct results *r)
 			stats_summarize(x, point_rates(p, x), &p->sum);
 			p->high_cv = p->sum.n > 1 && p->sum.cv > r->cv_flag;
 			point_fairness(p);
+			point_metrics(p);
 			free(x);
 		}
 	for (unsigned v = 0; v < r->nvariants; v++)

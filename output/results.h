@@ -14,7 +14,7 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 1
+#define RESULTS_SCHEMA_MINOR 2
 
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {
@@ -39,6 +39,22 @@ struct run_sample {
 	 * object or NULL.  Owned (one reference).
 	 */
 	json_t *extra;
+
+	/* -- Workload metrics (1.2); zero/NULL when not measured. -- */
+	bool has_rw;             /* reads and writes counted (rw, layout) */
+	uint64_t read_ops;       /* shared-mode operations in the window */
+	uint64_t *thread_reads;  /* [nthreads] of them per thread, or NULL */
+	unsigned lat_sample;     /* latency sampled 1 acquisition in N; 0 = off */
+	struct hist *lat;        /* merged sampled acquisition latency (ns) */
+	bool has_hand;           /* handovers counted */
+	uint64_t hand_n;         /* exclusive acquisitions after another one */
+	uint64_t hand_node, hand_l3, hand_core; /* ... from the same node/L3/core */
+	/* Derived by results_finalize() from the fields above. */
+	uint64_t fair_min, fair_max; /* per-thread ops */
+	double fair_jain;
+	bool fair_lt_unfair;     /* max/2 > min */
+	bool trending;           /* series still trending (see stats_trend) */
+	double trend_pct;        /* its change, last vs first interval, % of mean */
 };
 
 enum point_status {
@@ -64,6 +80,11 @@ struct point {
 	/* Fairness over the runs' per-thread counts (mean over runs). */
 	double jain;
 	bool lt_unfair;          /* locktorture's max/2 > min in any run */
+	/* Workload metrics over the runs (1.2). */
+	struct hist *lat;        /* the runs' latency histograms merged, or NULL */
+	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
+	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
+	unsigned trending_runs;  /* runs whose window was still trending */
 };
 
 struct variant {
@@ -133,5 +154,9 @@ const char *results_row_name(const struct results *r, unsigned row,
 			     char *buf, size_t len);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
+/* Derive one run's fairness and trend (results_finalize does it for all). */
+void run_sample_derive(struct run_sample *s);
+/* "reader", "writer" or "mixed": thread t's kind in an rw run. */
+const char *run_thread_kind(const struct run_sample *s, unsigned t);
 
 #endif

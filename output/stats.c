@@ -534,6 +534,28 @@ bool stats_lt_unfair(double min, double max)
 
 /* ---- histogram ---------------------------------------------------- */
 
+bool stats_trend(const double *x, unsigned n, double thresh, double *change_pct)
+{
+	unsigned k = n / 3;
+	double m, d, a, b, c;
+
+	*change_pct = 0;
+	if (n < 2)
+		return false;
+	m = mean_of(x, n);
+	if (m == 0)
+		return false;
+	d = (x[n - 1] - x[0]) / m;
+	*change_pct = d * 100;
+	if (n < 4)
+		return false;
+	a = mean_of(x, k);
+	b = mean_of(x + k, n - 2 * k);
+	c = mean_of(x + n - k, k);
+	return fabs(d) > thresh && fabs(c - a) / m > thresh &&
+	       (b - a) * d > 0 && (c - b) * d > 0;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	unsigned b;

@@ -92,6 +92,18 @@ double stats_jain(const double *x, unsigned n);
 bool stats_lt_unfair(double min, double max);
 
 /*
+ * Is a per-interval series x[0..n-1] still trending (a warm-up too short
+ * for the machine)?  With k = n / 3 and a, b, c the means of the first
+ * k, the middle n - 2k and the last k values: true when n >= 4, the last
+ * value differs from the first by more than `thresh` (a fraction, e.g.
+ * 0.10) of the series mean, |c - a| does too, and a -> b -> c moves
+ * the same way as first -> last (a monotone drift, not one outlying
+ * interval).  *change_pct gets (last - first) / mean * 100 (0 when
+ * n < 2 or the mean is 0).
+ */
+bool stats_trend(const double *x, unsigned n, double thresh, double *change_pct);
+
+/*
  * Log-bucket latency histogram (sampled acquisition latency in ns).
  *
  * Buckets 0..15 hold the values 0..15 exactly.  Above, each power of two
