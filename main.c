@@ -29,6 +29,9 @@
 #include "topology/mem.h"
 #include "topology/placement.h"
 #include "topology/sysfs.h"
+#include "output/json_read.h"
+#include "output/resume.h"
+#include "workloads/layout.h"
 #include "workloads/sweep.h"
 
 #define MAX_THREADS 1024
@@ -43,6 +46,9 @@ enum opt_id {
 	O_FAKE_NODES, O_LOCK_OPT, O_ORDER, O_SEED, O_LABEL, O_UNIT,
 	O_NO_MARKS, O_ROW_NAME, O_INCLUDE_BROKEN, O_DRY_RUN, O_FREQ,
 	O_NUMA_BALANCING, O_NO_TUNE,
+	/* issue 6: workloads and metrics */
+	O_CS_WRITE_PCT, O_READERS, O_WRITERS, O_READ_PCT, O_LONG_HOLD,
+	O_STUTTER, O_LAYOUTS, O_LAT_SAMPLE, O_RESUME,
 };
 
 struct optdef {
@@ -72,6 +78,14 @@ static const struct optdef opts[] = {
 	{"ncs-ns", O_NCS_NS, "NS", "100", "mean busy time between releases and acquisitions", NULL},
 	{"ncs-dist", O_NCS_DIST, "DIST", "exp", "parallel-section length: exp (exponential) or fixed", NULL},
 	{"cs-lines", O_CS_LINES, "N", "1", "shared cache lines written inside the critical section", NULL},
+	{"cs-write-pct", O_CS_WRITE_PCT, "P", "100", "share of the --cs-lines written (the rest only read)", NULL},
+	{"readers", O_READERS, "N", NULL, "rw: N threads read (the rest write, or --writers)", "Workloads (list workloads -v)"},
+	{"writers", O_WRITERS, "N", NULL, "rw: N threads write (threads 0..N-1)", NULL},
+	{"read-pct", O_READ_PCT, "P", "90", "rw, layout: share of operations that read (per operation)", NULL},
+	{"long-hold", O_LONG_HOLD, "MS", "0", "torture: the rare long hold in ms (0: off)", NULL},
+	{"stutter", O_STUTTER, "S", "0", "torture: pause all threads every S s for S s (0: off)", NULL},
+	{"layouts", O_LAYOUTS, "LIST", "packed,aligned,per_node", "layout: the variants (columns)", NULL},
+	{"lat-sample", O_LAT_SAMPLE, "N", "64", "time 1 acquisition in N (JSON latency; 0: off)", NULL},
 	{"placement", O_PLACEMENT, "POLICY", "cores", "cores, smt, spread, node:N[,M], cpus:LIST, none", "Where"},
 	{"isolated", O_ISOLATED, NULL, NULL, "also use isolated CPUs (isolcpus)", NULL},
 	{"mem-node", O_MEM_NODE, "N", "first thread's", "NUMA node of the lock and CS data: N, local or interleave", NULL},
@@ -87,6 +101,7 @@ static const struct optdef opts[] = {
 	{"row-name", O_ROW_NAME, "NAME", "threads", "heading of the row dimension (e.g. nwriters_stress)", NULL},
 	{"no-marks", O_NO_MARKS, NULL, NULL, "print tables without ? ~ * marks and notes", NULL},
 	{"dry-run", O_DRY_RUN, NULL, NULL, "print the plan (points, placement, duration) and exit", NULL},
+	{"resume", O_RESUME, "FILE", NULL, "continue the interrupted sweep saved in FILE (same options)", NULL},
 	{"quiet", O_QUIET, NULL, NULL, "no progress on stderr", NULL},
 	{"verbose", O_VERBOSE, NULL, NULL, "more detail (list locks -v)", NULL},
 	{"help", O_HELP, NULL, NULL, "this help", NULL},
@@ -152,6 +167,11 @@ struct cli {
 	const char *seed, *ncs_dist, *label, *freq, *numa_balancing;
 	const char **lock_opts;
 	unsigned nlock_opts;
+	/* issue 6 */
+	const char *layouts, *resume;
+	unsigned long cs_write_pct, readers, writers, read_pct, long_hold, lat_sample;
+	double stutter;
+	bool locks_set, readers_set, writers_set, read_pct_set;
 	double warmup, duration, interval, watchdog;
 	unsigned long runs, cs_lines, fake_nodes;
 	unsigned long long cs_ns, ncs_ns;
@@ -222,13 +242,15 @@ static void cli_defaults(struct cli *c)
 		.numa_balancing = "auto",
 		.warmup = 0.5, .duration = 1, .interval = 1, .watchdog = 10,
 		.runs = 3, .cs_lines = 1, .ncs_ns = 100,
+		.cs_write_pct = 100, .read_pct = 90, .lat_sample = 64,
+		.layouts = "packed,aligned,per_node",
 	};
 }
 
 static void cli_option(struct cli *c, int id, const char *a)
 {
 	switch (id) {
-	case O_LOCKS: c->locks = a; break;
+	case O_LOCKS: c->locks = a; c->locks_set = true; break;
 	case O_WORKLOAD: c->workload = a; break;
 	case O_BASELINE: c->baseline = a; break;
 	case O_INCLUDE_BROKEN: c->include_broken = true; break;
@@ -250,6 +272,24 @@ static void cli_option(struct cli *c, int id, const char *a)
 	case O_NCS_NS: c->ncs_ns = parse_uint("ncs-ns", a, 0, 1000000000); break;
 	case O_NCS_DIST: c->ncs_dist = a; break;
 	case O_CS_LINES: c->cs_lines = parse_uint("cs-lines", a, 0, 4096); break;
+	case O_CS_WRITE_PCT: c->cs_write_pct = parse_uint("cs-write-pct", a, 0, 100); break;
+	case O_READERS:
+		c->readers = parse_uint("readers", a, 0, MAX_THREADS);
+		c->readers_set = true;
+		break;
+	case O_WRITERS:
+		c->writers = parse_uint("writers", a, 0, MAX_THREADS);
+		c->writers_set = true;
+		break;
+	case O_READ_PCT:
+		c->read_pct = parse_uint("read-pct", a, 0, 100);
+		c->read_pct_set = true;
+		break;
+	case O_LONG_HOLD: c->long_hold = parse_uint("long-hold", a, 0, 10000); break;
+	case O_STUTTER: c->stutter = parse_seconds("stutter", a, 0, 3600); break;
+	case O_LAYOUTS: c->layouts = a; break;
+	case O_LAT_SAMPLE: c->lat_sample = parse_uint("lat-sample", a, 0, 1000000000); break;
+	case O_RESUME: c->resume = a; break;
 	case O_PLACEMENT: c->placement = a; break;
 	case O_ISOLATED: c->isolated = true; break;
 	case O_MEM_NODE: c->mem_node = a; break;
@@ -435,6 +475,109 @@ static void config_memnode(struct config *cf, const struct cli *c,
 		  "(valid: a node number, local, interleave)", c->mem_node);
 }
 
+/* ---- issue 6: workload options ---------------------------------------- */
+
+/* -w layout: one variant per --layouts entry, each run with `null`. */
+static void config_layouts(struct config *cf, const struct cli *c)
+{
+	char *list = strdup(c->layouts), *save = NULL;
+	const struct lock_entry *null = lock_registry_find("null");
+	unsigned n = 0;
+
+	if (c->locks_set)
+		die_usage("-w layout: the columns are --layouts, not locks (drop -l %s)",
+			  c->locks);
+	cf->locks = calloc(WL_NLAYOUTS, sizeof(*cf->locks));
+	cf->layouts = calloc(WL_NLAYOUTS, sizeof(*cf->layouts));
+	if (!list || !cf->locks || !cf->layouts || !null)
+		die_usage("out of memory");
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int l = layout_parse(t);
+
+		if (l < 0)
+			die_usage("unknown layout (%s): valid: packed, aligned, per_node", t);
+		for (unsigned i = 0; i < n; i++)
+			if (cf->layouts[i] == (unsigned)l)
+				die_usage("layout listed twice (%s)", t);
+		cf->locks[n] = null;
+		cf->layouts[n++] = (unsigned)l;
+	}
+	if (!n)
+		die_usage("--layouts: empty list");
+	cf->nlocks = n;
+	free(list);
+}
+
+/* Options one workload reads are refused with the others. */
+static void config_wl_only(const struct cli *c, const char *wl)
+{
+	const char *bad = NULL, *which = NULL;
+
+	if ((c->readers_set || c->writers_set) && strcmp(wl, "rw"))
+		bad = c->readers_set ? "readers" : "writers", which = "-w rw";
+	else if (c->read_pct_set && strcmp(wl, "rw") && strcmp(wl, "layout"))
+		bad = "read-pct", which = "-w rw or -w layout";
+	else if ((c->long_hold || c->stutter > 0) && strcmp(wl, "torture"))
+		bad = c->long_hold ? "long-hold" : "stutter", which = "-w torture";
+	else if (strcmp(c->layouts, "packed,aligned,per_node") && strcmp(wl, "layout"))
+		bad = "layouts", which = "-w layout";
+	if (bad)
+		die_usage("--%s: only with %s (workload is %s)", bad, which, wl);
+}
+
+/* rw with --readers/--writers: fixed roles that must fit every thread
+ * count (both given: -t defaults to, and must be, their sum). */
+static void config_rw_roles(struct config *cf, const struct cli *c)
+{
+	unsigned long sum = c->readers + c->writers;
+
+	if (!c->readers_set && !c->writers_set)
+		return;
+	if (c->read_pct_set)
+		die_usage("--read-pct: per-operation roles exclude --readers/--writers");
+	if (c->readers_set && c->writers_set && !c->threads) {
+		if (!sum || sum > MAX_THREADS)
+			die_usage("--readers %lu --writers %lu: 1 to %d threads in all",
+				  c->readers, c->writers, MAX_THREADS);
+		cf->nthreads = 1;
+		cf->threads[0] = (unsigned)sum;
+	}
+	for (unsigned i = 0; i < cf->nthreads; i++) {
+		unsigned t = cf->threads[i];
+
+		if (c->readers_set && c->writers_set && t != sum)
+			die_usage("--threads (%u): with --readers %lu --writers %lu the "
+				  "thread count must be %lu", t, c->readers, c->writers, sum);
+		if ((c->readers_set && c->readers > t) || (c->writers_set && c->writers > t))
+			die_usage("--threads (%u): fewer threads than --%s %lu", t,
+				  c->readers_set && c->readers > t ? "readers" : "writers",
+				  c->readers_set && c->readers > t ? c->readers : c->writers);
+	}
+	cf->params.fixed_roles = true;
+	cf->params.readers = (unsigned)c->readers;
+	cf->params.writers = (unsigned)c->writers;
+	cf->params.writers_set = c->writers_set;
+}
+
+/* The workload parameters of issue 6 (after cf->params is set). */
+static void config_wl_params(struct config *cf, const struct cli *c)
+{
+	struct wl_params *p = &cf->params;
+
+	config_wl_only(c, cf->workload->name);
+	p->cs_write_lines = (unsigned)((c->cs_lines * c->cs_write_pct + 50) / 100);
+	p->read_pct = (unsigned)c->read_pct;
+	p->lat_sample = (unsigned)c->lat_sample;
+	p->long_hold_ms = (unsigned)c->long_hold;
+	p->stutter_s = c->stutter;
+	if (p->stutter_s > 0 && p->stutter_s >= c->watchdog)
+		die_usage("--stutter (%g): must be shorter than --watchdog (%g)",
+			  p->stutter_s, c->watchdog);
+	config_rw_roles(cf, c);
+}
+
+/* ---- end of issue 6 options -------------------------------------------- */
+
 /* Validate everything that can be checked before a thread starts. */
 static void config_build(struct config *cf, const struct cli *c,
 			 const struct topo *t)
@@ -445,8 +588,11 @@ static void config_build(struct config *cf, const struct cli *c,
 	memset(cf, 0, sizeof(*cf));
 	cf->workload = workload_find(c->workload);
 	if (!cf->workload)
-		die_usage("unknown workload (%s): valid: cs", c->workload);
-	config_locks(cf, c);
+		die_usage("unknown workload (%s): valid: cs, rw, torture, layout", c->workload);
+	if (cf->workload->flags & WL_NOLOCK)
+		config_layouts(cf, c);
+	else
+		config_locks(cf, c);
 	cf->lock_opt = calloc(cf->nlocks, sizeof(*cf->lock_opt));
 	if (!cf->lock_opt)
 		die_usage("out of memory");
@@ -458,7 +604,7 @@ static void config_build(struct config *cf, const struct cli *c,
 		if (i == cf->nlocks)
 			die_usage("--baseline (%s): not one of --locks (%s)",
 				  c->baseline, c->locks);
-		if (!strcmp(cf->locks[i]->ops->name, c->baseline)) {
+		if (!strcmp(config_variant_name(cf, i), c->baseline)) {
 			cf->baseline = i;
 			break;
 		}
@@ -495,6 +641,7 @@ static void config_build(struct config *cf, const struct cli *c,
 	cf->label = c->label;
 	cf->row_heading = c->row_name;
 	cf->quiet = c->quiet;
+	config_wl_params(cf, c);
 }
 
 /* Where each requested format goes: JSON (or a lone format) to -o. */
@@ -724,6 +871,32 @@ static json_t *config_json(const struct config *cf, const struct cli *c,
 			 "workload", cf->workload->name);
 }
 
+/* The issue-6 members of the config object (workload options). */
+static void config_json_wl(json_t *j, const struct config *cf)
+{
+	const struct wl_params *p = &cf->params;
+	json_t *lay = json_null();
+
+	if (!j)
+		return;
+	if (cf->layouts) {
+		lay = json_array();
+		for (unsigned i = 0; i < cf->nlocks; i++)
+			json_array_append_new(lay, json_string(config_variant_name(cf, i)));
+	}
+	json_object_set_new(j, "cs_write_lines", json_integer(p->cs_write_lines));
+	json_object_set_new(j, "read_pct", p->fixed_roles ? json_null()
+							   : json_integer(p->read_pct));
+	json_object_set_new(j, "readers", p->fixed_roles && !p->writers_set ?
+			    json_integer(p->readers) : json_null());
+	json_object_set_new(j, "writers", p->writers_set ? json_integer(p->writers)
+							  : json_null());
+	json_object_set_new(j, "lat_sample", json_integer(p->lat_sample));
+	json_object_set_new(j, "long_hold_ms", json_integer(p->long_hold_ms));
+	json_object_set_new(j, "stutter_s", json_real(p->stutter_s));
+	json_object_set_new(j, "layouts", lay);
+}
+
 /* Placement of the largest thread count (every smaller count is a
  * prefix of it). */
 static json_t *placement_json(const struct config *cf, const struct topo *t)
@@ -758,7 +931,7 @@ static json_t *run_order_json(const struct config *cf)
 
 	for (unsigned i = 0; p && i < n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:i, s:i}",
-			"variant", cf->locks[p[i].variant]->ops->name,
+			"variant", config_variant_name(cf, p[i].variant),
 			"threads", cf->threads[p[i].row], "run", p[i].run + 1));
 	free(p);
 	return a;
@@ -786,7 +959,7 @@ static int dry_run(const struct config *cf, const struct topo *t)
 	       t->source, t->npu, t->ncores, t->nnodes, t->npackages);
 	printf("locks: ");
 	for (unsigned i = 0; i < cf->nlocks; i++)
-		printf("%s%s%s", i ? ", " : "", cf->locks[i]->ops->name,
+		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
 		       i == cf->baseline ? " (baseline)" : "");
 	printf("\nworkload: %s  cs-ns %llu  ncs-ns %llu  cs-lines %u\n",
 	       cf->workload->name, (unsigned long long)cf->params.cs_ns,
@@ -824,7 +997,7 @@ static void results_setup(struct results *r, const struct config *cf,
 		const struct lock_entry *e = cf->locks[i];
 		struct variant *v = &r->variants[i];
 
-		v->name = strdup(e->ops->name);
+		v->name = strdup(config_variant_name(cf, i));
 		v->lock = strdup(e->ops->name);
 		v->label = cf->label ? strdup(cf->label) : NULL;
 		v->origin = e->origin ? strdup(e->origin) : NULL;
@@ -836,13 +1009,14 @@ static void results_setup(struct results *r, const struct config *cf,
 	}
 	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
 	r->baseline = cf->baseline;
-	r->variant_heading = strdup("Lock");
+	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
 	r->row_heading = strdup(cf->row_heading);
 	r->label = cf->label ? strdup(cf->label) : NULL;
 	r->workload = strdup(cf->workload->name);
 	r->ncpus = usable_cpus(cf, t);
 	r->machine = machine_json(t);
 	r->config = config_json(cf, c, o);
+	config_json_wl(r->config, cf);
 	r->placement = placement_json(cf, t);
 	r->run_order = run_order_json(cf);
 	r->calibration = json_pack("{s:f, s:f, s:f, s:i, s:I, s:I, s:I}",
@@ -902,6 +1076,67 @@ static json_t *machine_setup(const struct cli *c, const int *cpus, unsigned n)
 	return changes ? changes : json_array();
 }
 
+/* ---- --resume ------------------------------------------------------- */
+
+/* --resume FILE read once: exits 2 when it cannot be read. */
+static struct results *resume_file(const struct cli *c)
+{
+	static struct results old;
+	static bool loaded;
+	char err[512];
+
+	if (!loaded) {
+		if (results_from_json(c->resume, &old, err, sizeof(err)))
+			die_usage("--resume: %s", err);
+		loaded = true;
+	}
+	return &old;
+}
+
+/* Without --seed, the resumed sweep keeps the file's run order. */
+static void resume_seed(const struct cli *c, struct config *cf)
+{
+	json_t *seed;
+
+	if (!c->resume || c->seed)
+		return;
+	seed = json_object_get(resume_file(c)->config, "seed");
+	if (json_is_integer(seed))
+		cf->seed = (uint64_t)json_integer_value(seed);
+}
+
+/* Refuse a different configuration before anything runs (exit 2). */
+static void resume_check(const struct cli *c, const struct config *cf,
+			 const struct outputs *o)
+{
+	json_t *cfg;
+	char err[512];
+
+	if (!c->resume)
+		return;
+	cfg = config_json(cf, c, o);
+	config_json_wl(cfg, cf);
+	if (results_resume_check(cfg, resume_file(c), c->resume, err, sizeof(err)))
+		die_usage("%s", err);
+	json_decref(cfg);
+}
+
+/* Keep the file's completed runs (checked by resume_check already). */
+static void resume_apply(const struct cli *c, struct results *r)
+{
+	struct results *old;
+	char err[512];
+
+	if (!c->resume)
+		return;
+	old = resume_file(c);
+	if (results_resume(r, old, c->resume, err, sizeof(err)))
+		die_usage("%s", err);
+	results_free(old);
+}
+
+/* ---- end of --resume ------------------------------------------------- */
+
 static int cmd_run(struct cli *c)
 {
 	struct topo t;
@@ -919,8 +1154,10 @@ static int cmd_run(struct cli *c)
 	if (topo_load(&t, c->topology, isolated_cpus(), err, sizeof(err)))
 		die_usage("%s", err + strlen("lockbench: "));
 	config_build(&cf, c, &t);
+	resume_seed(c, &cf);
 	outputs_parse(&o, c);
 	outputs_check(&o, &cf);
+	resume_check(c, &cf, &o);
 	if (c->dry_run)
 		return dry_run(&cf, &t);
 	if (!t.real)
@@ -939,7 +1176,10 @@ static int cmd_run(struct cli *c)
 	calibrate_delay(&cal);
 	cf.params.cs_loops = calibrate_loops(&cal, cf.params.cs_ns);
 	cf.params.ncs_loops = calibrate_loops(&cal, cf.params.ncs_ns);
+	cf.params.long_loops = calibrate_loops(&cal, cf.params.long_hold_ms * 1000000ull);
+	cf.params.short_loops = calibrate_loops(&cal, 2000); /* locktorture's 2 us */
 	results_setup(&r, &cf, c, &t, &o, &cal);
+	resume_apply(c, &r);
 	json_object_set_new(r.machine, "state_before", before ? before : json_null());
 	json_object_set_new(r.machine, "changes", changes);
 	rc = sweep_run(&cf, &t, &cal, &r, &interrupted, err, sizeof(err));
