@@ -402,6 +402,28 @@ static int read_exclusion(struct rd *d, json_t *o, const char *where,
 
 /* ---- workload metrics (1.2) ------------------------------------------ */
 
+/* runs[].rw.thread_kind: "reader", "writer" or "mixed" per thread. */
+static int read_kinds(struct rd *d, json_t *a, const char *w, struct run_sample *s)
+{
+	size_t n = json_array_size(a);
+
+	if (!n)
+		return 0;
+	if (n != s->nthreads)
+		return fail(d, "%s.thread_kind: %zu entries for %u threads", w, n, s->nthreads);
+	if (!(s->thread_kind = malloc(n)))
+		return oom(d);
+	for (size_t i = 0; i < n; i++) {
+		const char *k = json_string_value(json_array_get(a, i));
+
+		if (!k || (strcmp(k, "reader") && strcmp(k, "writer") && strcmp(k, "mixed")))
+			return fail(d, "%s.thread_kind[%zu]: expected reader, writer or mixed",
+				    w, i);
+		s->thread_kind[i] = k[0] == 'r' ? 'r' : k[0] == 'w' ? 'w' : 'm';
+	}
+	return 0;
+}
+
 /* runs[].rw: reads of an rw run (writes are ops - reads). */
 static int read_rw(struct rd *d, json_t *o, const char *where, struct run_sample *s)
 {
@@ -422,7 +444,7 @@ static int read_rw(struct rd *d, json_t *o, const char *where, struct run_sample
 		return rc;
 	if (n && n != s->nthreads)
 		return fail(d, "%s.thread_reads: %u entries for %u threads", w, n, s->nthreads);
-	return 0;
+	return read_kinds(d, json_object_get(rw, "thread_kind"), w, s);
 }
 
 /* runs[].latency: the histogram back from its [lo, hi, count] buckets. */

@@ -104,7 +104,7 @@ static json_t *rw_json(const struct run_sample *s)
 		json_decref(kind);
 		return json_null();
 	}
-	for (unsigned t = 0; s->thread_reads && t < s->nthreads; t++)
+	for (unsigned t = 0; s->thread_kind && t < s->nthreads; t++)
 		json_array_append_new(kind, json_string(run_thread_kind(s, t)));
 	return json_pack("{s:I, s:I, s:o, s:o, s:o}",
 			 "read_ops", (json_int_t)s->read_ops,

@@ -31,6 +31,7 @@ void run_sample_free(struct run_sample *s)
 	free(s->series);
 	free(s->counters);
 	free(s->thread_reads);
+	free(s->thread_kind);
 	free(s->lat);
 	json_decref(s->extra);
 	memset(s, 0, sizeof(*s));
@@ -108,8 +109,10 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	d->counters = dup_mem(s->counters, s->ncounters * sizeof(uint64_t));
 	d->extra = s->extra ? json_deep_copy(s->extra) : NULL;
 	d->thread_reads = dup_mem(s->thread_reads, s->nthreads * sizeof(uint64_t));
+	d->thread_kind = dup_mem(s->thread_kind, s->nthreads);
 	d->lat = dup_mem(s->lat, s->lat ? sizeof(*s->lat) : 0);
 	if ((s->nthreads && s->thread_reads && !d->thread_reads) ||
+	    (s->nthreads && s->thread_kind && !d->thread_kind) ||
 	    (s->lat && !d->lat) ||
 	    (s->nthreads && s->thread_ops && !d->thread_ops) ||
 	    (s->nseries && s->series && !d->series) ||
@@ -178,13 +181,10 @@ void run_sample_derive(struct run_sample *s)
 
 const char *run_thread_kind(const struct run_sample *s, unsigned t)
 {
-	if (!s->thread_reads || !s->thread_ops || t >= s->nthreads)
+	if (!s->thread_kind || t >= s->nthreads)
 		return "mixed";
-	if (s->thread_reads[t] == 0 && s->thread_ops[t])
-		return "writer";
-	if (s->thread_reads[t] == s->thread_ops[t] && s->thread_ops[t])
-		return "reader";
-	return "mixed";
+	return s->thread_kind[t] == 'r' ? "reader" : s->thread_kind[t] == 'w' ? "writer"
+									       : "mixed";
 }
 
 /* Fairness: mean Jain index over runs; locktorture's flag if any run. */

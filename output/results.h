@@ -44,6 +44,7 @@ struct run_sample {
 	bool has_rw;             /* reads and writes counted (rw, layout) */
 	uint64_t read_ops;       /* shared-mode operations in the window */
 	uint64_t *thread_reads;  /* [nthreads] of them per thread, or NULL */
+	char *thread_kind;       /* [nthreads] 'r'eader, 'w'riter, 'm'ixed, or NULL */
 	unsigned lat_sample;     /* latency sampled 1 acquisition in N; 0 = off */
 	struct hist *lat;        /* merged sampled acquisition latency (ns) */
 	bool has_hand;           /* handovers counted */
@@ -156,7 +157,7 @@ const char *results_row_name(const struct results *r, unsigned row,
 void results_finalize(struct results *r);
 /* Derive one run's fairness and trend (results_finalize does it for all). */
 void run_sample_derive(struct run_sample *s);
-/* "reader", "writer" or "mixed": thread t's kind in an rw run. */
+/* "reader", "writer" or "mixed" (also when unknown): thread t's role. */
 const char *run_thread_kind(const struct run_sample *s, unsigned t);
 
 #endif

@@ -95,8 +95,13 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 {
 	out->has_rw = sp->wl->flags & WL_RW;
 	out->has_hand = !(sp->wl->flags & WL_NOLOCK) && !(sp->ops->caps & LOCK_CAP_NOLOCK);
-	if (out->has_rw)
+	if (out->has_rw) {
 		out->thread_reads = calloc(sp->nthreads, sizeof(uint64_t));
+		out->thread_kind = malloc(sp->nthreads);
+	}
+	for (unsigned i = 0; out->thread_kind && i < sp->nthreads; i++)
+		out->thread_kind[i] = !sp->params->fixed_roles ? 'm' :
+			wl_is_reader(sp->params, i, sp->nthreads) ? 'r' : 'w';
 	for (unsigned i = 0; i < sp->nthreads; i++) {
 		uint64_t rd = SLOT_DELTA(&x1[i], &x0[i], reads);
 

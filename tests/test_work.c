@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Workloads and metrics (issue 6): rw validated against every
+ * reader-writer lock at 2 and 8 threads (and an exclusive lock, and the
+ * busted negative control), torture and layout runs, the layout
+ * variants' structure offsets, handover counting, per-run fairness and
+ * trend, latency percentiles on known data, the 1.2 JSON members read
+ * back, and --resume's merge and refusal.
+ *
+ * Environment: LB_VALIDATE_SECONDS (window, default 0.15).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../locks/registry.h"
+#include "../output/json_read.h"
+#include "../output/render.h"
+#include "../output/resume.h"
+#include "../topology/mem.h"
+#include "../workloads/calibrate.h"
+#include "../workloads/layout.h"
+#include "../workloads/runner.h"
+
+static double window_s = 0.15;
+static struct topo topo;
+static struct calibration cal;
+
+/* The parameters most tests use: a short CS on 2 lines, 50% reads. */
+static struct wl_params params(uint64_t cs_ns)
+{
+	struct wl_params wp = {
+		.cs_lines = 2, .cs_write_lines = 2, .cs_ns = cs_ns, .ncs_ns = 50,
+		.read_pct = 50, .lat_sample = 16,
+	};
+
+	wp.cs_loops = calibrate_loops(&cal, wp.cs_ns);
+	wp.ncs_loops = calibrate_loops(&cal, wp.ncs_ns);
+	wp.short_loops = calibrate_loops(&cal, 2000);
+	return wp;
+}
+
+/* One run of `ops` with workload `wl` at n threads. */
+static int run_wl(const char *lock, const char *wl, const struct wl_params *wp,
+		  unsigned n, unsigned fake_nodes, struct run_sample *s)
+{
+	const struct lock_ops *ops = lock_registry_find(lock)->ops;
+	struct placement_policy p;
+	struct thread_place *pl = calloc(n, sizeof(*pl));
+	uint64_t *opt = calloc(ops->nopts + 1, sizeof(*opt));
+	char err[512] = "";
+	struct run_spec sp;
+	int rc;
+
+	assert_non_null(pl);
+	assert_non_null(opt);
+	for (unsigned i = 0; i < ops->nopts; i++)
+		opt[i] = ops->opts[i].def;
+	assert_int_equal(placement_parse("cores", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_assign(&topo, &p, n, pl, err, sizeof(err)), 0);
+	sp = (struct run_spec){
+		.ops = ops, .lock_opt = opt, .wl = workload_find(wl), .params = wp,
+		.nthreads = n, .place = pl, .fake_nodes = fake_nodes,
+		.mem_node = MEM_NODE_LOCAL, .warmup_s = 0.03, .duration_s = window_s,
+		.interval_s = window_s, .watchdog_s = 20,
+	};
+	assert_non_null(sp.wl);
+	rc = runner_run(&sp, s, err, sizeof(err));
+	if (rc != RUN_OK)
+		fail_msg("%s/%s at %u threads: %s", lock, wl, n, err);
+	free(pl);
+	free(opt);
+	placement_policy_free(&p);
+	return rc;
+}
+
+static void expect_ok(const char *lock, const struct run_sample *s)
+{
+	if (!s->exclusion_ok)
+		fail_msg("%s: exclusion violated: counter %llu, ops %llu, violations %llu",
+			 lock, (unsigned long long)s->counter,
+			 (unsigned long long)s->total_ops,
+			 (unsigned long long)s->violations);
+	assert_true(s->exclusion_checked);
+}
+
+/* rw on every reader-writer lock, per-op and fixed roles, 2 and 8 threads. */
+static void test_rw_every_rwlock(void **state)
+{
+	unsigned counts[] = {2, 8}, nrw = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < lock_registry_count(); i++) {
+		const struct lock_ops *o = lock_registry_at(i)->ops;
+
+		if (!(o->caps & LOCK_CAP_RW) || (o->caps & (LOCK_CAP_NOLOCK | LOCK_CAP_BROKEN)))
+			continue;
+		nrw++;
+		for (unsigned k = 0; k < 2; k++) {
+			struct wl_params wp = params(100);
+			struct run_sample s;
+
+			run_wl(o->name, "rw", &wp, counts[k], 0, &s);
+			expect_ok(o->name, &s);
+			assert_true(s.has_rw && s.thread_reads);
+			assert_true(s.read_ops > 0 && s.read_ops < s.ops);
+			run_sample_free(&s);
+			/* Fixed roles: thread 0 writes, the others read. */
+			wp.fixed_roles = wp.writers_set = true;
+			wp.writers = 1;
+			run_wl(o->name, "rw", &wp, counts[k], 0, &s);
+			expect_ok(o->name, &s);
+			assert_int_equal(s.thread_reads[0], 0);
+			assert_string_equal(run_thread_kind(&s, 0), "writer");
+			assert_string_equal(run_thread_kind(&s, 1), "reader");
+			assert_true(s.counter > 0);
+			run_sample_free(&s);
+		}
+	}
+	assert_true(nrw >= 4); /* qrwlock, pthread_rwlock, ... */
+}
+
+/* An exclusive lock runs rw with every operation exclusive. */
+static void test_rw_exclusive_lock(void **state)
+{
+	struct wl_params wp = params(50);
+	struct run_sample s;
+
+	(void)state;
+	run_wl("pthread_mutex", "rw", &wp, 4, 0, &s);
+	expect_ok("pthread_mutex", &s);
+	assert_true(s.read_ops > 0);
+	run_sample_free(&s);
+}
+
+/* busted under rw: a reader beside a writer, or two writers, is seen. */
+static void test_rw_catches_busted(void **state)
+{
+	struct wl_params wp = params(500);
+	struct run_sample s;
+
+	(void)state;
+	run_wl("busted", "rw", &wp, 2, 0, &s);
+	assert_true(s.exclusion_checked);
+	assert_false(s.exclusion_ok);
+	assert_true(s.violations > 0);
+	run_sample_free(&s);
+}
+
+/* torture: exclusive and checked; stutter stands the threads still. */
+static void test_torture(void **state)
+{
+	struct wl_params wp = params(0);
+	struct run_sample s;
+
+	(void)state;
+	wp.long_hold_ms = 1;
+	wp.long_loops = calibrate_loops(&cal, 1000000);
+	run_wl("ticket", "torture", &wp, 2, 0, &s);
+	expect_ok("ticket", &s);
+	assert_true(s.ops > 0 && s.has_hand && !s.has_rw);
+	run_sample_free(&s);
+	wp.stutter_s = 0.04;
+	run_wl("tas", "torture", &wp, 2, 0, &s);
+	expect_ok("tas", &s);
+	run_sample_free(&s);
+}
+
+/* cs: sampled latency and handovers arrive in the run. */
+static void test_cs_metrics(void **state)
+{
+	struct wl_params wp = params(0);
+	struct run_sample s;
+
+	(void)state;
+	wp.cs_write_lines = 1; /* one line written, one read */
+	run_wl("mcs", "cs", &wp, 2, 2, &s);
+	expect_ok("mcs", &s);
+	assert_non_null(s.lat);
+	assert_int_equal(s.lat_sample, 16);
+	assert_true(s.lat->n > 0 && s.lat->n <= s.total_ops / 16 + 2);
+	assert_true(s.has_hand && s.hand_n > 0);
+	assert_true(s.hand_node <= s.hand_n && s.hand_core <= s.hand_l3 + s.hand_n);
+	run_sample_free(&s);
+	wp.lat_sample = 0;
+	run_wl("mcs", "cs", &wp, 2, 0, &s);
+	assert_null(s.lat);
+	run_sample_free(&s);
+}
+
+/* layout: no lock, no exclusion check, the variants all run. */
+static void test_layout_runs(void **state)
+{
+	(void)state;
+	for (unsigned l = 0; l < WL_NLAYOUTS; l++) {
+		struct wl_params wp = params(0);
+		struct run_sample s;
+
+		wp.layout = l;
+		run_wl("null", "layout", &wp, 2, 2, &s);
+		assert_false(s.exclusion_checked);
+		assert_true(s.ops > 0 && s.has_rw && !s.has_hand);
+		run_sample_free(&s);
+	}
+}
+
+/* The layouts share lines as designed (64-byte lines; 128-byte units). */
+static void test_layout_offsets(void **state)
+{
+	size_t ro, hot;
+
+	(void)state;
+	ro = layout_ro_offset(WL_LAYOUT_PACKED);
+	hot = layout_hot_offset(WL_LAYOUT_PACKED, 0);
+	assert_int_equal(ro / 64, hot / 64);          /* same cache line */
+	assert_true(ro + LAYOUT_RO_FIELDS * 8 <= 64);
+	ro = layout_ro_offset(WL_LAYOUT_ALIGNED);
+	hot = layout_hot_offset(WL_LAYOUT_ALIGNED, 0);
+	assert_true(ro / LB_CACHELINE != hot / LB_CACHELINE);
+	assert_int_equal(hot % LB_CACHELINE, 0);
+	ro = layout_ro_offset(WL_LAYOUT_PER_NODE);
+	for (unsigned n = 0; n < LAYOUT_MAX_NODES; n++) {
+		hot = layout_hot_offset(WL_LAYOUT_PER_NODE, n);
+		assert_int_equal(hot % LB_CACHELINE, 0);
+		assert_true(hot / LB_CACHELINE != ro / LB_CACHELINE);
+		if (n)
+			assert_true(hot / LB_CACHELINE !=
+				    layout_hot_offset(WL_LAYOUT_PER_NODE, n - 1) / LB_CACHELINE);
+		assert_true(hot + 8 <= layout_size(WL_LAYOUT_PER_NODE));
+	}
+	for (unsigned l = 0; l < WL_NLAYOUTS; l++) {
+		assert_int_equal(layout_size(l) % LB_CACHELINE, 0);
+		assert_int_equal(layout_parse(wl_layout_names[l]), (int)l);
+	}
+	assert_int_equal(layout_parse("nope"), -1);
+}
+
+/* wl_handover counts same node / L3 / core against the last holder. */
+static void test_handover_counting(void **state)
+{
+	static struct wl_shared sh;
+	struct worker a = {.sh = &sh}, b = {.sh = &sh};
+	struct wl_hand h = {0};
+
+	(void)state;
+	a.holder_id = wl_holder_id(0, 0, 0);
+	b.holder_id = wl_holder_id(1, 2, 3);
+	wl_handover(&a, &h);            /* first: nobody before */
+	assert_int_equal(h.n, 0);
+	wl_handover(&a, &h);            /* a after a: same everything */
+	wl_handover(&b, &h);            /* b after a: different everything */
+	wl_handover(&b, &h);
+	assert_int_equal(h.n, 3);
+	assert_int_equal(h.node, 2);
+	assert_int_equal(h.l3, 2);
+	assert_int_equal(h.core, 2);
+	b.holder_id = wl_holder_id(1, 2, 4); /* same node and L3, other core */
+	wl_handover(&b, &h);
+	assert_int_equal(h.node, 3);
+	assert_int_equal(h.core, 2);
+}
+
+/* Per-run fairness from known per-thread counts. */
+static void test_run_fairness(void **state)
+{
+	uint64_t ops[] = {10, 4};
+	struct run_sample s = {.nthreads = 2, .thread_ops = ops};
+
+	(void)state;
+	run_sample_derive(&s);
+	assert_int_equal(s.fair_min, 4);
+	assert_int_equal(s.fair_max, 10);
+	assert_true(s.fair_lt_unfair);               /* 10/2 > 4 */
+	assert_true(fabs(s.fair_jain - 196.0 / 232) < 1e-12);
+	ops[1] = 5;
+	run_sample_derive(&s);
+	assert_false(s.fair_lt_unfair);              /* 10/2 == 5 */
+	ops[0] = 5;
+	run_sample_derive(&s);
+	assert_true(s.fair_jain == 1);
+}
+
+static void test_trend(void **state)
+{
+	const double rising[] = {100, 110, 120, 130, 140, 150};
+	const double falling[] = {150, 140, 135, 120, 110, 100};
+	const double noisy[] = {100, 120, 90, 110, 100, 105};
+	const double spike[] = {100, 100, 100, 100, 100, 130};
+	const double flat[] = {100, 101, 100, 99, 100, 101};
+	double pct;
+
+	(void)state;
+	assert_true(stats_trend(rising, 6, 0.10, &pct));
+	assert_true(pct > 39 && pct < 41);
+	assert_true(stats_trend(falling, 6, 0.10, &pct) && pct < 0);
+	assert_false(stats_trend(noisy, 6, 0.10, &pct));
+	assert_false(stats_trend(spike, 6, 0.10, &pct));
+	assert_false(stats_trend(flat, 6, 0.10, &pct));
+	assert_false(stats_trend(rising, 3, 0.10, &pct));  /* too few intervals */
+}
+
+/* A results model with one run carrying every 1.2 member. */
+static void one_run_results(struct results *r, json_t *config)
+{
+	static uint64_t tops[] = {600, 400}, treads[] = {0, 400};
+	static char kinds[] = {'w', 'r'};
+	struct run_sample s = {
+		.window_s = 1, .ops = 1000, .ops_per_sec = 1000, .nthreads = 2,
+		.thread_ops = tops, .total_ops = 1100, .counter = 650,
+		.exclusion_checked = true, .exclusion_ok = true,
+		.has_rw = true, .read_ops = 400, .thread_reads = treads,
+		.thread_kind = kinds,
+		.lat_sample = 64, .has_hand = true, .hand_n = 500, .hand_node = 250,
+		.hand_l3 = 200, .hand_core = 100,
+	};
+	static struct hist h;
+
+	memset(&h, 0, sizeof(h));
+	/* 1000 samples of 10 ns and 10 of 1000 ns: p50 = p99 = 10,
+	 * p99.9 (rank 1009 of 1010) and max = 1000. */
+	for (unsigned i = 0; i < 1000; i++)
+		hist_add(&h, 10);
+	for (unsigned i = 0; i < 10; i++)
+		hist_add(&h, 1000);
+	s.lat = &h;
+	assert_int_equal(results_init(r, 1, 1), 0);
+	r->variants[0].name = strdup("qrwlock");
+	r->variants[0].lock = strdup("qrwlock");
+	r->rows[0] = 2;
+	r->variant_heading = strdup("Lock");
+	r->row_heading = strdup("threads");
+	r->workload = strdup("rw");
+	r->config = config;
+	assert_int_equal(results_add_run(r, 0, 0, &s), 0);
+	results_point(r, 0, 0)->status = POINT_OK;
+	results_finalize(r);
+}
+
+static void test_json_metrics_round_trip(void **state)
+{
+	struct results r, back;
+	json_t *doc, *run, *lat;
+	char *txt, err[256];
+	const struct run_sample *s;
+
+	(void)state;
+	one_run_results(&r, json_pack("{s:s}", "workload", "rw"));
+	doc = results_to_json(&r);
+	run = json_array_get(json_object_get(json_array_get(json_object_get(doc, "points"),
+							    0), "runs"), 0);
+	lat = json_object_get(run, "latency");
+	assert_int_equal(json_integer_value(json_object_get(lat, "p50_ns")), 10);
+	assert_int_equal(json_integer_value(json_object_get(lat, "p99_ns")), 10);
+	assert_int_equal(json_integer_value(json_object_get(lat, "p999_ns")), 1000);
+	assert_int_equal(json_integer_value(json_object_get(lat, "max_ns")), 1000);
+	assert_int_equal(json_array_size(json_object_get(lat, "buckets")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "rw"),
+							    "write_ops")), 600);
+	assert_true(json_real_value(json_object_get(json_object_get(run, "handover"),
+						    "same_node_frac")) == 0.5);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "fairness"),
+							    "min")), 400);
+	txt = json_dumps(doc, 0);
+	assert_int_equal(results_from_json_buf(txt, strlen(txt), "t", &back, err,
+					       sizeof(err)), 0);
+	results_finalize(&back);
+	s = &results_point(&back, 0, 0)->runs[0];
+	assert_true(s->has_rw && s->read_ops == 400 && s->thread_reads[1] == 400);
+	assert_string_equal(run_thread_kind(s, 0), "writer");
+	assert_string_equal(run_thread_kind(s, 1), "reader");
+	assert_non_null(s->lat);
+	assert_memory_equal(s->lat, results_point(&r, 0, 0)->runs[0].lat, sizeof(struct hist));
+	assert_true(s->has_hand && s->hand_n == 500 && s->hand_core == 100);
+	assert_null(s->extra); /* every 1.2 member is known to the reader */
+	free(txt);
+	json_decref(doc);
+	results_free(&back);
+	results_free(&r);
+}
+
+/* --resume: same config keeps the runs; another one is refused. */
+static void test_resume(void **state)
+{
+	struct results old, r;
+	char err[256] = "";
+
+	(void)state;
+	one_run_results(&old, json_pack("{s:s, s:i, s:s}", "workload", "rw",
+					"runs", 3, "created", "then"));
+	assert_int_equal(results_init(&r, 1, 1), 0);
+	r.variants[0].name = strdup("qrwlock");
+	r.rows[0] = 2;
+	r.config = json_pack("{s:s, s:i, s:s}", "workload", "rw", "runs", 3,
+			     "created", "now");
+	assert_int_equal(results_resume(&r, &old, "old.json", err, sizeof(err)), 0);
+	assert_int_equal(results_point(&r, 0, 0)->nruns, 1);
+	assert_int_equal(results_point(&r, 0, 0)->status, POINT_OK);
+	json_object_set_new(r.config, "runs", json_integer(5));
+	assert_int_equal(results_resume_check(r.config, &old, "old.json", err,
+					      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "runs is 5 here, 3 in the file"));
+	results_free(&r);
+	results_free(&old);
+}
+
+int main(void)
+{
+	const char *ws = getenv("LB_VALIDATE_SECONDS");
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_offsets),
+		cmocka_unit_test(test_handover_counting),
+		cmocka_unit_test(test_run_fairness),
+		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_json_metrics_round_trip),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_cs_metrics),
+		cmocka_unit_test(test_rw_every_rwlock),
+		cmocka_unit_test(test_rw_exclusive_lock),
+		cmocka_unit_test(test_rw_catches_busted),
+		cmocka_unit_test(test_torture),
+		cmocka_unit_test(test_layout_runs),
+	};
+	char err[256];
+
+	if (topo_load(&topo, NULL, NULL, err, sizeof(err))) {
+		fprintf(stderr, "test_work: setup failed: %s\n", err);
+		return 1;
+	}
+	if (ws)
+		window_s = atof(ws);
+	calibrate_delay(&cal);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
