@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# End-to-end tests of the workloads and metrics (issue 6): rw, torture,
+# layout, the JSON metrics, -q, --resume, and scripts/plot.
+# Usage: e2e_work.sh BINARY
+set -u
+BIN=${1:-./lockbench}
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0
+fail=0
+SHORT=(--warmup 0.05 -d 0.2 --stat-interval 0.05 --no-tune)
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+	local want=$1 what=$2
+	shift 3
+	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
+		return 1
+	fi
+	ok
+}
+
+# json FILE PYTHON: run python with d = the parsed file.
+json() {
+	python3 - "$1" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+$2
+PY
+}
+
+# Bad input: exit 2, one line naming the problem.
+bad_input() {
+	local what=$1 pattern=$2
+	shift 2
+	expect_exit 2 "$what" -- "$BIN" "$@" -q || return
+	if [ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q -- "$pattern" "$OUT/stderr"; then
+		ok
+	else
+		bad "$what: want one line with '$pattern', got: $(cat "$OUT/stderr")"
+	fi
+}
+
+bad_input "readers outside rw" "--readers: only with -w rw" --readers 2
+bad_input "read-pct range" "read-pct (101)" -w rw --read-pct 101
+bad_input "roles must add up" "thread count must be 2" -w rw --readers 1 --writers 1 -t 3
+bad_input "read-pct vs roles" "exclude --readers" -w rw --readers 1 --read-pct 50 -t 2
+bad_input "layout takes no -l" "columns are --layouts" -w layout -l tas
+bad_input "unknown layout" "unknown layout (diagonal)" -w layout --layouts packed,diagonal
+bad_input "stutter outside torture" "--stutter: only with -w torture" --stutter 1
+bad_input "unknown workload" "valid: cs, rw, torture, layout" -w nosuch
+
+# list workloads -v explains each one; torture says it is a stress test.
+expect_exit 0 "list workloads -v" -- "$BIN" list workloads -v
+for w in cs rw torture layout; do
+	grep -q "^$w " "$OUT/stdout" && ok || bad "list workloads lacks $w"
+done
+grep -q "NOT the recommended" "$OUT/stdout" && ok || bad "torture not called a stress test"
+
+# rw: an rwlock and a mutex in one command; reads and writes in JSON,
+# latency percentiles, handovers, per-run fairness and trend.
+expect_exit 0 "rw run" -- "$BIN" -w rw -l qrwlock,pthread_mutex -t 1,2 -r 2 "${SHORT[@]}" \
+	-q -f table,json -o "$OUT/rw.json"
+grep -q "^Lock: *qrwlock *pthread_mutex" "$OUT/stdout" && ok || bad "rw table"
+[ ! -s "$OUT/stderr" ] && ok || bad "-q left stderr: $(cat "$OUT/stderr")"
+json "$OUT/rw.json" '
+assert d["workload"] == "rw" and d["schema_version"] == "1.2"
+assert d["config"]["read_pct"] == 90 and d["config"]["lat_sample"] == 64
+for p in d["points"]:
+    assert p["status"] == "ok", p
+    for r in p["runs"]:
+        rw = r["rw"]
+        assert rw["read_ops"] + rw["write_ops"] == r["ops"]
+        assert rw["read_ops"] > rw["write_ops"] > 0
+        assert rw["thread_kind"] == ["mixed"] * p["threads"]
+        assert sum(rw["thread_reads"]) == rw["read_ops"]
+        ex = r["exclusion"]
+        assert ex["ok"] and ex["counter"] < ex["total_ops"]
+        l = r["latency"]
+        assert l["sample_every"] == 64 and l["samples"] > 0
+        assert 0 < l["p50_ns"] <= l["p99_ns"] <= l["p999_ns"] <= l["max_ns"]
+        assert sum(b[2] for b in l["buckets"]) == l["samples"]
+        h = r["handover"]
+        assert 0 <= h["same_node"] <= h["acquisitions"] and h["same_node_frac"] is not None
+        f = r["fairness"]
+        assert f["min"] <= f["max"] and 0 < f["jain"] <= 1
+        assert r["trend"]["trending"] in (True, False)
+    assert p["latency"]["p99_ns"] > 0 and p["rw"]["reads_per_sec"] > 0
+    assert "trending_runs" in p
+' && ok || bad "rw json"
+
+# Fixed roles: thread 0 writes, thread 1 reads.
+expect_exit 0 "rw roles" -- "$BIN" -w rw -l pthread_rwlock --readers 1 --writers 1 -r 1 \
+	"${SHORT[@]}" -q -f json -o "$OUT/roles.json"
+json "$OUT/roles.json" '
+p = d["points"][0]; assert p["threads"] == 2
+assert p["runs"][0]["rw"]["thread_kind"] == ["writer", "reader"]
+assert p["runs"][0]["rw"]["thread_reads"][0] == 0
+' && ok || bad "rw roles json"
+
+# A broken lock is caught by rw too.
+expect_exit 1 "rw busted" -- "$BIN" -w rw -l busted --include-broken -t 2 -r 1 --cs-ns 500 \
+	--read-pct 50 "${SHORT[@]}" -q
+grep -q "FAILED" "$OUT/stdout" && ok || bad "rw busted not FAILED"
+grep -q "mutual exclusion violated" "$OUT/stderr" && ok || bad "rw busted stderr"
+
+# torture: long holds and stutter, still checked.
+expect_exit 0 "torture" -- "$BIN" -w torture -l ticket,pthread_mutex -t 2 -r 1 --long-hold 2 \
+	--stutter 0.1 --warmup 0.05 -d 0.4 --stat-interval 0.1 --no-tune -q -f json -o "$OUT/t.json"
+json "$OUT/t.json" '
+assert d["config"]["long_hold_ms"] == 2 and d["config"]["stutter_s"] == 0.1
+for p in d["points"]:
+    assert p["status"] == "ok" and p["runs"][0]["exclusion"]["ok"]
+    assert p["runs"][0]["rw"] is None
+' && ok || bad "torture json"
+
+# layout: the layouts are the columns; lkp blocks as published.
+expect_exit 0 "layout lkp" -- "$BIN" -w layout --fake-nodes 2 -t 1,2 -r 2 "${SHORT[@]}" -q \
+	-f lkp,json -o "$OUT/layout.json"
+grep -q "^layout/threads=2$" "$OUT/stdout" && ok || bad "layout lkp title: $(head -5 "$OUT/stdout")"
+grep -q "^layout  *kops/s(higher is better)" "$OUT/stdout" && ok || bad "layout lkp header"
+for l in packed aligned per_node; do
+	grep -Eq "^$l +[0-9]+\.[0-9]{2}±[0-9]+\.[0-9]{2}%" "$OUT/stdout" && ok || bad "lkp line $l"
+done
+json "$OUT/layout.json" '
+assert [v["name"] for v in d["variants"]] == ["packed", "aligned", "per_node"]
+assert all(v["lock"] == "null" for v in d["variants"])
+assert d["variant_heading"] == "Layout" and d["config"]["layouts"] == ["packed", "aligned", "per_node"]
+for p in d["points"]:
+    assert p["status"] == "ok" and not p["runs"][0]["exclusion"]["checked"]
+    assert p["runs"][0]["handover"] is None
+' && ok || bad "layout json"
+
+# --resume: interrupt a sweep, continue it; kept runs stay as they were.
+BASE=(-l tas,ticket -t 1,2 --warmup 0.1 -d 0.25 --stat-interval 0.25 --no-tune -q -f json --seed 11)
+RES=("${BASE[@]}" -r 3)
+"$BIN" "${RES[@]}" -o "$OUT/res.json" >/dev/null 2>&1 &
+pid=$!
+sleep 1.4
+kill -INT $pid
+wait $pid
+[ $? -eq 1 ] && ok || bad "interrupted sweep exit"
+cp "$OUT/res.json" "$OUT/res0.json"
+json "$OUT/res0.json" 'assert d["incomplete"] and any(p["runs"] for p in d["points"])' \
+	&& ok || bad "interrupted json"
+bad_input "resume other config" "different configuration: runs is 2 here, 3 in the file" \
+	"${BASE[@]}" -r 2 -o "$OUT/res.json" --resume "$OUT/res.json"
+cmp -s "$OUT/res.json" "$OUT/res0.json" && ok || bad "refused resume touched the file"
+bad_input "resume missing file" "--resume: cannot read results" "${RES[@]}" --resume "$OUT/none.json"
+expect_exit 0 "resume" -- "$BIN" "${RES[@]}" -o "$OUT/res.json" --resume "$OUT/res.json"
+python3 - "$OUT/res0.json" "$OUT/res.json" <<'PY' && ok || bad "resumed json"
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert not b["incomplete"]
+old = {(p["variant"], p["threads"]): p["runs"] for p in a["points"]}
+for p in b["points"]:
+    assert p["status"] == "ok" and len(p["runs"]) == 3, p
+    kept = old[(p["variant"], p["threads"])]
+    assert [r["ops"] for r in p["runs"][:len(kept)]] == [r["ops"] for r in kept]
+assert sum(len(r) for r in old.values()) < 12  # something was left to do
+PY
+
+# scripts/plot on generated JSON (skipped without matplotlib).
+if python3 -c "import matplotlib" 2>/dev/null || /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+	expect_exit 0 "plot png" -- "$HERE/../scripts/plot" "$OUT/rw.json" "$OUT/res.json" \
+		--latency --fairness -o "$OUT/fig.png"
+	head -c 8 "$OUT/fig.png" | od -An -c | grep -q "P   N   G" && ok || bad "plot: not a PNG"
+	expect_exit 0 "plot svg" -- "$HERE/../scripts/plot" "$OUT/layout.json" --err ci -o "$OUT/fig.svg"
+	grep -q "<svg" "$OUT/fig.svg" && ok || bad "plot: not an SVG"
+	expect_exit 2 "plot bad output" -- "$HERE/../scripts/plot" "$OUT/rw.json" -o "$OUT/fig.gif"
+else
+	echo "e2e_work: scripts/plot not tested: matplotlib missing (apt-get install python3-matplotlib)"
+fi
+
+echo "e2e_work: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
