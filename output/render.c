@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,6 +78,67 @@ int unit_parse(const char *s, enum unit *u)
 }
 
 /*
+ * Headline workload metrics under a text format (with marks on), for
+ * the last row: p99 acquisition latency per variant, the share of
+ * handovers staying on the node when they did not all (more than one
+ * node), and what an rw throughput counts.  Nothing without them.
+ */
+/* Is there a headline metric for render_metrics() to print? */
+static bool render_has_metrics(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants && r->nrows; v++) {
+		const struct point *p = results_point(r, v, r->nrows - 1);
+
+		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
+					      (!isnan(p->hand_node) && p->hand_node < 1)))
+			return true;
+	}
+	return r->workload && !strcmp(r->workload, "rw");
+}
+
+static void render_metrics(const struct results *r, FILE *f)
+{
+	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
+	bool rw = r->workload && !strcmp(r->workload, "rw");
+	const char *sep;
+	char name[64];
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const struct point *p = results_point(r, v, row);
+
+		nlat += p->status == POINT_OK && p->lat && p->lat->n;
+		nhand += p->status == POINT_OK && !isnan(p->hand_node) && p->hand_node < 1;
+	}
+	results_row_name(r, row, name, sizeof(name));
+	if (nlat) {
+		sep = "";
+		fprintf(f, "p99 acquisition latency at %s %s (sampled):", name, r->row_heading);
+		for (unsigned v = 0; v < r->nvariants; v++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status == POINT_OK && p->lat && p->lat->n)
+				fprintf(f, "%s %s %llu ns", sep, r->variants[v].name,
+					p->lat_p99), sep = ",";
+		}
+		fputc('\n', f);
+	}
+	if (nhand) {
+		sep = "";
+		fprintf(f, "handovers staying on the NUMA node at %s %s:", name, r->row_heading);
+		for (unsigned v = 0; v < r->nvariants; v++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status == POINT_OK && !isnan(p->hand_node))
+				fprintf(f, "%s %s %.0f%%", sep, r->variants[v].name,
+					p->hand_node * 100), sep = ",";
+		}
+		fputc('\n', f);
+	}
+	if (rw)
+		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
+}
+
+/*
  * The notes explaining the marks, printed once under a text format after
  * a blank line (nothing when there is nothing to explain): ? high CV,
  * ~ not significant, * oversubscribed, - not measured, and one line per
@@ -101,7 +163,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		over |= render_oversubscribed(r, k);
 	if (!o->marks)
 		cv = ns = over = missing = false;
-	if (cv || ns || over || missing || failed || r->incomplete)
+	if (cv || ns || over || missing || failed || r->incomplete ||
+	    (o->marks && render_has_metrics(r)))
 		fputc('\n', f);
 	if (cv)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
@@ -120,4 +183,6 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+	if (o->marks && r->nrows && r->nvariants)
+		render_metrics(r, f);
 }

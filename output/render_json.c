@@ -71,7 +71,8 @@ static json_t *hist_buckets_json(const struct hist *h)
 }
 
 /* Sampled acquisition latency: percentiles in ns and the buckets. */
-static json_t *latency_json(const struct hist *h, unsigned every, bool buckets)
+static json_t *latency_json(const struct hist *h, unsigned every,
+			    const unsigned long long q[3], bool buckets)
 {
 	json_t *o;
 
@@ -80,9 +81,8 @@ static json_t *latency_json(const struct hist *h, unsigned every, bool buckets)
 	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
 		      "sample_every", every, "samples", (json_int_t)h->n,
 		      "sum_ns", (json_int_t)h->sum,
-		      "p50_ns", (json_int_t)hist_quantile(h, 0.5),
-		      "p99_ns", (json_int_t)hist_quantile(h, 0.99),
-		      "p999_ns", (json_int_t)hist_quantile(h, 0.999),
+		      "p50_ns", (json_int_t)q[0], "p99_ns", (json_int_t)q[1],
+		      "p999_ns", (json_int_t)q[2],
 		      "max_ns", (json_int_t)h->max,
 		      "mean_ns", h->n ? json_real((double)h->sum / (double)h->n) : json_null());
 	if (o && buckets)
@@ -133,10 +133,12 @@ static json_t *handover_json(const struct run_sample *s)
 /* The 1.2 members of a run. */
 static void run_metrics_json(json_t *o, const struct run_sample *s)
 {
+	unsigned long long q[3] = {s->lat_p50, s->lat_p99, s->lat_p999};
+
 	if (!o)
 		return;
 	json_object_set_new(o, "rw", rw_json(s));
-	json_object_set_new(o, "latency", latency_json(s->lat, s->lat_sample, true));
+	json_object_set_new(o, "latency", latency_json(s->lat, s->lat_sample, q, true));
 	json_object_set_new(o, "handover", handover_json(s));
 	json_object_set_new(o, "fairness", s->thread_ops && s->nthreads ?
 		json_pack("{s:I, s:I, s:o, s:b}", "min", (json_int_t)s->fair_min,
@@ -150,10 +152,11 @@ static void run_metrics_json(json_t *o, const struct run_sample *s)
 static void point_metrics_json(json_t *o, const struct point *p)
 {
 	unsigned every = p->nruns ? p->runs[0].lat_sample : 0;
+	unsigned long long q[3] = {p->lat_p50, p->lat_p99, p->lat_p999};
 
 	if (!o)
 		return;
-	json_object_set_new(o, "latency", latency_json(p->lat, every, false));
+	json_object_set_new(o, "latency", latency_json(p->lat, every, q, false));
 	json_object_set_new(o, "handover", isnan(p->hand_node) ? json_null() :
 		json_pack("{s:o, s:o, s:o}", "same_node_frac", num(p->hand_node),
 			  "same_l3_frac", num(p->hand_l3),

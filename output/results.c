@@ -160,6 +160,9 @@ void run_sample_derive(struct run_sample *s)
 	double *x = malloc((s->nthreads + 1) * sizeof(*x));
 
 	s->trending = stats_trend(s->series, s->nseries, TREND_THRESH, &s->trend_pct);
+	s->lat_p50 = s->lat ? hist_quantile(s->lat, 0.5) : 0;
+	s->lat_p99 = s->lat ? hist_quantile(s->lat, 0.99) : 0;
+	s->lat_p999 = s->lat ? hist_quantile(s->lat, 0.999) : 0;
 	s->fair_jain = NAN;
 	s->fair_min = s->fair_max = 0;
 	s->fair_lt_unfair = false;
@@ -235,6 +238,9 @@ static void point_metrics(struct point *p)
 			nrw++;
 		}
 	}
+	p->lat_p50 = p->lat ? hist_quantile(p->lat, 0.5) : 0;
+	p->lat_p99 = p->lat ? hist_quantile(p->lat, 0.99) : 0;
+	p->lat_p999 = p->lat ? hist_quantile(p->lat, 0.999) : 0;
 	p->hand_node = hn ? (double)hnode / (double)hn : NAN;
 	p->hand_l3 = hn ? (double)hl3 / (double)hn : NAN;
 	p->hand_core = hn ? (double)hcore / (double)hn : NAN;

@@ -54,6 +54,7 @@ struct run_sample {
 	uint64_t fair_min, fair_max; /* per-thread ops */
 	double fair_jain;
 	bool fair_lt_unfair;     /* max/2 > min */
+	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
 };
@@ -83,6 +84,7 @@ struct point {
 	bool lt_unfair;          /* locktorture's max/2 > min in any run */
 	/* Workload metrics over the runs (1.2). */
 	struct hist *lat;        /* the runs' latency histograms merged, or NULL */
+	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns */
 	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
