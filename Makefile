@@ -44,24 +44,31 @@ all: lockbench
 lockbench: build/release/lockbench
 	cp $< $@
 
+# `make V=1` shows the full command lines.
+Q := $(if $(V),,@)
+
 define flavour
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -MMD -MP -c $$< -o $$@
+	$$(if $$(Q),@echo "  CC [$(1)] $$<")
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -MMD -MP -c $$< -o $$@
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
-	$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS))
+	$$(if $$(Q),@echo "  LD [$(1)] $$@")
+	$(Q)$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS))
 
 build/$(1)/tests/%: tests/%.c $(TEST_SUPPORT) $(call objs,$(1))
 	@mkdir -p $$(dir $$@)
-	$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS)) -lcmocka
+	$$(if $$(Q),@echo "  CC+LD [$(1)] $$@")
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS)) -lcmocka
 endef
 $(eval $(call flavour,release))
 $(eval $(call flavour,asan))
 $(eval $(call flavour,tsan))
 $(eval $(call flavour,arm64))
 
-.SECONDARY:
+# Keep test binaries built through the unit-% pattern rule.
+.SECONDARY: $(foreach f,release asan tsan arm64,$(foreach t,$(TESTS),build/$(f)/tests/$(t)))
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -80,8 +87,8 @@ e2e: lockbench
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
-	ASAN_OPTIONS=detect_leaks=0 LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
-	ASAN_OPTIONS=detect_leaks=0 tests/e2e_results.sh build/asan/lockbench
+	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
+	tests/e2e_results.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.

@@ -158,6 +158,7 @@ struct cli {
 	bool include_broken, isolated, no_marks, dry_run, quiet, verbose;
 	int argc;
 	char **argv;            /* positional arguments after the command */
+	char **argv_base;       /* the allocation argv points into */
 };
 
 static double parse_seconds(const char *opt, const char *s, double min, double max)
@@ -302,6 +303,23 @@ static void cli_parse(struct cli *c, int argc, char **argv)
 	}
 	c->argc = npos;
 	c->argv = pos;
+	c->argv_base = pos;
+}
+
+static void cli_free(struct cli *c)
+{
+	free(c->argv_base);
+	free(c->lock_opts);
+}
+
+static void config_free(struct config *cf)
+{
+	for (unsigned i = 0; cf->lock_opt && i < cf->nlocks; i++)
+		free(cf->lock_opt[i]);
+	free(cf->lock_opt);
+	free(cf->locks);
+	free(cf->threads);
+	placement_policy_free(&cf->placement);
 }
 
 /* Every registered lock name, for "valid choices" messages. */
@@ -921,8 +939,12 @@ static int cmd_run(struct cli *c)
 	config_build(&cf, c, &t);
 	outputs_parse(&o, c);
 	outputs_check(&o, &cf);
-	if (c->dry_run)
-		return dry_run(&cf, &t);
+	if (c->dry_run) {
+		rc = dry_run(&cf, &t);
+		config_free(&cf);
+		topo_free(&t);
+		return rc;
+	}
 	if (!t.real)
 		die_usage("--topology (%s) describes another machine: use it with "
 			  "--dry-run or 'lockbench topo'", c->topology);
@@ -953,6 +975,7 @@ static int cmd_run(struct cli *c)
 	wrc = outputs_write(&o, &r);
 	results_free(&r);
 	topo_free(&t);
+	config_free(&cf);
 	free(cpus);
 	return wrc ? wrc : rc ? 1 : 0;
 }
@@ -1037,6 +1060,7 @@ int main(int argc, char **argv)
 {
 	struct cli c;
 	const char *cmd = "run";
+	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
 		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
@@ -1051,11 +1075,14 @@ int main(int argc, char **argv)
 		c.argv++;
 	}
 	if (!strcmp(cmd, "list"))
-		return cmd_list(c.argc ? c.argv[0] : NULL, c.argc > 1 ? c.argv[1] : NULL,
-				c.verbose, c.include_broken);
-	if (!strcmp(cmd, "topo"))
-		return cmd_topo(&c);
-	if (!strcmp(cmd, "system"))
-		return cmd_system(&c);
-	return cmd_run(&c);
+		rc = cmd_list(c.argc ? c.argv[0] : NULL, c.argc > 1 ? c.argv[1] : NULL,
+			      c.verbose, c.include_broken);
+	else if (!strcmp(cmd, "topo"))
+		rc = cmd_topo(&c);
+	else if (!strcmp(cmd, "system"))
+		rc = cmd_system(&c);
+	else
+		rc = cmd_run(&c);
+	cli_free(&c);
+	return rc;
 }

@@ -105,7 +105,10 @@ for p in d["points"]:
     assert p["status"] == "ok", p
     assert len(p["runs"]) == 3
     for r in p["runs"]:
-        assert r["ops"] > 0 and r["window_s"] > 0.15 and len(r["thread_ops"]) == p["threads"]
+        # A FIFO lock with more threads than CPUs may complete nothing in a
+        # short window (preempted waiters); below that, every run counts.
+        assert r["window_s"] > 0.15 and len(r["thread_ops"]) == p["threads"]
+        assert r["ops"] > 0 or p["oversubscribed"], r
         assert sum(r["thread_ops"]) == r["ops"]
         assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
         assert r["exclusion"]["counter"] == r["exclusion"]["total_ops"]
