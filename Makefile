@@ -37,7 +37,7 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench fuzz fuzz-ltlog
+.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -154,6 +154,9 @@ test: unit e2e asan tsan arm64
 
 bench: lockbench
 	scripts/bench-overhead.sh ./lockbench
+
+bench-locks: lockbench
+	scripts/bench-locks.sh ./lockbench
 
 # ---- install -------------------------------------------------------------
 
