@@ -486,6 +486,11 @@ static void config_build(struct config *cf, const struct cli *c,
 	cf->placement.use_isolated = c->isolated;
 	if (placement_order(t, &cf->placement, &order, &usable, err, sizeof(err)))
 		die_usage("%s", err + strlen("lockbench: "));
+	for (unsigned i = 0; i < usable; i++)
+		if (!t->pu[order[i]].allowed)
+			fprintf(stderr, "lockbench: warning: cpu %d (placement %s) is not in "
+				"the allowed set (taskset/cgroup cpuset): pinning will fail\n",
+				t->pu[order[i]].os, cf->placement.text);
 	free(order);
 	config_threads(cf, c, usable);
 	config_memnode(cf, c, t);

@@ -97,6 +97,7 @@ assert c["threads"] == [1, 2, 4] and c["runs"] == 3 and c["seed"] == 7
 pl = d["placement"]["threads"]; assert len(pl) == 4
 for t in pl:
     for k in ("cpu", "core", "node", "package"): assert k in t
+    if m["numa_nodes"] == 1: assert t["node"] == 0
 assert d["calibration"]["loops_per_ns"] > 0
 assert len(d["run_order"]) == 27
 assert [v["name"] for v in d["variants"]] == ["pthread_mutex", "ticket", "mcs"]
@@ -111,6 +112,9 @@ for p in d["points"]:
         assert r["ops"] > 0 or p["oversubscribed"], r
         assert sum(r["thread_ops"]) == r["ops"]
         assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
+        # One NUMA node here: the lock's memory and every thread on node 0.
+        if m["numa_nodes"] == 1:
+            assert r["lock_node"] in (0, None), r["lock_node"]
         assert r["exclusion"]["counter"] == r["exclusion"]["total_ops"]
     s = p["summary"]
     for k in ("n", "mean", "std", "median", "min", "max", "cv", "ci95"): assert k in s
