@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "locks/plugin.h"
 #include "locks/registry.h"
 #include "output/render.h"
 #include "output/cmds.h"
@@ -42,7 +43,7 @@ enum opt_id {
 	O_CS_LINES, O_NCS_DIST, O_ISOLATED, O_MEM_NODE, O_TOPOLOGY,
 	O_FAKE_NODES, O_LOCK_OPT, O_ORDER, O_SEED, O_LABEL, O_UNIT,
 	O_NO_MARKS, O_ROW_NAME, O_INCLUDE_BROKEN, O_DRY_RUN, O_FREQ,
-	O_NUMA_BALANCING, O_NO_TUNE,
+	O_NUMA_BALANCING, O_NO_TUNE, O_PLUGIN,
 };
 
 struct optdef {
@@ -60,6 +61,7 @@ static const struct optdef opts[] = {
 	{"baseline", O_BASELINE, "LOCK", "first lock", "variant the rel% column is computed against", NULL},
 	{"include-broken", O_INCLUDE_BROKEN, NULL, NULL, "allow deliberately broken locks (busted)", NULL},
 	{"lock-opt", O_LOCK_OPT, "LOCK.KEY=V", NULL, "set a lock tunable (repeatable; see `list locks -v`)", NULL},
+	{"plugin", O_PLUGIN, "[TAG=]FILE", NULL, "add the locks of a shared object (repeatable; TAG renames each to NAME_TAG)", NULL},
 	{"threads", O_THREADS, "LIST", "1,2,4,..,max", "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs)", "How many"},
 	{"warmup", O_WARMUP, "S", "0.5", "seconds of warm-up before each window", "How long"},
 	{"duration", O_DURATION, "S", "1", "seconds of the measured window", NULL},
@@ -100,7 +102,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
-		"       lockbench list [locks|workloads|formats|placements] [-v]\n"
+		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
 		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
@@ -150,8 +152,8 @@ struct cli {
 	const char *locks, *threads, *formats, *output, *mem_node, *placement;
 	const char *topology, *workload, *baseline, *unit, *row_name, *order;
 	const char *seed, *ncs_dist, *label, *freq, *numa_balancing;
-	const char **lock_opts;
-	unsigned nlock_opts;
+	const char **lock_opts, **plugins;
+	unsigned nlock_opts, nplugins;
 	double warmup, duration, interval, watchdog;
 	unsigned long runs, cs_lines, fake_nodes;
 	unsigned long long cs_ns, ncs_ns;
@@ -237,6 +239,12 @@ static void cli_option(struct cli *c, int id, const char *a)
 		if (!c->lock_opts)
 			die_usage("out of memory");
 		c->lock_opts[c->nlock_opts++] = a;
+		break;
+	case O_PLUGIN:
+		c->plugins = realloc(c->plugins, (c->nplugins + 1) * sizeof(char *));
+		if (!c->plugins)
+			die_usage("out of memory");
+		c->plugins[c->nplugins++] = a;
 		break;
 	case O_THREADS: c->threads = a; break;
 	case O_WARMUP: c->warmup = parse_seconds("warmup", a, 0, 3600); break;
@@ -1037,6 +1045,7 @@ int main(int argc, char **argv)
 {
 	struct cli c;
 	const char *cmd = "run";
+	char err[PATH_MAX + 512];
 
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
 		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
@@ -1044,6 +1053,8 @@ int main(int argc, char **argv)
 	cli_parse(&c, argc, argv);
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
+	if (plugins_load(c.plugins, c.nplugins, err, sizeof(err)))
+		die_usage("%s", err);
 	if (c.argc && (!strcmp(c.argv[0], "run") || !strcmp(c.argv[0], "list") ||
 		       !strcmp(c.argv[0], "topo") || !strcmp(c.argv[0], "system"))) {
 		cmd = c.argv[0];
