@@ -111,37 +111,41 @@ static const char *dl_reason(const char *path)
 }
 
 /*
- * dlopen `real` (an absolute path: no library search) and return its
- * `lockbench_plugin` after checking the ABI version and the lock count.
- * Returns NULL with err set, naming `path`, and the handle closed on any
- * failure.
+ * dlopen `real` (an absolute path: no library search) and find its
+ * `lockbench_plugin`, checking the ABI version and the lock count.
+ * Returns 0 with *handle and *plugin set, or -errno with err set (naming
+ * `path`) and the handle closed.
  */
-static const struct lockbench_plugin *plugin_open(const char *real, const char *path,
-						  void **handle, char *err, size_t len)
+static int plugin_open(const char *real, const char *path, void **handle,
+		       const struct lockbench_plugin **plugin, char *err, size_t len)
 {
 	const struct lockbench_plugin *p;
+	int rc;
 
 	*handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
-	if (!*handle) {
-		plugin_err(err, len, path, -ENOEXEC, "cannot load: %s", dl_reason(real));
-		return NULL;
-	}
+	if (!*handle)
+		return plugin_err(err, len, path, -ENOEXEC, "cannot load: %s",
+				  dl_reason(real));
 	p = dlsym(*handle, "lockbench_plugin");
 	if (!p)
-		plugin_err(err, len, path, -ENOENT, "no lockbench_plugin symbol "
-			   "(export the locks with LOCKBENCH_PLUGIN(...))");
+		rc = plugin_err(err, len, path, -ENOENT, "no lockbench_plugin symbol "
+				"(export the locks with LOCKBENCH_PLUGIN(...))");
 	else if (p->abi != LOCKBENCH_ABI_VERSION)
-		plugin_err(err, len, path, -ENOEXEC, "built for ABI version %u, "
-			   "this lockbench has %u: rebuild it against this "
-			   "lockbench's lockbench/lock.h", p->abi, LOCKBENCH_ABI_VERSION);
+		rc = plugin_err(err, len, path, -ENOEXEC, "built for ABI version %u, "
+				"this lockbench has %u: rebuild it against this "
+				"lockbench's lockbench/lock.h", p->abi,
+				LOCKBENCH_ABI_VERSION);
 	else if (!p->locks || !p->nlocks || p->nlocks > PLUGIN_MAX_LOCKS)
-		plugin_err(err, len, path, -EINVAL, "exports %u locks (1 to %d "
-			   "expected)", p->locks ? p->nlocks : 0, PLUGIN_MAX_LOCKS);
+		rc = plugin_err(err, len, path, -EINVAL, "exports %u locks (1 to %d "
+				"expected)", p->locks ? p->nlocks : 0, PLUGIN_MAX_LOCKS);
 	else
-		return p;
-	dlclose(*handle);
-	*handle = NULL;
-	return NULL;
+		rc = 0;
+	if (rc) {
+		dlclose(*handle);
+		*handle = NULL;
+	}
+	*plugin = rc ? NULL : p;
+	return rc;
 }
 
 /*
@@ -231,8 +235,9 @@ static int plugin_register(const struct lockbench_plugin *p, const char *tag,
 	for (unsigned i = 0; !rc && i < p->nlocks; i++) {
 		rc = lock_registry_add(ops[i], real, sha);
 		if (rc)
-			/* Only ENOMEM is left after the checks; earlier
-			 * locks of this plugin stay (we are about to exit). */
+			/* Only ENOMEM is left after the checks; the locks
+			 * registered so far stay, and plugin_load() keeps
+			 * the library open for them. */
 			return plugin_err(err, len, path, rc, "registering %s: %s",
 					  ops[i]->name, strerror(-rc));
 	}
@@ -247,8 +252,9 @@ static int plugin_register(const struct lockbench_plugin *p, const char *tag,
 int plugin_load(const char *spec, char *err, size_t len)
 {
 	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL;
-	const struct lockbench_plugin *p;
+	const struct lockbench_plugin *p = NULL;
 	const char *path;
+	unsigned before = lock_registry_count();
 	void *h = NULL;
 	int rc;
 
@@ -260,11 +266,12 @@ int plugin_load(const char *spec, char *err, size_t len)
 				strerror(errno));
 	if (!rc && (rc = sha256_file(real, sha)))
 		plugin_err(err, len, path, rc, "cannot read: %s", strerror(-rc));
-	if (!rc && !(p = plugin_open(real, path, &h, err, len)))
-		rc = -ENOEXEC;
+	if (!rc)
+		rc = plugin_open(real, path, &h, &p, err, len);
 	if (!rc)
 		rc = plugin_register(p, tag, real, path, sha, err, len);
-	if (rc) {
+	/* Close and free only what no registered lock points into. */
+	if (rc && lock_registry_count() == before) {
 		if (h)
 			dlclose(h);
 		free(real);
