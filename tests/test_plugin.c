@@ -180,6 +180,8 @@ static void test_refusals(void **state)
 		"duplicate lock name ticket (already built in)");
 	refused(spec(NULL, "tests/plugins/bad_ops.so"), -EINVAL,
 		"lock 0 (bad_ops): lock and unlock are required");
+	refused(spec(NULL, "tests/plugins/nolock.so"), -EINVAL,
+		"lock sneaky_nolock: LOCK_CAP_NOLOCK is reserved");
 	refused("/nonexistent/x.so", -ENOENT, "plugin (/nonexistent/x.so): cannot open");
 	refused("/tmp", -EINVAL, "plugin (/tmp): not a regular file");
 	refused("Bad=x.so", -EINVAL, "tag (Bad) must be");
