@@ -84,12 +84,14 @@ e2e: lockbench
 	tests/e2e_machine.sh ./lockbench
 	tests/e2e_results.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
+	tests/e2e_plugin.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 	tests/e2e_results.sh build/asan/lockbench
+	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.
@@ -159,15 +161,43 @@ bench: lockbench
 bench-locks: lockbench
 	scripts/bench-locks.sh ./lockbench
 
+# ---- plugins -------------------------------------------------------------
+
+# The example plugins (examples/) and the test plugins (tests/plugins/),
+# built against the in-tree public headers exactly as an out-of-tree
+# plugin is built against the installed ones (<lockbench/lock.h>).
+LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h
+PLUGINS := $(patsubst %.c,build/%.so,$(wildcard examples/*.c tests/plugins/*.c))
+
+examples: $(PLUGINS)
+
+build/%.so: %.c $(LOCK_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+
+# The loader's unit test loads them.
+build/release/tests/test_plugin build/asan/tests/test_plugin: | examples
+
 # ---- install -------------------------------------------------------------
 
+ABI_VERSION = $(shell sed -n 's/^\#define LOCKBENCH_ABI_VERSION //p' locks/lockbench/lock.h)
+
 install: lockbench
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/include/lockbench $(DESTDIR)$(PREFIX)/share/pkgconfig
 	install -m 755 lockbench $(DESTDIR)$(PREFIX)/bin/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
+	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@ABI@|$(ABI_VERSION)|' lockbench.pc.in \
+		>$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/lockbench $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/lockbench $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1 \
+		$(DESTDIR)$(PREFIX)/include/lockbench/lock.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/atomics.h \
+		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
+	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench
 
 clean:
 	rm -rf build lockbench tests/out

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "locks/plugin.h"
 #include "locks/registry.h"
 #include "output/render.h"
 #include "output/cmds.h"
@@ -42,7 +43,7 @@ enum opt_id {
 	O_CS_LINES, O_NCS_DIST, O_ISOLATED, O_MEM_NODE, O_TOPOLOGY,
 	O_FAKE_NODES, O_LOCK_OPT, O_ORDER, O_SEED, O_LABEL, O_UNIT,
 	O_NO_MARKS, O_ROW_NAME, O_INCLUDE_BROKEN, O_DRY_RUN, O_FREQ,
-	O_NUMA_BALANCING, O_NO_TUNE,
+	O_NUMA_BALANCING, O_NO_TUNE, O_PLUGIN,
 };
 
 struct optdef {
@@ -60,6 +61,7 @@ static const struct optdef opts[] = {
 	{"baseline", O_BASELINE, "LOCK", "first lock", "variant the rel% column is computed against", NULL},
 	{"include-broken", O_INCLUDE_BROKEN, NULL, NULL, "allow deliberately broken locks (busted)", NULL},
 	{"lock-opt", O_LOCK_OPT, "LOCK.KEY=V", NULL, "set a lock tunable (repeatable; see `list locks -v`)", NULL},
+	{"plugin", O_PLUGIN, "[TAG=]FILE", NULL, "add the locks of a shared object (repeatable; TAG renames each to NAME_TAG)", NULL},
 	{"threads", O_THREADS, "LIST", "1,2,4,..,max", "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs)", "How many"},
 	{"warmup", O_WARMUP, "S", "0.5", "seconds of warm-up before each window", "How long"},
 	{"duration", O_DURATION, "S", "1", "seconds of the measured window", NULL},
@@ -100,7 +102,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
-		"       lockbench list [locks|workloads|formats|placements] [-v]\n"
+		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
 		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
@@ -150,12 +152,13 @@ struct cli {
 	const char *locks, *threads, *formats, *output, *mem_node, *placement;
 	const char *topology, *workload, *baseline, *unit, *row_name, *order;
 	const char *seed, *ncs_dist, *label, *freq, *numa_balancing;
-	const char **lock_opts;
-	unsigned nlock_opts;
+	const char **lock_opts, **plugins;
+	unsigned nlock_opts, nplugins;
 	double warmup, duration, interval, watchdog;
 	unsigned long runs, cs_lines, fake_nodes;
 	unsigned long long cs_ns, ncs_ns;
 	bool include_broken, isolated, no_marks, dry_run, quiet, verbose;
+	bool help, version;
 	int argc;
 	char **argv;            /* positional arguments after the command */
 	char **argv_base;       /* the allocation argv points into */
@@ -239,6 +242,12 @@ static void cli_option(struct cli *c, int id, const char *a)
 			die_usage("out of memory");
 		c->lock_opts[c->nlock_opts++] = a;
 		break;
+	case O_PLUGIN:
+		c->plugins = realloc(c->plugins, (c->nplugins + 1) * sizeof(char *));
+		if (!c->plugins)
+			die_usage("out of memory");
+		c->plugins[c->nplugins++] = a;
+		break;
 	case O_THREADS: c->threads = a; break;
 	case O_WARMUP: c->warmup = parse_seconds("warmup", a, 0, 3600); break;
 	case O_DURATION: c->duration = parse_seconds("duration", a, 0.01, 86400); break;
@@ -268,8 +277,8 @@ static void cli_option(struct cli *c, int id, const char *a)
 	case O_DRY_RUN: c->dry_run = true; break;
 	case O_QUIET: c->quiet = true; break;
 	case O_VERBOSE: c->verbose = true; break;
-	case O_HELP: usage(stdout); exit(0);
-	case O_VERSION: printf("lockbench %s\n", LOCKBENCH_VERSION); exit(0);
+	case O_HELP: c->help = true; break;
+	case O_VERSION: c->version = true; break;
 	default:
 		die_usage("unknown or incomplete option; try 'lockbench --help'");
 	}
@@ -310,6 +319,7 @@ static void cli_free(struct cli *c)
 {
 	free(c->argv_base);
 	free(c->lock_opts);
+	free(c->plugins);
 }
 
 static void config_free(struct config *cf)
@@ -1065,14 +1075,25 @@ int main(int argc, char **argv)
 {
 	struct cli c;
 	const char *cmd = "run";
+	char err[PATH_MAX + 512];
 	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
 		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
 	cli_defaults(&c);
 	cli_parse(&c, argc, argv);
+	if (c.help || c.version) {
+		if (c.help)
+			usage(stdout);
+		else
+			printf("lockbench %s\n", LOCKBENCH_VERSION);
+		cli_free(&c);
+		return 0;
+	}
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
+	if (plugins_load(c.plugins, c.nplugins, err, sizeof(err)))
+		die_usage("%s", err);
 	if (c.argc && (!strcmp(c.argv[0], "run") || !strcmp(c.argv[0], "list") ||
 		       !strcmp(c.argv[0], "topo") || !strcmp(c.argv[0], "system"))) {
 		cmd = c.argv[0];
