@@ -149,6 +149,12 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	expect_exit 0 "oversubscribed 16 threads" -- "$BIN" -l mcs,pthread_mutex -t 16 -r 1 \
 		--warmup 0.05 -d 0.3 -q
 	grep -q "^16\*" "$OUT/stdout" && ok || bad "16 threads not flagged"
+	# Sleeping locks never lose a wakeup: 16 threads on this 2-CPU
+	# machine, short critical sections, 2 s per lock, 5 s watchdog.
+	sleepers=$("$BIN" list locks | awk '$2 == "sleep" { print $1 }' | paste -sd, -)
+	expect_exit 0 "sleeping locks oversubscribed" -- "$BIN" -l "$sleepers" -t 16 -r 1 \
+		--warmup 0.2 -d 2 --cs-ns 0 --ncs-ns 0 --watchdog 5 -q --no-tune
+	grep -qE "HUNG|FAILED|ERROR" "$OUT/stdout" && bad "sleeping lock hung: $(cat "$OUT/stdout")" || ok
 	# The default sweep: no arguments, well under a minute.
 	start=$(date +%s)
 	expect_exit 0 "default sweep" -- "$BIN"
