@@ -187,6 +187,9 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "counter", (json_int_t)s->counter,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
+	if (o)
+		json_object_set_new(o, "lock_node", s->lock_node >= 0
+						    ? json_integer(s->lock_node) : json_null());
 	run_metrics_json(o, s);
 	add_extra(o, s->extra);
 	return o;
