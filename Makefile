@@ -85,6 +85,7 @@ e2e: lockbench
 	tests/e2e_results.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
+	tests/e2e_work.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \

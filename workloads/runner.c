@@ -113,6 +113,12 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
 	}
+	/* The monitor reads each counter of a slot separately while the
+	 * worker runs, so a same_* delta may include an acquisition whose
+	 * hand_n bump it missed (at most one per thread): clamp. */
+	out->hand_node = out->hand_node < out->hand_n ? out->hand_node : out->hand_n;
+	out->hand_l3 = out->hand_l3 < out->hand_n ? out->hand_l3 : out->hand_n;
+	out->hand_core = out->hand_core < out->hand_n ? out->hand_core : out->hand_n;
 	out->lat_sample = sp->params->lat_sample;
 	if (out->lat_sample && (out->lat = malloc(sizeof(*out->lat))))
 		*out->lat = rl->h;
