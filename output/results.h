@@ -11,10 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "noise.h"
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 1
+#define RESULTS_SCHEMA_MINOR 2
 
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {
@@ -39,6 +40,8 @@ struct run_sample {
 	 * object or NULL.  Owned (one reference).
 	 */
 	json_t *extra;
+	/* Probe, steal, migrations, section lengths (output/noise.h). */
+	struct run_noise noise;
 };
 
 enum point_status {
@@ -64,6 +67,7 @@ struct point {
 	/* Fairness over the runs' per-thread counts (mean over runs). */
 	double jain;
 	bool lt_unfair;          /* locktorture's max/2 > min in any run */
+	struct point_noise noise;/* flags and typical probe (output/noise.h) */
 };
 
 struct variant {
@@ -106,6 +110,7 @@ struct results {
 	unsigned ncpus;          /* CPUs available for placement */
 	/* Opaque descriptions carried into JSON as they are. */
 	json_t *machine, *config, *placement, *calibration, *run_order;
+	struct results_noise noise; /* noise options and counts (noise.h) */
 };
 
 static inline struct point *results_point(const struct results *r,
