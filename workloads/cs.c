@@ -6,6 +6,7 @@
  * the owner field, unlock, then --ncs-ns of thread-local busy work drawn
  * from an exponential distribution so threads do not fall into lockstep.
  */
+#include "sample.h"
 #include "workload.h"
 
 /*
@@ -16,7 +17,7 @@
  * other holder.  The data lines are plain memory on purpose, so that
  * ThreadSanitizer checks the lock's happens-before edges.
  */
-static inline void cs_body(struct worker *w)
+static inline void cs_body(struct worker *w, bool timed)
 {
 	struct wl_shared *sh = w->sh;
 	uint32_t me = w->tid + 1;
@@ -27,7 +28,10 @@ static inline void cs_body(struct worker *w)
 	atomic_store_explicit(&sh->owner, me, lb_rlx);
 	for (unsigned i = 0; i < w->p->cs_lines; i++)
 		sh->lines[i].w[0]++;
-	lb_delay(w->p->cs_loops);
+	if (timed && w->p->cs_loops)
+		cs_sample_delay(w->samp, w->p->cs_loops);
+	else
+		lb_delay(w->p->cs_loops);
 	c = atomic_load_explicit(&sh->counter, lb_rlx);
 	atomic_store_explicit(&sh->counter, c + 1, lb_rlx);
 	if (atomic_load_explicit(&sh->owner, lb_rlx) != me)
@@ -35,15 +39,31 @@ static inline void cs_body(struct worker *w)
 	atomic_store_explicit(&sh->owner, 0, lb_rlx);
 }
 
-static inline void ncs_body(struct worker *w)
+static inline void ncs_body(struct worker *w, bool timed)
 {
 	uint64_t loops = w->p->ncs_loops;
+	unsigned mult = 256;
 
 	if (!loops)
 		return;
-	if (!w->p->ncs_fixed)
-		loops = loops * lb_exp_table[lb_rand(&w->rng) & 255] / 256;
-	lb_delay(loops);
+	if (!w->p->ncs_fixed) {
+		mult = lb_exp_table[lb_rand(&w->rng) & 255];
+		loops = loops * mult / 256;
+	}
+	if (timed)
+		ncs_sample_delay(w->samp, loops, mult);
+	else
+		lb_delay(loops);
+}
+
+/* One operation; `timed` (a constant at each call) samples its lengths. */
+static inline void cs_op(struct worker *w, const struct lock_ops *ops,
+			 void *lock, void *ctx, bool timed)
+{
+	ops->lock(lock, ctx);
+	cs_body(w, timed);
+	ops->unlock(lock, ctx);
+	ncs_body(w, timed);
 }
 
 static void cs_loop(struct worker *w)
@@ -51,12 +71,18 @@ static void cs_loop(struct worker *w)
 	const struct lock_ops *ops = w->ops;
 	void *lock = w->lock, *ctx = w->ctx;
 	uint64_t n = 0;
+	unsigned left = CS_SAMPLE_EVERY; /* ops until the next sampled one */
 
 	while (!atomic_load_explicit(w->stop, lb_rlx)) {
-		ops->lock(lock, ctx);
-		cs_body(w);
-		ops->unlock(lock, ctx);
-		ncs_body(w);
+		if (__builtin_expect(--left != 0, 1)) {
+			cs_op(w, ops, lock, ctx, false);
+		} else {
+			left = CS_SAMPLE_EVERY;
+			if (w->samp)
+				cs_op(w, ops, lock, ctx, true);
+			else
+				cs_op(w, ops, lock, ctx, false);
+		}
 		atomic_store_explicit(&w->slot->ops, ++n, lb_rlx);
 	}
 }

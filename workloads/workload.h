@@ -47,6 +47,8 @@ struct worker_slot {
 	LB_ALIGNED _Atomic uint64_t ops;
 };
 
+struct cs_samples;
+
 struct worker {
 	const struct lock_ops *ops;
 	void *lock;
@@ -58,6 +60,7 @@ struct worker {
 	unsigned tid;
 	bool check;            /* false for LOCK_CAP_NOLOCK: private data */
 	uint64_t rng;
+	struct cs_samples *samp; /* section-length samples (sample.h) or NULL */
 };
 
 struct workload_ops {
