@@ -37,6 +37,7 @@ struct config {
 	const char *label;
 	const char *row_heading;
 	bool quiet;
+	struct noise_opts noise;           /* probe, flags, -r auto (noise.h) */
 };
 
 /* One step of the plan. */
