@@ -129,9 +129,7 @@ static bool placement_changed(const struct run_noise *n, const double *typical,
 	return false;
 }
 
-/* Actual length off the request by more than the tolerance (request
- * large enough to measure). */
-static bool length_off(double req, double actual, const struct noise_opts *o)
+bool noise_length_off(double req, double actual, const struct noise_opts *o)
 {
 	if (req < (double)o->cs_min_ns || !isfinite(actual))
 		return false;
@@ -155,8 +153,8 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 		if (n->w[i].cpu >= 0 && n->w[i].cpu_end >= 0 &&
 		    n->w[i].cpu_end != n->w[i].cpu)
 			f |= NOISE_MIGRATED;
-	if (length_off(n->cs_requested, n->cs_actual, o) ||
-	    length_off(n->ncs_requested, n->ncs_actual, o))
+	if (noise_length_off(n->cs_requested, n->cs_actual, o) ||
+	    noise_length_off(n->ncs_requested, n->ncs_actual, o))
 		f |= NOISE_CS_OFF;
 	return f;
 }

@@ -89,6 +89,10 @@ double noise_steal_frac(const struct run_noise *n);
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 			 const struct noise_opts *o);
 
+/* A section's measured length is off its request by more than
+ * cs_tolerance (only for requests of at least cs_min_ns, and known). */
+bool noise_length_off(double req, double actual, const struct noise_opts *o);
+
 /* Per point, derived by noise_finalize(). */
 struct point_noise {
 	unsigned npairs;

@@ -14,24 +14,39 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* "critical section 170 ns for --cs-ns 200" when that section is off. */
+static int describe_off(char *buf, size_t len, const char *what, const char *opt,
+			double req, double actual, const struct noise_opts *o)
+{
+	if (!noise_length_off(req, actual, o))
+		return 0;
+	return snprintf(buf, len, "%s%s %.0f ns for --%s %.0f", *buf ? ", " : "",
+			what, actual, opt, req);
+}
+
 /* Once per point: the newest run's sections were not as long as asked. */
 static void warn_lengths(const struct config *c, struct results *r,
 			 const struct plan_step *st)
 {
 	struct point *p = results_point(r, st->variant, st->row);
 	const struct run_noise *n;
+	char msg[256] = "";
+	int k;
 
 	if (p->nruns <= st->run || p->noise.cs_warned)
 		return;
 	n = &p->runs[p->nruns - 1].noise;
-	if (!(noise_run_flags(n, NULL, &c->noise) & NOISE_CS_OFF))
+	k = describe_off(msg, sizeof(msg), "critical section", "cs-ns",
+			 n->cs_requested, n->cs_actual, &c->noise);
+	describe_off(msg + k, sizeof(msg) - (size_t)k, "parallel section", "ncs-ns",
+		     n->ncs_requested, n->ncs_actual, &c->noise);
+	if (!*msg)
 		return;
 	p->noise.cs_warned = true;
-	fprintf(stderr, "lockbench: warning: %s at %u threads: critical section "
-		"%.0f ns (--cs-ns %.0f), parallel section %.0f ns (--ncs-ns %.0f): "
-		"off by more than %.0f%%\n", c->locks[st->variant]->ops->name,
-		c->threads[st->row], n->cs_actual, n->cs_requested, n->ncs_actual,
-		n->ncs_requested, c->noise.cs_tolerance * 100);
+	fprintf(stderr, "lockbench: warning: %s at %u threads: %s (off by more than "
+		"%.0f%%; busy-delay calibration drifted?)\n",
+		c->locks[st->variant]->ops->name, c->threads[st->row], msg,
+		c->noise.cs_tolerance * 100);
 }
 
 /* The stopping rule on the included runs of every variant at `row`. */

@@ -22,7 +22,9 @@
 #include "probe.h"
 
 #define SENTINEL UINT64_MAX
-#define WAIT_LIMIT_S 1.0   /* a reply later than this: give the pair up */
+#define WAIT_LIMIT_S 1.0    /* a reply later than this: give the pair up */
+#define ROUND_LIMIT_S 0.002 /* a round longer than this ends early */
+#define PAIR_LIMIT_S 0.01   /* rounds of one pair after this are skipped */
 
 /* The bounced line and the command lines, each on its own line. */
 struct probe_shared {
@@ -107,24 +109,32 @@ static bool wait_eq32(_Atomic uint32_t *p, uint32_t v, double limit_s)
 	return true;
 }
 
-/* One round: mean round trip in ns, NAN when the helper stops answering. */
+/*
+ * One round: the mean round trip in ns over the trips done.  A round cut
+ * short (the helper is starved, e.g. sharing its CPU with other work)
+ * ends after ROUND_LIMIT_S with the trips it has; NAN when not one trip
+ * came back within WAIT_LIMIT_S.
+ */
 static double one_round(struct probe_shared *sh, uint64_t *v, unsigned trips)
 {
-	double t0 = now_s();
+	double t0 = now_s(), t = t0;
+	unsigned k;
 
-	for (unsigned k = 0; k < trips; k++) {
+	for (k = 0; k < trips && t - t0 < ROUND_LIMIT_S; k++) {
 		uint64_t want = *v + 2;
 		unsigned spins = 0;
 
 		atomic_store_explicit(&sh->line, *v + 1, lb_rel);
 		while (atomic_load_explicit(&sh->line, lb_acq) != want) {
 			cpu_relax();
-			if (!(++spins & 0xffff) && now_s() - t0 > WAIT_LIMIT_S)
+			if (!(++spins & 0xfff) && now_s() - t0 > WAIT_LIMIT_S)
 				return NAN;
 		}
 		*v = want;
+		if (!(k & 7))
+			t = now_s();
 	}
-	return (now_s() - t0) * 1e9 / trips;
+	return (now_s() - t0) * 1e9 / k;
 }
 
 /*
@@ -135,7 +145,7 @@ static double one_round(struct probe_shared *sh, uint64_t *v, unsigned trips)
 static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 			 const struct probe_cfg *cfg, bool *lost)
 {
-	double per[64], med = NAN;
+	double per[64], med = NAN, t0 = now_s();
 	unsigned nr = cfg->rounds < 63 ? cfg->rounds : 63, k = 0;
 	uint64_t v = 0;
 
@@ -156,14 +166,18 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 	for (unsigned r = 0; r <= nr; r++) {
 		double x = one_round(sh, &v, cfg->trips ? cfg->trips : 1);
 
-		if (!isfinite(x))
+		if (!isfinite(x)) {
+			k = 0;
 			break;
+		}
 		if (r)  /* round 0 warms the line and the caches up */
 			per[k++] = x;
+		if (now_s() - t0 > PAIR_LIMIT_S && k)
+			break;  /* a starved pair: what we have says enough */
 	}
 	atomic_store_explicit(&sh->line, SENTINEL, lb_rel);
 	*lost = !wait_eq32(&sh->done_seq, *seq, 5);
-	if (k == nr)
+	if (k)
 		med = noise_median(per, k);
 	return med;
 }
