@@ -120,6 +120,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) $(CPPFLAGS)
 FUZZ_JSON_SRCS := output/json_read.c output/results.c output/stats.c \
+		  output/noise.c output/noise_json.c \
 		  output/render.c $(wildcard output/render_*.c)
 
 build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*.h)
