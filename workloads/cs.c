@@ -9,6 +9,10 @@
 #include "sample.h"
 #include "workload.h"
 
+/* The loop's pieces are inlined with `timed` constant: the common path
+ * carries no trace of the sampling. */
+#define LB_ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /*
  * The critical section proper.  The owner field and counter are relaxed
  * atomics accessed with separate load and store (never an atomic RMW):
@@ -17,7 +21,7 @@
  * other holder.  The data lines are plain memory on purpose, so that
  * ThreadSanitizer checks the lock's happens-before edges.
  */
-static inline void cs_body(struct worker *w, bool timed)
+LB_ALWAYS_INLINE void cs_body(struct worker *w, bool timed)
 {
 	struct wl_shared *sh = w->sh;
 	uint32_t me = w->tid + 1;
@@ -39,7 +43,7 @@ static inline void cs_body(struct worker *w, bool timed)
 	atomic_store_explicit(&sh->owner, 0, lb_rlx);
 }
 
-static inline void ncs_body(struct worker *w, bool timed)
+LB_ALWAYS_INLINE void ncs_body(struct worker *w, bool timed)
 {
 	uint64_t loops = w->p->ncs_loops;
 	unsigned mult = 256;
@@ -57,7 +61,7 @@ static inline void ncs_body(struct worker *w, bool timed)
 }
 
 /* One operation; `timed` (a constant at each call) samples its lengths. */
-static inline void cs_op(struct worker *w, const struct lock_ops *ops,
+LB_ALWAYS_INLINE void cs_op(struct worker *w, const struct lock_ops *ops,
 			 void *lock, void *ctx, bool timed)
 {
 	ops->lock(lock, ctx);
