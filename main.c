@@ -876,8 +876,12 @@ static int dry_run(const struct config *cf, const struct topo *t)
 	printf("points: %u locks x %u thread counts x %u runs = %u runs, %s order\n",
 	       cf->nlocks, cf->nthreads, cf->runs, n,
 	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
-	printf("estimated duration: %.0f s (%.2f s warm-up + %.2f s window per run)\n",
-	       n * each, cf->warmup_s, cf->duration_s);
+	if (cf->noise.adaptive)
+		printf("-r auto: %u runs per point at most (at least %u), fewer once every "
+		       "95%% CI is within %g%% of its mean\n", cf->noise.max_runs,
+		       cf->noise.min_runs, cf->noise.ci_target * 100);
+	printf("estimated duration: %s%.0f s (%.2f s warm-up + %.2f s window per run)\n",
+	       cf->noise.adaptive ? "at most " : "", n * each, cf->warmup_s, cf->duration_s);
 	for (unsigned i = 0; i < cf->nthreads; i++) {
 		unsigned nt = cf->threads[i];
 		struct thread_place *pl = calloc(nt, sizeof(*pl));
