@@ -37,31 +37,38 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench fuzz fuzz-ltlog
+.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
 lockbench: build/release/lockbench
 	cp $< $@
 
+# `make V=1` shows the full command lines.
+Q := $(if $(V),,@)
+
 define flavour
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -MMD -MP -c $$< -o $$@
+	$$(if $$(Q),@echo "  CC [$(1)] $$<")
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -MMD -MP -c $$< -o $$@
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
-	$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS))
+	$$(if $$(Q),@echo "  LD [$(1)] $$@")
+	$(Q)$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS))
 
 build/$(1)/tests/%: tests/%.c $(TEST_SUPPORT) $(call objs,$(1))
 	@mkdir -p $$(dir $$@)
-	$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS)) -lcmocka
+	$$(if $$(Q),@echo "  CC+LD [$(1)] $$@")
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS)) -lcmocka
 endef
 $(eval $(call flavour,release))
 $(eval $(call flavour,asan))
 $(eval $(call flavour,tsan))
 $(eval $(call flavour,arm64))
 
-.SECONDARY:
+# Keep test binaries built through the unit-% pattern rule.
+.SECONDARY: $(foreach f,release asan tsan arm64,$(foreach t,$(TESTS),build/$(f)/tests/$(t)))
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
@@ -76,12 +83,15 @@ e2e: lockbench
 	tests/e2e.sh ./lockbench
 	tests/e2e_machine.sh ./lockbench
 	tests/e2e_results.sh ./lockbench
+	tests/e2e_topo.sh ./lockbench
+	tests/e2e_plugin.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
-	ASAN_OPTIONS=detect_leaks=0 LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
-	ASAN_OPTIONS=detect_leaks=0 tests/e2e_results.sh build/asan/lockbench
+	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
+	tests/e2e_results.sh build/asan/lockbench
+	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.
@@ -149,15 +159,46 @@ test: unit e2e asan tsan arm64
 bench: lockbench
 	scripts/bench-overhead.sh ./lockbench
 
+bench-locks: lockbench
+	scripts/bench-locks.sh ./lockbench
+
+# ---- plugins -------------------------------------------------------------
+
+# The example plugins (examples/) and the test plugins (tests/plugins/),
+# built against the in-tree public headers exactly as an out-of-tree
+# plugin is built against the installed ones (<lockbench/lock.h>).
+LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h
+PLUGINS := $(patsubst %.c,build/%.so,$(wildcard examples/*.c tests/plugins/*.c))
+
+examples: $(PLUGINS)
+
+build/%.so: %.c $(LOCK_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+
+# The loader's unit test loads them.
+build/release/tests/test_plugin build/asan/tests/test_plugin: | examples
+
 # ---- install -------------------------------------------------------------
 
+ABI_VERSION = $(shell sed -n 's/^\#define LOCKBENCH_ABI_VERSION //p' locks/lockbench/lock.h)
+
 install: lockbench
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/include/lockbench $(DESTDIR)$(PREFIX)/share/pkgconfig
 	install -m 755 lockbench $(DESTDIR)$(PREFIX)/bin/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
+	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@ABI@|$(ABI_VERSION)|' lockbench.pc.in \
+		>$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/lockbench $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/lockbench $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1 \
+		$(DESTDIR)$(PREFIX)/include/lockbench/lock.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/atomics.h \
+		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
+	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench
 
 clean:
 	rm -rf build lockbench tests/out

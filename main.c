@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "locks/plugin.h"
 #include "locks/registry.h"
 #include "output/noise_json.h"
 #include "output/render.h"
@@ -44,7 +45,7 @@ enum opt_id {
 	O_CS_LINES, O_NCS_DIST, O_ISOLATED, O_MEM_NODE, O_TOPOLOGY,
 	O_FAKE_NODES, O_LOCK_OPT, O_ORDER, O_SEED, O_LABEL, O_UNIT,
 	O_NO_MARKS, O_ROW_NAME, O_INCLUDE_BROKEN, O_DRY_RUN, O_FREQ,
-	O_NUMA_BALANCING, O_NO_TUNE,
+	O_NUMA_BALANCING, O_NO_TUNE, O_PLUGIN,
 	/* noise handling (issue 8) */
 	O_CI_TARGET, O_MAX_RUNS, O_TIME_BUDGET, O_PROBE_FACTOR, O_NO_PROBE,
 	O_EXCLUDE_FLAGGED, O_C2C,
@@ -65,6 +66,7 @@ static const struct optdef opts[] = {
 	{"baseline", O_BASELINE, "LOCK", "first lock", "variant the rel% column is computed against", NULL},
 	{"include-broken", O_INCLUDE_BROKEN, NULL, NULL, "allow deliberately broken locks (busted)", NULL},
 	{"lock-opt", O_LOCK_OPT, "LOCK.KEY=V", NULL, "set a lock tunable (repeatable; see `list locks -v`)", NULL},
+	{"plugin", O_PLUGIN, "[TAG=]FILE", NULL, "add the locks of a shared object (repeatable; TAG renames each to NAME_TAG)", NULL},
 	{"threads", O_THREADS, "LIST", "1,2,4,..,max", "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs)", "How many"},
 	{"warmup", O_WARMUP, "S", "0.5", "seconds of warm-up before each window", "How long"},
 	{"duration", O_DURATION, "S", "1", "seconds of the measured window", NULL},
@@ -112,7 +114,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
-		"       lockbench list [locks|workloads|formats|placements] [-v]\n"
+		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
 		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
@@ -162,12 +164,13 @@ struct cli {
 	const char *locks, *threads, *formats, *output, *mem_node, *placement;
 	const char *topology, *workload, *baseline, *unit, *row_name, *order;
 	const char *seed, *ncs_dist, *label, *freq, *numa_balancing;
-	const char **lock_opts;
-	unsigned nlock_opts;
+	const char **lock_opts, **plugins;
+	unsigned nlock_opts, nplugins;
 	double warmup, duration, interval, watchdog;
 	unsigned long runs, cs_lines, fake_nodes;
 	unsigned long long cs_ns, ncs_ns;
 	bool include_broken, isolated, no_marks, dry_run, quiet, verbose;
+	bool help, version;
 	/* noise handling (issue 8) */
 	bool runs_auto, no_probe, exclude_flagged, c2c;
 	const char *ci_target;
@@ -175,6 +178,7 @@ struct cli {
 	unsigned long max_runs;
 	int argc;
 	char **argv;            /* positional arguments after the command */
+	char **argv_base;       /* the allocation argv points into */
 };
 
 static double parse_seconds(const char *opt, const char *s, double min, double max)
@@ -308,6 +312,12 @@ static void cli_option(struct cli *c, int id, const char *a)
 			die_usage("out of memory");
 		c->lock_opts[c->nlock_opts++] = a;
 		break;
+	case O_PLUGIN:
+		c->plugins = realloc(c->plugins, (c->nplugins + 1) * sizeof(char *));
+		if (!c->plugins)
+			die_usage("out of memory");
+		c->plugins[c->nplugins++] = a;
+		break;
 	case O_THREADS: c->threads = a; break;
 	case O_WARMUP: c->warmup = parse_seconds("warmup", a, 0, 3600); break;
 	case O_DURATION: c->duration = parse_seconds("duration", a, 0.01, 86400); break;
@@ -348,8 +358,8 @@ static void cli_option(struct cli *c, int id, const char *a)
 	case O_NO_PROBE: c->no_probe = true; break;
 	case O_EXCLUDE_FLAGGED: c->exclude_flagged = true; break;
 	case O_C2C: c->c2c = true; break;
-	case O_HELP: usage(stdout); exit(0);
-	case O_VERSION: printf("lockbench %s\n", LOCKBENCH_VERSION); exit(0);
+	case O_HELP: c->help = true; break;
+	case O_VERSION: c->version = true; break;
 	default:
 		die_usage("unknown or incomplete option; try 'lockbench --help'");
 	}
@@ -383,6 +393,24 @@ static void cli_parse(struct cli *c, int argc, char **argv)
 	}
 	c->argc = npos;
 	c->argv = pos;
+	c->argv_base = pos;
+}
+
+static void cli_free(struct cli *c)
+{
+	free(c->argv_base);
+	free(c->lock_opts);
+	free(c->plugins);
+}
+
+static void config_free(struct config *cf)
+{
+	for (unsigned i = 0; cf->lock_opt && i < cf->nlocks; i++)
+		free(cf->lock_opt[i]);
+	free(cf->lock_opt);
+	free(cf->locks);
+	free(cf->threads);
+	placement_policy_free(&cf->placement);
 }
 
 /* Every registered lock name, for "valid choices" messages. */
@@ -549,6 +577,11 @@ static void config_build(struct config *cf, const struct cli *c,
 	cf->placement.use_isolated = c->isolated;
 	if (placement_order(t, &cf->placement, &order, &usable, err, sizeof(err)))
 		die_usage("%s", err + strlen("lockbench: "));
+	for (unsigned i = 0; i < usable; i++)
+		if (!t->pu[order[i]].allowed)
+			fprintf(stderr, "lockbench: warning: cpu %d (placement %s) is not in "
+				"the allowed set (taskset/cgroup cpuset): pinning will fail\n",
+				t->pu[order[i]].os, cf->placement.text);
 	free(order);
 	config_threads(cf, c, usable);
 	config_memnode(cf, c, t);
@@ -1008,8 +1041,12 @@ static int cmd_run(struct cli *c)
 	config_build(&cf, c, &t);
 	outputs_parse(&o, c);
 	outputs_check(&o, &cf);
-	if (c->dry_run)
-		return dry_run(&cf, &t);
+	if (c->dry_run) {
+		rc = dry_run(&cf, &t);
+		config_free(&cf);
+		topo_free(&t);
+		return rc;
+	}
 	if (!t.real)
 		die_usage("--topology (%s) describes another machine: use it with "
 			  "--dry-run or 'lockbench topo'", c->topology);
@@ -1042,6 +1079,7 @@ static int cmd_run(struct cli *c)
 	wrc = outputs_write(&o, &r);
 	results_free(&r);
 	topo_free(&t);
+	config_free(&cf);
 	free(cpus);
 	return wrc ? wrc : rc ? 1 : 0;
 }
@@ -1154,13 +1192,25 @@ int main(int argc, char **argv)
 {
 	struct cli c;
 	const char *cmd = "run";
+	char err[PATH_MAX + 512];
+	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
 		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
 	cli_defaults(&c);
 	cli_parse(&c, argc, argv);
+	if (c.help || c.version) {
+		if (c.help)
+			usage(stdout);
+		else
+			printf("lockbench %s\n", LOCKBENCH_VERSION);
+		cli_free(&c);
+		return 0;
+	}
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
+	if (plugins_load(c.plugins, c.nplugins, err, sizeof(err)))
+		die_usage("%s", err);
 	if (c.argc && (!strcmp(c.argv[0], "run") || !strcmp(c.argv[0], "list") ||
 		       !strcmp(c.argv[0], "topo") || !strcmp(c.argv[0], "system"))) {
 		cmd = c.argv[0];
@@ -1168,11 +1218,14 @@ int main(int argc, char **argv)
 		c.argv++;
 	}
 	if (!strcmp(cmd, "list"))
-		return cmd_list(c.argc ? c.argv[0] : NULL, c.argc > 1 ? c.argv[1] : NULL,
-				c.verbose, c.include_broken);
-	if (!strcmp(cmd, "topo"))
-		return cmd_topo(&c);
-	if (!strcmp(cmd, "system"))
-		return cmd_system(&c);
-	return cmd_run(&c);
+		rc = cmd_list(c.argc ? c.argv[0] : NULL, c.argc > 1 ? c.argv[1] : NULL,
+			      c.verbose, c.include_broken);
+	else if (!strcmp(cmd, "topo"))
+		rc = cmd_topo(&c);
+	else if (!strcmp(cmd, "system"))
+		rc = cmd_system(&c);
+	else
+		rc = cmd_run(&c);
+	cli_free(&c);
+	return rc;
 }

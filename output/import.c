@@ -152,6 +152,7 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 	e->type = run->type[0] ? run->type : "locktorture";
 	e->nwriters = run->nwriters;
 	e->failed = run_failed(run, &unfair);
+	e->s.lock_node = -1;
 	e->s.ops_per_sec = sum / n;
 	e->s.window_s = run->stat_interval > 0 ? (double)n * run->stat_interval : NAN;
 	e->s.ops = isfinite(e->s.window_s) ?

@@ -353,7 +353,7 @@ static bool run_key_known(const char *k)
 {
 	static const char *const known[] = {
 		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
-		"exclusion", "series", "counters", NULL,
+		"exclusion", "series", "counters", "lock_node", NULL,
 	};
 
 	for (unsigned i = 0; known[i]; i++)
@@ -413,6 +413,9 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    !isfinite(json_number_value(json_object_get(o, "ops_per_sec"))))
 		return fail(d, "%s.ops_per_sec: expected a number", where);
 	s->ops_per_sec = json_number_value(json_object_get(o, "ops_per_sec"));
+	s->lock_node = json_is_integer(json_object_get(o, "lock_node"))
+			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
+			       : -1;
 	if ((rc = get_uint(d, o, "seq", where, UINT_MAX, 0, &seq)) ||
 	    (rc = get_num(d, o, "window_s", where, NAN, &s->window_s)) ||
 	    (rc = get_uint(d, o, "ops", where, UINT64_MAX, 0, &s->ops)) ||

@@ -136,7 +136,7 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
-	bool cv = false, ns = false, over = false, missing = false;
+	bool cv = false, ns = false, over = false, missing = false, few = false;
 	unsigned failed = 0;
 	char row[64];
 
@@ -145,6 +145,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 
 		cv |= p->status == POINT_OK && p->high_cv;
 		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
+		few |= p->status == POINT_OK && p->has_rel && !p->welch.valid;
 		missing |= p->status == POINT_MISSING;
 		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
 			  p->status == POINT_ERROR;
@@ -161,8 +162,9 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);
 	if (ns)
-		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f)\n",
-			r->variants[r->baseline].name, r->alpha);
+		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f%s)\n",
+			r->variants[r->baseline].name, r->alpha,
+			few ? "; a test needs 2 or more runs per point" : "");
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)

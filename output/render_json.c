@@ -72,6 +72,9 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
 	noise_run_add_json(o, &s->noise);
+	if (o)
+		json_object_set_new(o, "lock_node", s->lock_node >= 0
+						    ? json_integer(s->lock_node) : json_null());
 	add_extra(o, s->extra);
 	return o;
 }

@@ -28,6 +28,7 @@ struct run_sample {
 	uint64_t total_ops;      /* all operations incl. warm-up (exclusion check) */
 	uint64_t counter;        /* the unprotected counter at the end */
 	uint64_t violations;     /* owner-field violations seen in the CS */
+	int lock_node;           /* OS NUMA node of the lock's memory, -1 unknown */
 	bool exclusion_checked;  /* false for the `null` control */
 	bool exclusion_ok;
 	unsigned nseries;

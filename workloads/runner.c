@@ -269,6 +269,7 @@ static void finish_sample(const struct run_spec *sp, struct run_sample *out,
 	out->total_ops = snapshot(slot, sp->nthreads, NULL);
 	out->counter = atomic_load_explicit(&sh->counter, lb_rlx);
 	out->violations = atomic_load_explicit(&sh->violations, lb_rlx);
+	out->lock_node = mem_node_of(lock);
 	out->exclusion_checked = !(sp->ops->caps & LOCK_CAP_NOLOCK);
 	out->exclusion_ok = !out->exclusion_checked ||
 			    (out->violations == 0 && out->counter == out->total_ops);

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plugin loader: dlopen a shared object, find its `lockbench_plugin`,
+ * check the ABI version and every ops table, then add the locks to the
+ * registry.  Everything is checked before anything is registered, and
+ * all of it happens before a thread starts, so a bad plugin costs one
+ * line on stderr and exit 2, never a crash in the middle of a sweep.
+ *
+ * Plugins are never unloaded: their ops tables live as long as the
+ * registry that points at them.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plugin.h"
+#include "registry.h"
+#include "sha256.h"
+
+#define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+/* Write "plugin (path): <fmt...>" to err and return rc. */
+static int __attribute__((format(printf, 5, 6)))
+plugin_err(char *err, size_t len, const char *path, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	int k = snprintf(err, len, "plugin (%s): ", path);
+
+	if (k >= 0 && (size_t)k < len) {
+		va_start(ap, fmt);
+		vsnprintf(err + k, len - (size_t)k, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/*
+ * Split "TAG=PATH" (a '=' before any '/') into tag and path; "PATH"
+ * leaves tag empty.  Returns 0, or -EINVAL with err set when the tag is
+ * not [a-z0-9_]+ or too long, or the path is empty.
+ */
+static int spec_parse(const char *spec, char tag[PLUGIN_MAX_TAG + 1],
+		      const char **path, char *err, size_t len)
+{
+	const char *eq = strchr(spec, '='), *slash = strchr(spec, '/');
+	size_t n;
+
+	tag[0] = 0;
+	*path = spec;
+	if (eq && (!slash || eq < slash)) {
+		n = (size_t)(eq - spec);
+		*path = eq + 1;
+		if (!n || n > PLUGIN_MAX_TAG || strspn(spec, NAME_CHARS) != n)
+			return plugin_err(err, len, *path, -EINVAL,
+					  "tag (%.*s) must be 1 to %d of [a-z0-9_]",
+					  (int)n, spec, PLUGIN_MAX_TAG);
+		memcpy(tag, spec, n);
+		tag[n] = 0;
+	}
+	if (!**path)
+		return plugin_err(err, len, spec, -EINVAL,
+				  "expected PATH or TAG=PATH");
+	return 0;
+}
+
+/*
+ * Is `path` a regular file that starts with the ELF magic?  Returns 0,
+ * -errno when it cannot be opened or read, -ENOEXEC when it is not ELF.
+ * dlopen() would say "invalid ELF header" or "file too short" too; this
+ * says it in words a user recognises.
+ */
+static int elf_check(const char *path, char *err, size_t len)
+{
+	unsigned char magic[4] = {0};
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return plugin_err(err, len, path, -errno, "cannot open: %s",
+				  strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		rc = plugin_err(err, len, path, -EINVAL, "not a regular file");
+	else if (read(fd, magic, sizeof(magic)) != (ssize_t)sizeof(magic) ||
+		 memcmp(magic, "\177ELF", 4))
+		rc = plugin_err(err, len, path, -ENOEXEC,
+				"not a shared object (no ELF header); build it "
+				"with cc -shared -fPIC");
+	close(fd);
+	return rc;
+}
+
+/* dlerror() text without its leading "PATH: ". */
+static const char *dl_reason(const char *path)
+{
+	const char *e = dlerror();
+	size_t n = strlen(path);
+
+	if (!e)
+		return "unknown dlopen error";
+	if (!strncmp(e, path, n) && !strncmp(e + n, ": ", 2))
+		return e + n + 2;
+	return e;
+}
+
+/*
+ * dlopen `real` (an absolute path: no library search) and find its
+ * `lockbench_plugin`, checking the ABI version and the lock count.
+ * Returns 0 with *handle and *plugin set, or -errno with err set (naming
+ * `path`) and the handle closed.
+ */
+static int plugin_open(const char *real, const char *path, void **handle,
+		       const struct lockbench_plugin **plugin, char *err, size_t len)
+{
+	const struct lockbench_plugin *p;
+	int rc;
+
+	*handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+	if (!*handle)
+		return plugin_err(err, len, path, -ENOEXEC, "cannot load: %s",
+				  dl_reason(real));
+	p = dlsym(*handle, "lockbench_plugin");
+	if (!p)
+		rc = plugin_err(err, len, path, -ENOENT, "no lockbench_plugin symbol "
+				"(export the locks with LOCKBENCH_PLUGIN(...))");
+	else if (p->abi != LOCKBENCH_ABI_VERSION)
+		rc = plugin_err(err, len, path, -ENOEXEC, "built for ABI version %u, "
+				"this lockbench has %u: rebuild it against this "
+				"lockbench's lockbench/lock.h", p->abi,
+				LOCKBENCH_ABI_VERSION);
+	else if (!p->locks || !p->nlocks || p->nlocks > PLUGIN_MAX_LOCKS)
+		rc = plugin_err(err, len, path, -EINVAL, "exports %u locks (1 to %d "
+				"expected)", p->locks ? p->nlocks : 0, PLUGIN_MAX_LOCKS);
+	else
+		rc = 0;
+	if (rc) {
+		dlclose(*handle);
+		*handle = NULL;
+	}
+	*plugin = rc ? NULL : p;
+	return rc;
+}
+
+/*
+ * The ops table to register for `in`: `in` itself without a tag, else a
+ * heap copy named NAME_TAG.  Returns NULL when out of memory.
+ */
+static const struct lock_ops *lock_tagged(const struct lock_ops *in, const char *tag)
+{
+	struct lock_ops *o;
+	char *name;
+
+	if (!*tag || !in->name)
+		return in;
+	o = malloc(sizeof(*o));
+	if (!o || asprintf(&name, "%s_%s", in->name, tag) < 0) {
+		free(o);
+		return NULL;
+	}
+	*o = *in;
+	o->name = name;
+	return o;
+}
+
+static void locks_free(const struct lock_ops **ops, const struct lockbench_plugin *p,
+		       unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ops[i] && ops[i] != p->locks[i]) {
+			free((char *)ops[i]->name);
+			free((struct lock_ops *)ops[i]);
+		}
+	free(ops);
+}
+
+/* Why lock i of ops[0..n-1] cannot be registered, written to err;
+ * returns 0 when it can. */
+static int lock_refused(const struct lock_ops **ops, unsigned i, const char *path,
+			char *err, size_t len)
+{
+	const struct lock_entry *e;
+	const char *why;
+
+	if (!ops[i])
+		return plugin_err(err, len, path, -EINVAL, "lock %u is NULL", i);
+	if (lock_ops_check(ops[i], &why))
+		return plugin_err(err, len, path, -EINVAL, "lock %u (%s): %s", i,
+				  ops[i]->name ? ops[i]->name : "no name", why);
+	if (ops[i]->caps & LOCK_CAP_NOLOCK)
+		return plugin_err(err, len, path, -EINVAL, "lock %s: LOCK_CAP_NOLOCK "
+				  "is reserved for the built-in null control",
+				  ops[i]->name);
+	for (unsigned k = 0; k < i; k++)
+		if (!strcmp(ops[k]->name, ops[i]->name))
+			return plugin_err(err, len, path, -EEXIST,
+					  "exports lock %s twice", ops[i]->name);
+	e = lock_registry_find(ops[i]->name);
+	if (e)
+		return plugin_err(err, len, path, -EEXIST, "duplicate lock name %s "
+				  "(already %s%s); load it as --plugin TAG=%s "
+				  "to register it as %s_TAG", ops[i]->name,
+				  e->origin ? "loaded from " : "built in",
+				  e->origin ? e->origin : "", path, ops[i]->name);
+	return 0;
+}
+
+/*
+ * Check, then register, every lock of an opened plugin under `tag`, with
+ * origin `real` and hash `sha`.  Returns 0 or -errno with err set,
+ * naming `path`; on failure nothing is registered.
+ */
+static int plugin_register(const struct lockbench_plugin *p, const char *tag,
+			   const char *real, const char *path, const char *sha,
+			   char *err, size_t len)
+{
+	const struct lock_ops **ops = calloc(p->nlocks, sizeof(*ops));
+	int rc = 0;
+
+	if (!ops)
+		return plugin_err(err, len, path, -ENOMEM, "out of memory");
+	for (unsigned i = 0; !rc && i < p->nlocks; i++) {
+		ops[i] = lock_tagged(p->locks[i], tag);
+		if (p->locks[i] && !ops[i])
+			rc = plugin_err(err, len, path, -ENOMEM, "out of memory");
+		else
+			rc = lock_refused(ops, i, path, err, len);
+	}
+	for (unsigned i = 0; !rc && i < p->nlocks; i++) {
+		rc = lock_registry_add(ops[i], real, sha);
+		if (rc)
+			/* Only ENOMEM is left after the checks; the locks
+			 * registered so far stay, and plugin_load() keeps
+			 * the library open for them. */
+			return plugin_err(err, len, path, rc, "registering %s: %s",
+					  ops[i]->name, strerror(-rc));
+	}
+	if (rc) {
+		locks_free(ops, p, p->nlocks);
+		return rc;
+	}
+	free(ops);  /* the registry keeps the tables themselves */
+	return 0;
+}
+
+int plugin_load(const char *spec, char *err, size_t len)
+{
+	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL;
+	const struct lockbench_plugin *p = NULL;
+	const char *path;
+	unsigned before = lock_registry_count();
+	void *h = NULL;
+	int rc;
+
+	rc = spec_parse(spec, tag, &path, err, len);
+	if (!rc)
+		rc = elf_check(path, err, len);
+	if (!rc && !(real = realpath(path, NULL)))
+		rc = plugin_err(err, len, path, -errno, "cannot resolve: %s",
+				strerror(errno));
+	if (!rc && (rc = sha256_file(real, sha)))
+		plugin_err(err, len, path, rc, "cannot read: %s", strerror(-rc));
+	if (!rc)
+		rc = plugin_open(real, path, &h, &p, err, len);
+	if (!rc)
+		rc = plugin_register(p, tag, real, path, sha, err, len);
+	/* Close and free only what no registered lock points into. */
+	if (rc && lock_registry_count() == before) {
+		if (h)
+			dlclose(h);
+		free(real);
+	}
+	return rc;
+}
+
+int plugins_load(const char *const *specs, unsigned n, char *err, size_t len)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int rc = plugin_load(specs[i], err, len);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# End-to-end tests of out-of-tree lock plugins, as a user meets them:
+# build the example with cc, load it, run it against its built-in twin,
+# see a broken plugin FAILED, see each bad plugin refused with one line
+# and exit 2, then `make install` and build the example against the
+# installed header through pkg-config.  Usage: e2e_plugin.sh BINARY
+# LB_E2E_QUICK=1 skips the install step (sanitizer builds).
+set -u
+BIN=${1:-./lockbench}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CC=${CC:-cc}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+	local want=$1 what=$2
+	shift 3
+	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
+		return 1
+	fi
+	ok
+}
+
+# plugin SRC NAME [CFLAGS...]: build SRC as $OUT/NAME.so the way the
+# README says, against the in-tree public header.
+plugin() {
+	local src=$1 name=$2
+	shift 2
+	$CC -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -I"$ROOT/locks" "$@" \
+		"$ROOT/$src" -o "$OUT/$name.so" && ok || bad "building $src"
+}
+
+# refused DESCRIPTION PATTERN ARGS...: exit 2 before any thread starts,
+# one line "lockbench: plugin (PATH): ..." on stderr, no output file.
+refused() {
+	local what=$1 pattern=$2
+	shift 2
+	rm -f "$OUT/bad.json"
+	expect_exit 2 "$what" -- "$BIN" "$@" -l ticket -t 1 -r 1 -d 0.05 --warmup 0 \
+		--no-tune -q -o "$OUT/bad.json" || return
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
+		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
+	elif ! grep -q -- "^lockbench: plugin (.*): $pattern" "$OUT/stderr"; then
+		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
+	else
+		ok
+	fi
+	if ls "$OUT"/bad.json* >/dev/null 2>&1; then bad "$what: left an output file"; else ok; fi
+}
+
+plugin examples/ticket_backoff.c ticket_backoff
+plugin examples/broken_plugin.c broken_plugin
+for p in wrong_abi no_symbol dup_builtin bad_ops nolock deadlock; do
+	plugin tests/plugins/$p.c $p
+done
+TB=$OUT/ticket_backoff.so
+TB_REAL=$(realpath "$TB")
+TB_SHA=$(sha256sum "$TB" | cut -d' ' -f1)
+
+# --help and list locks.
+expect_exit 0 "help" -- "$BIN" --help
+grep -q -- "--plugin \[TAG=\]FILE" "$OUT/stdout" && ok || bad "--help lacks --plugin"
+expect_exit 0 "list locks --plugin" -- "$BIN" list locks --plugin "$TB"
+grep -q "^ticket_backoff .* plugin: $TB_REAL\$" "$OUT/stdout" && ok \
+	|| bad "list locks: no plugin line for ticket_backoff: $(grep backoff "$OUT/stdout")"
+grep "^ticket " "$OUT/stdout" | grep -q "plugin:" && bad "built-in ticket marked plugin" || ok
+expect_exit 0 "list locks -v --plugin" -- "$BIN" list locks -v --plugin "$TB"
+grep -q "lock-opt ticket_backoff.backoff_max" "$OUT/stdout" && ok || bad "plugin options not listed"
+
+# The plugin against its built-in twin: both measured, both checked, the
+# JSON traces the plugin to its file.
+expect_exit 0 "run vs twin" -- "$BIN" --plugin "$TB" -l ticket,ticket_backoff -t 1,2 -r 2 \
+	--warmup 0.05 -d 0.2 --no-tune -q -f table,json -o "$OUT/twin.json" \
+	--lock-opt ticket_backoff.backoff_max=16
+grep -q "^Lock: *ticket *ticket_backoff" "$OUT/stdout" && ok || bad "twin table: $(head -2 "$OUT/stdout")"
+python3 - "$OUT/twin.json" "$TB_REAL" "$TB_SHA" <<'PY' && ok || bad "twin json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["name"]: x for x in d["variants"]}
+assert v["ticket"]["plugin"] is None and v["ticket"]["plugin_sha256"] is None
+assert v["ticket_backoff"]["plugin"] == sys.argv[2], v["ticket_backoff"]
+assert v["ticket_backoff"]["plugin_sha256"] == sys.argv[3], v["ticket_backoff"]
+assert d["config"]["lock_opts"]["ticket_backoff"]["backoff_max"] == 16
+assert len(d["points"]) == 4
+for p in d["points"]:
+    assert p["status"] == "ok", p
+    for r in p["runs"]:
+        e = r["exclusion"]
+        assert e["checked"] and e["ok"] and e["counter"] == e["total_ops"], e
+PY
+
+# Two builds of one source in one process: a TAG names the second copy.
+cp "$TB" "$OUT/patched.so"
+expect_exit 0 "stock and patched" -- "$BIN" --plugin "$TB" --plugin patched="$OUT/patched.so" \
+	-l ticket_backoff,ticket_backoff_patched -t 2 -r 1 --warmup 0.05 -d 0.1 --no-tune -q \
+	-f json -o "$OUT/tag.json"
+python3 - "$OUT/tag.json" "$TB_REAL" "$(realpath "$OUT/patched.so")" "$TB_SHA" <<'PY' && ok || bad "tag json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["name"]: x for x in d["variants"]}
+assert v["ticket_backoff"]["plugin"] == sys.argv[2]
+assert v["ticket_backoff_patched"]["plugin"] == sys.argv[3]
+assert v["ticket_backoff_patched"]["plugin_sha256"] == sys.argv[4]
+assert all(p["status"] == "ok" for p in d["points"])
+PY
+expect_exit 0 "tag renames a built-in's twin" -- "$BIN" list locks --plugin mine="$OUT/dup_builtin.so"
+grep -q "^ticket_mine .* plugin: " "$OUT/stdout" && ok || bad "ticket_mine not listed"
+
+# A plugin lock that does not exclude is FAILED, exit 1, as a built-in.
+expect_exit 1 "broken plugin fails" -- "$BIN" --plugin "$OUT/broken_plugin.so" \
+	-l ticket,broken_plugin -t 2 -r 1 --warmup 0.05 -d 0.2 --cs-ns 300 --no-tune -q \
+	-f table,json -o "$OUT/broken.json"
+grep -q "FAILED" "$OUT/stdout" && ok || bad "broken plugin not FAILED in table"
+grep -q "broken_plugin .*mutual exclusion violated" "$OUT/stderr" && ok || bad "broken plugin stderr"
+python3 -c "
+import json; d=json.load(open('$OUT/broken.json'))
+p=[p for p in d['points'] if p['variant']=='broken_plugin'][0]
+assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || bad "broken plugin json"
+
+# A plugin lock that never releases: the watchdog ends the run, exit 1.
+expect_exit 1 "deadlocked plugin" -- timeout 20 "$BIN" --plugin "$OUT/deadlock.so" -l deadlock \
+	-t 1 -r 1 --warmup 0.05 -d 0.1 --watchdog 0.5 --no-tune -q
+grep -q "deadlock at 1 threads: workers did not stop" "$OUT/stderr" && ok || bad "watchdog message: $(cat "$OUT/stderr")"
+
+# Refusals: one line naming the file and the problem, exit 2.
+refused "ABI mismatch" "built for ABI version 2, this lockbench has 1" --plugin "$OUT/wrong_abi.so"
+refused "bad path" "cannot open: No such file or directory" --plugin "$OUT/nosuch.so"
+echo "not a library" >"$OUT/text.so"
+refused "not a shared object" "not a shared object (no ELF header)" --plugin "$OUT/text.so"
+refused "executable" "cannot load: " --plugin "$BIN"
+refused "missing symbol" "no lockbench_plugin symbol" --plugin "$OUT/no_symbol.so"
+refused "duplicate of a built-in" "duplicate lock name ticket (already built in); load it as --plugin TAG=" \
+	--plugin "$OUT/dup_builtin.so"
+refused "duplicate of another plugin" "duplicate lock name ticket_backoff (already loaded from $TB_REAL)" \
+	--plugin "$TB" --plugin "$OUT/patched.so"
+refused "incomplete ops" "lock 0 (bad_ops): lock and unlock are required" --plugin "$OUT/bad_ops.so"
+refused "nolock claim" "lock sneaky_nolock: LOCK_CAP_NOLOCK is reserved" --plugin "$OUT/nolock.so"
+refused "bad tag" "tag (Patched) must be" --plugin "Patched=$TB"
+expect_exit 2 "list refuses too" -- "$BIN" list locks --plugin "$OUT/wrong_abi.so"
+
+# make install, then build the example against the installed header.
+if [ -z "${LB_E2E_QUICK:-}" ]; then
+	D=$OUT/dest
+	expect_exit 0 "make install" -- make -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX=/usr/local
+	for f in bin/lockbench share/man/man1/lockbench.1 include/lockbench/lock.h \
+		include/lockbench/atomics.h share/pkgconfig/lockbench.pc; do
+		[ -f "$D/usr/local/$f" ] && ok || bad "make install lacks $f"
+	done
+	export PKG_CONFIG_PATH=$D/usr/local/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
+	cflags=$(pkg-config --cflags lockbench) && ok || bad "pkg-config --cflags lockbench"
+	[ "${cflags%% }" = "-I$D/usr/local/include" ] && ok || bad "pkg-config cflags: $cflags"
+	[ "$(pkg-config --variable=abi_version lockbench)" = 1 ] && ok || bad "pkg-config abi_version"
+	# shellcheck disable=SC2086
+	expect_exit 0 "build against installed header" -- $CC -std=gnu11 -Wall -Wextra -Werror -O2 \
+		-shared -fPIC $cflags "$ROOT/examples/ticket_backoff.c" -o "$OUT/installed.so"
+	expect_exit 0 "installed binary loads it" -- "$D/usr/local/bin/lockbench" --plugin "$OUT/installed.so" \
+		-l ticket_backoff -t 1 -r 1 --warmup 0 -d 0.05 --no-tune -q
+	grep -q "^Lock: *ticket_backoff" "$OUT/stdout" && ok || bad "installed run table"
+fi
+
+echo "e2e_plugin: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
