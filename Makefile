@@ -86,6 +86,7 @@ e2e: lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
+	tests/e2e_noise.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -131,6 +132,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) $(CPPFLAGS)
 FUZZ_JSON_SRCS := output/json_read.c output/results.c output/stats.c \
+		  output/noise.c output/noise_json.c \
 		  output/render.c $(wildcard output/render_*.c)
 
 build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*.h)

@@ -23,6 +23,7 @@
 
 #include "locks/plugin.h"
 #include "locks/registry.h"
+#include "output/noise_json.h"
 #include "output/render.h"
 #include "output/cmds.h"
 #include "topology/cpulist.h"
@@ -33,6 +34,7 @@
 #include "output/json_read.h"
 #include "output/resume.h"
 #include "workloads/layout.h"
+#include "workloads/probe.h"
 #include "workloads/sweep.h"
 
 #define MAX_THREADS 1024
@@ -50,6 +52,9 @@ enum opt_id {
 	/* issue 6: workloads and metrics */
 	O_CS_WRITE_PCT, O_READERS, O_WRITERS, O_READ_PCT, O_LONG_HOLD,
 	O_STUTTER, O_LAYOUTS, O_LAT_SAMPLE, O_RESUME,
+	/* noise handling (issue 8) */
+	O_CI_TARGET, O_MAX_RUNS, O_TIME_BUDGET, O_PROBE_FACTOR, O_NO_PROBE,
+	O_EXCLUDE_FLAGGED, O_C2C,
 };
 
 struct optdef {
@@ -71,7 +76,10 @@ static const struct optdef opts[] = {
 	{"threads", O_THREADS, "LIST", "1,2,4,..,max", "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs)", "How many"},
 	{"warmup", O_WARMUP, "S", "0.5", "seconds of warm-up before each window", "How long"},
 	{"duration", O_DURATION, "S", "1", "seconds of the measured window", NULL},
-	{"runs", O_RUNS, "N", "3", "runs per (lock, thread count) point", NULL},
+	{"runs", O_RUNS, "N", "3", "runs per (lock, thread count) point, or auto (until --ci-target)", NULL},
+	{"ci-target", O_CI_TARGET, "PCT", "1%", "-r auto: stop when every 95% CI half-width is within PCT of its mean", NULL},
+	{"max-runs", O_MAX_RUNS, "N", "30", "-r auto: at most N runs per point", NULL},
+	{"time-budget", O_TIME_BUDGET, "S", "none", "-r auto: stop adding rounds before the sweep takes longer", NULL},
 	{"stat-interval", O_INTERVAL, "S", "1", "time-series interval inside the window", NULL},
 	{"watchdog", O_WATCHDOG, "S", "10", "end a run whose threads make no progress this long", NULL},
 	{"order", O_ORDER, "ORDER", "interleaved", "interleaved (run k of every lock, shuffled) or sequential", NULL},
@@ -96,6 +104,10 @@ static const struct optdef opts[] = {
 	{"freq", O_FREQ, "F", "auto", "auto (freeze where permitted), off, or e.g. 1500MHz (else exit 3)", "Machine"},
 	{"numa-balancing", O_NUMA_BALANCING, "M", "auto", "auto (off where permitted), off (else exit 3), keep", NULL},
 	{"no-tune", O_NO_TUNE, NULL, NULL, "touch nothing: same as --freq off --numa-balancing keep", NULL},
+	{"probe-factor", O_PROBE_FACTOR, "X", "1.5", "flag a run whose core-to-core probe moved by more than X", "Noise"},
+	{"no-probe", O_NO_PROBE, NULL, NULL, "no core-to-core probe before and after each run", NULL},
+	{"exclude-flagged", O_EXCLUDE_FLAGGED, NULL, NULL, "statistics without flagged runs (kept in JSON, marked)", NULL},
+	{"c2c", O_C2C, NULL, NULL, "topo: print the core-to-core latency matrix", NULL},
 	{"format", O_FORMAT, "LIST", "table", "output formats, e.g. table,json (see `list formats`)", "Output"},
 	{"output", O_OUTPUT, "FILE", "stdout", "write JSON (or the only format) here; others go to stdout", NULL},
 	{"label", O_LABEL, "TEXT", NULL, "name of this run (e.g. the kernel), used by compare", NULL},
@@ -179,6 +191,11 @@ struct cli {
 	unsigned long long cs_ns, ncs_ns;
 	bool include_broken, isolated, no_marks, dry_run, quiet, verbose;
 	bool help, version;
+	/* noise handling (issue 8) */
+	bool runs_auto, no_probe, exclude_flagged, c2c;
+	const char *ci_target;
+	double probe_factor, time_budget;
+	unsigned long max_runs;
 	int argc;
 	char **argv;            /* positional arguments after the command */
 	char **argv_base;       /* the allocation argv points into */
@@ -209,6 +226,58 @@ static unsigned long long parse_uint(const char *opt, const char *s,
 		die_usage("--%s (%s): must be a whole number in [%llu, %llu]",
 			  opt, s, min, max);
 	return v;
+}
+
+/* A ratio above 1 (--probe-factor). */
+static double parse_factor(const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 1 || v > 1000)
+		die_usage("--%s (%s): must be a ratio above 1, e.g. 1.5", opt, s);
+	return v;
+}
+
+/* --ci-target: "1%", "0.5%" or "1" (percent); a fraction of the mean. */
+static double parse_percent(const char *opt, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 100)
+		die_usage("--%s (%s): must be a percentage in (0, 100], e.g. 1%%",
+			  opt, s);
+	return v / 100;
+}
+
+/* The noise options (issue 8) into cf->noise; exits 2 on bad usage. */
+static void config_noise(struct config *cf, const struct cli *c)
+{
+	struct noise_opts *n = &cf->noise;
+
+	noise_opts_default(n);
+	n->probe = !c->no_probe;
+	n->probe_factor = c->probe_factor;
+	n->exclude_flagged = c->exclude_flagged;
+	n->adaptive = c->runs_auto;
+	if (!c->runs_auto && (c->ci_target || c->time_budget > 0 || c->max_runs != 30))
+		die_usage("--ci-target, --max-runs and --time-budget need -r auto");
+	if (c->runs_auto && cf->order != ORDER_INTERLEAVED)
+		die_usage("-r auto needs --order interleaved (it adds whole rounds)");
+	if (c->ci_target)
+		n->ci_target = parse_percent("ci-target", c->ci_target);
+	n->max_runs = (unsigned)c->max_runs;
+	n->min_runs = n->max_runs < 3 ? n->max_runs : 3;
+	n->time_budget_s = c->time_budget;
+	if (c->runs_auto)
+		cf->runs = n->max_runs;
 }
 
 static const struct option *long_options(void)
@@ -248,6 +317,7 @@ static void cli_defaults(struct cli *c)
 		.runs = 3, .cs_lines = 1, .ncs_ns = 100,
 		.cs_write_pct = 100, .read_pct = 90, .lat_sample = 64,
 		.layouts = "packed,aligned,per_node",
+		.probe_factor = 1.5, .max_runs = 30,
 	};
 }
 
@@ -273,7 +343,11 @@ static void cli_option(struct cli *c, int id, const char *a)
 	case O_THREADS: c->threads = a; break;
 	case O_WARMUP: c->warmup = parse_seconds("warmup", a, 0, 3600); break;
 	case O_DURATION: c->duration = parse_seconds("duration", a, 0.01, 86400); break;
-	case O_RUNS: c->runs = parse_uint("runs", a, 1, 10000); break;
+	case O_RUNS:
+		c->runs_auto = !strcmp(a, "auto");
+		if (!c->runs_auto)
+			c->runs = parse_uint("runs", a, 1, 10000);
+		break;
 	case O_INTERVAL: c->interval = parse_seconds("stat-interval", a, 0.01, 86400); break;
 	case O_WATCHDOG: c->watchdog = parse_seconds("watchdog", a, 0.1, 86400); break;
 	case O_ORDER: c->order = a; break;
@@ -317,6 +391,13 @@ static void cli_option(struct cli *c, int id, const char *a)
 	case O_DRY_RUN: c->dry_run = true; break;
 	case O_QUIET: c->quiet = true; break;
 	case O_VERBOSE: c->verbose = true; break;
+	case O_CI_TARGET: c->ci_target = a; break;
+	case O_MAX_RUNS: c->max_runs = parse_uint("max-runs", a, 2, 10000); break;
+	case O_TIME_BUDGET: c->time_budget = parse_seconds("time-budget", a, 0.01, 1e7); break;
+	case O_PROBE_FACTOR: c->probe_factor = parse_factor("probe-factor", a); break;
+	case O_NO_PROBE: c->no_probe = true; break;
+	case O_EXCLUDE_FLAGGED: c->exclude_flagged = true; break;
+	case O_C2C: c->c2c = true; break;
 	case O_HELP: c->help = true; break;
 	case O_VERSION: c->version = true; break;
 	default:
@@ -676,6 +757,7 @@ static void config_build(struct config *cf, const struct cli *c,
 	cf->row_heading = c->row_name;
 	cf->quiet = c->quiet;
 	config_wl_params(cf, c);
+	config_noise(cf, c);
 }
 
 /* Where each requested format goes: JSON (or a lone format) to -o. */
@@ -1001,8 +1083,12 @@ static int dry_run(const struct config *cf, const struct topo *t)
 	printf("points: %u locks x %u thread counts x %u runs = %u runs, %s order\n",
 	       cf->nlocks, cf->nthreads, cf->runs, n,
 	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
-	printf("estimated duration: %.0f s (%.2f s warm-up + %.2f s window per run)\n",
-	       n * each, cf->warmup_s, cf->duration_s);
+	if (cf->noise.adaptive)
+		printf("-r auto: %u runs per point at most (at least %u), fewer once every "
+		       "95%% CI is within %g%% of its mean\n", cf->noise.max_runs,
+		       cf->noise.min_runs, cf->noise.ci_target * 100);
+	printf("estimated duration: %s%.0f s (%.2f s warm-up + %.2f s window per run)\n",
+	       cf->noise.adaptive ? "at most " : "", n * each, cf->warmup_s, cf->duration_s);
 	for (unsigned i = 0; i < cf->nthreads; i++) {
 		unsigned nt = cf->threads[i];
 		struct thread_place *pl = calloc(nt, sizeof(*pl));
@@ -1053,6 +1139,7 @@ static void results_setup(struct results *r, const struct config *cf,
 	config_json_wl(r->config, cf);
 	r->placement = placement_json(cf, t);
 	r->run_order = run_order_json(cf);
+	r->noise.opts = cf->noise;
 	r->calibration = json_pack("{s:f, s:f, s:f, s:i, s:I, s:I, s:I}",
 		"loops_per_ns", cal->loops_per_ns, "ns_per_loop", cal->ns_per_loop,
 		"spread", cal->spread, "trials", cal->trials,
@@ -1233,6 +1320,8 @@ static int cmd_run(struct cli *c)
 	json_object_set_new(r.machine, "changes", changes);
 	rc = sweep_run(&cf, &t, &cal, &r, &interrupted, err, sizeof(err));
 	json_object_set_new(r.machine, "state_after", json_or_null(machine_describe(cpus, ncpus)));
+	if (cf.noise.adaptive)
+		noise_prune_run_order(&r);
 	machine_restore();
 	if (rc)
 		fprintf(stderr, "%s\n", err);
@@ -1288,6 +1377,32 @@ static int cmd_system(struct cli *c)
 	die_usage("system (%s): valid: show, tune, reset", sub);
 }
 
+/* `topo --c2c`: probe every pair of the CPUs the placement may use. */
+static void topo_c2c(const struct topo *t, const struct placement_policy *p)
+{
+	unsigned *order, n = 0, reps = 5;
+	int *cpus;
+	double *m;
+	char err[256];
+
+	if (!t->real)
+		die_usage("--c2c measures this machine: not with --topology");
+	if (placement_order(t, p, &order, &n, err, sizeof(err)))
+		die_usage("%s", err + strlen("lockbench: "));
+	cpus = calloc(n + 1, sizeof(*cpus));
+	m = calloc((size_t)n * n + 1, sizeof(*m));
+	if (!cpus || !m)
+		die_usage("out of memory");
+	for (unsigned i = 0; i < n; i++)
+		cpus[i] = t->pu[order[i]].os;
+	if (probe_matrix(cpus, n, reps, m))
+		fprintf(stderr, "lockbench: core-to-core probe failed\n");
+	print_c2c(cpus, n, m, reps, stdout);
+	free(order);
+	free(cpus);
+	free(m);
+}
+
 static int cmd_topo(struct cli *c)
 {
 	struct topo t;
@@ -1302,6 +1417,8 @@ static int cmd_topo(struct cli *c)
 		die_usage("%s", err + strlen("lockbench: "));
 	p.use_isolated = c->isolated;
 	print_topo(&t, stdout);
+	if (c->c2c)
+		topo_c2c(&t, &p);
 	if (c->threads) {
 		unsigned *l = NULL, usable = 0, *order;
 

@@ -18,6 +18,10 @@ void print_topo(const struct topo *t, FILE *f);
 int print_placement(const struct topo *t, const struct placement_policy *p,
 		    unsigned n, FILE *f, char *err, size_t errlen);
 
+/* The core-to-core matrix m[i * n + j] (ns; NAN: unknown) of `topo --c2c`. */
+void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
+	       FILE *f);
+
 /*
  * `lockbench compare [options] A.json ...` and `lockbench import
  * locktorture [options] LOG ...` (compare.c): argv[0] is the command

@@ -77,6 +77,58 @@ int unit_parse(const char *s, enum unit *u)
 	return -EINVAL;
 }
 
+/* Why -r auto stopped at the first thread count that missed the target. */
+static const char *first_stop(const struct results *r)
+{
+	for (unsigned row = 0; r->noise.row_stop && row < r->nrows; row++)
+		for (unsigned v = 0; v < r->nvariants; v++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status == POINT_OK && !p->noise.reached)
+				return r->noise.row_stop[row] == ADAPT_BUDGET ?
+				       "the time budget ran out" :
+				       r->noise.row_stop[row] == ADAPT_MAX_RUNS ?
+				       "max runs reached" : "stopped early";
+		}
+	return "stopped early";
+}
+
+/*
+ * The noise notes (issue 8): `!` runs flagged for noise, and with -r auto
+ * the points whose CI missed the target.  f NULL: only say (true/false)
+ * whether there is anything to print.
+ */
+bool render_noise_notes(const struct results *r, const struct render_opts *o,
+			FILE *f)
+{
+	const struct results_noise *rn = &r->noise;
+	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
+	char row[64];
+	unsigned k = 0;
+
+	if (!f || !(flag || ad))
+		return flag || ad;
+	if (flag)
+		fprintf(f, "!  noisy runs: %u of %u flagged (placement changed %u, "
+			"steal %u, migrated %u)%s\n", rn->flagged, rn->runs,
+			rn->by_flag[0], rn->by_flag[1], rn->by_flag[2],
+			rn->excluded ? "; excluded from the statistics" : "");
+	if (!ad)
+		return true;
+	fprintf(f, "95%% CI within %g%% of the mean not reached (%s):",
+		rn->opts.ci_target * 100, first_stop(r));
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		const struct point *p = &r->points[i];
+
+		if (p->status != POINT_OK || p->noise.reached)
+			continue;
+		fprintf(f, "%s %s %s", k++ ? "," : "", r->variants[i / r->nrows].name,
+			results_row_name(r, i % r->nrows, row, sizeof(row)));
+	}
+	fputc('\n', f);
+	return true;
+}
+
 /*
  * Headline workload metrics under a text format (with marks on), for
  * the last row: p99 acquisition latency per variant, the share of
@@ -165,8 +217,9 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	if (!o->marks)
 		cv = ns = over = missing = false;
 	if (cv || ns || over || missing || failed || r->incomplete ||
-	    (o->marks && render_has_metrics(r)))
+	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
 		fputc('\n', f);
+	render_noise_notes(r, o, f);
 	if (cv)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);

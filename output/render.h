@@ -45,6 +45,9 @@ int unit_parse(const char *s, enum unit *u);
 
 /* Notes explaining the marks, once under a text format (render.c). */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
+/* The noise notes (render.c); f NULL: whether there are any. */
+bool render_noise_notes(const struct results *r, const struct render_opts *o,
+			FILE *f);
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);
 

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 
+#include "noise_json.h"
 #include "render.h"
 
 #define LOCKBENCH_JSON_NAME "lockbench-results"
@@ -187,6 +188,7 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "counter", (json_int_t)s->counter,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
+	noise_run_add_json(o, &s->noise);
 	if (o)
 		json_object_set_new(o, "lock_node", s->lock_node >= 0
 						    ? json_integer(s->lock_node) : json_null());
@@ -240,6 +242,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 					      "significant", p->significant));
 	else
 		json_object_set_new(o, "vs_baseline", json_null());
+	noise_point_add_json(o, r, p);
 	return o;
 }
 
@@ -308,6 +311,7 @@ json_t *results_to_json(const struct results *r)
 	json_object_set_new(doc, "calibration", keep(r->calibration));
 	json_object_set_new(doc, "placement", keep(r->placement));
 	json_object_set_new(doc, "run_order", keep(r->run_order));
+	json_object_set_new(doc, "noise", noise_results_json(r));
 	json_object_set_new(doc, "variants", variants);
 	json_object_set_new(doc, "rows", rows);
 	json_object_set_new(doc, "row_desc", row_desc_json(r));

@@ -11,8 +11,9 @@
  * Each cell is its column's widest entry plus two spaces; a variant's
  * heading spans its cells and widens the last one when it is longer.
  * With marks on: `?` after a std whose CV is high, `~` after a rel that
- * is not significant, `*` after an oversubscribed row; explained once
- * under the table.
+ * is not significant, `*` after an oversubscribed row, `!` after the
+ * mean of a point with runs flagged for noise (output/noise.h);
+ * explained once under the table.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,8 @@ static void put_point(const struct results *r, const struct render_opts *o,
 
 	switch (p->status) {
 	case POINT_OK:
-		snprintf(mean, CELL, "%.2f", p->sum.mean * k);
+		snprintf(mean, CELL, "%.2f%s", p->sum.mean * k,
+			 o->marks && p->noise.flagged ? "!" : "");
 		snprintf(std, CELL, "%.2f%s", p->sum.std * k,
 			 o->marks && p->high_cv ? "?" : "");
 		if (!base && p->has_rel)

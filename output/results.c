@@ -22,6 +22,7 @@ int results_init(struct results *r, unsigned nvariants, unsigned nrows)
 	r->nrows = nrows;
 	r->cv_flag = 0.10;
 	r->alpha = 0.05;
+	noise_opts_default(&r->noise.opts);
 	return 0;
 }
 
@@ -34,6 +35,7 @@ void run_sample_free(struct run_sample *s)
 	free(s->thread_kind);
 	free(s->lat);
 	json_decref(s->extra);
+	noise_run_free(&s->noise);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -57,6 +59,7 @@ void results_free(struct results *r)
 		free(r->points[i].runs);
 		free(r->points[i].error);
 		free(r->points[i].lat);
+		point_noise_free(&r->points[i].noise);
 	}
 	for (unsigned i = 0; r->variants && i < r->nvariants; i++)
 		variant_free(&r->variants[i]);
@@ -77,6 +80,7 @@ void results_free(struct results *r)
 	json_decref(r->placement);
 	json_decref(r->calibration);
 	json_decref(r->run_order);
+	results_noise_free(&r->noise);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -111,13 +115,14 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	d->thread_reads = dup_mem(s->thread_reads, s->nthreads * sizeof(uint64_t));
 	d->thread_kind = dup_mem(s->thread_kind, s->nthreads);
 	d->lat = dup_mem(s->lat, s->lat ? sizeof(*s->lat) : 0);
-	if ((s->nthreads && s->thread_reads && !d->thread_reads) ||
-	    (s->nthreads && s->thread_kind && !d->thread_kind) ||
-	    (s->lat && !d->lat) ||
-	    (s->nthreads && s->thread_ops && !d->thread_ops) ||
-	    (s->nseries && s->series && !d->series) ||
-	    (s->ncounters && s->counters && !d->counters) ||
-	    (s->extra && !d->extra)) {
+	if (noise_run_dup(&d->noise, &s->noise) |
+	    ((s->nthreads && s->thread_reads && !d->thread_reads) ||
+	     (s->nthreads && s->thread_kind && !d->thread_kind) ||
+	     (s->lat && !d->lat) ||
+	     (s->nthreads && s->thread_ops && !d->thread_ops) ||
+	     (s->nseries && s->series && !d->series) ||
+	     (s->ncounters && s->counters && !d->counters) ||
+	     (s->extra && !d->extra))) {
 		run_sample_free(d);
 		return -ENOMEM;
 	}
@@ -143,12 +148,16 @@ const char *results_row_name(const struct results *r, unsigned row,
 	return buf;
 }
 
-/* Throughputs of a point's runs into x (caller-sized); returns count. */
+/* Throughputs of a point's runs into x (caller-sized), leaving out the
+ * runs --exclude-flagged excluded; returns the count. */
 static unsigned point_rates(const struct point *p, double *x)
 {
+	unsigned n = 0;
+
 	for (unsigned i = 0; i < p->nruns; i++)
-		x[i] = p->runs[i].ops_per_sec;
-	return p->nruns;
+		if (!p->runs[i].noise.excluded)
+			x[n++] = p->runs[i].ops_per_sec;
+	return n;
 }
 
 /* Warm-up still trending: a window whose series moves by more than this. */
@@ -201,7 +210,7 @@ static void point_fairness(struct point *p)
 		struct run_sample *s = &p->runs[i];
 
 		run_sample_derive(s);
-		if (isnan(s->fair_jain))
+		if (isnan(s->fair_jain) || s->noise.excluded)
 			continue;
 		sum += s->fair_jain;
 		n++;
@@ -256,11 +265,11 @@ static void point_versus(struct results *r, struct point *p,
 
 	p->has_rel = false;
 	if (x && y && p->status == POINT_OK && b->status == POINT_OK &&
-	    p->nruns && b->nruns && b->sum.mean != 0) {
+	    p->sum.n && b->sum.n && b->sum.mean != 0) {
 		p->has_rel = true;
 		p->rel = stats_rel_pct(p->sum.mean, b->sum.mean);
 		stats_welch(x, point_rates(p, x), y, point_rates(b, y), &p->welch);
-		stats_mann_whitney(x, p->nruns, y, b->nruns, &p->mwu);
+		stats_mann_whitney(x, point_rates(p, x), y, point_rates(b, y), &p->mwu);
 		p->significant = p->welch.valid && p->welch.p < r->alpha;
 	}
 	free(x);
@@ -269,6 +278,7 @@ static void point_versus(struct results *r, struct point *p,
 
 void results_finalize(struct results *r)
 {
+	noise_finalize(r);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		for (unsigned row = 0; row < r->nrows; row++) {
 			struct point *p = results_point(r, v, row);
@@ -287,4 +297,5 @@ void results_finalize(struct results *r)
 			if (v != r->baseline)
 				point_versus(r, results_point(r, v, row),
 					     results_point(r, r->baseline, row));
+	noise_finalize_adaptive(r);
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "noise.h"
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
@@ -58,6 +59,8 @@ struct run_sample {
 	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
+	/* Probe, steal, migrations, section lengths (output/noise.h). */
+	struct run_noise noise;
 };
 
 enum point_status {
@@ -89,6 +92,7 @@ struct point {
 	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
+	struct point_noise noise;/* flags and typical probe (output/noise.h) */
 };
 
 struct variant {
@@ -131,6 +135,7 @@ struct results {
 	unsigned ncpus;          /* CPUs available for placement */
 	/* Opaque descriptions carried into JSON as they are. */
 	json_t *machine, *config, *placement, *calibration, *run_order;
+	struct results_noise noise; /* noise options and counts (noise.h) */
 };
 
 static inline struct point *results_point(const struct results *r,

@@ -14,12 +14,21 @@ static void cs_loop(struct worker *w)
 	const struct lock_ops *ops = w->ops;
 	struct wl_hand h = {0};
 	uint64_t n = 0;
+	unsigned left = CS_SAMPLE_EVERY; /* ops until the next sampled one */
 
 	while (!atomic_load_explicit(w->stop, lb_rlx)) {
+		/* 1 op in CS_SAMPLE_EVERY times its sections (issue 8):
+		 * a countdown, no clock read on the common path. */
+		bool timed = false;
+
+		if (__builtin_expect(--left == 0, 0)) {
+			left = CS_SAMPLE_EVERY;
+			timed = w->samp != NULL;
+		}
 		wl_acquire(w, ops->lock);
-		wl_cs_body(w, &h);
+		wl_cs_body_timed(w, &h, timed);
 		ops->unlock(w->lock, w->ctx);
-		wl_ncs_body(w);
+		wl_ncs_body_timed(w, timed);
 		wl_publish(w, ++n, 0, &h);
 	}
 }

@@ -7,6 +7,7 @@
 #ifndef LOCKBENCH_CS_BODY_H
 #define LOCKBENCH_CS_BODY_H
 
+#include "sample.h"
 #include "workload.h"
 
 /* Take the owner field: anybody else inside is a violation. */
@@ -41,7 +42,8 @@ static inline void cs_leave(struct worker *w)
  * other holder.  The data lines are plain memory on purpose, so that
  * ThreadSanitizer checks the lock's happens-before edges.
  */
-static inline void wl_cs_body(struct worker *w, struct wl_hand *h)
+static inline __attribute__((always_inline)) void
+wl_cs_body_timed(struct worker *w, struct wl_hand *h, bool timed)
 {
 	struct wl_shared *sh = w->sh;
 	const struct wl_params *p = w->p;
@@ -55,19 +57,41 @@ static inline void wl_cs_body(struct worker *w, struct wl_hand *h)
 	for (; i < p->cs_lines; i++)
 		sum += sh->lines[i].w[0];
 	lb_sink(sum);
-	lb_delay(p->cs_loops);
+	if (timed && p->cs_loops)
+		cs_sample_delay(w->samp, p->cs_loops);
+	else
+		lb_delay(p->cs_loops);
 	cs_leave(w);
+}
+
+static inline void wl_cs_body(struct worker *w, struct wl_hand *h)
+{
+	wl_cs_body_timed(w, h, false);
+}
+
+/* The parallel section; `timed` samples its length (issue 8), scaled
+ * back by the exponential draw so the samples estimate the mean. */
+static inline __attribute__((always_inline)) void
+wl_ncs_body_timed(struct worker *w, bool timed)
+{
+	uint64_t loops = w->p->ncs_loops;
+	unsigned mult = 256;
+
+	if (!loops)
+		return;
+	if (!w->p->ncs_fixed) {
+		mult = lb_exp_table[lb_rand(&w->rng) & 255];
+		loops = loops * mult / 256;
+	}
+	if (timed)
+		ncs_sample_delay(w->samp, loops, mult);
+	else
+		lb_delay(loops);
 }
 
 static inline void wl_ncs_body(struct worker *w)
 {
-	uint64_t loops = w->p->ncs_loops;
-
-	if (!loops)
-		return;
-	if (!w->p->ncs_fixed)
-		loops = loops * lb_exp_table[lb_rand(&w->rng) & 255] / 256;
-	lb_delay(loops);
+	wl_ncs_body_timed(w, false);
 }
 
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../topology/mem.h"
+#include "noise_run.h"
 #include "runner.h"
 
 /* State shared by the monitor and the workers for one run.  The flags
@@ -37,6 +38,7 @@ struct thread_arg {
 	int err;       /* thread_init's result */
 	int pin_errno; /* sched_setaffinity's errno, 0 when pinned */
 	struct run_lat *lat;       /* where the worker merges its histogram */
+	struct wnoise *wn; /* noise measurements (noise_run.h) or NULL */
 };
 
 /* ---- issue 6: sampled latency, extra counters, stutter --------------- */
@@ -222,14 +224,18 @@ static void *worker_main(void *argp)
 		.p = sp->params, .stop = &a->rs->stop, .slot = a->slot,
 		.tid = a->tid, .check = !priv,
 		.rng = 0x9e3779b97f4a7c15ull * (a->tid + 1) + 1,
+		.samp = noise_worker_setup(a->wn, pl->cpu),
 	};
 	/* Release our thread_init to the other threads; the acquire of `go`
 	 * below then orders every thread_init before any lock operation. */
 	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
 	while (!atomic_load_explicit(&a->rs->go, lb_acq))
 		sched_yield();
-	if (!atomic_load_explicit(&a->rs->failed, lb_rlx))
+	if (!atomic_load_explicit(&a->rs->failed, lb_rlx)) {
+		noise_worker_begin(a->wn);
 		sp->wl->loop(&w);
+		noise_worker_end(a->wn);
+	}
 	lat_put(a->lat, w.lat);
 	atomic_fetch_add_explicit(&a->rs->exited, 1, lb_rel);
 	/* The context is freed by its own thread once nobody can use it:
@@ -520,6 +526,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 {
 	struct run_mem m = {0};
 	struct monitor mon = {.sp = sp};
+	struct noise_run *nr;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -527,10 +534,11 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		run_mem_put(sp, &m);
 		return RUN_ERROR;
 	}
+	nr = noise_run_begin(sp);
 	for (unsigned i = 0; i < sp->nthreads; i++)
 		m.args[i] = (struct thread_arg){.spec = sp, .rs = m.rs, .lock = m.lock,
 						.sh = m.sh, .slot = m.slot + i, .tid = i,
-						.lat = m.lat};
+						.lat = m.lat, .wn = noise_run_worker(nr, i)};
 	if (start_threads(sp, m.args, err, errlen)) {
 		/* Let the started ones through and out again. */
 		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
@@ -540,6 +548,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		for (unsigned i = 0; i < sp->nthreads; i++)
 			if (m.args[i].started)
 				pthread_join(m.args[i].th, NULL);
+		noise_run_end(nr, sp, NULL);
 		run_mem_put(sp, &m);
 		return RUN_ERROR;
 	}
@@ -564,6 +573,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 				 sp->ops->name, sp->nthreads, sp->watchdog_s);
 		return RUN_HUNG; /* leak on purpose: threads may be stuck inside */
 	}
+	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
 	if (rc == RUN_OK) {
 		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);
 		metrics_fill(sp, out, mon.x0, mon.x1, m.lat);

@@ -28,6 +28,7 @@ struct run_spec {
 	double warmup_s, duration_s, interval_s;
 	double watchdog_s;                 /* no progress this long = hung */
 	volatile sig_atomic_t *interrupted;/* set by SIGINT/SIGTERM handlers */
+	const struct noise_opts *noise;    /* probe/steal/samples; NULL: off */
 };
 
 enum run_rc {

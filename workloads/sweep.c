@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../topology/mem.h"
+#include "adaptive.h"
 #include "runner.h"
 #include "sweep.h"
 
@@ -146,7 +147,7 @@ static void spec_for(const struct config *c, const struct plan_step *st,
 		.fake_nodes = c->fake_nodes, .mem_node = c->mem_node,
 		.warmup_s = c->warmup_s, .duration_s = c->duration_s,
 		.interval_s = c->interval_s, .watchdog_s = c->watchdog_s,
-		.interrupted = intr,
+		.interrupted = intr, .noise = &c->noise,
 	};
 	/* Memory on the first thread's node unless --mem-node says. */
 	if (c->mem_node == MEM_NODE_LOCAL && place[0].cpu >= 0)
@@ -192,6 +193,7 @@ int sweep_run(const struct config *c, const struct topo *topo,
 	struct plan_step *plan = plan_build(c, &total);
 	struct thread_place *place;
 	double t0 = now_s();
+	struct sweep_noise sn = {0};
 	int status = 0;
 
 	(void)cal;
@@ -204,7 +206,8 @@ int sweep_run(const struct config *c, const struct topo *topo,
 		snprintf(err, errlen, "lockbench: out of memory");
 		return 1;
 	}
-	for (unsigned i = 0; i < total; i++) {
+	for (unsigned i = sweep_noise_next(c, r, plan, total, 0, &sn); i < total;
+	     i = sweep_noise_next(c, r, plan, total, i + 1, &sn)) {
 		const struct plan_step *st = &plan[i];
 		struct point *p = results_point(r, st->variant, st->row);
 		struct run_spec sp;

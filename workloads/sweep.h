@@ -40,6 +40,7 @@ struct config {
 	/* -w layout: per variant its enum wl_layout (the variants are the
 	 * layouts, each run with the `null` lock); NULL otherwise. */
 	unsigned *layouts;
+	struct noise_opts noise;           /* probe, flags, -r auto (noise.h) */
 };
 
 /* Column name of variant v: its layout under -w layout, else its lock. */

@@ -76,6 +76,8 @@ struct worker_slot {
 	_Atomic uint64_t hand_n, same_node, same_l3, same_core;
 };
 
+struct cs_samples;
+
 struct worker {
 	const struct lock_ops *ops;
 	void *lock;
@@ -95,6 +97,7 @@ struct worker {
 	const _Atomic uint32_t *pause;  /* torture --stutter: 1 = stand still */
 	struct hist *lat;      /* own histogram (own node), NULL = not sampled */
 	unsigned lat_left;     /* acquisitions until the next sample */
+	struct cs_samples *samp; /* section-length samples (sample.h) or NULL */
 };
 
 /* Workload flags. */

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# e2e_noise.sh - noise handling end to end (issue 8): probe values in
+# JSON for every run, flags, -r auto, --exclude-flagged, topo --c2c,
+# bad input.  Usage: tests/e2e_noise.sh [BINARY]
+set -u
+BIN=${1:-./lockbench}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+	local want=$1 what=$2
+	shift 3
+	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
+		return 1
+	fi
+	ok
+}
+
+bad_input() {
+	local what=$1 pattern=$2
+	shift 2
+	expect_exit 2 "$what" -- "$BIN" "$@" -q || return
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
+		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
+	elif ! grep -q -- "$pattern" "$OUT/stderr"; then
+		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
+	else
+		ok
+	fi
+}
+
+bad_input "ci-target without auto" "need -r auto" --ci-target 2%
+bad_input "max-runs without auto" "need -r auto" --max-runs 5
+bad_input "bad ci-target" "ci-target (0%)" -r auto --ci-target 0%
+bad_input "bad ci-target text" "ci-target (abc)" -r auto --ci-target abc
+bad_input "bad probe factor" "probe-factor (0.5)" --probe-factor 0.5
+bad_input "bad runs" "runs (autox)" -r autox
+bad_input "auto and sequential" "needs --order interleaved" -r auto --order sequential
+bad_input "c2c of another machine" "--c2c measures this machine" topo --c2c \
+	--topology "package:1 core:2 pu:1"
+
+ncpu=$(nproc)
+
+# Every run carries probe values in a plausible range (tens to thousands
+# of ns; a starved helper on a busy machine can take longer, so the
+# bound is loose), steal, workers and the section lengths.
+expect_exit 0 "probed run" -- "$BIN" -l ticket,mcs -t 1,2 -r 2 --warmup 0.05 -d 0.2 \
+	--cs-ns 200 -f table,json -o "$OUT/n.json" -q --seed 3
+python3 - "$OUT/n.json" "$ncpu" <<'PY' && ok || bad "probe json"
+import json, sys
+d = json.load(open(sys.argv[1])); ncpu = int(sys.argv[2])
+assert d["schema_version"] == "1.2"
+n = d["noise"]
+assert n["measured"] and n["probe"] and n["probe_factor"] == 1.5 and n["adaptive"] is None
+assert n["runs"] == 8, n
+for p in d["points"]:
+    assert p["noise"]["flagged_runs"] >= 0 and p["adaptive"] is None
+    for r in p["runs"]:
+        assert r["cs_ns_requested"] == 200 and r["ncs_ns_requested"] == 100
+        assert r["cs_ns_actual_median"] is not None and r["cs_ns_actual_median"] > 0
+        assert r["cs_samples"] > 0
+        assert len(r["workers"]) == p["threads"]
+        for w in r["workers"]:
+            assert w["cpu"] >= 0 and w["cpu_end"] >= 0 and w["nivcsw"] >= 0
+        assert r["steal"] is None or 0 <= r["steal"]["fraction"] <= 1
+        assert isinstance(r["flags"], list) and r["excluded"] is False
+        if p["threads"] == 1 or ncpu < 2:
+            assert r["probe"] is None
+            continue
+        pr = r["probe"]
+        assert pr["pairs"] == [[pr["pairs"][0][0], pr["pairs"][0][1]]]
+        for v in pr["before_ns"] + pr["after_ns"]:
+            assert v is not None and 10 <= v <= 1e6, v
+        for f in r["flags"]:
+            assert f in ("placement_changed", "steal", "migrated", "cs_length_off")
+    if p["threads"] == 2 and ncpu >= 2:
+        t = p["noise"]["probe_typical_ns"]
+        assert len(t) == 1 and 10 <= t[0] <= 1e6, t
+PY
+# The ! mark, when a point was flagged, is explained once.
+if grep -q "[0-9]!" "$OUT/stdout"; then
+	[ "$(grep -c '^!  noisy runs' "$OUT/stdout")" -eq 1 ] && ok || bad "! without its note"
+else
+	grep -q "noisy runs" "$OUT/stdout" && bad "note without a !" || ok
+fi
+
+# --no-probe: no probe, the rest still measured.
+expect_exit 0 "no probe" -- "$BIN" -l ticket -t 2 -r 1 --warmup 0.05 -d 0.1 --no-probe \
+	-f json -o "$OUT/np.json" -q
+python3 -c "
+import json; d=json.load(open('$OUT/np.json'))
+assert d['noise']['probe'] is False
+r=d['points'][0]['runs'][0]; assert r['probe'] is None and len(r['workers'])==2" && ok || bad "--no-probe json"
+
+# A very large factor flags no placement change; a factor barely above 1
+# flags (nearly) every probed run: the two bound what the flag does.
+expect_exit 0 "tight factor" -- "$BIN" -l ticket -t 2 -r 3 --warmup 0.05 -d 0.1 \
+	--probe-factor 1.0001 --exclude-flagged -f table,json -o "$OUT/tf.json" -q
+if [ "$ncpu" -ge 2 ]; then
+	python3 -c "
+import json; d=json.load(open('$OUT/tf.json')); p=d['points'][0]
+fl=[r for r in p['runs'] if 'placement_changed' in r['flags']]
+assert len(fl) >= 2, p['runs']
+ex=[r for r in p['runs'] if r['excluded']]
+assert p['noise']['excluded_runs'] == len(ex)
+assert p['summary']['n'] == 3 - len(ex) and p['summary']['n'] >= 1" && ok || bad "tight factor flags"
+	grep -q "^!  noisy runs: [1-9]" "$OUT/stdout" && ok || bad "tight factor note: $(cat "$OUT/stdout")"
+fi
+expect_exit 0 "loose factor" -- "$BIN" -l ticket -t 2 -r 2 --warmup 0.05 -d 0.1 \
+	--probe-factor 1000 -f json -o "$OUT/lf.json" -q
+python3 -c "
+import json; d=json.load(open('$OUT/lf.json'))
+assert d['noise']['by_flag']['placement_changed'] == 0" && ok || bad "loose factor flagged"
+
+# -r auto: stops at the CI target or a limit and says which points missed.
+expect_exit 0 "auto" -- "$BIN" -l ticket,mcs -t 1 -r auto --ci-target 50% --max-runs 6 \
+	--warmup 0.02 -d 0.05 -f table,json -o "$OUT/a.json" -q
+python3 -c "
+import json; d=json.load(open('$OUT/a.json'))
+a=d['noise']['adaptive']; assert a['ci_target']==0.5 and a['max_runs']==6
+for p in d['points']:
+    ad=p['adaptive']; assert ad['stopped'] in ('ci_target_met','max_runs'), ad
+    assert 3 <= len(p['runs']) <= 6
+    if ad['stopped']=='ci_target_met': assert ad['reached']
+assert len(d['run_order']) == sum(len(p['runs']) for p in d['points'])" && ok || bad "auto json"
+expect_exit 0 "auto unreachable" -- "$BIN" -l ticket,mcs -t 2 -r auto --ci-target 0.001% \
+	--max-runs 3 --warmup 0.02 -d 0.05 -f table,json -o "$OUT/u.json" -q
+grep -q "not reached (max runs reached): ticket 2, mcs 2" "$OUT/stdout" && ok ||
+	bad "auto note: $(cat "$OUT/stdout")"
+python3 -c "
+import json; d=json.load(open('$OUT/u.json'))
+assert d['noise']['adaptive']['points_not_reached'] == 2
+for p in d['points']: assert p['adaptive']['stopped']=='max_runs' and not p['adaptive']['reached'] and len(p['runs'])==3" &&
+	ok || bad "auto unreachable json"
+start=$(date +%s.%N)
+expect_exit 0 "auto budget" -- "$BIN" -l ticket,mcs -t 1,2 -r auto --ci-target 0.001% \
+	--time-budget 2 --warmup 0.02 -d 0.1 -f json -o "$OUT/b.json" -q
+python3 -c "
+import json; d=json.load(open('$OUT/b.json'))
+st=[p['adaptive']['stopped'] for p in d['points']]
+assert 'time_budget' in st, st
+assert all(len(p['runs']) < 30 for p in d['points'])" && ok || bad "auto budget json"
+
+# compare reads 1.2 files back and keeps the run members.
+expect_exit 0 "compare" -- "$BIN" compare -f json "$OUT/n.json" -o "$OUT/c.json"
+python3 -c "
+import json; d=json.load(open('$OUT/c.json'))
+r=d['points'][0]['runs'][0]; assert 'workers' in r and 'flags' in r" && ok || bad "compare keeps noise members"
+
+# topo --c2c prints the matrix of this machine.
+expect_exit 0 "topo --c2c" -- "$BIN" topo --c2c
+grep -q "^core-to-core round trip" "$OUT/stdout" && ok || bad "c2c heading"
+if [ "$ncpu" -ge 2 ]; then
+	awk '/^core-to-core/{m=1; next} m && $1 ~ /^[0-9]+$/ {for (i=2;i<=NF;i++) if ($i != "-" && ($i+0 < 10 || $i+0 > 1000000)) bad=1} END{exit bad}' \
+		"$OUT/stdout" && ok || bad "c2c values: $(cat "$OUT/stdout")"
+fi
+
+echo "e2e_noise: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "../topology/steal.h"
+#include "noise_run.h"
+#include "probe.h"
+#include "sample.h"
+
+/* What one worker measures about itself; private to it until the join. */
+struct wnoise {
+	struct cs_samples *samp;
+	struct rusage ru0;
+	struct worker_noise out;
+};
+
+struct noise_run {
+	const struct noise_opts *o;
+	int *cpus;               /* distinct CPUs in use */
+	unsigned ncpus;
+	int *pair_cpu;
+	unsigned npairs;
+	double *before;
+	bool steal_ok;
+	uint64_t steal0;
+	double t0;
+	struct wnoise *wn;       /* [nthreads] */
+	unsigned nthreads;
+};
+
+static double now_s(void)
+{
+	return (double)lb_now_ns() * 1e-9;
+}
+
+/* The distinct pinned CPUs of the run, in thread order. */
+static unsigned distinct_cpus(const struct run_spec *sp, int *cpus)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		int cpu = sp->place[i].cpu;
+		bool seen = cpu < 0;
+
+		for (unsigned j = 0; j < k && !seen; j++)
+			seen = cpus[j] == cpu;
+		if (!seen)
+			cpus[k++] = cpu;
+	}
+	return k;
+}
+
+static void noise_run_free_(struct noise_run *nr)
+{
+	for (unsigned i = 0; nr->wn && i < nr->nthreads; i++)
+		free(nr->wn[i].samp);
+	free(nr->wn);
+	free(nr->cpus);
+	free(nr->pair_cpu);
+	free(nr->before);
+	free(nr);
+}
+
+static const struct probe_cfg run_probe = {PROBE_RUN_ROUNDS, PROBE_RUN_TRIPS};
+
+struct noise_run *noise_run_begin(const struct run_spec *sp)
+{
+	struct noise_run *nr;
+
+	if (!sp->noise)
+		return NULL;
+	nr = calloc(1, sizeof(*nr));
+	if (!nr)
+		return NULL;
+	nr->o = sp->noise;
+	nr->nthreads = sp->nthreads;
+	nr->wn = calloc(sp->nthreads, sizeof(*nr->wn));
+	nr->cpus = calloc(sp->nthreads + 1, sizeof(int));
+	if (!nr->wn || !nr->cpus) {
+		noise_run_free_(nr);
+		return NULL;
+	}
+	nr->ncpus = distinct_cpus(sp, nr->cpus);
+	nr->npairs = nr->o->probe ? probe_npairs(nr->ncpus) : 0;
+	nr->pair_cpu = calloc(2 * nr->npairs + 2, sizeof(int));
+	nr->before = calloc(nr->npairs + 1, sizeof(double));
+	if (!nr->pair_cpu || !nr->before) {
+		noise_run_free_(nr);
+		return NULL;
+	}
+	probe_pairs(nr->cpus, nr->ncpus, nr->pair_cpu);
+	nr->t0 = now_s();
+	nr->steal_ok = nr->ncpus && !steal_read(nr->cpus, nr->ncpus, &nr->steal0);
+	probe_run(nr->pair_cpu, nr->npairs, &run_probe, nr->before);
+	return nr;
+}
+
+struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid)
+{
+	return nr && tid < nr->nthreads ? &nr->wn[tid] : NULL;
+}
+
+/* The clock's cost: the least of a few back-to-back reads. */
+static uint64_t clock_cost_ns(void)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t t0 = lb_now_ns(), t1 = lb_now_ns();
+
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
+{
+	if (!wn)
+		return NULL;
+	wn->out.cpu = cpu;
+	wn->out.cpu_end = -1;
+	wn->samp = calloc(1, sizeof(*wn->samp));
+	if (wn->samp)
+		wn->samp->clock_ns = clock_cost_ns();
+	return wn->samp;
+}
+
+void noise_worker_begin(struct wnoise *wn)
+{
+	if (wn)
+		getrusage(RUSAGE_THREAD, &wn->ru0);
+}
+
+void noise_worker_end(struct wnoise *wn)
+{
+	struct rusage ru;
+
+	if (!wn)
+		return;
+	wn->out.cpu_end = sched_getcpu();
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return;
+	wn->out.nvcsw = ru.ru_nvcsw - wn->ru0.ru_nvcsw;
+	wn->out.nivcsw = ru.ru_nivcsw - wn->ru0.ru_nivcsw;
+}
+
+/* Median over every worker's ring of one kind (cs or ncs); NAN if none. */
+static double samples_median(const struct noise_run *nr, bool ncs, unsigned *count)
+{
+	double *x = malloc(((size_t)nr->nthreads * CS_SAMPLE_SLOTS + 1) * sizeof(*x));
+	unsigned k = 0;
+	double m;
+
+	*count = 0;
+	if (!x)
+		return NAN;
+	for (unsigned i = 0; i < nr->nthreads; i++) {
+		const struct cs_samples *s = nr->wn[i].samp;
+		unsigned n = !s ? 0 : ncs ? s->ncs_n : s->cs_n;
+
+		*count += n;
+		for (unsigned j = 0; j < n && j < CS_SAMPLE_SLOTS; j++)
+			x[k++] = ncs ? s->ncs[j] : s->cs[j];
+	}
+	m = noise_median(x, k);
+	free(x);
+	return m;
+}
+
+static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
+			struct run_noise *n)
+{
+	uint64_t steal1;
+
+	n->present = true;
+	n->npairs = nr->npairs;
+	n->pair_cpu = nr->pair_cpu;
+	n->probe_before = nr->before;
+	n->probe_after = calloc(nr->npairs + 1, sizeof(double));
+	nr->pair_cpu = NULL;
+	nr->before = NULL;
+	if (n->probe_after)
+		probe_run(n->pair_cpu, n->npairs, &run_probe, n->probe_after);
+	else
+		n->npairs = 0;
+	if (nr->steal_ok && !steal_read(nr->cpus, nr->ncpus, &steal1)) {
+		n->steal_known = true;
+		n->steal_ncpus = nr->ncpus;
+		n->steal_s = (double)(steal1 - nr->steal0) * steal_tick_s();
+		n->steal_window_s = now_s() - nr->t0;
+	}
+	n->w = calloc(nr->nthreads, sizeof(*n->w));
+	n->nworkers = n->w ? nr->nthreads : 0;
+	for (unsigned i = 0; i < n->nworkers; i++)
+		n->w[i] = nr->wn[i].out;
+	n->cs_requested = (double)sp->params->cs_ns;
+	n->ncs_requested = (double)sp->params->ncs_ns;
+	n->cs_actual = samples_median(nr, false, &n->cs_samples);
+	n->ncs_actual = samples_median(nr, true, &n->ncs_samples);
+}
+
+void noise_run_end(struct noise_run *nr, const struct run_spec *sp,
+		   struct run_sample *out)
+{
+	if (!nr)
+		return;
+	if (out)
+		fill_sample(nr, sp, &out->noise);
+	noise_run_free_(nr);
+}

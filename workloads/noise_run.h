@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner's noise hooks (issue 8): around a run, the core-to-core
+ * probe and the host steal of the CPUs in use; in each worker, its
+ * context switches, the CPU it ended on and its section-length samples.
+ * Everything here runs outside the timed loop.  With spec->noise NULL
+ * every hook does nothing.
+ */
+#ifndef LOCKBENCH_NOISE_RUN_H
+#define LOCKBENCH_NOISE_RUN_H
+
+#include "runner.h"
+
+struct noise_run;      /* one run's measurements in progress */
+struct wnoise;         /* one worker's */
+
+/* Before the threads start: steal, then the probe.  NULL when noise
+ * measurement is off (or out of memory: the run then has none). */
+struct noise_run *noise_run_begin(const struct run_spec *sp);
+/* Worker `tid`'s slot, to hand to it; NULL when nr is NULL. */
+struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid);
+
+/* In the worker, before `ready`: its sample ring (NULL: no sampling). */
+struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu);
+/* In the worker, just before and just after the workload's loop. */
+void noise_worker_begin(struct wnoise *wn);
+void noise_worker_end(struct wnoise *wn);
+
+/*
+ * After every worker has been joined: the probe again, steal, and the
+ * workers' data into out->noise (out NULL: the run failed, just free).
+ * Frees nr.
+ */
+void noise_run_end(struct noise_run *nr, const struct run_spec *sp,
+		   struct run_sample *out);
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The core-to-core probe: the round trip of one 128-byte-aligned cache
+ * line bounced between two pinned threads with release stores and
+ * acquire loads, in ns.  Run just before and just after every run on
+ * the run's CPUs (the host may move a VM's vCPUs between a close and a
+ * distant placement, and a lock's throughput moves with it), and by
+ * `lockbench topo --c2c` over every pair of the machine.
+ *
+ * The calling thread takes one end of every pair: its CPU affinity is
+ * changed for the duration of a call and restored before it returns.
+ */
+#ifndef LOCKBENCH_PROBE_H
+#define LOCKBENCH_PROBE_H
+
+#include <stddef.h>
+
+/* How hard to probe one pair: `rounds` rounds of `trips` round trips;
+ * the pair's value is the median round's mean round trip. */
+struct probe_cfg {
+	unsigned rounds;
+	unsigned trips;
+};
+
+/* Defaults for the per-run probe (a fraction of a millisecond per pair). */
+#define PROBE_RUN_ROUNDS 7
+#define PROBE_RUN_TRIPS 64
+
+/*
+ * The pairs to probe among the distinct CPUs cpus[0..n-1] (cpus[0] is
+ * thread 0's): every pair when n <= PROBE_ALL_PAIRS_MAX, else cpus[0]
+ * against each other one.  Writes 2 * count ints to pair_cpu (caller
+ * allocates 2 * probe_npairs(n) ints) and returns the count.
+ */
+#define PROBE_ALL_PAIRS_MAX 4
+unsigned probe_npairs(unsigned n);
+unsigned probe_pairs(const int *cpus, unsigned n, int *pair_cpu);
+
+/*
+ * Probe npairs pairs (pair_cpu as above) into ns[0..npairs-1]; a pair
+ * whose CPUs cannot be pinned gets NAN.  Returns 0, or -errno when the
+ * helper thread cannot be started (every value is then NAN).
+ */
+int probe_run(const int *pair_cpu, unsigned npairs, const struct probe_cfg *cfg,
+	      double *ns);
+
+/*
+ * The core-to-core matrix of `lockbench topo --c2c`: every pair of the
+ * n distinct CPUs probed `reps` times (at most 64); m[i * n + j] gets the
+ * median in ns (NAN on the diagonal and for pairs that failed).
+ * Returns 0 or -errno.
+ */
+int probe_matrix(const int *cpus, unsigned n, unsigned reps, double *m);
+
+#endif
