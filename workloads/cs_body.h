@@ -81,7 +81,7 @@ wl_ncs_body_timed(struct worker *w, bool timed)
 		return;
 	if (!w->p->ncs_fixed) {
 		mult = lb_exp_table[lb_rand(&w->rng) & 255];
-		loops = loops * mult / 256;
+		loops = (loops * mult + 128) / 256; /* rounded: truncating biased short delays low */
 	}
 	if (timed)
 		ncs_sample_delay(w->samp, loops, mult);
