@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "import.h"
+#include "json_read.h"
 #include "ltlog.h"
 
 #define MAX_LOG_BYTES (512u << 20)
@@ -44,44 +45,6 @@ static int __attribute__((format(printf, 2, 3))) fail(struct imp *m, const char 
 	vsnprintf(m->err, m->errlen, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
-}
-
-/* Read a whole log (at most MAX_LOG_BYTES); 0 or -errno. */
-static int slurp(const char *path, char **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0;
-	char *b = NULL, *nb;
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	errno = 0;
-	for (;;) {
-		if (cap > MAX_LOG_BYTES) {
-			rc = -EFBIG;
-			break;
-		}
-		if (!(nb = realloc(b, cap))) {
-			rc = -ENOMEM;
-			break;
-		}
-		b = nb;
-		n += fread(b + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		cap *= 2;
-	}
-	if (!rc && ferror(f))
-		rc = errno ? -errno : -EIO;
-	fclose(f);
-	if (rc) {
-		free(b);
-		return rc;
-	}
-	*buf = b;
-	*len = n;
-	return 0;
 }
 
 /* The reports of one run as JSON: time, Total, Max/Min, Fail, flags. */
@@ -215,7 +178,7 @@ static int parse_logs(struct imp *m, const char *const *paths, unsigned n, FILE 
 	for (unsigned i = 0; i < n; i++) {
 		char *buf = NULL, why[256] = "";
 		size_t len = 0;
-		int rc = slurp(paths[i], &buf, &len);
+		int rc = file_slurp(paths[i], MAX_LOG_BYTES, &buf, &len);
 
 		if (rc)
 			return rc == -ENOMEM ? rc : (fail(m, "cannot import (%s): %s", paths[i],

@@ -740,8 +740,7 @@ int results_from_json_buf(const char *buf, size_t len, const char *name,
 	return rc;
 }
 
-/* The whole file into a malloc'ed buffer; 0 or -errno. */
-static int slurp(const char *path, char **buf, size_t *len)
+int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0;
@@ -752,6 +751,10 @@ static int slurp(const char *path, char **buf, size_t *len)
 		return -errno;
 	errno = 0;
 	for (;;) {
+		if (max && cap > max) {
+			rc = -EFBIG;
+			break;
+		}
 		if (!(nb = realloc(b, cap))) {
 			rc = -ENOMEM;
 			break;
@@ -782,7 +785,7 @@ int results_from_json(const char *path, struct results *r, char *err,
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = slurp(path, &buf, &len);
+	rc = file_slurp(path, 0, &buf, &len);
 	if (rc) {
 		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(-rc));
 		return rc == -ENOMEM ? rc : -ENOENT;

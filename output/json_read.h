@@ -30,4 +30,10 @@ int results_from_json(const char *path, struct results *r, char *err,
 int results_from_json_buf(const char *buf, size_t len, const char *name,
 			  struct results *r, char *err, size_t errlen);
 
+/*
+ * Read a whole file into a malloc'ed buffer (not NUL-terminated).
+ * max > 0 caps the size (-EFBIG beyond it).  0 or -errno.
+ */
+int file_slurp(const char *path, size_t max, char **buf, size_t *len);
+
 #endif
