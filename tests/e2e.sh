@@ -6,40 +6,8 @@ set -u
 BIN=${1:-./lockbench}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-	local want=$1 what=$2
-	shift 3
-	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
-	local got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
-		return 1
-	fi
-	ok
-}
-
-# Bad input: one line on stderr naming the problem, exit 2, no output file.
-bad_input() {
-	local what=$1 pattern=$2
-	shift 2
-	rm -f "$OUT/bad.json"
-	expect_exit 2 "$what" -- "$BIN" "$@" -q -o "$OUT/bad.json" || return
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
-	elif ! grep -q -- "$pattern" "$OUT/stderr"; then
-		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
-	if ls "$OUT"/bad.json* >/dev/null 2>&1; then bad "$what: left an output file"; else ok; fi
-}
+. "$(dirname "$0")/lib.sh"
+BAD_OUT=$OUT/bad.json
 
 bad_input "unknown lock" "unknown lock (nosuch): valid: null, tas" -l nosuch
 bad_input "zero threads" "at least 1" -t 0
@@ -66,6 +34,15 @@ done
 MAN=$(dirname "$0")/../lockbench.1
 for o in $(grep -o -- '--[a-z][a-z-]*' "$OUT/stdout" | sort -u); do
 	grep -q -- "${o//-/\\\\-}" "$MAN" && ok || bad "man page lacks $o"
+done
+# The README carries --help and `list locks` verbatim: keep them in step.
+README=$(dirname "$0")/../README.md
+for pair in "help:--help" "locks:list locks"; do
+	tag=${pair%%:*}
+	# shellcheck disable=SC2086
+	want=$("$BIN" ${pair#*:} | sed 's/^/    /; s/ *$//')
+	got=$(sed -n "/<!-- $tag:begin -->/,/<!-- $tag:end -->/p" "$README" | sed '1d;$d; s/ *$//')
+	[ "$want" = "$got" ] && ok || bad "README's copy of '${pair#*:}' differs from the binary's"
 done
 expect_exit 0 "version" -- "$BIN" --version
 grep -q "^lockbench [0-9]" "$OUT/stdout" && ok || bad "version output"

@@ -7,37 +7,7 @@ set -u
 BIN=${1:-./lockbench}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-	local want=$1 what=$2
-	shift 3
-	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
-	local got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
-		return 1
-	fi
-	ok
-}
-
-bad_input() {
-	local what=$1 pattern=$2
-	shift 2
-	expect_exit 2 "$what" -- "$BIN" "$@" -q || return
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
-	elif ! grep -q -- "$pattern" "$OUT/stderr"; then
-		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 bad_input "ci-target without auto" "need -r auto" --ci-target 2%
 bad_input "max-runs without auto" "need -r auto" --max-runs 5

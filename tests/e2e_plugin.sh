@@ -11,24 +11,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-	local want=$1 what=$2
-	shift 3
-	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
-	local got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
-		return 1
-	fi
-	ok
-}
+. "$(dirname "$0")/lib.sh"
 
 # plugin SRC NAME [CFLAGS...]: build SRC as $OUT/NAME.so the way the
 # README says, against the in-tree public header.

@@ -7,25 +7,8 @@ BIN=${1:-./lockbench}
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
 SHORT=(--warmup 0.05 -d 0.2 --stat-interval 0.05 --no-tune)
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-
-# expect_exit CODE DESCRIPTION -- command...
-expect_exit() {
-	local want=$1 what=$2
-	shift 3
-	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
-	local got=$?
-	if [ "$got" -ne "$want" ]; then
-		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
-		return 1
-	fi
-	ok
-}
 
 # json FILE PYTHON: run python with d = the parsed file.
 json() {
@@ -34,18 +17,6 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 $2
 PY
-}
-
-# Bad input: exit 2, one line naming the problem.
-bad_input() {
-	local what=$1 pattern=$2
-	shift 2
-	expect_exit 2 "$what" -- "$BIN" "$@" -q || return
-	if [ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q -- "$pattern" "$OUT/stderr"; then
-		ok
-	else
-		bad "$what: want one line with '$pattern', got: $(cat "$OUT/stderr")"
-	fi
 }
 
 bad_input "readers outside rw" "--readers: only with -w rw" --readers 2

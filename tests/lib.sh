@@ -1,0 +1,46 @@
+# Shared helpers of the end-to-end scripts: source after setting BIN and
+# OUT (a scratch directory).  Each script counts with ok/bad and ends
+# with its own "NAME: N passed, N failed" line.
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect_exit CODE DESCRIPTION -- command...: run it, stdout and stderr
+# into $OUT/stdout and $OUT/stderr; count a failure unless it exits CODE.
+expect_exit() {
+	local want=$1 what=$2
+	shift 3
+	"$@" >"$OUT/stdout" 2>"$OUT/stderr"
+	local got=$?
+	if [ "$got" -ne "$want" ]; then
+		bad "$what: exit $got, want $want; stderr: $(head -c 300 "$OUT/stderr")"
+		return 1
+	fi
+	ok
+}
+
+# bad_input DESCRIPTION PATTERN ARGS...: `$BIN ARGS -q` must exit 2 with
+# exactly one line on stderr containing PATTERN.  With BAD_OUT set, the
+# run also gets `-o $BAD_OUT`, and no such file (or temporary twin) may
+# be left behind.
+bad_input() {
+	local what=$1 pattern=$2
+	shift 2
+	if [ -n "${BAD_OUT:-}" ]; then
+		rm -f "$BAD_OUT"
+		set -- "$@" -o "$BAD_OUT"
+	fi
+	expect_exit 2 "$what" -- "$BIN" "$@" -q || return
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
+		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
+	elif ! grep -q -- "$pattern" "$OUT/stderr"; then
+		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
+	else
+		ok
+	fi
+	if [ -n "${BAD_OUT:-}" ]; then
+		if ls "$BAD_OUT"* >/dev/null 2>&1; then bad "$what: left an output file"; else ok; fi
+	fi
+}
