@@ -1403,6 +1403,25 @@ static void topo_c2c(const struct topo *t, const struct placement_policy *p)
 	free(m);
 }
 
+/* The -t of `topo`: one thread count (or max); exits 2 otherwise. */
+static unsigned topo_threads(const struct cli *c, const struct topo *t,
+			     const struct placement_policy *p)
+{
+	unsigned *l = NULL, usable = 0, *order, n = 0;
+	char err[512];
+
+	if (placement_order(t, p, &order, &usable, err, sizeof(err)))
+		die_usage("%s", err + strlen("lockbench: "));
+	free(order);
+	if (numlist_parse(c->threads, usable, MAX_THREADS, &l, &n, err, sizeof(err)) ||
+	    n != 1 || !l[0])
+		die_usage("-t (%s): topo takes one thread count, 1 to %d or max",
+			  c->threads, MAX_THREADS);
+	n = l[0];
+	free(l);
+	return n;
+}
+
 static int cmd_topo(struct cli *c)
 {
 	struct topo t;
@@ -1416,25 +1435,15 @@ static int cmd_topo(struct cli *c)
 	if (placement_parse(c->placement, &p, err, sizeof(err)))
 		die_usage("%s", err + strlen("lockbench: "));
 	p.use_isolated = c->isolated;
+	/* Validate everything before printing anything: bad input gets one
+	 * line and exit 2, not a half-printed report. */
+	if (c->threads)
+		n = topo_threads(c, &t, &p);
 	print_topo(&t, stdout);
 	if (c->c2c)
 		topo_c2c(&t, &p);
-	if (c->threads) {
-		unsigned *l = NULL, usable = 0, *order;
-
-		if (!placement_order(&t, &p, &order, &usable, err, sizeof(err)))
-			free(order);
-		else
-			die_usage("%s", err + strlen("lockbench: "));
-		if (numlist_parse(c->threads, usable, MAX_THREADS, &l, &n, err, sizeof(err)) ||
-		    n != 1 || !l[0])
-			die_usage("-t (%s): topo takes one thread count, 1 to %d or max",
-				  c->threads, MAX_THREADS);
-		n = l[0];
-		free(l);
-		if (print_placement(&t, &p, n, stdout, err, sizeof(err)))
-			die_usage("%s", err + strlen("lockbench: "));
-	}
+	if (n && print_placement(&t, &p, n, stdout, err, sizeof(err)))
+		die_usage("%s", err + strlen("lockbench: "));
 	placement_policy_free(&p);
 	topo_free(&t);
 	return 0;

@@ -56,6 +56,9 @@ done <<<"$TOPOS"
 [ $? -eq 2 ] && grep -q "not a valid hwloc synthetic" "$DIR/../../.topo.err" && ok || bad "bogus topology"
 "$BIN" topo --topology /nonexistent.xml -t 2 >/dev/null 2>"$DIR/../../.topo.err"
 [ $? -eq 2 ] && ok || bad "missing xml"
+out=$("$BIN" topo --topology "package:2 core:4 pu:1" -t 0 2>"$DIR/../../.topo.err")
+[ $? -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$DIR/../../.topo.err")" -eq 1 ] && ok ||
+	bad "topo -t 0: want exit 2, one line on stderr, nothing on stdout"
 rm -f "$DIR/../../.topo.err"
 
 echo "e2e_topo: $pass passed, $fail failed"
