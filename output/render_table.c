@@ -15,6 +15,7 @@
  * mean of a point with runs flagged for noise (output/noise.h);
  * explained once under the table.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,12 @@ static void put_point(const struct results *r, const struct render_opts *o,
 	case POINT_OK:
 		snprintf(mean, CELL, "%.2f%s", p->sum.mean * k,
 			 o->marks && p->noise.flagged ? "!" : "");
-		snprintf(std, CELL, "%.2f%s", p->sum.std * k,
-			 o->marks && p->high_cv ? "?" : "");
+		/* One run has no spread: "-", never a reassuring 0.00. */
+		if (isnan(p->sum.std))
+			snprintf(std, CELL, "-");
+		else
+			snprintf(std, CELL, "%.2f%s", p->sum.std * k,
+				 o->marks && p->high_cv ? "?" : "");
 		if (!base && p->has_rel)
 			snprintf(rel, CELL, "%+.0f%%%s", p->rel,
 				 o->marks && !p->significant ? "~" : "");
