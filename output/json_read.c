@@ -320,6 +320,9 @@ static int read_series(struct rd *d, json_t *a, const char *where,
 		if (!json_is_number(v) && !json_is_null(v))
 			return fail(d, "%s.series[%zu]: expected a number", where, i);
 		s->series[i] = json_is_null(v) ? NAN : json_number_value(v);
+		if (s->series[i] < 0)
+			return fail(d, "%s.series[%zu]: negative throughput (%g)", where,
+				    i, s->series[i]);
 	}
 	s->nseries = (unsigned)len;
 	return 0;
@@ -524,6 +527,11 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    !isfinite(json_number_value(json_object_get(o, "ops_per_sec"))))
 		return fail(d, "%s.ops_per_sec: expected a number", where);
 	s->ops_per_sec = json_number_value(json_object_get(o, "ops_per_sec"));
+	/* A throughput below zero is no measurement; averaging it in would
+	 * give a plausible-looking wrong mean. */
+	if (s->ops_per_sec < 0)
+		return fail(d, "%s.ops_per_sec: negative throughput (%g)", where,
+			    s->ops_per_sec);
 	s->lock_node = json_is_integer(json_object_get(o, "lock_node"))
 			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
 			       : -1;
