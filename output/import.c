@@ -55,12 +55,12 @@ static json_t *samples_json(const struct lt_run *run)
 	for (unsigned i = 0; i < run->nwrites; i++) {
 		const struct lt_sample *s = &run->writes[i];
 
-		json_array_append_new(a, json_pack("{s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:i}",
+		json_array_append_new(a, json_pack("{s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:i}",
 			"t", isfinite(s->t) ? json_real(s->t) : json_null(),
 			"total", (json_int_t)s->total, "max", (json_int_t)s->max,
 			"min", (json_int_t)s->min, "fail", (json_int_t)s->fail,
 			"unfair", s->unfair, "failed", s->failed,
-			"stopping", s->stopping, "after_end", s->after_end,
+			"stopping", s->stopping,
 			"line", (int)s->line));
 	}
 	return a;
