@@ -621,12 +621,14 @@ int cmd_import(int argc, char **argv)
 		     "locktorture [--label L] [-o OUT.json] dmesg.log ...");
 	outs_parse(&o, fmt, unit, out, marks);
 	if (import_locktorture((const char *const *)argv + optind,
-			       (unsigned)(argc - optind), label, &r,
+			       (unsigned)(argc - optind), label, NULL, &r,
 			       quiet ? NULL : stderr, err, sizeof(err)))
 		die2("%s", err);
 	results_finalize(&r);
 	outs_check(&o, &r);
 	rc = outs_write(&o, &r);
+	if (!rc)
+		rc = import_status(&r, stderr);
 	results_free(&r);
 	return rc;
 }

@@ -357,7 +357,8 @@ static bool run_key_known(const char *k)
 	static const char *const known[] = {
 		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
 		"exclusion", "series", "counters", "lock_node",
-		"rw", "latency", "handover", "fairness", "trend", NULL,
+		"rw", "latency", "handover", "fairness", "trend", "unfair_reported",
+		NULL,
 	};
 
 	for (unsigned i = 0; known[i]; i++)
@@ -548,6 +549,10 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_handover(d, o, where, s)))
 		return rc;
 	s->seq = (unsigned)seq;
+	a = json_object_get(o, "unfair_reported");
+	if (a && !json_is_boolean(a))
+		return fail(d, "%s.unfair_reported: expected true or false", where);
+	s->unfair_reported = json_is_true(a);
 	return read_extra(d, o, s);
 }
 

@@ -193,12 +193,13 @@ static void render_metrics(const struct results *r, FILE *f)
 /*
  * The notes explaining the marks, printed once under a text format after
  * a blank line (nothing when there is nothing to explain): ? high CV,
- * ~ not significant, * oversubscribed, - not measured, and one line per
- * failed point.  Marks and their notes are off with --no-marks.
+ * ~ not significant, * oversubscribed, ^ unfair (max/2 > min), - not
+ * measured, and one line per failed point.  Marks and their notes are off with --no-marks.
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	bool cv = false, ns = false, over = false, missing = false, few = false;
+	bool unfair = false;
 	unsigned failed = 0;
 	char row[64];
 
@@ -206,6 +207,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		const struct point *p = &r->points[i];
 
 		cv |= p->status == POINT_OK && p->high_cv;
+		unfair |= p->status == POINT_OK && p->lt_unfair;
 		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
 		few |= p->status == POINT_OK && p->has_rel && !p->welch.valid;
 		missing |= p->status == POINT_MISSING;
@@ -215,8 +217,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	for (unsigned k = 0; k < r->nrows; k++)
 		over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		cv = ns = over = missing = false;
-	if (cv || ns || over || missing || failed || r->incomplete ||
+		cv = ns = over = missing = unfair = false;
+	if (cv || ns || over || missing || unfair || failed || r->incomplete ||
 	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
@@ -229,6 +231,9 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 			few ? "; a test needs 2 or more runs per point" : "");
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
+	if (unfair)
+		fprintf(f, "^  unfair: in a run the busiest thread made more than twice the "
+			"operations of the least busy (locktorture's \?\?\?)\n");
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
 		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
 			fprintf(f, "%s %s: %s\n", r->variants[i / r->nrows].name,

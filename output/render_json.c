@@ -193,6 +193,8 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 		json_object_set_new(o, "lock_node", s->lock_node >= 0
 						    ? json_integer(s->lock_node) : json_null());
 	run_metrics_json(o, s);
+	if (o && s->unfair_reported)
+		json_object_set_new(o, "unfair_reported", json_true());
 	add_extra(o, s->extra);
 	return o;
 }

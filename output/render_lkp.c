@@ -92,6 +92,8 @@ static void lkp_block(const struct results *r, const struct render_opts *o,
 			fprintf(f, "±%.2f%%%s%s", p->sum.cv * 100,
 				o->marks && p->high_cv ? "?" : "",
 				o->marks && p->has_rel && !p->significant ? "~" : "");
+		if (p->status == POINT_OK && o->marks && p->lt_unfair)
+			fputc('^', f);
 		fputc('\n', f);
 	}
 }
