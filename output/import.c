@@ -189,6 +189,13 @@ static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 		rc = lt_run_rates(run, false, &rates, &n);
 		if (rc == -ENOMEM)
 			return rc;
+		/* Warm-up intervals of a `lockbench locktorture` run. */
+		if (!rc && m->fill && m->fill->skip_intervals) {
+			unsigned k = m->fill->skip_intervals < n ? m->fill->skip_intervals : n;
+
+			memmove(rates, rates + k, (n - k) * sizeof(*rates));
+			n -= k;
+		}
 		if (rc || !n) {
 			if (warn)
 				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
@@ -206,26 +213,21 @@ static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 	return 0;
 }
 
-static int parse_logs(struct imp *m, const char *const *paths, unsigned n, FILE *warn)
+static int parse_logs(struct imp *m, const struct import_src *src, unsigned n,
+		      FILE *warn)
 {
 	m->logs = calloc(n ? n : 1, sizeof(*m->logs));
 	if (!m->logs)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
-		char *buf = NULL, why[256] = "";
-		size_t len = 0;
-		int rc = file_slurp(paths[i], MAX_LOG_BYTES, &buf, &len);
+		char why[256] = "";
+		int rc = lt_parse(src[i].buf, src[i].len, &m->logs[i], why, sizeof(why));
 
 		if (rc)
-			return rc == -ENOMEM ? rc : (fail(m, "cannot import (%s): %s", paths[i],
-							  strerror(-rc)), -ENOENT);
-		rc = lt_parse(buf, len, &m->logs[i], why, sizeof(why));
-		free(buf);
-		if (rc)
-			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", paths[i],
+			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", src[i].name,
 							 why[0] ? why : "not a locktorture log");
 		m->nlogs = i + 1;
-		if ((rc = take_runs(m, paths[i], &m->logs[i], warn)))
+		if ((rc = take_runs(m, src[i].name, &m->logs[i], warn)))
 			return rc;
 	}
 	return 0;
@@ -260,7 +262,7 @@ static int grid(struct imp *m, const char ***types, unsigned *nt, unsigned **row
 }
 
 static int build(struct imp *m, struct results *r, const char *label,
-		const char *const *paths, unsigned n)
+		 const struct import_src *src, unsigned n)
 {
 	const char **types = NULL;
 	unsigned *rows = NULL, nt, nr;
@@ -291,7 +293,7 @@ static int build(struct imp *m, struct results *r, const char *label,
 			p->error = strdup(m->e[i].why);
 	}
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(logs, json_string(paths[i]));
+		json_array_append_new(logs, json_string(src[i].name));
 	r->variant_heading = strdup("Kernel");
 	r->row_heading = strdup("nwriters_stress");
 	r->workload = strdup("locktorture");
@@ -321,26 +323,60 @@ static void imp_free(struct imp *m)
 	free(m->logs);
 }
 
-int import_locktorture(const char *const *paths, unsigned n, const char *label,
-		       const struct import_fill *fill, struct results *r, FILE *warn,
-		       char *err, size_t errlen)
+int import_locktorture_srcs(const struct import_src *src, unsigned n,
+			    const char *label, const struct import_fill *fill,
+			    struct results *r, FILE *warn, char *err, size_t errlen)
 {
 	struct imp m = {.err = err, .errlen = errlen, .fill = fill};
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	err[0] = 0;
-	rc = parse_logs(&m, paths, n, warn);
+	rc = parse_logs(&m, src, n, warn);
 	if (!rc && !m.n)
 		rc = fail(&m, "cannot import (%s%s): no run with nwriters_stress and a "
-			  "complete statistics interval", paths[0], n > 1 ? ", ..." : "");
+			  "complete statistics interval", n ? src[0].name : "",
+			  n > 1 ? ", ..." : "");
 	if (!rc)
-		rc = build(&m, r, label, paths, n);
+		rc = build(&m, r, label, src, n);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "import: out of memory");
 	if (rc)
 		results_free(r);
 	imp_free(&m);
+	return rc;
+}
+
+int import_locktorture(const char *const *paths, unsigned n, const char *label,
+		       const struct import_fill *fill, struct results *r, FILE *warn,
+		       char *err, size_t errlen)
+{
+	struct import_src *src = calloc(n ? n : 1, sizeof(*src));
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!src) {
+		snprintf(err, errlen, "import: out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n && !rc; i++) {
+		char *buf = NULL;
+
+		src[i].name = paths[i];
+		rc = file_slurp(paths[i], MAX_LOG_BYTES, &buf, &src[i].len);
+		src[i].buf = buf;
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "import: out of memory");
+		else if (rc) {
+			snprintf(err, errlen, "cannot import (%s): %s", paths[i], strerror(-rc));
+			rc = -ENOENT;
+		}
+	}
+	if (!rc)
+		rc = import_locktorture_srcs(src, n, label, fill, r, warn, err, errlen);
+	for (unsigned i = 0; i < n; i++)
+		free((char *)src[i].buf);
+	free(src);
 	return rc;
 }
 

@@ -21,6 +21,15 @@
 struct import_fill {
 	int nwriters, nreaders, stat_interval;
 	const char *type;
+	/* Intervals dropped as warm-up after the start-up one (0: none). */
+	unsigned skip_intervals;
+};
+
+/* One log in memory: its name (for messages and JSON) and its bytes. */
+struct import_src {
+	const char *name;
+	const char *buf;
+	size_t len;
 };
 
 /*
@@ -40,6 +49,11 @@ struct import_fill {
 int import_locktorture(const char *const *paths, unsigned n, const char *label,
 		       const struct import_fill *fill, struct results *r, FILE *warn,
 		       char *err, size_t errlen);
+
+/* import_locktorture() of logs already in memory (@src[0..@n-1]). */
+int import_locktorture_srcs(const struct import_src *src, unsigned n,
+			    const char *label, const struct import_fill *fill,
+			    struct results *r, FILE *warn, char *err, size_t errlen);
 
 /*
  * The exit status an import (or a `lockbench locktorture` run) of @r
