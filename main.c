@@ -1458,6 +1458,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "compare") || !strcmp(argv[1], "import")))
 		return (!strcmp(argv[1], "compare") ? cmd_compare : cmd_import)(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "locktorture"))
+		return cmd_locktorture(argc - 1, argv + 1);
 	cli_defaults(&c);
 	cli_parse(&c, argc, argv);
 	if (c.help || c.version) {

@@ -31,4 +31,22 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 
+/*
+ * Render @r in the formats of @fmt ("table,json") with @unit; the JSON
+ * (or the only format) goes to @path when not NULL, atomically, the
+ * rest to stdout.  Exits 2 with one line for a bad format or unit, or
+ * a format that cannot show @r.  Returns 0, or 2 when writing failed.
+ */
+struct results;
+int results_emit(const struct results *r, const char *fmt, const char *unit,
+		 const char *path, bool marks);
+
+/*
+ * `lockbench locktorture [options]` (kernel/lt_cmd.c): run the kernel's
+ * locktorture module.  Returns the exit status: 0; 1 a run reported
+ * failures or was interrupted; 2 bad usage; 3 locktorture cannot run
+ * here (one line saying what is missing).
+ */
+int cmd_locktorture(int argc, char **argv);
+
 #endif

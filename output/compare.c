@@ -158,6 +158,16 @@ static int outs_write(const struct outs *o, const struct results *r)
 	return 0;
 }
 
+int results_emit(const struct results *r, const char *fmt, const char *unit,
+		 const char *path, bool marks)
+{
+	struct outs o;
+
+	outs_parse(&o, fmt, unit, path, marks);
+	outs_check(&o, r);
+	return outs_write(&o, r);
+}
+
 /* ---- compare ------------------------------------------------------------- */
 
 struct input {
