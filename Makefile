@@ -87,6 +87,7 @@ e2e: lockbench
 	tests/e2e_plugin.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
+	tests/e2e_locktorture.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -94,6 +95,7 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 	tests/e2e_results.sh build/asan/lockbench
 	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
+	tests/e2e_locktorture.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.

@@ -30,6 +30,7 @@
 #include "topology/machine.h"
 #include "topology/mem.h"
 #include "topology/placement.h"
+#include "kernel/kmod.h"
 #include "topology/sysfs.h"
 #include "output/json_read.h"
 #include "output/resume.h"
@@ -1369,6 +1370,12 @@ static int cmd_system(struct cli *c)
 		return 0;
 	}
 	if (!strcmp(sub, "reset")) {
+		/* Undo in the reverse order of a run: the module, then the machine. */
+		rc = kmod_reset_from_state(msg, sizeof(msg));
+		if (*msg)
+			fprintf(rc ? stderr : stdout, "%s\n", msg);
+		if (rc)
+			return 1;
 		rc = machine_reset_from_state(msg, sizeof(msg));
 		if (*msg)
 			fprintf(rc ? stderr : stdout, "%s\n", msg);

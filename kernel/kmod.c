@@ -11,9 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../topology/machine.h"
 #include "../topology/sysfs.h"
 
 const char *kmod_program(void)
@@ -237,4 +240,82 @@ int kmod_unload(const char *name, char *msg, size_t len)
 	snprintf(msg, len, "cannot unload %s (%s -r, exit %d): %s", name, kmod_program(),
 		 st, st < 0 ? strerror(-st) : first[0] ? first : "no message");
 	return -EIO;
+}
+
+/* The companion of the machine state file that records a loaded module. */
+static void record_path(char *out, size_t len)
+{
+	snprintf(out, len, "%s.module", machine_state_path());
+}
+
+int kmod_record(const char *name)
+{
+	char path[PATH_MAX + 16], tmp[PATH_MAX + 32], *slash;
+	FILE *f;
+
+	record_path(path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	slash = strrchr(tmp, '/');
+	if (slash && slash != tmp) {
+		*slash = '\0';
+		mkdir(tmp, 0700);	/* as the state file's own directory */
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "%s %d\n", name, (int)getpid());
+	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
+		int e = errno;
+
+		unlink(tmp);
+		return -e;
+	}
+	return rename(tmp, path) ? -errno : 0;
+}
+
+void kmod_forget(void)
+{
+	char path[PATH_MAX + 16];
+
+	record_path(path, sizeof(path));
+	unlink(path);
+}
+
+int kmod_reset_from_state(char *msg, size_t len)
+{
+	char path[PATH_MAX + 16], name[64], why[512];
+	int pid = 0;
+	FILE *f;
+
+	msg[0] = '\0';
+	record_path(path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%63s %d", name, &pid) != 2 || pid <= 0 ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz_0123456789") != strlen(name)) {
+		fclose(f);
+		snprintf(msg, len, "lockbench: malformed module record (%s); remove it "
+			 "after checking lsmod", path);
+		return -EINVAL;
+	}
+	fclose(f);
+	if (pid != (int)getpid() && (kill(pid, 0) == 0 || errno == EPERM)) {
+		snprintf(msg, len, "lockbench: %s was loaded by lockbench pid %d, which "
+			 "still runs (it unloads it on exit)", name, pid);
+		return -EBUSY;
+	}
+	if (!kmod_loaded(name)) {
+		unlink(path);
+		snprintf(msg, len, "%s was not loaded any more", name);
+		return 0;
+	}
+	if (kmod_unload(name, why, sizeof(why))) {
+		snprintf(msg, len, "lockbench: %s", why);
+		return -EIO;
+	}
+	unlink(path);
+	snprintf(msg, len, "unloaded %s (left by lockbench pid %d)", name, pid);
+	return 0;
 }

@@ -43,4 +43,26 @@ int kmod_load(const char *name, const char *const *params, char *msg, size_t len
 /* Unload @name (`PROG -r NAME`); 0, or -EIO with one line in @msg. */
 int kmod_unload(const char *name, char *msg, size_t len);
 
+/*
+ * A loaded module is machine state like a frozen governor: before
+ * loading, kmod_record() writes "MODULE PID" to the state file's
+ * companion, machine_state_path() + ".module"; after unloading,
+ * kmod_forget() removes it.  A lockbench killed in between (kill -9, a
+ * crash) leaves it, and `lockbench system reset` calls
+ * kmod_reset_from_state(), which unloads the module.
+ * kmod_record returns 0 or -errno (the file could not be written: do
+ * not load then); kmod_forget is idempotent.
+ */
+int kmod_record(const char *name);
+void kmod_forget(void);
+
+/*
+ * Unload what a dead lockbench recorded.  Returns 0 with @msg "" when
+ * nothing is recorded, or "unloaded NAME (left by lockbench pid PID)"
+ * (also when it was gone already: "NAME was not loaded any more");
+ * -EBUSY while that lockbench still runs (it unloads on exit); -EIO when
+ * unloading failed (the record is kept for another try), with @msg.
+ */
+int kmod_reset_from_state(char *msg, size_t len);
+
 #endif /* LOCKBENCH_KMOD_H */

@@ -362,13 +362,16 @@ int cmd_locktorture(int argc, char **argv)
 	cpus = used_cpus(&t, &place, maxw + c.nreaders, &ncpu);
 	changes = tune(&c, cpus, ncpu);
 	rc = lt_sweep(&o, &r, err, sizeof(err));
-	if (rc < 0) {
+	if (rc < 0 || !r.nvariants) {
 		machine_restore();
-		die(rc == -EIO ? 3 : 1, "locktorture: %s", err);
-	}
-	if (!r.nvariants) {
-		machine_restore();
-		die(1, "locktorture: interrupted before any run completed");
+		fprintf(stderr, "lockbench: locktorture: %s\n", rc < 0 ? err :
+			"interrupted before any run completed");
+		json_decref(changes);
+		free(cpus);
+		placement_policy_free(&place);
+		topo_free(&t);
+		free(writers);
+		return rc == -EIO ? 3 : 1;
 	}
 	r.ncpus = usable;
 	r.machine = machine_describe(cpus, ncpu);

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../output/import.h"
+#include "../topology/machine.h"
 #include "kmod.h"
 #include "kmsg.h"
 #include "kthreads.h"
@@ -69,22 +70,20 @@ static bool stopped(const struct lt_opts *o)
 
 /*
  * Find the @want kthreads of this load (they exist once the module's
- * init returned, but give them a moment) and pin writer i to placement
- * slot i, reader j to slot nwriters + j.  Pinning failures are warned
+ * init returned, but give them a moment) and pin them in placement
+ * order, writers first (writer i to slot i), then readers.  Pinning failures are warned
  * about and recorded, never fatal: the run then measures an unpinned
  * kthread, which the JSON says.  Returns the JSON list of kthreads.
  */
-static json_t *pin_kthreads(const struct lt_opts *o, unsigned nw, unsigned want)
+static json_t *pin_kthreads(const struct lt_opts *o, unsigned want)
 {
 	struct thread_place *pl = calloc(want ? want : 1, sizeof(*pl));
 	struct kthread_ent *kt = NULL;
 	json_t *list = json_array();
-	unsigned n = 0, w = 0, rd = 0;
+	unsigned n = 0;
 	char err[256];
 	bool place;
 
-	place = pl && o->place->kind != PL_NONE &&
-		!placement_assign(o->topo, o->place, want, pl, err, sizeof(err));
 	for (unsigned waited = 0;; waited += STEP_MS) {
 		free(kt);
 		kt = NULL;
@@ -95,11 +94,20 @@ static json_t *pin_kthreads(const struct lt_opts *o, unsigned nw, unsigned want)
 	if (n < want && o->warn)
 		fprintf(o->warn, "lockbench: warning: found %u of the %u locktorture "
 			"kthreads (%s, %s)\n", n, want, KT_WRITER_COMM, KT_READER_COMM);
+	/* Every kthread found gets a slot: writers first, then readers. */
+	if (n > want) {
+		struct thread_place *more = realloc(pl, n * sizeof(*pl));
+
+		if (more)
+			pl = more;
+	}
+	place = pl && o->place->kind != PL_NONE &&
+		!placement_assign(o->topo, o->place, n > want ? n : want, pl, err, sizeof(err));
 	for (unsigned i = 0; i < n; i++) {
-		unsigned slot = kt[i].role == 'w' ? w++ : nw + rd++;
+		unsigned slot = i;
 		int cpu = -1, rc = 0;
 
-		if (place && slot < want) {
+		if (place) {
 			cpu = pl[slot].cpu >= 0 ? pl[slot].cpu : o->topo->pu[pl[slot].pu].os;
 			rc = kthread_pin(kt[i].pid, cpu);
 			if (rc && o->warn)
@@ -164,18 +172,27 @@ static int one_load(const struct lt_opts *o, unsigned nw, unsigned run,
 	if ((rc = kmsg_open(&k, err, errlen)))
 		return rc;
 	load_params(o, nw, buf, argv);
+	if ((rc = kmod_record(MODULE))) {
+		snprintf(err, errlen, "cannot record the module in %s.module: %s",
+			 machine_state_path(), strerror(-rc));
+		kmsg_close(&k);
+		return -EIO;
+	}
 	if (kmod_load(MODULE, argv, msg, sizeof(msg))) {
+		kmod_forget();
 		snprintf(err, errlen, "%s", msg);
 		kmsg_close(&k);
 		return -EIO;
 	}
 	end = now_s() + lt_load_seconds(o);
-	kt = pin_kthreads(o, nw, nw + o->nreaders);
+	kt = pin_kthreads(o, nw + o->nreaders);
 	while (now_s() < end && !stopped(o)) {
 		kmsg_poll(&k);
 		sleep_ms(STEP_MS);
 	}
 	rc = kmod_unload(MODULE, msg, sizeof(msg));
+	if (!rc)
+		kmod_forget();
 	if (rc) {
 		snprintf(err, errlen, "%s", msg);
 		json_decref(kt);
