@@ -276,6 +276,7 @@ static int build(struct imp *m, struct results *r, const char *label,
 		r->variants[v].name = strdup(types[v]);
 		r->variants[v].lock = strdup(types[v]);
 		r->variants[v].label = label ? strdup(label) : NULL;
+		r->variants[v].kernel = true;
 	}
 	for (unsigned i = 0; i < m->n && !rc; i++) {
 		unsigned v = 0, row = 0;

@@ -196,6 +196,9 @@ static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 	    (rc = get_str(d, o, "plugin_sha256", where, &v->sha256)) ||
 	    (rc = get_array(d, o, "counters", where, false, &names)))
 		return rc;
+	if (json_object_get(o, "kernel") && !json_is_boolean(json_object_get(o, "kernel")))
+		return fail(d, "%s.kernel: expected true or false", where);
+	v->kernel = json_is_true(json_object_get(o, "kernel"));
 	if (!names || !json_array_size(names))
 		return 0;
 	v->counter_names = calloc(json_array_size(names), sizeof(char *));

@@ -190,6 +190,18 @@ static void render_metrics(const struct results *r, FILE *f)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
 }
 
+/* Kernel locktorture columns next to userspace ones (compare marks them). */
+static bool kernel_mixed(const struct results *r)
+{
+	bool k = false, u = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		k |= r->variants[v].kernel;
+		u |= !r->variants[v].kernel;
+	}
+	return k && u;
+}
+
 /*
  * The notes explaining the marks, printed once under a text format after
  * a blank line (nothing when there is nothing to explain): ? high CV,
@@ -218,7 +230,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		over |= render_oversubscribed(r, k);
 	if (!o->marks)
 		cv = ns = over = missing = unfair = false;
-	if (cv || ns || over || missing || unfair || failed || r->incomplete ||
+	if (cv || ns || over || missing || unfair || failed || r->incomplete || kernel_mixed(r) ||
 	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
@@ -243,6 +255,10 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+	if (kernel_mixed(r))
+		fprintf(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with its own "
+			"delays), next to lockbench's\n    userspace torture workload: two "
+			"different measurements side by side, not one\n");
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
 }

@@ -106,6 +106,12 @@ struct variant {
 	char *label;             /* --label of the run that produced it, or NULL */
 	char *origin;            /* plugin path, or NULL for built-in */
 	char *sha256;            /* plugin hash, or NULL */
+	/*
+	 * Measured by the kernel's locktorture (imported or `lockbench
+	 * locktorture`): kthreads on a kernel lock with locktorture's own
+	 * delays, not lockbench's worker loop.
+	 */
+	bool kernel;
 	unsigned ncounters;
 	char **counter_names;
 };

@@ -112,6 +112,16 @@ grep -q "^1,[0-9]*,[0-9]*,-;spin_lock-torture:--- Start of test: .* long_hold=0 
 	"$R/dev/kmsg" && grep -q "shutdown_secs=0" "$R/dev/kmsg" && ok || bad "sweep: module parameters"
 restored "sweep"
 
+# ---- the kernel run next to a userspace torture run: one table ------------
+expect_exit 0 "userspace torture run" -- "$BIN" -w torture -l ticket -t 1,2 -r 2 --warmup 0.1 -d 0.2 \
+	--no-tune -q --label user -f json -o "$OUT/user.json"
+expect_exit 0 "compare kernel and userspace" -- "$BIN" compare "$OUT/lt.json" "$OUT/user.json"
+sed -n 1p "$OUT/stdout" | grep -q "^Kernel:  *lt\[k\]  *user$" && grep -q "^nwriters_stress:$" "$OUT/stdout" &&
+	grep -Eq "^2  +[0-9.]+[!^]*  +[0-9.]+\??  +[0-9.]+[!^]*  +[0-9.]+\??  +[-+][0-9]+%" "$OUT/stdout" &&
+	grep -q "^\[k\] the kernel's locktorture (kthreads" "$OUT/stdout" && ok ||
+	bad "compare kernel and userspace: $(cat "$OUT/stdout")"
+expect_exit 2 "compare kernel and lkp" -- "$BIN" compare "$OUT/lt.json" "$HERE/golden/lkp/lkp-aligned.json"
+
 # ---- a writer reports Fail -------------------------------------------------
 tree
 FAKELT_FAIL=1 "$BIN" locktorture -t 2 -r 1 --warmup 0 -d 3 -q -o "$OUT/f.json" -f json \
