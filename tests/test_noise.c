@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "../output/noise.h"
-#include "../output/render.h"
+#include "../output/results/noise.h"
+#include "../output/render/render.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
 #include "../workloads/probe.h"

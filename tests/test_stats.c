@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/test_stats.c - cmocka tests of output/stats.c.
+ * tests/test_stats.c - cmocka tests of output/results/stats.c.
  *
  * Reference values are not produced by stats.c: they are published
  * figures (t tables, R's t.test output, ClickHouse's welchTTest docs,
@@ -10,8 +10,8 @@
  * mid-ranks, brute-force enumeration).  Its output is kept in
  * tests/data/stats_vectors.out; the tables below are pasted from it.
  *
- * Build: gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Ioutput \
- *	tests/test_stats.c output/stats.c -lcmocka -lm -o /tmp/test_stats
+ * Build: gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Ioutput/results \
+ *	tests/test_stats.c output/results/stats.c -lcmocka -lm -o /tmp/test_stats
  */
 #include <float.h>
 #include <limits.h>

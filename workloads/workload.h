@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "lockbench/lock.h"
-#include "../output/stats.h"
+#include "../output/results/stats.h"
 
 /* What the user asked for, plus the calibrated loop counts. */
 struct wl_params {

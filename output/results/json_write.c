@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON (-f json): the whole results model, documented in docs/json.md.
- * Throughputs are in ops/s whatever --unit says; the unit only changes
- * the text formats.  NaN (undefined statistics) is written as null.
+ * The results model as one JSON document, documented in docs/json.md
+ * (json_read.c reads it back).  Throughputs are in ops/s: the unit
+ * only changes the text formats.  NaN (undefined statistics) is
+ * written as null.
  */
 #include <math.h>
 
+#include "json_write.h"
 #include "noise_json.h"
-#include "render.h"
 
 #define LOCKBENCH_JSON_NAME "lockbench-results"
 
@@ -317,18 +318,4 @@ json_t *results_to_json(const struct results *r)
 	json_object_set_new(doc, "row_desc", row_desc_json(r));
 	json_object_set_new(doc, "points", points);
 	return doc;
-}
-
-int render_json(const struct results *r, const struct render_opts *o, FILE *f)
-{
-	json_t *doc = results_to_json(r);
-	int rc;
-
-	(void)o;
-	if (!doc)
-		return -1;
-	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	fputc('\n', f);
-	json_decref(doc);
-	return rc || ferror(f) ? -1 : 0;
 }

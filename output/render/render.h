@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "results.h"
+#include "../results/results.h"
 
 enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
 
@@ -58,8 +58,7 @@ int render_speedup(const struct results *r, const struct render_opts *o, FILE *f
 /* Exactly two variants (the baseline and one other). */
 int speedup_check(const struct results *r, char *err, size_t len);
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
+/* The JSON document of results_to_json() (results/json_write.c). */
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);
-/* The whole results model as one JSON document (new reference). */
-json_t *results_to_json(const struct results *r);
 
 #endif

@@ -32,6 +32,12 @@ struct summary {
  */
 void stats_summarize(const double *x, unsigned n, struct summary *out);
 
+/*
+ * The relative 95% CI half-width, ci95_half / |mean|: NAN with fewer
+ * than two samples, 0 or infinity when the mean is 0.
+ */
+double stats_ci_rel(const struct summary *s);
+
 struct sigtest {
 	bool valid;      /* false when the test cannot be computed (too few samples) */
 	double stat;     /* t, or U */

@@ -631,3 +631,12 @@ unsigned long long hist_bucket_hi(unsigned b)
 	e = b / 8 + 2;
 	return ((9ull + b % 8) << (e - 3)) - 1;
 }
+
+double stats_ci_rel(const struct summary *s)
+{
+	if (s->n < 2 || !isfinite(s->ci95_half))
+		return NAN;
+	if (s->mean == 0)
+		return s->ci95_half == 0 ? 0 : INFINITY;
+	return s->ci95_half / fabs(s->mean);
+}

@@ -163,6 +163,17 @@ const char *results_row_name(const struct results *r, unsigned row,
 			     char *buf, size_t len);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
+/*
+ * A point's typical probe values, its runs' flags and, with
+ * --exclude-flagged, which runs are excluded (never all of them: a
+ * point whose every run is flagged keeps them all).  Called by
+ * noise_finalize() and by -r auto between rounds.
+ */
+void noise_point_update(const struct results *r, struct point *p);
+/* Every point, then the sweep-wide counts; before the statistics. */
+void noise_finalize(struct results *r);
+/* After the statistics: the -r auto CI verdict of every point. */
+void noise_finalize_adaptive(struct results *r);
 /* Derive one run's fairness and trend (results_finalize does it for all). */
 void run_sample_derive(struct run_sample *s);
 /* "reader", "writer" or "mixed" (also when unknown): thread t's role. */
