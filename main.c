@@ -1348,7 +1348,7 @@ static int cmd_system(struct cli *c)
 	if (!strcmp(sub, "show")) {
 		json_t *d = machine_describe(NULL, 0);
 
-		rc = d ? machine_noise_report(d, stdout) : -1;
+		rc = d ? render_machine_report(d, stdout) : -1;
 		json_decref(d);
 		return rc < 0 ? 1 : 0;
 	}

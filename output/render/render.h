@@ -61,4 +61,12 @@ int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
 /* The JSON document of results_to_json() (results/json_write.c). */
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);
 
+/*
+ * The machine description (results' "machine", topology's
+ * machine_describe()) as `lockbench system show` prints it, one line per
+ * item, then one "warning: ..." line per noise source.  Returns the
+ * number of warnings printed (>= 0), or -EIO when writing to @out failed.
+ */
+int render_machine_report(const json_t *desc, FILE *out);
+
 #endif
