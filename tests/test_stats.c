@@ -745,7 +745,7 @@ static void test_rel_pct(void **state)
 	char buf[16];
 
 	(void)state;
-	/* FORMATS.md: k4 at 1 writer, 898.63 vs 899.91, prints "-0" */
+	/* published rtmutex table: k4 at 1 writer, 898.63 vs 899.91, prints "-0" */
 	assert_true(stats_rel_pct(898.63, 899.91) < 0);
 	snprintf(buf, sizeof(buf), "%+.0f", stats_rel_pct(898.63, 899.91));
 	assert_string_equal(buf, "-0");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Workloads and metrics (issue 6): rw validated against every
+ * Workloads and metrics: rw validated against every
  * reader-writer lock at 2 and 8 threads (and an exclusive lock, and the
  * busted negative control), torture and layout runs, the layout
  * variants' structure offsets, handover counting, per-run fairness and

@@ -61,7 +61,7 @@
  * system reset` (machine_reset_from_state()) undoes them.
  *
  * Why a flag and not a restore in the first handler: the sweep must stop
- * and still write every completed point (DESIGN.md), which needs stdio
+ * and still write every completed point (docs/method.md), which needs stdio
  * and malloc, so the normal path does the work; the handler-side restore
  * (open/write/close of strings prepared in advance) is only the fallback
  * when the normal path does not come back.

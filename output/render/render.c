@@ -94,7 +94,7 @@ static const char *first_stop(const struct results *r)
 }
 
 /*
- * The noise notes (issue 8): `!` runs flagged for noise, and with -r auto
+ * The noise notes: `!` runs flagged for noise, and with -r auto
  * the points whose CI missed the target.  f NULL: only say (true/false)
  * whether there is anything to print.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AIM7-style box table of FORMATS.md section 2, as posted in the
+ * The AIM7-style box table (docs/formats.md, "box"), as posted in the
  * qrwlock thread:
  *
  *   1. pthread_mutex

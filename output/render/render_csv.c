@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CSV (-f csv, FORMATS.md section 5): one line per (variant, row, run)
+ * CSV (-f csv, docs/formats.md): one line per (variant, row, run)
  * after a header line, for spreadsheets.  A point without runs (not
  * measured, failed before a run completed) still gets one line with its
  * status and empty run fields.  `value` is ops_per_sec in --unit; an

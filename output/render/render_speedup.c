@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The speedup table of FORMATS.md section 4, as in the CNA posting:
+ * The speedup table (docs/formats.md, "speedup"), as in the CNA posting:
  *
  *   Oracle X5-4 ..., locktorture, ops/s x10^7, average of 5 runs
  *   #thr  stock  patched  speedup (patched/stock)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The locktorture-style table of FORMATS.md section 1, as posted in the
+ * The locktorture-style table (docs/formats.md, "table"), as posted in the
  * rtmutex patch evaluation:
  *
  *   Lock:               mcs                qspinlock

@@ -5,7 +5,7 @@
  * histogram.  Pure functions: no printing, no I/O, no global state.
  *
  * Inputs are finite doubles; NaN or infinite samples give unspecified
- * (but memory-safe) results.  METHOD.md "Statistics" is the specification.
+ * (but memory-safe) results.  docs/method.md "Statistics" is the specification.
  */
 #ifndef LOCKBENCH_STATS_H
 #define LOCKBENCH_STATS_H
