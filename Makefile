@@ -41,7 +41,7 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench bench-locks fuzz fuzz-ltlog
+.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -157,7 +157,12 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
-test: unit e2e asan tsan arm64
+# The include arrows of docs/architecture.md (and a negative check that
+# the checker catches planted bad includes).
+check-includes:
+	tests/check_includes.sh
+
+test: check-includes unit e2e asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench
