@@ -325,6 +325,36 @@ static int path_allowed(const char *path)
 }
 
 /*
+ * The state file's "changes" array @arr ({path, old, new} each) into
+ * chg[] (@arr has at most MACHINE_MAX_CHANGES entries).  Returns how
+ * many, or -EINVAL when an entry is malformed or names a path lockbench
+ * may not write.
+ */
+static int load_changes(const json_t *arr)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(arr, i, c) {
+		json_t *jp = json_object_get(c, "path");
+		json_t *jo = json_object_get(c, "old");
+		json_t *jn = json_object_get(c, "new");
+		struct change *e = &chg[i];
+
+		if (!json_is_string(jp) || !path_allowed(json_string_value(jp)) ||
+		    !(json_is_string(jo) || json_is_null(jo)) ||
+		    copy_str(e->path, sizeof(e->path), json_string_value(jp)) ||
+		    copy_str(e->old, sizeof(e->old),
+			     jo && json_is_string(jo) ? json_string_value(jo) : "") ||
+		    copy_str(e->val, sizeof(e->val),
+			     json_is_string(jn) ? json_string_value(jn) : ""))
+			return -EINVAL;
+		e->has_old = json_is_string(jo);
+	}
+	return (int)json_array_size(arr);
+}
+
+/*
  * Load the state file into the record (replacing nothing: the record
  * must be empty).  Returns 0, -ENOENT when there is none, -EINVAL (with
  * @msg) when malformed, -EBUSY when its writer still runs.
@@ -333,10 +363,9 @@ static int state_load(char *msg, size_t len, char *root, size_t rootlen)
 {
 	const char *path = machine_state_path();
 	json_error_t jerr;
-	json_t *doc, *arr, *c;
+	json_t *doc, *arr;
 	const char *r = "";
-	int pid = 0, persist = 0, n = 0;
-	size_t i;
+	int pid = 0, persist = 0, n;
 
 	doc = json_load_file(path, 0, &jerr);
 	if (!doc) {
@@ -364,23 +393,9 @@ static int state_load(char *msg, size_t len, char *root, size_t rootlen)
 		json_decref(doc);
 		return -EBUSY;
 	}
-	json_array_foreach(arr, i, c) {
-		json_t *jp = json_object_get(c, "path");
-		json_t *jo = json_object_get(c, "old");
-		json_t *jn = json_object_get(c, "new");
-		struct change *e = &chg[n];
-
-		if (!json_is_string(jp) || !path_allowed(json_string_value(jp)) ||
-		    !(json_is_string(jo) || json_is_null(jo)) ||
-		    copy_str(e->path, sizeof(e->path), json_string_value(jp)) ||
-		    copy_str(e->old, sizeof(e->old),
-			     jo && json_is_string(jo) ? json_string_value(jo) : "") ||
-		    copy_str(e->val, sizeof(e->val),
-			     json_is_string(jn) ? json_string_value(jn) : ""))
-			goto bad;
-		e->has_old = json_is_string(jo);
-		n++;
-	}
+	n = load_changes(arr);
+	if (n < 0)
+		goto bad;
 	atomic_store(&nchg, n);
 	json_decref(doc);
 	return 0;
