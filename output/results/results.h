@@ -59,7 +59,7 @@ struct run_sample {
 	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
-	/* Probe, steal, migrations, section lengths (output/noise.h). */
+	/* Probe, steal, migrations, section lengths (output/results/noise.h). */
 	struct run_noise noise;
 };
 
@@ -92,7 +92,7 @@ struct point {
 	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
-	struct point_noise noise;/* flags and typical probe (output/noise.h) */
+	struct point_noise noise;/* flags and typical probe (output/results/noise.h) */
 };
 
 struct variant {

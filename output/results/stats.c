@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * output/stats.c - summaries, Student t, Welch and Mann-Whitney tests,
+ * output/results/stats.c - summaries, Student t, Welch and Mann-Whitney tests,
  * fairness and the latency histogram.  See stats.h for the contracts.
  *
  * Numerical methods:
