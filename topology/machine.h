@@ -115,8 +115,8 @@ const char *machine_state_path(void);
  * Describe the machine state relevant to lock timings for CPUs @cpus
  * (@ncpus of them; 0: every CPU in /sys/devices/system/cpu/online).
  * Returns a new JSON object (the caller owns it; see the JSON keys in
- * machine_describe.c and docs/json.md), with null for whatever the machine does not expose, or
- * NULL when out of memory.
+ * machine_describe.c), with null for whatever the machine does not
+ * expose, or NULL when out of memory.
  */
 json_t *machine_describe(const int *cpus, unsigned ncpus);
 
