@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The results model: what was measured, as plain data.  The runner fills
- * runs; stats_finalize() (results.c) computes every summary; renderers
- * only read.  JSON carries all of it and `compare` reads it back.
+ * runs; results_finalize() (results.c, with results_noise.c for the
+ * noise flags) computes every summary; renderers only read.  JSON
+ * carries all of it (json_write.c, json_read.c) and `compare` reads it
+ * back.  This folder, output/results/, includes nothing outside itself:
+ * the measuring side and the renderers both use it (docs/architecture.md).
  */
 #ifndef LOCKBENCH_RESULTS_H
 #define LOCKBENCH_RESULTS_H
