@@ -43,6 +43,12 @@ double unit_scale(enum unit u);
 /* Parse --unit; 0 or -EINVAL. */
 int unit_parse(const char *s, enum unit *u);
 
+/* The cell size of the box and speedup tables, and a printf into one
+ * that truncates silently (render.c). */
+#define RENDER_CELL 64
+void render_cellf(char *cell, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Notes explaining the marks, once under a text format (render.c). */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
 /* The noise notes (render.c); f NULL: whether there are any. */
