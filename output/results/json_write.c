@@ -22,16 +22,6 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static const char *status_name(enum point_status s)
-{
-	static const char *const n[] = {
-		[POINT_MISSING] = "missing", [POINT_OK] = "ok",
-		[POINT_FAILED] = "failed", [POINT_HUNG] = "hung",
-		[POINT_ERROR] = "error",
-	};
-	return n[s];
-}
-
 static json_t *u64_array(const uint64_t *v, unsigned n)
 {
 	json_t *a = json_array();
@@ -226,7 +216,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
 		      "variant", r->variants[v].name, "variant_index", v,
 		      "threads", r->rows[row], "row_index", row,
-		      "status", status_name(p->status),
+		      "status", point_status_name(p->status),
 		      "error", str_or_null(p->error),
 		      "oversubscribed", r->ncpus && r->rows[row] > r->ncpus,
 		      "runs", runs, "summary", summary_json(&p->sum),

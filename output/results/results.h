@@ -74,6 +74,14 @@ enum point_status {
 	POINT_ERROR,    /* could not run (e.g. thread creation failed) */
 };
 
+/*
+ * A status's name in JSON and CSV ("missing", "ok", "failed", "hung",
+ * "error"); point_status_parse() is the way back, -1 for an unknown
+ * name or NULL.
+ */
+const char *point_status_name(enum point_status s);
+int point_status_parse(const char *name);
+
 struct point {
 	enum point_status status;
 	char *error;             /* one line when not OK */
