@@ -15,7 +15,8 @@
 #
 #   locks/            locks/ only
 #   topology/         topology/ only (no lock, no renderer, no results)
-#   output/results/   output/results/ only (the results model)
+#   output/results/   output/results/ only (the results model); inside
+#                     it noise.* and stats.* do not include results.h
 #   output/render/    output/render/, output/results/
 #   workloads/        workloads/, locks/, topology/, output/results/
 #   cli/, main.c      anything (the front end)
@@ -60,6 +61,16 @@ allowed() {
 	return 1
 }
 
+# below_results FILE TARGET: inside the results model, noise.* and
+# stats.* sit below results.h: true when FILE breaks that.
+below_results() {
+	case $1 in
+	output/results/noise.[ch] | output/results/stats.[ch])
+		[ "$2" = output/results/results.h ] ;;
+	*) return 1 ;;
+	esac
+}
+
 # check_tree DIR: print one line per forbidden or unresolved include;
 # exit 1 when there is any, else 0.
 check_tree() {
@@ -98,6 +109,9 @@ check_tree() {
 			tpart=$(part_of "$target")
 			if ! allowed "$part" "$tpart"; then
 				echo "$f: $part may not include $target ($tpart)"
+				bad=1
+			elif below_results "$f" "$target"; then
+				echo "$f: the noise data and statistics may not include $target (results.h uses them, not the other way round)"
 				bad=1
 			fi
 		done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' "$f" |
@@ -144,6 +158,7 @@ clean_tree() {
 	mk topology/placement.c '#include "topo.h"'
 	mk output/results/results.h '#include "stats.h"'
 	mk output/results/stats.h '#include <stdbool.h>'
+	mk output/results/noise.c '#include "stats.h"'
 	mk output/render/render.h '#include "../results/results.h"'
 	mk output/render/render_table.c '#include "render.h"
 #include "results.h"'
@@ -186,6 +201,7 @@ plant output/results/stats.h '#include "../../workloads/runner.c"' "results incl
 plant output/results/results.h '#include "../../locks/registry.h"' "results include a lock"
 plant output/results/results.h '#include "../../topology/topo.h"' "results include topology"
 plant output/results/results.h '#include "render.h"' "results include a renderer (-I path)"
+plant output/results/noise.c '#include "results.h"' "noise includes results.h (the old cycle)"
 plant output/render/render_table.c '#include "../../locks/registry.h"' "renderer includes the lock registry"
 plant output/render/render_table.c '#include "../../workloads/runner.c"' "renderer includes a workload"
 plant output/render/render_table.c '#include "../../topology/topo.h"' "renderer includes topology"
