@@ -24,7 +24,7 @@
 
 /* ---- where things are ----------------------------------------------- */
 
-int cpufreq_dir(int cpu, char *dir, size_t len)
+int machine_cpufreq_dir(int cpu, char *dir, size_t len)
 {
 	char rel[CHG_PATH_LEN], full[PATH_MAX], link[PATH_MAX];
 	const char *base;
@@ -46,7 +46,7 @@ int cpufreq_dir(int cpu, char *dir, size_t len)
 	return copy_str(dir, len, rel) ? -ENAMETOOLONG : 0;
 }
 
-int attr_path(char *out, size_t len, const char *dir, const char *attr)
+int machine_attr_path(char *out, size_t len, const char *dir, const char *attr)
 {
 	size_t d = strlen(dir), a = strlen(attr);
 
@@ -60,10 +60,10 @@ int attr_path(char *out, size_t len, const char *dir, const char *attr)
 	return 0;
 }
 
-int read_attr(const char *dir, const char *attr, char *buf, size_t len)
+int machine_read_attr(const char *dir, const char *attr, char *buf, size_t len)
 {
 	char p[CHG_PATH_LEN];
-	int err = attr_path(p, sizeof(p), dir, attr);
+	int err = machine_attr_path(p, sizeof(p), dir, attr);
 
 	return err ? err : sysfs_read_str(p, buf, len);
 }
@@ -241,7 +241,7 @@ static json_t *governors_json(const char *dir)
 	char buf[256], *save = NULL;
 	json_t *arr;
 
-	if (read_attr(dir, "scaling_available_governors", buf, sizeof(buf)))
+	if (machine_read_attr(dir, "scaling_available_governors", buf, sizeof(buf)))
 		return json_null();
 	arr = json_array();
 	for (char *w = strtok_r(buf, " ", &save); arr && w;
@@ -266,19 +266,19 @@ static json_t *describe_cpufreq(int cpu)
 	json_t *o;
 	bool ok = true;
 
-	if (cpufreq_dir(cpu, dir, sizeof(dir)))
+	if (machine_cpufreq_dir(cpu, dir, sizeof(dir)))
 		return json_null();
 	o = json_object();
 	if (!o)
 		return NULL;
 	set(o, "policy", json_string(dir), &ok);
-	attr_path(p, sizeof(p), dir, "scaling_driver");
+	machine_attr_path(p, sizeof(p), dir, "scaling_driver");
 	set(o, "driver", json_str_at(p), &ok);
-	attr_path(p, sizeof(p), dir, "scaling_governor");
+	machine_attr_path(p, sizeof(p), dir, "scaling_governor");
 	set(o, "governor", json_str_at(p), &ok);
 	set(o, "available_governors", governors_json(dir), &ok);
 	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
-		attr_path(p, sizeof(p), dir, num[i][1]);
+		machine_attr_path(p, sizeof(p), dir, num[i][1]);
 		set(o, num[i][0], json_u64_at(p), &ok);
 	}
 	if (!ok) {

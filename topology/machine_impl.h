@@ -94,11 +94,11 @@ json_t *mstate_changes_json(int from, int to);
  * policy (so CPUs sharing a policy are tuned once), else
  * CPU_DIR "/cpuN/cpufreq".  Returns 0 or -ENOENT when there is no cpufreq.
  */
-int cpufreq_dir(int cpu, char *dir, size_t len);
+int machine_cpufreq_dir(int cpu, char *dir, size_t len);
 /* Write "<dir>/<attr>" into @out[@len]; -ENAMETOOLONG when too long. */
-int attr_path(char *out, size_t len, const char *dir, const char *attr);
+int machine_attr_path(char *out, size_t len, const char *dir, const char *attr);
 /* Read @dir/@attr into @buf[@len]; 0 or -errno. */
-int read_attr(const char *dir, const char *attr, char *buf, size_t len);
+int machine_read_attr(const char *dir, const char *attr, char *buf, size_t len);
 /*
  * Every online CPU as a new array (*@cpus, *@n), for callers that pass
  * no CPU list.  Returns 0 or -errno.

@@ -110,7 +110,7 @@ static int plan(struct change *ops, int *n, const char *dir, const char *attr,
 	struct change *c = &ops[*n];
 	int err;
 
-	err = attr ? attr_path(c->path, sizeof(c->path), dir, attr) :
+	err = attr ? machine_attr_path(c->path, sizeof(c->path), dir, attr) :
 		     copy_str(c->path, sizeof(c->path), dir);
 	if (!err)
 		err = copy_str(c->old, sizeof(c->old), old ? old : "");
@@ -191,9 +191,9 @@ static int target_khz(struct tune *t, const char *dir, uint64_t *khz)
 	uint64_t lo, hi;
 	int err;
 
-	attr_path(p, sizeof(p), dir, "cpuinfo_min_freq");
+	machine_attr_path(p, sizeof(p), dir, "cpuinfo_min_freq");
 	err = sysfs_read_u64(p, &lo);
-	attr_path(p, sizeof(p), dir, "cpuinfo_max_freq");
+	machine_attr_path(p, sizeof(p), dir, "cpuinfo_max_freq");
 	if (!err)
 		err = sysfs_read_u64(p, &hi);
 	if (err) {
@@ -211,7 +211,7 @@ static int target_khz(struct tune *t, const char *dir, uint64_t *khz)
 		     (unsigned long long)hi);
 		return -ERANGE;
 	}
-	attr_path(p, sizeof(p), dir, "base_frequency");
+	machine_attr_path(p, sizeof(p), dir, "base_frequency");
 	if (sysfs_read_u64(p, khz) || *khz < lo || *khz > hi)
 		*khz = hi;
 	return 0;
@@ -244,11 +244,11 @@ static int plan_policy(struct tune *t, const char *dir, uint64_t khz,
 	int err;
 
 	snprintf(want, sizeof(want), "%llu", (unsigned long long)khz);
-	err = read_attr(dir, "scaling_governor", gov, sizeof(gov));
+	err = machine_read_attr(dir, "scaling_governor", gov, sizeof(gov));
 	if (!err)
-		err = read_attr(dir, "scaling_min_freq", smin, sizeof(smin));
+		err = machine_read_attr(dir, "scaling_min_freq", smin, sizeof(smin));
 	if (!err)
-		err = read_attr(dir, "scaling_max_freq", smax, sizeof(smax));
+		err = machine_read_attr(dir, "scaling_max_freq", smax, sizeof(smax));
 	if (err) {
 		note(t->msg, t->msglen, "cpufreq (%s): cannot read: %s", dir,
 		     strerror(-err));
@@ -256,8 +256,8 @@ static int plan_policy(struct tune *t, const char *dir, uint64_t khz,
 	}
 	lo = strtoull(smin, NULL, 10);
 	hi = strtoull(smax, NULL, 10);
-	attr_path(sp, sizeof(sp), dir, "scaling_setspeed");
-	if (read_attr(dir, "scaling_available_governors", avail, sizeof(avail)))
+	machine_attr_path(sp, sizeof(sp), dir, "scaling_setspeed");
+	if (machine_read_attr(dir, "scaling_available_governors", avail, sizeof(avail)))
 		avail[0] = '\0';
 	if (has_word(avail, "userspace") && sysfs_exists(sp)) {
 		if (khz > hi)
@@ -302,7 +302,7 @@ static int policy_dirs(struct tune *t, const int *cpus, unsigned ncpus,
 	for (unsigned i = 0; i < ncpus; i++) {
 		bool seen = false;
 
-		if (cpufreq_dir(cpus[i], dir, sizeof(dir))) {
+		if (machine_cpufreq_dir(cpus[i], dir, sizeof(dir))) {
 			note(t->msg, t->msglen,
 			     "cpufreq: not available on this machine (no " CPU_DIR "/cpu%d/cpufreq)",
 			     cpus[i]);
@@ -350,7 +350,7 @@ static int cpufreq_missing(const int *cpus, unsigned ncpus)
 	char dir[CHG_PATH_LEN];
 
 	for (unsigned i = 0; i < ncpus; i++)
-		if (cpufreq_dir(cpus[i], dir, sizeof(dir)))
+		if (machine_cpufreq_dir(cpus[i], dir, sizeof(dir)))
 			return cpus[i];
 	return -1;
 }
