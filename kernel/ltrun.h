@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../output/results.h"
+#include "../output/results/results.h"
 #include "../topology/placement.h"
 
 struct lt_opts {

@@ -42,7 +42,7 @@ int results_emit(const struct results *r, const char *fmt, const char *unit,
 		 const char *path, bool marks);
 
 /*
- * `lockbench locktorture [options]` (kernel/lt_cmd.c): run the kernel's
+ * `lockbench locktorture [options]` (output/locktorture.c): run the kernel's
  * locktorture module.  Returns the exit status: 0; 1 a run reported
  * failures or was interrupted; 2 bad usage; 3 locktorture cannot run
  * here (one line saying what is missing).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * lt_cmd.c - `lockbench locktorture`: the kernel's own locktorture, run
+ * locktorture.c - `lockbench locktorture`: the kernel's own locktorture, run
  * the way lockbench runs its userspace sweeps (placed, cpufreq and NUMA
  * balancing frozen where permitted, repeated runs) and reported as the
  * same results as `lockbench import locktorture`.
@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../output/cmds.h"
-#include "../output/import.h"
-#include "../output/render.h"
+#include "cmds.h"
+#include "results/import.h"
+#include "render/render.h"
 #include "../topology/cpulist.h"
 #include "../topology/machine.h"
 #include "../topology/sysfs.h"
-#include "kmod.h"
-#include "ltrun.h"
+#include "../kernel/kmod.h"
+#include "../kernel/ltrun.h"
 
 #define MAX_KTHREADS 4096
 
