@@ -63,6 +63,7 @@ static void usage(FILE *f)
 		"      --long-hold MS       long_hold (locktorture's default 100; off as in\n"
 		"                           the published rtmutex runs) [0]\n"
 		"  -p, --placement POLICY   cores, smt, spread, node:N[,M], cpus:LIST, none [cores]\n"
+		"      --isolated           also use isolated CPUs (isolcpus)\n"
 		"      --freq F             auto, off, or e.g. 1500MHz (else exit 3) [auto]\n"
 		"      --numa-balancing M   auto, off (else exit 3), keep [auto]\n"
 		"      --no-tune            same as --freq off --numa-balancing keep\n"
@@ -84,14 +85,14 @@ static void usage(FILE *f)
 
 enum {
 	L_TYPE = 256, L_NREADERS, L_WARMUP, L_STAT, L_LONG_HOLD, L_FREQ, L_NB,
-	L_NO_TUNE, L_LABEL, L_UNIT, L_NO_MARKS, L_CHECK, L_DRY,
+	L_NO_TUNE, L_LABEL, L_UNIT, L_NO_MARKS, L_CHECK, L_DRY, L_ISOLATED,
 };
 
 struct lt_cli {
 	const char *threads, *type, *placement, *freq, *nb, *fmt, *out, *label, *unit;
 	unsigned nreaders, runs, stat_interval, long_hold;
 	double warmup, duration;
-	bool marks, check, dry, quiet;
+	bool marks, check, dry, quiet, isolated;
 };
 
 static double seconds(const char *opt, const char *s, double min, double max)
@@ -130,6 +131,7 @@ static void parse(struct lt_cli *c, int argc, char **argv)
 		{"stat-interval", required_argument, NULL, L_STAT},
 		{"long-hold", required_argument, NULL, L_LONG_HOLD},
 		{"placement", required_argument, NULL, 'p'},
+		{"isolated", no_argument, NULL, L_ISOLATED},
 		{"freq", required_argument, NULL, L_FREQ},
 		{"numa-balancing", required_argument, NULL, L_NB},
 		{"no-tune", no_argument, NULL, L_NO_TUNE},
@@ -163,6 +165,7 @@ static void parse(struct lt_cli *c, int argc, char **argv)
 		case L_STAT: c->stat_interval = whole("stat-interval", optarg, 1, 3600); break;
 		case L_LONG_HOLD: c->long_hold = whole("long-hold", optarg, 0, 100000); break;
 		case 'p': c->placement = optarg; break;
+		case L_ISOLATED: c->isolated = true; break;
 		case L_FREQ: c->freq = optarg; break;
 		case L_NB: c->nb = optarg; break;
 		case L_NO_TUNE: c->freq = "off"; c->nb = "keep"; break;
@@ -322,7 +325,7 @@ int cmd_locktorture(int argc, char **argv)
 	}
 	if (topo_load(&t, NULL, isolated(), err, sizeof(err)))
 		die(2, "%s", err);
-	place.use_isolated = false;
+	place.use_isolated = c.isolated;
 	if (placement_order(&t, &place, &order, &usable, err, sizeof(err)))
 		die(2, "%s", strncmp(err, "lockbench: ", 11) ? err : err + 11);
 	free(order);
