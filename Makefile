@@ -15,7 +15,7 @@ CPPFLAGS   += -DLOCKBENCH_VERSION='"$(VERSION)"' -Ilocks -Ioutput
 ALL_CFLAGS := -std=gnu11 -ffp-contract=off $(WARN) $(CFLAGS) -pthread $(PKG_CFLAGS) $(CPPFLAGS)
 LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
 
-SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c)
+SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c cli/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c

@@ -25,7 +25,7 @@
 #include "locks/registry.h"
 #include "output/noise_json.h"
 #include "output/render.h"
-#include "output/cmds.h"
+#include "cli/cmds.h"
 #include "topology/cpulist.h"
 #include "topology/machine.h"
 #include "topology/mem.h"

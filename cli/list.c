@@ -5,7 +5,7 @@
 #include "../locks/registry.h"
 #include "../workloads/workload.h"
 #include "cmds.h"
-#include "render.h"
+#include "../output/render.h"
 
 static const char *caps_text(unsigned caps, char *buf, size_t len)
 {

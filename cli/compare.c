@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #include "cmds.h"
-#include "import.h"
-#include "json_read.h"
-#include "render.h"
+#include "../output/import.h"
+#include "../output/json_read.h"
+#include "../output/render.h"
 
 /* One line on stderr, exit 2. */
 static void __attribute__((noreturn, format(printf, 1, 2))) die2(const char *fmt, ...)
