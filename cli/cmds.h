@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Text output of the informational commands: `list` and `topo`.
+ * The subcommands, one file each (run.c, list.c, topo.c, system.c,
+ * compare.c, import.c), and the text output of list and topo.
  */
 #ifndef LOCKBENCH_CMDS_H
 #define LOCKBENCH_CMDS_H
@@ -9,6 +10,12 @@
 #include <stdio.h>
 
 #include "../topology/placement.h"
+#include "options.h"
+
+/* `lockbench [run]`, `topo`, `system`: the exit status. */
+int cmd_run(const struct cli *c);
+int cmd_topo(const struct cli *c);
+int cmd_system(const struct cli *c);
 
 /* `lockbench list [WHAT] [extra]`: 0, or 2 with one line on stderr. */
 int cmd_list(const char *what, const char *extra, bool verbose, bool broken);
@@ -24,8 +31,8 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
 
 /*
  * `lockbench compare [options] A.json ...` and `lockbench import
- * locktorture [options] LOG ...` (compare.c): argv[0] is the command
- * word, the rest is parsed here.  Return the exit status: 0, or 2
+ * locktorture [options] LOG ...` (import.c): argv[0] is the command
+ * word, the rest is parsed here with their own option tables.  Return the exit status: 0, or 2
  * (bad usage or input: they exit(2) after one line on stderr).
  */
 int cmd_compare(int argc, char **argv);

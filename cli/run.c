@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `lockbench [run]`: topology -> configuration -> (dry run | machine
+ * set-up -> calibration -> sweep -> restore) -> render.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../output/json_read.h"
+#include "../output/noise_json.h"
+#include "../output/resume.h"
+#include "../topology/machine.h"
+#include "cmds.h"
+#include "config.h"
+#include "err.h"
+#include "machctl.h"
+#include "outfile.h"
+#include "rundoc.h"
+
+/* --resume: the interrupted sweep's file, read once. */
+struct resume {
+	const char *path;       /* NULL: not resuming */
+	bool loaded;
+	struct results old;
+};
+
+static struct results *resume_file(struct resume *rs)
+{
+	char err[512];
+
+	if (!rs->loaded) {
+		if (results_from_json(rs->path, &rs->old, err, sizeof(err)))
+			cli_die("--resume: %s", err);
+		rs->loaded = true;
+	}
+	return &rs->old;
+}
+
+static void resume_release(struct resume *rs)
+{
+	if (rs->loaded)
+		results_free(&rs->old);
+	rs->loaded = false;
+}
+
+/* Without --seed, the resumed sweep keeps the file's run order; then a
+ * different configuration is refused before anything runs (exit 2). */
+static void resume_prepare(struct resume *rs, bool seed_given, struct config *cf,
+			   const struct outputs *o)
+{
+	json_t *cfg, *seed;
+	char err[512];
+
+	if (!rs->path)
+		return;
+	seed = json_object_get(resume_file(rs)->config, "seed");
+	if (!seed_given && json_is_integer(seed))
+		cf->seed = (uint64_t)json_integer_value(seed);
+	cfg = config_json(cf, o);
+	if (results_resume_check(cfg, resume_file(rs), rs->path, err, sizeof(err)))
+		cli_die_msg(err);
+	json_decref(cfg);
+}
+
+/* Keep the file's completed runs (checked by resume_prepare already). */
+static void resume_apply(struct resume *rs, struct results *r)
+{
+	char err[512];
+
+	if (!rs->path)
+		return;
+	if (results_resume(r, resume_file(rs), rs->path, err, sizeof(err)))
+		cli_die_msg(err);
+	resume_release(rs);
+}
+
+/* --dry-run: the plan, its placement and how long it will take. */
+static void dry_run_plan(const struct config *cf, const struct topo *t)
+{
+	unsigned n;
+	double each = cf->warmup_s + cf->duration_s + 0.05;
+
+	free(plan_build(cf, &n));
+	printf("topology: %s (%u PUs, %u cores, %u NUMA nodes, %u packages)\n",
+	       t->source, t->npu, t->ncores, t->nnodes, t->npackages);
+	printf("locks: ");
+	for (unsigned i = 0; i < cf->nlocks; i++)
+		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
+		       i == cf->baseline ? " (baseline)" : "");
+	printf("\nworkload: %s  cs-ns %llu  ncs-ns %llu  cs-lines %u\n",
+	       cf->workload->name, (unsigned long long)cf->params.cs_ns,
+	       (unsigned long long)cf->params.ncs_ns, cf->params.cs_lines);
+	printf("points: %u locks x %u thread counts x %u runs = %u runs, %s order\n",
+	       cf->nlocks, cf->nthreads, cf->runs, n,
+	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
+	if (cf->noise.adaptive)
+		printf("-r auto: %u runs per point at most (at least %u), fewer once every "
+		       "95%% CI is within %g%% of its mean\n", cf->noise.max_runs,
+		       cf->noise.min_runs, cf->noise.ci_target * 100);
+	printf("estimated duration: %s%.0f s (%.2f s warm-up + %.2f s window per run)\n",
+	       cf->noise.adaptive ? "at most " : "", n * each, cf->warmup_s, cf->duration_s);
+}
+
+static int dry_run(const struct config *cf, const struct topo *t)
+{
+	unsigned usable = usable_cpus(cf, t);
+
+	dry_run_plan(cf, t);
+	for (unsigned i = 0; i < cf->nthreads; i++) {
+		unsigned nt = cf->threads[i];
+		struct thread_place *pl = calloc(nt, sizeof(*pl));
+		char err[256];
+
+		if (!pl || placement_assign(t, &cf->placement, nt, pl, err, sizeof(err))) {
+			free(pl);
+			continue;
+		}
+		printf("threads %u%s: cpus", nt, nt > usable ? " (oversubscribed)" : "");
+		for (unsigned k = 0; k < nt; k++)
+			printf("%s%d", k ? "," : " ", pl[k].cpu);
+		printf("\n");
+		free(pl);
+	}
+	return 0;
+}
+
+static void variant_setup(struct variant *v, const struct config *cf, unsigned i)
+{
+	const struct lock_entry *e = cf->locks[i];
+
+	v->name = strdup(config_variant_name(cf, i));
+	v->lock = strdup(e->ops->name);
+	v->label = cf->label ? strdup(cf->label) : NULL;
+	v->origin = e->origin ? strdup(e->origin) : NULL;
+	v->sha256 = e->origin ? strdup(e->sha256) : NULL;
+	v->counter_names = calloc(e->ops->ncounters + 1, sizeof(char *));
+	for (unsigned k = 0; v->counter_names && k < e->ops->ncounters; k++)
+		v->counter_names[k] = strdup(e->ops->counter_names[k]);
+	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
+}
+
+static void results_setup(struct results *r, const struct config *cf,
+			  const struct topo *t, const struct outputs *o,
+			  const struct calibration *cal)
+{
+	if (results_init(r, cf->nlocks, cf->nthreads))
+		cli_die("out of memory");
+	for (unsigned i = 0; i < cf->nlocks; i++)
+		variant_setup(&r->variants[i], cf, i);
+	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
+	r->baseline = cf->baseline;
+	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
+	r->row_heading = strdup(cf->row_heading);
+	r->label = cf->label ? strdup(cf->label) : NULL;
+	r->workload = strdup(cf->workload->name);
+	r->ncpus = usable_cpus(cf, t);
+	r->machine = machine_json(t);
+	r->config = config_json(cf, o);
+	r->placement = placement_json(cf, t);
+	r->run_order = run_order_json(cf);
+	r->noise.opts = cf->noise;
+	r->calibration = calibration_json(cal, &cf->params);
+}
+
+static json_t *json_or_null(json_t *j)
+{
+	return j ? j : json_null();
+}
+
+/* Tune, calibrate, sweep, restore; r is filled.  0, or 1 (a failure). */
+static int measure(const struct config *cf, const struct topo *t,
+		   const struct machine_req *req, const struct outputs *o,
+		   struct resume *rs, struct results *r)
+{
+	struct calibration cal;
+	char err[512] = "";
+	unsigned ncpus;
+	int rc, *cpus = used_cpus(cf, t, &ncpus);
+	json_t *before = machine_describe(cpus, ncpus);
+	json_t *changes = machine_setup(req, cpus, ncpus, cf->quiet);
+
+	calibrate_delay(&cal);
+	results_setup(r, cf, t, o, &cal);
+	resume_apply(rs, r);
+	json_object_set_new(r->machine, "state_before", json_or_null(before));
+	json_object_set_new(r->machine, "changes", changes);
+	rc = sweep_run(cf, t, &cal, r, &interrupted, err, sizeof(err));
+	json_object_set_new(r->machine, "state_after", json_or_null(machine_describe(cpus, ncpus)));
+	if (cf->noise.adaptive)
+		noise_prune_run_order(r);
+	machine_restore();
+	free(cpus);
+	if (rc)
+		fprintf(stderr, "%s\n", err);
+	if (interrupted)
+		fprintf(stderr, "lockbench: interrupted: writing the points measured so far\n");
+	return rc ? 1 : 0;
+}
+
+int cmd_run(const struct cli *c)
+{
+	struct resume rs = {.path = c->resume};
+	struct topo t;
+	struct config cf;
+	struct outputs o;
+	struct results r;
+	char err[512] = "";
+	int rc, wrc;
+
+	if (c->argc)
+		cli_die("unexpected argument (%s); try 'lockbench --help'", c->argv[0]);
+	if (topo_load(&t, c->topology, isolated_cpus(), err, sizeof(err)))
+		cli_die_msg(err);
+	config_build(&cf, c, &t);
+	outputs_parse(&o, c->formats, c->unit, c->output, !c->no_marks);
+	outputs_check(&o, &(struct results){.nvariants = cf.nlocks, .nrows = cf.nthreads});
+	resume_prepare(&rs, c->seed != NULL, &cf, &o);
+	if (c->dry_run) {
+		rc = dry_run(&cf, &t);
+		resume_release(&rs);
+	} else {
+		if (!t.real)
+			cli_die("--topology (%s) describes another machine: use it with "
+				"--dry-run or 'lockbench topo'", c->topology);
+		outputs_open(&o);
+		install_signals();
+		rc = measure(&cf, &t, &c->machine, &o, &rs, &r);
+		results_finalize(&r);
+		wrc = outputs_write(&o, &r);
+		results_free(&r);
+		rc = wrc ? wrc : rc;
+	}
+	topo_free(&t);
+	config_free(&cf);
+	return rc;
+}
