@@ -3,10 +3,11 @@
  * lockbench - measure lock algorithms the way kernel lock developers
  * argue about them.
  *
- * main(): pick the command, parse its options (cli/options.c holds the
- * one option table), load plugins, and hand over to the command's file
- * in cli/: run (parse -> validate -> set up the machine -> run -> render
- * -> restore), list, topo, system, compare, import.
+ * main(): find the command (cli/help.c holds the command table), parse
+ * its options (cli/options.c holds the one table of the run options),
+ * load plugins, and hand over to the command's own file in cli/: run
+ * (parse -> validate -> set up the machine -> run -> render -> restore),
+ * list, topo, system, compare, import, help.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -20,43 +21,28 @@
 #include "topology/machine.h"
 #include "topology/sysfs.h"
 
-/* Commands that parse the run options; compare and import have theirs. */
-static const char *const commands[] = {"run", "list", "topo", "system"};
-
-static int run_command(const char *cmd, struct cli *c)
+/* The command named by the first word that is not an option: run when
+ * there is none (or it is no command: run refuses it). */
+static const struct command *command_word(struct cli *c)
 {
-	if (!strcmp(cmd, "list"))
-		return cmd_list(c->argc ? c->argv[0] : NULL, c->argc > 1 ? c->argv[1] : NULL,
-				c->verbose, c->include_broken);
-	if (!strcmp(cmd, "topo"))
-		return cmd_topo(c);
-	if (!strcmp(cmd, "system"))
-		return cmd_system(c);
-	return cmd_run(c);
-}
+	const struct command *cmd = c->argc ? command_find(c->argv[0]) : NULL;
 
-/* The command word, if the first positional word is one. */
-static const char *command_word(struct cli *c)
-{
-	for (unsigned i = 0; c->argc && i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(c->argv[0], commands[i])) {
-			c->argc--;
-			return *c->argv++;
-		}
-	return "run";
+	if (!cmd || !cmd->run)
+		return command_find("run");
+	c->argc--;
+	c->argv++;
+	return cmd;
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *cmd = argc > 1 ? command_find(argv[1]) : NULL;
 	struct cli c;
-	const char *cmd;
 	char err[PATH_MAX + 512];
 	int rc;
 
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return cmd_compare(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "import"))
-		return cmd_import(argc - 1, argv + 1);
+	if (cmd && cmd->parse)
+		return cmd->parse(argc - 1, argv + 1);
 	cli_parse(&c, argc, argv);
 	if (c.help || c.version) {
 		if (c.help)
@@ -71,7 +57,7 @@ int main(int argc, char **argv)
 	if (plugins_load(c.plugins.v, c.plugins.n, err, sizeof(err)))
 		cli_die_msg(err);
 	cmd = command_word(&c);
-	rc = run_command(cmd, &c);
+	rc = cmd->run(&c);
 	cli_free(&c);
 	return rc;
 }

@@ -17,8 +17,8 @@ int cmd_run(const struct cli *c);
 int cmd_topo(const struct cli *c);
 int cmd_system(const struct cli *c);
 
-/* `lockbench list [WHAT] [extra]`: 0, or 2 with one line on stderr. */
-int cmd_list(const char *what, const char *extra, bool verbose, bool broken);
+/* `lockbench list [WHAT]`: 0, or 2 with one line on stderr. */
+int cmd_list(const struct cli *c);
 /* The machine summary of `lockbench topo`. */
 void print_topo(const struct topo *t, FILE *f);
 /* Where each of n threads goes under policy p; 0 or -EINVAL with err. */
@@ -37,5 +37,27 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
  */
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+extern const struct opt_cmd compare_options, import_options;
+void compare_usage(FILE *f);
+void import_usage(FILE *f);
+
+/* `lockbench help [CMD | completion]`. */
+int cmd_help(int argc, char **argv);
+
+/*
+ * The commands.  Those with .parse read argv themselves (own option
+ * table); the others get the run options parsed (options.c).
+ */
+struct command {
+	const char *name;
+	const char *usage;                  /* after "lockbench " */
+	const char *summary;
+	int (*parse)(int argc, char **argv);
+	int (*run)(const struct cli *c);
+	const char *const *opts;            /* run options it reads (help) */
+};
+extern const struct command commands[];
+extern const unsigned ncommands;
+const struct command *command_find(const char *name);
 
 #endif

@@ -376,7 +376,7 @@ static const struct opt compare_rows[] = {
 const struct opt_cmd compare_options = {"compare", compare_rows,
 					sizeof(compare_rows) / sizeof(compare_rows[0])};
 
-static void compare_usage(FILE *f)
+void compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockbench compare [options] A.json B.json ...\n"

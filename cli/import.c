@@ -40,7 +40,7 @@ static const struct opt import_rows[] = {
 const struct opt_cmd import_options = {"import", import_rows,
 				       sizeof(import_rows) / sizeof(import_rows[0])};
 
-static void import_usage(FILE *f)
+void import_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lockbench import locktorture [options] dmesg.log ...\n"

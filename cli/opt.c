@@ -214,8 +214,8 @@ static void __attribute__((noreturn)) bad_option(const struct opt_cmd *c,
 		close = opt_find(c, name) ? NULL : suggest(name, names, n);
 	}
 	if (close)
-		snprintf(hint, sizeof(hint), "; did you mean --%s?", close);
-	cli_die("%s%s%s: unknown option or missing argument%s; try 'lockbench %s%s--help'",
+		snprintf(hint, sizeof(hint), "did you mean --%s? ", close);
+	cli_die("%s%s%s: unknown option or missing argument; %stry 'lockbench %s%s--help'",
 		cmd, colon, word, hint, cmd, sep);
 }
 
@@ -251,24 +251,28 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 	return pos;
 }
 
+void opt_help_row(const struct opt *o, FILE *f)
+{
+	const char *def = o->shown ? o->shown : o->def;
+	char lhs[64];
+
+	if (o->sname)
+		snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->sname, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(lhs, sizeof(lhs), "  --%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	fprintf(f, "  %-28s %s", lhs, o->help);
+	if (def && *def)
+		fprintf(f, " [%s]", def);
+	fputc('\n', f);
+}
+
 void opt_help(const struct opt_cmd *c, FILE *f)
 {
 	for (unsigned i = 0; i < c->n; i++) {
-		const struct opt *o = &c->opts[i];
-		const char *def = o->shown ? o->shown : o->def;
-		char lhs[64];
-
-		if (o->group)
-			fprintf(f, "\n%s:\n", o->group);
-		if (o->sname)
-			snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->sname, o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(lhs, sizeof(lhs), "  --%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-28s %s", lhs, o->help);
-		if (def && *def)
-			fprintf(f, " [%s]", def);
-		fputc('\n', f);
+		if (c->opts[i].group)
+			fprintf(f, "\n%s:\n", c->opts[i].group);
+		opt_help_row(&c->opts[i], f);
 	}
 }

@@ -78,6 +78,7 @@ void opt_set(const struct opt *o, void *dst, const char *arg);
 
 /* The option list of --help: sections, one line per option. */
 void opt_help(const struct opt_cmd *c, FILE *f);
+void opt_help_row(const struct opt *o, FILE *f);
 
 /* The row named `name`, or NULL. */
 const struct opt *opt_find(const struct opt_cmd *c, const char *name);

@@ -17,6 +17,7 @@
 #include "machctl.h"
 #include "outfile.h"
 #include "rundoc.h"
+#include "suggest.h"
 
 /* --resume: the interrupted sweep's file, read once. */
 struct resume {
@@ -198,6 +199,19 @@ static int measure(const struct config *cf, const struct topo *t,
 	return rc ? 1 : 0;
 }
 
+/* A word that is neither an option nor a command: one line, exit 2. */
+static void __attribute__((noreturn)) bad_word(const char *w)
+{
+	const char *names[16];
+	char hint[96];
+	unsigned n = 0;
+
+	for (; n < ncommands && n < 16; n++)
+		names[n] = commands[n].name;
+	cli_die("unexpected argument (%s): %stry 'lockbench help'", w,
+		suggest_text(hint, sizeof(hint), w, names, n));
+}
+
 int cmd_run(const struct cli *c)
 {
 	struct resume rs = {.path = c->resume};
@@ -209,7 +223,7 @@ int cmd_run(const struct cli *c)
 	int rc, wrc;
 
 	if (c->argc)
-		cli_die("unexpected argument (%s); try 'lockbench --help'", c->argv[0]);
+		bad_word(c->argv[0]);
 	if (topo_load(&t, c->topology, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	config_build(&cf, c, &t);

@@ -39,10 +39,28 @@ unsigned edit_distance(const char *a, const char *b)
 	return p[lb];
 }
 
+/* The one candidate that starts with word (at least 2 letters), or NULL. */
+static const char *unique_prefix(const char *word, const char *const *cands, unsigned n)
+{
+	const char *pick = NULL;
+	size_t len = strlen(word);
+
+	for (unsigned i = 0; len >= 2 && i < n; i++)
+		if (!strncmp(cands[i], word, len) && strlen(cands[i]) > len) {
+			if (pick)
+				return NULL;
+			pick = cands[i];
+		}
+	return pick;
+}
+
 const char *suggest(const char *word, const char *const *cands, unsigned n)
 {
 	unsigned len = (unsigned)strlen(word), limit = len / 3, best = ~0u;
-	const char *pick = NULL;
+	const char *pick = unique_prefix(word, cands, n);
+
+	if (pick)
+		return pick;
 
 	limit = limit < 1 ? 1 : limit > 3 ? 3 : limit;
 	for (unsigned i = 0; i < n; i++) {

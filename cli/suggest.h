@@ -11,8 +11,9 @@
 /* Edit distance of a and b (insert, delete, substitute, swap neighbours). */
 unsigned edit_distance(const char *a, const char *b);
 
-/* The candidate closest to `word` (at most a third of its length away,
- * at least 1, at most 3), or NULL.  cands: n names. */
+/* The one candidate `word` is a prefix of, else the candidate closest to
+ * it (at most a third of its length away, at least 1, at most 3), or
+ * NULL.  cands: n names. */
 const char *suggest(const char *word, const char *const *cands, unsigned n);
 
 /* "did you mean X? " into buf for `word`, or "" when nothing is close. */
