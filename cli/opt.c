@@ -228,13 +228,15 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 	int id, n = 0;
 
 	getopt_tables(c, lo, so);
-	optind = 1;
+	optind = 0;             /* glibc: start afresh, even on a second parse */
 	opterr = 0;
-	while (optind < argc) {
+	for (;;) {
 		const struct opt *o;
 
 		id = getopt_long(argc, argv, so, lo, NULL);
 		if (id == -1) {
+			if (optind >= argc)
+				break;
 			pos[n++] = argv[optind++];
 			continue;
 		}
