@@ -199,6 +199,9 @@ void cli_usage(FILE *f)
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");
 	opt_help(&run_options, f);
 	fprintf(f,
+		"\nDurations take a unit: -d 500ms, --warmup 1s, --cs-ns 1us, --long-hold 2s\n"
+		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"
+		"'lockbench help COMMAND' shows the options of another command.\n"
 		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
 		"hung, or the sweep was interrupted; 2 bad usage or input; 3 a\n"
 		"requested machine setting (--freq F, --numa-balancing off) could not\n"

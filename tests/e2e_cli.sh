@@ -57,6 +57,16 @@ grep -q "^usage: lockbench compare" "$OUT/stdout" && ok || bad "compare --help"
 expect_exit 0 "help topo" -- "$BIN" help topo
 grep -q -- "--c2c" "$OUT/stdout" && ok || bad "help topo lacks --c2c"
 
+# The man page's option headings are all options of the table (e2e.sh
+# checks the other direction: every --help option is in the man page).
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$ROOT/lockbench.1" |
+	sed -n 's/^\.BR* \(\\-[a-zA-Z] ", " \)\{0,1\}\\-\\-\([a-z0-9\\-]*\).*/--\2/p' |
+	sed 's/\\-/-/g' | sort -u >"$OUT/manopts"
+[ -s "$OUT/manopts" ] && ok || bad "no option headings found in the man page"
+while read -r o; do
+	grep -q -- "$o[ ,]" "$OUT/long" && ok || bad "man page documents $o, not an option"
+done <"$OUT/manopts"
+
 # Workloads declare their options; list workloads -v shows them.
 expect_exit 0 "list workloads -v" -- "$BIN" list workloads -v
 sed -n '/^rw /,/^torture /p' "$OUT/stdout" | grep -q -- "--readers N" && ok || bad "rw's options"
