@@ -350,33 +350,18 @@ static void merge_free(struct merge *m)
 }
 
 struct compare_args {
-	const char *formats, *output, *locks, *baseline, *unit;
-	bool no_marks, help;
+	struct output_args out;
+	const char *locks, *baseline;
 };
 
-#define F(field) offsetof(struct compare_args, field)
-
 static const struct opt compare_rows[] = {
-	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",
-	 .def = "table", .off = F(formats),
-	 .help = "table, box, lkp, speedup, csv, json"},
-	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
-	 .off = F(output),
-	 .help = "write JSON (or the only format) here"},
 	{.name = "locks", .sname = 'l', .type = OPT_STR, .arg = "LIST",
-	 .off = F(locks),
+	 .off = offsetof(struct compare_args, locks),
 	 .help = "only these locks of each file"},
-	{.name = "baseline", .type = OPT_STR, .arg = "LABEL",
-	 .shown = "first", .off = F(baseline),
+	{.name = "baseline", .type = OPT_STR, .arg = "LABEL", .shown = "first",
+	 .off = offsetof(struct compare_args, baseline),
 	 .help = "column rel% is computed against"},
-	{.name = "unit", .type = OPT_STR, .arg = "UNIT",
-	 .def = "kops/s", .off = F(unit),
-	 .help = "ops/s, kops/s, Mops/s or jpm"},
-	{.name = "no-marks", .type = OPT_FLAG,
-	 .off = F(no_marks),
-	 .help = "no ? ~ * - marks and notes"},
-	{.name = "help", .sname = 'h', .type = OPT_FLAG, .off = F(help),
-	 .help = "this help"},
+	OUTPUT_ROWS(struct compare_args, out, "table"),
 };
 
 const struct opt_cmd compare_options = {"compare", compare_rows,
@@ -416,7 +401,7 @@ int cmd_compare(int argc, char **argv)
 
 	opt_defaults(&compare_options, &a);
 	files = opt_parse(&compare_options, &a, argc, argv, &n);
-	if (a.help) {
+	if (a.out.help) {
 		compare_usage(stdout);
 		free(files);
 		return 0;
@@ -424,7 +409,7 @@ int cmd_compare(int argc, char **argv)
 	if (!n)
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
-	outputs_parse(&o, a.formats, a.unit, a.output, !a.no_marks);
+	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
 	r.baseline = pick_baseline(&m, a.baseline);

@@ -14,33 +14,19 @@
 #include "outfile.h"
 
 struct import_args {
-	const char *label, *output, *formats, *unit;
-	bool no_marks, quiet, help;
+	struct output_args out;
+	const char *label;
+	bool quiet;
 };
-
-#define F(field) offsetof(struct import_args, field)
 
 static const struct opt import_rows[] = {
 	{.name = "label", .type = OPT_STR, .arg = "L",
-	 .off = F(label),
+	 .off = offsetof(struct import_args, label),
 	 .help = "name of these runs (e.g. the kernel) in compare"},
-	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
-	 .off = F(output),
-	 .help = "write the JSON (or the only format) here"},
-	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",
-	 .def = "json", .off = F(formats),
-	 .help = "json, table, box, lkp, speedup, csv"},
-	{.name = "unit", .type = OPT_STR, .arg = "UNIT",
-	 .def = "kops/s", .off = F(unit),
-	 .help = "ops/s, kops/s, Mops/s or jpm"},
-	{.name = "no-marks", .type = OPT_FLAG,
-	 .off = F(no_marks),
-	 .help = "no ? ~ * - marks and notes"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
-	 .off = F(quiet),
+	 .off = offsetof(struct import_args, quiet),
 	 .help = "no warnings about skipped runs"},
-	{.name = "help", .sname = 'h', .type = OPT_FLAG, .off = F(help),
-	 .help = "this help"},
+	OUTPUT_ROWS(struct import_args, out, "json"),
 };
 
 const struct opt_cmd import_options = {"import", import_rows,
@@ -78,13 +64,13 @@ int cmd_import(int argc, char **argv)
 
 	opt_defaults(&import_options, &a);
 	w = opt_parse(&import_options, &a, argc, argv, &n);
-	if (a.help) {
+	if (a.out.help) {
 		import_usage(stdout);
 		free(w);
 		return 0;
 	}
 	import_check_words(w, n);
-	outputs_parse(&o, a.formats, a.unit, a.output, !a.no_marks);
+	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
 			       &r, a.quiet ? NULL : stderr, err, sizeof(err)))
 		cli_die_msg(err);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "../output/render.h"
+#include "opt.h"
 
 struct outputs {
 	const struct format_info *fmt[8];
@@ -23,6 +24,30 @@ struct outputs {
 	FILE *file;             /* the open temporary twin, or NULL */
 	struct render_opts ropts;
 };
+
+/*
+ * The output options of the commands that render saved or imported
+ * results (compare, import), and their table rows: struct T embeds a
+ * struct output_args as member M; DEF is -f's default.
+ */
+struct output_args {
+	const char *formats, *output, *unit;
+	bool no_marks, help;
+};
+
+#define OUTPUT_ROWS(T, M, DEF)                                        \
+	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",          \
+	 .def = DEF, .off = offsetof(T, M.formats),                   \
+	 .help = "table, box, lkp, speedup, csv, json"},                          \
+	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",          \
+	 .off = offsetof(T, M.output),                                    \
+	 .help = "write JSON (or the only format) here"},                         \
+	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
+	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
+	{.name = "no-marks", .type = OPT_FLAG, .off = offsetof(T, M.no_marks), \
+	 .help = "no ? ~ * - marks and notes"},                                   \
+	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \
+	 .off = offsetof(T, M.help), .help = "this help"}
 
 /* -f LIST, --unit, -o and --no-marks: JSON (or the first format) goes
  * to -o, the others to stdout.  Bad usage: one line, exit 2. */
