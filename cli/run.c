@@ -169,24 +169,34 @@ static json_t *json_or_null(json_t *j)
 	return j ? j : json_null();
 }
 
+/* What a run needs once the command line is validated: the command
+ * line is not read after run_prepare(). */
+struct run {
+	struct topo t;
+	struct config cf;
+	struct outputs o;
+	struct resume rs;
+	struct machine_req machine;
+	bool dry_run;
+};
+
 /* Tune, calibrate, sweep, restore; r is filled.  0, or 1 (a failure). */
-static int measure(const struct config *cf, const struct topo *t,
-		   const struct machine_req *req, const struct outputs *o,
-		   struct resume *rs, struct results *r)
+static int measure(struct run *run, struct results *r)
 {
+	const struct config *cf = &run->cf;
 	struct calibration cal;
 	char err[512] = "";
 	unsigned ncpus;
-	int rc, *cpus = used_cpus(cf, t, &ncpus);
+	int rc, *cpus = used_cpus(cf, &run->t, &ncpus);
 	json_t *before = machine_describe(cpus, ncpus);
-	json_t *changes = machine_setup(req, cpus, ncpus, cf->quiet);
+	json_t *changes = machine_setup(&run->machine, cpus, ncpus, cf->quiet);
 
 	calibrate_delay(&cal);
-	results_setup(r, cf, t, o, &cal);
-	resume_apply(rs, r);
+	results_setup(r, cf, &run->t, &run->o, &cal);
+	resume_apply(&run->rs, r);
 	json_object_set_new(r->machine, "state_before", json_or_null(before));
 	json_object_set_new(r->machine, "changes", changes);
-	rc = sweep_run(cf, t, &cal, r, &interrupted, err, sizeof(err));
+	rc = sweep_run(cf, &run->t, &cal, r, &interrupted, err, sizeof(err));
 	json_object_set_new(r->machine, "state_after", json_or_null(machine_describe(cpus, ncpus)));
 	if (cf->noise.adaptive)
 		noise_prune_run_order(r);
@@ -212,40 +222,48 @@ static void __attribute__((noreturn)) bad_word(const char *w)
 		suggest_text(hint, sizeof(hint), w, names, n));
 }
 
-int cmd_run(const struct cli *c)
+/* Validate the whole command line into run (exit 2 on bad usage). */
+static void run_prepare(struct run *run, const struct cli *c)
 {
-	struct resume rs = {.path = c->resume};
-	struct topo t;
-	struct config cf;
-	struct outputs o;
-	struct results r;
 	char err[512] = "";
-	int rc, wrc;
 
 	if (c->argc)
 		bad_word(c->argv[0]);
-	if (topo_load(&t, c->topology, isolated_cpus(), err, sizeof(err)))
+	if (topo_load(&run->t, c->topology, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
-	config_build(&cf, c, &t);
-	outputs_parse(&o, c->formats, c->unit, c->output, !c->no_marks);
-	outputs_check(&o, &(struct results){.nvariants = cf.nlocks, .nrows = cf.nthreads});
-	resume_prepare(&rs, c->seed != NULL, &cf, &o);
-	if (c->dry_run) {
-		rc = dry_run(&cf, &t);
-		resume_release(&rs);
+	config_build(&run->cf, c, &run->t);
+	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
+	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
+						   .nrows = run->cf.nthreads});
+	run->rs = (struct resume){.path = c->resume};
+	resume_prepare(&run->rs, c->seed != NULL, &run->cf, &run->o);
+	run->machine = c->machine;
+	run->dry_run = c->dry_run;
+	if (!run->dry_run && !run->t.real)
+		cli_die("--topology (%s) describes another machine: use it with "
+			"--dry-run or 'lockbench topo'", c->topology);
+}
+
+int cmd_run(const struct cli *c)
+{
+	struct run run;
+	struct results r;
+	int rc, wrc;
+
+	run_prepare(&run, c);
+	if (run.dry_run) {
+		rc = dry_run(&run.cf, &run.t);
+		resume_release(&run.rs);
 	} else {
-		if (!t.real)
-			cli_die("--topology (%s) describes another machine: use it with "
-				"--dry-run or 'lockbench topo'", c->topology);
-		outputs_open(&o);
+		outputs_open(&run.o);
 		install_signals();
-		rc = measure(&cf, &t, &c->machine, &o, &rs, &r);
+		rc = measure(&run, &r);
 		results_finalize(&r);
-		wrc = outputs_write(&o, &r);
+		wrc = outputs_write(&run.o, &r);
 		results_free(&r);
 		rc = wrc ? wrc : rc;
 	}
-	topo_free(&t);
-	config_free(&cf);
+	topo_free(&run.t);
+	config_free(&run.cf);
 	return rc;
 }
