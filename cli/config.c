@@ -337,9 +337,9 @@ static unsigned config_placement(struct config *cf, const struct cli *c,
 		cli_die_msg(err);
 	for (unsigned i = 0; i < usable; i++)
 		if (!t->pu[order[i]].allowed)
-			fprintf(stderr, "lockbench: warning: cpu %d (placement %s) is not in "
-				"the allowed set (taskset/cgroup cpuset): pinning will fail\n",
-				t->pu[order[i]].os, cf->placement.text);
+			cli_warn("warning: cpu %d (placement %s) is not in the allowed "
+				 "set (taskset/cgroup cpuset): pinning will fail",
+				 t->pu[order[i]].os, cf->placement.text);
 	free(order);
 	return usable;
 }

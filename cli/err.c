@@ -8,14 +8,28 @@
 
 #define PREFIX "lockbench: "
 
+static void vwarn(const char *fmt, va_list ap)
+{
+	fputs(PREFIX, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
 void cli_die(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs(PREFIX, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vwarn(fmt, ap);
 	va_end(ap);
 	exit(2);
 }

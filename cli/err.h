@@ -17,6 +17,9 @@ void cli_die(const char *fmt, ...)
 /* The same for a message from a callee's err buffer (prefix or not). */
 void cli_die_msg(const char *msg) __attribute__((noreturn));
 
+/* "lockbench: " + the formatted text + newline on stderr; no exit. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Print a callee's message (prefix or not) as one "lockbench: " line. */
 void cli_warn_msg(const char *msg);
 

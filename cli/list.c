@@ -6,6 +6,7 @@
 #include "../output/render.h"
 #include "../workloads/workload.h"
 #include "cmds.h"
+#include "err.h"
 #include "suggest.h"
 
 static const char *caps_text(unsigned caps, char *buf, size_t len)
@@ -119,16 +120,12 @@ int cmd_list(const struct cli *c)
 	bool all = !what, verbose = c->verbose, broken = c->include_broken;
 	char hint[96];
 
-	if (extra) {
-		fprintf(stderr, "lockbench: list: unexpected argument (%s)\n", extra);
-		return 2;
-	}
+	if (extra)
+		cli_die("list: unexpected argument (%s)", extra);
 	if (!all && strcmp(what, "locks") && strcmp(what, "workloads") &&
 	    strcmp(what, "formats") && strcmp(what, "placements")) {
-		fprintf(stderr, "lockbench: list (%s): %svalid: locks, workloads, "
-			"formats, placements\n", what,
-			suggest_text(hint, sizeof(hint), what, list_what, 4));
-		return 2;
+		cli_die("list (%s): %svalid: locks, workloads, formats, placements",
+			what, suggest_text(hint, sizeof(hint), what, list_what, 4));
 	}
 	if (all || !strcmp(what, "locks"))
 		list_locks(verbose, broken);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "../topology/sysfs.h"
+#include "err.h"
 #include "machctl.h"
 
 volatile sig_atomic_t interrupted;
@@ -51,11 +52,11 @@ json_t *machine_setup(const struct machine_req *req, const int *cpus,
 	atexit(restore_atexit);
 	rc = machine_tune(req, cpus, n, &changes, msg, sizeof(msg));
 	if (rc < 0) {
-		fprintf(stderr, "%s\n", *msg ? msg : "lockbench: machine tuning failed");
+		cli_warn_msg(*msg ? msg : "machine tuning failed");
 		exit(3);
 	}
 	if (rc == 1 && *msg && !quiet)
-		fprintf(stderr, "%s\n", msg);
+		cli_warn_msg(msg);
 	return changes ? changes : json_array();
 }
 

@@ -86,8 +86,7 @@ static int outputs_commit(struct outputs *o)
 	bad |= fclose(o->file) != 0;
 	o->file = NULL;
 	if (bad || rename(o->tmp, o->path)) {
-		fprintf(stderr, "lockbench: cannot write output (%s): %s\n", o->path,
-			strerror(errno));
+		cli_warn("cannot write output (%s): %s", o->path, strerror(errno));
 		unlink(o->tmp);
 		return 2;
 	}
@@ -103,7 +102,7 @@ int outputs_write(struct outputs *o, const struct results *r)
 		if (i && f == stdout)
 			fputc('\n', stdout);
 		if (o->fmt[i]->render(r, &o->ropts, f)) {
-			fprintf(stderr, "lockbench: writing %s output failed\n", o->fmt[i]->name);
+			cli_warn("writing %s output failed", o->fmt[i]->name);
 			outputs_discard(o);
 			return 2;
 		}

@@ -203,9 +203,9 @@ static int measure(struct run *run, struct results *r)
 	machine_restore();
 	free(cpus);
 	if (rc)
-		fprintf(stderr, "%s\n", err);
+		cli_warn_msg(err);
 	if (interrupted)
-		fprintf(stderr, "lockbench: interrupted: writing the points measured so far\n");
+		cli_warn("interrupted: writing the points measured so far");
 	return rc ? 1 : 0;
 }
 

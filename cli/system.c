@@ -26,7 +26,7 @@ static int system_tune(const struct machine_req *req)
 	int rc = machine_tune(req, NULL, 0, &changes, msg, sizeof(msg));
 
 	if (*msg)
-		fprintf(stderr, "%s\n", msg);
+		cli_warn_msg(msg);
 	if (rc < 0)
 		return 3;
 	machine_tune_persist();

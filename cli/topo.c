@@ -29,7 +29,7 @@ static void topo_c2c(const struct topo *t, const struct placement_policy *p)
 	for (unsigned i = 0; i < n; i++)
 		cpus[i] = t->pu[order[i]].os;
 	if (probe_matrix(cpus, n, reps, m))
-		fprintf(stderr, "lockbench: core-to-core probe failed\n");
+		cli_warn("core-to-core probe failed");
 	print_c2c(cpus, n, m, reps, stdout);
 	free(order);
 	free(cpus);
