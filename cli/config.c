@@ -298,13 +298,17 @@ static void config_noise(struct config *cf, const struct cli *c)
 	n->probe_factor = c->probe_factor;
 	n->exclude_flagged = c->exclude_flagged;
 	n->adaptive = c->runs_auto;
-	if (!c->runs_auto && (c->ci_target_given || c->time_budget_given || c->max_runs_given))
-		cli_die("--ci-target, --max-runs and --time-budget need -r auto");
+	if (!c->runs_auto && (c->ci_target_given || c->time_budget_given ||
+			      c->max_runs_given || c->min_runs_given))
+		cli_die("--ci-target, --min-runs, --max-runs and --time-budget need -r auto");
+	if (c->min_runs_given && c->min_runs > c->max_runs)
+		cli_die("--min-runs (%llu): more than --max-runs (%llu)", c->min_runs,
+			c->max_runs);
 	if (c->runs_auto && cf->order != ORDER_INTERLEAVED)
 		cli_die("-r auto needs --order interleaved (it adds whole rounds)");
 	n->ci_target = c->ci_target;
 	n->max_runs = (unsigned)c->max_runs;
-	n->min_runs = n->max_runs < 3 ? n->max_runs : 3;
+	n->min_runs = (unsigned)(c->min_runs < c->max_runs ? c->min_runs : c->max_runs);
 	n->time_budget_s = c->time_budget_given ? c->time_budget : 0;
 	cf->runs = c->runs_auto ? n->max_runs : (unsigned)c->runs;
 }

@@ -25,8 +25,8 @@ struct cli {
 	/* how many, how long */
 	const char *threads, *order, *seed;
 	double warmup, duration, interval, watchdog;
-	unsigned long long runs, max_runs;
-	bool runs_auto, max_runs_given, ci_target_given, time_budget_given;
+	unsigned long long runs, min_runs, max_runs;
+	bool runs_auto, min_runs_given, max_runs_given, ci_target_given, time_budget_given;
 	double ci_target, time_budget;
 	/* critical and parallel sections, workloads */
 	unsigned long long cs_ns, ncs_ns, cs_lines, cs_write_pct;

@@ -36,6 +36,12 @@ bad_input "fraction of a ns" "cs-ns (1.5ns)" --cs-ns 1.5ns
 bad_input "unit out of range" "cs-ns (2s)" --cs-ns 2s
 bad_input "negative with unit" "warmup (-1s)" --warmup -1s
 
+# --min-runs (the example of docs/architecture.md, "Adding an option").
+bad_input "min-runs without auto" "need -r auto" --min-runs 4
+bad_input "min-runs above max-runs" "min-runs (40): more than --max-runs (30)" -r auto --min-runs 40
+expect_exit 0 "min-runs" -- "$BIN" --dry-run -r auto --min-runs 5 -t 1 -l tas
+grep -q "(at least 5)" "$OUT/stdout" && ok || bad "--min-runs 5 not used"
+
 # --long-hold takes units too (ms by default): 1s is 1000 in the JSON.
 expect_exit 0 "long-hold 1s" -- "$BIN" -q -l null -w torture --long-hold 1s -t 1 -r 1 \
 	--warmup 0 -d 0.05 --no-probe --freq off --numa-balancing keep -f json -o "$OUT/t.json"

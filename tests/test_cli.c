@@ -190,7 +190,7 @@ static const char *const echoed[][2] = {
 };
 static const char *const elsewhere[] = {
 	"include-broken", "plugin",                     /* variants: origin, sha256 */
-	"ci-target", "max-runs", "time-budget", "probe-factor", "no-probe",
+	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
 	"exclude-flagged",                              /* "noise" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
 	"label", "row-name",                            /* top level */
