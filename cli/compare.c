@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../output/json_read.h"
+#include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
 #include "opt.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../output/import.h"
+#include "../output/results/import.h"
 #include "cmds.h"
 #include "err.h"
 #include "opt.h"

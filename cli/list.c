@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../locks/registry.h"
-#include "../output/render.h"
+#include "../output/render/render.h"
 #include "../workloads/workload.h"
 #include "cmds.h"
 #include "err.h"

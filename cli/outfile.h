@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../output/render.h"
+#include "../output/render/render.h"
 #include "opt.h"
 
 struct outputs {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../output/json_read.h"
-#include "../output/noise_json.h"
-#include "../output/resume.h"
+#include "../output/results/json_read.h"
+#include "../output/results/noise_json.h"
+#include "../output/results/resume.h"
 #include "../topology/machine.h"
 #include "cmds.h"
 #include "config.h"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../output/render/render.h"
 #include "../topology/machine.h"
 #include "cmds.h"
 #include "err.h"
@@ -13,7 +14,7 @@
 static int system_show(void)
 {
 	json_t *d = machine_describe(NULL, 0);
-	int rc = d ? machine_noise_report(d, stdout) : -1;
+	int rc = d ? render_machine_report(d, stdout) : -1;
 
 	json_decref(d);
 	return rc < 0 ? 1 : 0;
