@@ -229,6 +229,18 @@ refuse "import start-less, no nwriters" "cannot import (.*robot-boot.log): no ru
 $LB import locktorture -o "$T/out/x.json" "$FIX/robot-boot.log" 2>"$T/err"
 grep -q "skipped the run at .*robot-boot.log line 3: no nwriters_stress .*give --nwriters" "$T/err" && ok ||
 	{ bad "start-less run: hint"; cat "$T/err"; }
+# ... and imports when told what the log lacks: 100000, 90000 and 105000
+# ops/s, so 98.33 kops/s, one run (std -), ??? on the last report (^).
+$LB import locktorture --nwriters 4 --torture-type spin_lock -f table,json -o "$T/rb.json" \
+	"$FIX/robot-boot.log" >"$T/o" 2>"$T/err" &&
+	grep -q "^Kernel:  *spin_lock$" "$T/o" && grep -q "^4  *98.33^  *-$" "$T/o" && [ ! -s "$T/err" ] &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["points"][0]["runs"][0]; assert r["locktorture"]["nwriters_stress"] == 4 and r["locktorture"]["type"] == "spin_lock" and [round(x, 3) for x in r["series"]] == [100000, 90000, 105000], r' "$T/rb.json" &&
+	ok || { bad "start-less run with --nwriters"; cat "$T/o" "$T/err"; }
+# What the log says wins over the options: two-startless.log has nwriters_stress=2.
+$LB import locktorture --nwriters 7 -f table "$FIX/two-startless.log" 2>/dev/null | grep -q "^2  " &&
+	ok || bad "--nwriters overrode the log"
+refuse "import bad --nwriters" "nwriters" $LB import locktorture --nwriters 0 "$FIX/robot-boot.log"
+refuse "import bad --torture-type" "torture-type (spin lock)" $LB import locktorture --torture-type "spin lock" "$FIX/robot-boot.log"
 # One report only: no complete interval.
 refuse "import one report" "cannot import (.*one-report.log): no run with nwriters_stress and a complete statistics interval" \
 	$LB import locktorture -q -o "$T/out/x.json" "$FIX/one-report.log"
