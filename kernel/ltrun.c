@@ -127,10 +127,18 @@ static json_t *pin_kthreads(const struct lt_opts *o, unsigned want)
 	return list;
 }
 
-/* The module parameters of one load, into @buf as NULL-ended @argv. */
-static void load_params(const struct lt_opts *o, unsigned nw, char buf[8][64],
-			const char *argv[9])
+/*
+ * The module parameters of one load, into @buf as NULL-ended @argv.
+ * With a placement, shuffle_interval=0: every torture kthread is
+ * registered with the shuffler (torture_shuffle_task_register() in
+ * kernel/torture.c), which moves them all to new CPU masks every
+ * shuffle_interval and so would undo the pinning.
+ */
+static void load_params(const struct lt_opts *o, unsigned nw, char buf[9][64],
+			const char *argv[10])
 {
+	unsigned n = 8;
+
 	snprintf(buf[0], 64, "torture_type=%s", o->type);
 	snprintf(buf[1], 64, "nwriters_stress=%u", nw);
 	snprintf(buf[2], 64, "nreaders_stress=%u", o->nreaders);
@@ -139,9 +147,11 @@ static void load_params(const struct lt_opts *o, unsigned nw, char buf[8][64],
 	snprintf(buf[5], 64, "shutdown_secs=0");
 	snprintf(buf[6], 64, "onoff_interval=0");
 	snprintf(buf[7], 64, "verbose=1");
-	for (unsigned i = 0; i < 8; i++)
+	if (o->place->kind != PL_NONE)
+		snprintf(buf[n++], 64, "shuffle_interval=0");
+	for (unsigned i = 0; i < n; i++)
 		argv[i] = buf[i];
-	argv[8] = NULL;
+	argv[n] = NULL;
 }
 
 /* Poll the log until the kernel printed End of test, or a timeout. */
@@ -162,8 +172,8 @@ static void wait_end(struct kmsg *k)
 static int one_load(const struct lt_opts *o, unsigned nw, unsigned run,
 		    struct load *ld, json_t *loads, char *err, size_t errlen)
 {
-	const char *argv[9];
-	char buf[8][64], msg[512];
+	const char *argv[10];
+	char buf[9][64], msg[512];
 	double end;
 	struct kmsg k;
 	json_t *kt;

@@ -16,6 +16,8 @@
  *                    off (torture_shutdown() -> kernel_power_off()); the
  *                    module is removed explicitly instead
  *   onoff_interval   0: no CPU hotplug
+ *   shuffle_interval 0 unless -p none: locktorture's shuffler would
+ *                    otherwise move the pinned kthreads every interval
  * Timeline of one load: the first report comes one stat_interval after
  * the load (the start-up interval, never used), then ceil(warmup / SI)
  * warm-up intervals (dropped), then ceil(duration / SI) measured ones;

@@ -109,7 +109,8 @@ EOF
 awk '{print $3}' "$R/fakelt/affinity" | tr '\n' ' ' | grep -qx "$(head -2 "$OUT/cpus" | tr '\n' ' ')" &&
 	ok || bad "sweep: affinity seen by the fake: $(cat "$R/fakelt/affinity")"
 grep -q "^1,[0-9]*,[0-9]*,-;spin_lock-torture:--- Start of test: .* long_hold=0 .*nwriters_stress=2 .*stat_interval=1 " \
-	"$R/dev/kmsg" && grep -q "shutdown_secs=0" "$R/dev/kmsg" && ok || bad "sweep: module parameters"
+	"$R/dev/kmsg" && grep -q "shutdown_secs=0" "$R/dev/kmsg" && grep -q " shuffle_interval=0 " "$R/dev/kmsg" &&
+	ok || bad "sweep: module parameters"
 restored "sweep"
 
 # ---- the kernel run next to a userspace torture run: one table ------------

@@ -15,7 +15,9 @@
  *	order locktorture shows (about a million acquisitions per second
  *	for one writer, falling with contention, +-2% noise), in the
  *	kernel's format (kernel/locking/locktorture.c,
- *	__torture_print_stats()), ??? when max/2 > min as the kernel decides.
+ *	__torture_print_stats()), ??? when max/2 > min as the kernel decides;
+ *	unless shuffle_interval=0, it moves its workers to every CPU after
+ *	each report, as locktorture's shuffler does.
  *   fake_modprobe -r locktorture
  *	stops the daemon, which prints the stopping reports and End of
  *	test as lock_torture_cleanup() does, writes where its workers were
@@ -55,7 +57,7 @@
 static const char *root;
 static char type[64] = "spin_lock";
 static int nwriters = -1, nreaders = -1, stat_interval = 60, long_hold = 100;
-static int shutdown_secs, onoff_interval, verbose = 1;
+static int shutdown_secs, onoff_interval, verbose = 1, shuffle_interval = 3;
 static pid_t workers[MAXT];
 static char roles[MAXT];
 static int nworkers;
@@ -142,10 +144,10 @@ static void params_line(const char *tag)
 {
 	printk("%s-torture:--- %s: acq_writer_lim=0 long_hold=%d nested_locks=0 "
 	       "nreaders_stress=%d nwriters_stress=%d onoff_holdoff=0 onoff_interval=%d "
-	       "rt_boost=2 rt_boost_factor=50 shuffle_interval=3 shutdown_secs=%d "
+	       "rt_boost=2 rt_boost_factor=50 shuffle_interval=%d shutdown_secs=%d "
 	       "stat_interval=%d stutter=5 verbose=%d writer_fifo=0",
-	       type, tag, long_hold, nreaders, nwriters, onoff_interval, shutdown_secs,
-	       stat_interval, verbose);
+	       type, tag, long_hold, nreaders, nwriters, onoff_interval, shuffle_interval,
+	       shutdown_secs, stat_interval, verbose);
 }
 
 /* Acquisitions so far per thread, and the random state. */
@@ -228,6 +230,21 @@ static void affinity_of(pid_t pid, char *out, size_t len)
 			n += (size_t)snprintf(out + n, len - n, "%s%d", n ? "," : "", c);
 }
 
+/*
+ * torture_shuffle_tasks() in kernel/torture.c: every registered torture
+ * kthread gets a new CPU mask (all CPUs but one idle one), which undoes
+ * any pinning.  The fake does it once per report.
+ */
+static void shuffle(void)
+{
+	cpu_set_t all;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		return;
+	for (int i = 0; i < nworkers; i++)
+		sched_setaffinity(workers[i], sizeof(all), &all);
+}
+
 /* The daemon: report every stat_interval until told to stop, then clean up. */
 static void daemon_loop(void)
 {
@@ -247,6 +264,8 @@ static void daemon_loop(void)
 		report((double)(t.tv_sec - last.tv_sec) + (t.tv_nsec - last.tv_nsec) / 1e9,
 		       fail_env && ++reports >= 2);
 		last = t;
+		if (shuffle_interval > 0)
+			shuffle();
 	}
 	/* lock_torture_cleanup(): the stats kthread's early report, then the
 	 * threads stop, one more report, End of test. */
@@ -338,6 +357,7 @@ static void parse_params(int argc, char **argv)
 		    int_param(argv[i], "long_hold", &long_hold) ||
 		    int_param(argv[i], "shutdown_secs", &shutdown_secs) ||
 		    int_param(argv[i], "onoff_interval", &onoff_interval) ||
+		    int_param(argv[i], "shuffle_interval", &shuffle_interval) ||
 		    int_param(argv[i], "verbose", &verbose))
 			continue;
 		die("ERROR: could not insert 'locktorture': Unknown symbol in module, "
