@@ -733,23 +733,23 @@ static bool params_only(struct cur c)
 
 /*
  * Rejoin the line @head (a stats or start/end head, see line_head())
- * with the wrapped pieces after it, from @next on; classify the result
+ * with the wrapped pieces after it, from @next on, in @jb (LT_JOIN_MAX
+ * bytes, the caller's: @l->params points into it); classify the result
  * into @l.  Returns how many physical lines were absorbed (0: @l is the
  * head line on its own) and sets *@last_nl to whether the last of them
  * ended with '\n'.
  */
 static unsigned join_wrapped(const struct lt_phys *head, enum lt_head kind,
-			     const char *next, const char *end,
+			     const char *next, const char *end, char *jb,
 			     struct lt_line *l, bool *last_nl)
 {
-	char jb[LT_JOIN_MAX];
 	unsigned k, took = 0, max = kind == HEAD_STATS ? LT_JOIN_STATS
 						       : LT_JOIN_PARAMS;
 	size_t n = (size_t)(head->e - head->p);
 	struct lt_line t;
 
 	*last_nl = head->nl;
-	if (n >= sizeof(jb))
+	if (n >= LT_JOIN_MAX)
 		return 0;
 	memcpy(jb, head->p, n);
 	while (n && (jb[n - 1] == '\r' || jb[n - 1] == ' ' || jb[n - 1] == '\t'))
@@ -765,7 +765,7 @@ static unsigned join_wrapped(const struct lt_phys *head, enum lt_head kind,
 		if (kind == HEAD_PARAMS && !params_only(piece))
 			break;
 		m = (size_t)(piece.e - piece.p);
-		if (n + 1 + m >= sizeof(jb))
+		if (n + 1 + m >= LT_JOIN_MAX)
 			break;
 		jb[n++] = ' ';
 		memcpy(jb + n, piece.p, m);
@@ -800,6 +800,8 @@ static unsigned join_wrapped(const struct lt_phys *head, enum lt_head kind,
 static int parse_lines(struct lt_builder *b, const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
+	/* A rejoined line; it must outlive feed_line() (l.params points in). */
+	char jb[LT_JOIN_MAX];
 	struct lt_line l;
 
 	while (p < end) {
@@ -817,7 +819,7 @@ static int parse_lines(struct lt_builder *b, const char *buf, size_t len)
 		nl = pl.nl;
 		head = l.kind == LT_STATS ? HEAD_NONE : line_head(pl.p, pl.e);
 		if (head != HEAD_NONE)
-			extra = join_wrapped(&pl, head, p, end, &l, &nl);
+			extra = join_wrapped(&pl, head, p, end, jb, &l, &nl);
 		while (extra--) {
 			if (b->log->nlines == UINT_MAX)
 				return -ENOMEM;
