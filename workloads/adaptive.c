@@ -4,15 +4,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "adaptive.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* "critical section 170 ns for --cs-ns 200" when that section is off. */
 static int describe_off(char *buf, size_t len, const char *what, const char *opt,
@@ -85,7 +78,7 @@ static enum adapt_stop decide_row(const struct config *c, struct results *r,
 static void row_begin(const struct config *c, const struct plan_step *st,
 		      struct sweep_noise *sn)
 {
-	double t = now_s(), left = c->noise.time_budget_s - (t - sn->t_sweep0);
+	double t = lb_mono_s(), left = c->noise.time_budget_s - (t - sn->t_sweep0);
 
 	sn->t_row0 = t;
 	sn->row_budget = 0;
@@ -111,7 +104,7 @@ unsigned sweep_noise_next(const struct config *c, struct results *r,
 
 	if (!sn->begun) {
 		sn->begun = true;
-		sn->t_sweep0 = now_s();
+		sn->t_sweep0 = lb_mono_s();
 	}
 	if (prev)
 		warn_lengths(c, r, prev);
@@ -122,7 +115,7 @@ unsigned sweep_noise_next(const struct config *c, struct results *r,
 		return i;
 	if (prev && (i == total || plan[i].run != prev->run ||
 		     plan[i].row != prev->row)) {
-		s = decide_row(c, r, prev->row, prev->run + 1, now_s() - sn->t_row0,
+		s = decide_row(c, r, prev->row, prev->run + 1, lb_mono_s() - sn->t_row0,
 			       sn->row_budget);
 		if (i == total || plan[i].row != prev->row)
 			r->noise.row_stop[prev->row] = s ? s : ADAPT_MAX_RUNS;

@@ -33,11 +33,6 @@ struct noise_run {
 	unsigned nthreads;
 };
 
-static double now_s(void)
-{
-	return (double)lb_now_ns() * 1e-9;
-}
-
 /* The distinct pinned CPUs of the run, in thread order. */
 static unsigned distinct_cpus(const struct run_spec *sp, int *cpus)
 {
@@ -94,7 +89,7 @@ struct noise_run *noise_run_begin(const struct run_spec *sp)
 		return NULL;
 	}
 	probe_pairs(nr->cpus, nr->ncpus, nr->pair_cpu);
-	nr->t0 = now_s();
+	nr->t0 = lb_mono_s();
 	nr->steal_ok = nr->ncpus && !steal_read(nr->cpus, nr->ncpus, &nr->steal0);
 	probe_run(nr->pair_cpu, nr->npairs, &run_probe, nr->before);
 	return nr;
@@ -105,20 +100,6 @@ struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid)
 	return nr && tid < nr->nthreads ? &nr->wn[tid] : NULL;
 }
 
-/* The clock's cost: the least of a few back-to-back reads. */
-static uint64_t clock_cost_ns(void)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (unsigned i = 0; i < 16; i++) {
-		uint64_t t0 = lb_now_ns(), t1 = lb_now_ns();
-
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
-}
-
 struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
 {
 	if (!wn)
@@ -126,8 +107,6 @@ struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
 	wn->out.cpu = cpu;
 	wn->out.cpu_end = -1;
 	wn->samp = calloc(1, sizeof(*wn->samp));
-	if (wn->samp)
-		wn->samp->clock_ns = clock_cost_ns();
 	return wn->samp;
 }
 
@@ -193,7 +172,7 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 		n->steal_known = true;
 		n->steal_ncpus = nr->ncpus;
 		n->steal_s = (double)(steal1 - nr->steal0) * steal_tick_s();
-		n->steal_window_s = now_s() - nr->t0;
+		n->steal_window_s = lb_mono_s() - nr->t0;
 	}
 	n->w = calloc(nr->nthreads, sizeof(*n->w));
 	n->nworkers = n->w ? nr->nthreads : 0;
