@@ -37,7 +37,7 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench bench-locks fuzz fuzz-ltlog
+.PHONY: all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -155,7 +155,12 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
-test: unit e2e asan tsan arm64
+# The instruction-count guard: the cs loop of null, tas and ticket under
+# valgrind against a per-operation budget (deterministic; no timing).
+insn: lockbench
+	tests/e2e_insn.sh ./lockbench
+
+test: unit e2e insn asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench
