@@ -8,12 +8,13 @@
 #include "adaptive.h"
 
 /* "critical section 170 ns for --cs-ns 200" when that section is off. */
-static int describe_off(char *buf, size_t len, const char *what, const char *opt,
-			double req, double actual, const struct noise_opts *o)
+static int describe_off(char *buf, size_t len, bool first, const char *what,
+			const char *opt, double req, double actual,
+			const struct noise_opts *o)
 {
 	if (!noise_length_off(req, actual, o))
 		return 0;
-	return snprintf(buf, len, "%s%s %.0f ns for --%s %.0f", *buf ? ", " : "",
+	return snprintf(buf, len, "%s%s %.0f ns for --%s %.0f", first ? "" : ", ",
 			what, actual, opt, req);
 }
 
@@ -29,15 +30,15 @@ static void warn_lengths(const struct config *c, struct results *r,
 	if (p->nruns <= st->run || p->noise.cs_warned)
 		return;
 	n = &p->runs[p->nruns - 1].noise;
-	k = describe_off(msg, sizeof(msg), "critical section", "cs-ns",
+	k = describe_off(msg, sizeof(msg), true, "critical section", "cs-ns",
 			 n->cs_requested, n->cs_actual, &c->noise);
-	describe_off(msg + k, sizeof(msg) - (size_t)k, "parallel section", "ncs-ns",
-		     n->ncs_requested, n->ncs_actual, &c->noise);
+	describe_off(msg + k, sizeof(msg) - (size_t)k, k == 0, "parallel section",
+		     "ncs-ns", n->ncs_requested, n->ncs_actual, &c->noise);
 	if (!*msg)
 		return;
 	p->noise.cs_warned = true;
 	fprintf(stderr, "lockbench: warning: %s at %u threads: %s (off by more than "
-		"%.0f%%; busy-delay calibration drifted?)\n",
+		"%.0f%%; the machine busy, or delays below the clock's resolution?)\n",
 		c->locks[st->variant]->ops->name, c->threads[st->row], msg,
 		c->noise.cs_tolerance * 100);
 }

@@ -5,6 +5,8 @@
  * the same pieces as the common path with the clock around them.  They
  * call the lock through pointers: one operation in `every`.
  */
+#include <stdlib.h>
+
 #include "../output/stats.h"
 #include "loop.h"
 
@@ -17,6 +19,47 @@ static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
 	double t = (double)ns * r->per_ns + 0.5;
 
 	return ns && t < 1 ? 1 : (uint64_t)t;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t median31(uint64_t *x)
+{
+	qsort(x, 31, sizeof(x[0]), cmp_u64);
+	return x[15];
+}
+
+/* wl_spin()'s calibration on this CPU now (struct wl_spin_cal): the
+ * medians of a few trials, timed the way the section samples are. */
+static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
+{
+	const uint64_t turns = 4096;
+	struct wl_spin_cal none = {0, 0, 0, 0};
+	uint64_t x[31], d;
+
+	c->tail = ns_to_ticks(r, WL_SPIN_TAIL_NS);
+	c->step = r->read_ticks;
+	for (unsigned i = 0; i < 31; i++) {
+		uint64_t t0 = lb_ticks();
+
+		wl_turns(turns);
+		x[i] = lb_ticks() - t0;
+	}
+	d = median31(x);
+	c->fine = d > r->read_ticks ? (turns << 16) / (d - r->read_ticks) : 0;
+	for (unsigned i = 0; i < 31; i++) {
+		uint64_t t0 = lb_ticks();
+
+		wl_spin(1, &none);
+		x[i] = lb_ticks() - t0;
+	}
+	d = median31(x);
+	c->cost = d > r->read_ticks ? d - r->read_ticks : 0;
 }
 
 void wl_loop_begin(struct worker *w)
@@ -34,7 +77,7 @@ void wl_loop_begin(struct worker *w)
 	w->ncs_ticks = ns_to_ticks(r, p->ncs_ns);
 	w->short_ticks = ns_to_ticks(r, 2000); /* locktorture's 2 us */
 	w->long_ticks = ns_to_ticks(r, (uint64_t)p->long_hold_ms * 1000000);
-	w->tail_ticks = ns_to_ticks(r, WL_SPIN_TAIL_NS);
+	spin_cal(r, &w->spin); /* ~40 us */
 	if (w->samp) {
 		w->samp->clock_ticks = r->read_ticks;
 		w->samp->ns_per_tick = r->ns_per_tick;
@@ -122,11 +165,11 @@ static void cs_delay(struct worker *w, const struct wl_env *e, bool timed)
 	if (!e->cs_t)
 		return;
 	if (!timed) {
-		wl_spin(e->cs_t, e->tail);
+		wl_spin(e->cs_t, &e->spin);
 		return;
 	}
 	t0 = lb_ticks();
-	wl_spin(e->cs_t, e->tail);
+	wl_spin(e->cs_t, &e->spin);
 	cs_sample_put(w->samp, t0, lb_ticks());
 }
 
@@ -140,11 +183,11 @@ static void ncs_delay(struct worker *w, const struct wl_env *e, uint64_t *rng,
 		return;
 	t = wl_ncs_len(e, rng, &mult);
 	if (!timed) {
-		wl_spin(t, e->tail);
+		wl_spin(t, &e->spin);
 		return;
 	}
 	t0 = lb_ticks();
-	wl_spin(t, e->tail);
+	wl_spin(t, &e->spin);
 	ncs_sample_put(w->samp, t0, lb_ticks(), mult);
 }
 

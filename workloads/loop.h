@@ -46,7 +46,7 @@ struct wl_env {
 	uint64_t me;                   /* our owner word: tid + 1 */
 	unsigned wlines, lines;        /* --cs-lines written / in all */
 	uint64_t cs_t, ncs_t;          /* delays in ticks (0: none) */
-	uint64_t tail;                 /* wl_spin()'s tail in ticks */
+	struct wl_spin_cal spin;       /* wl_spin()'s calibration */
 	bool ncs_fixed;
 	const _Atomic uint32_t *stop;
 	_Atomic uint64_t *ops;         /* our slot's operation count */
@@ -85,28 +85,46 @@ WL_INLINE struct wl_env wl_env_get(const struct worker *w)
 	return (struct wl_env){
 		.sh = w->sh, .lock = w->lock, .ctx = w->ctx, .me = w->tid + 1,
 		.wlines = w->p->cs_write_lines, .lines = w->p->cs_lines,
-		.cs_t = w->cs_ticks, .ncs_t = w->ncs_ticks, .tail = w->tail_ticks,
+		.cs_t = w->cs_ticks, .ncs_t = w->ncs_ticks, .spin = w->spin,
 		.ncs_fixed = w->p->ncs_fixed, .stop = w->stop, .ops = &w->slot->ops,
 	};
 }
 
 /*
  * Busy-wait `t` ticks on a deadline of the tick counter.  Far from the
- * deadline each turn pauses (cpu_relax); within WL_SPIN_TAIL_NS of it the
- * loop reads only the counter, so the overshoot is one counter read and
- * not one pause (21-52 ns on some virtual machines).  The read that
- * starts the delay is part of it: its cost is taken off.
+ * deadline each turn pauses (cpu_relax); within `tail` ticks of it the
+ * loop reads only the counter, so the overshoot is not one pause (21-52
+ * ns on some virtual machines); and the last step, shorter than one
+ * counter read (~10 ns on a VM whose TSC read costs that much), is a
+ * calibrated count of empty loop turns (`fine`: turns per tick, 16.16
+ * fixed point).  A delay shorter than two reads is all turns.  `cost` is what a delay of nothing costs (the reads
+ * themselves): the deadline starts that much earlier.  `tail`, `step`,
+ * `cost` and `fine` are measured by each worker before its loop
+ * (wl_loop_begin()), so the calibration is re-checked every run.
  */
 #define WL_SPIN_TAIL_NS 120
 
-WL_INLINE void wl_spin(uint64_t t, uint64_t tail)
+WL_INLINE void wl_turns(uint64_t n)
 {
-	uint64_t t0 = lb_ticks(), d;
+	while (n--)
+		__asm__ __volatile__("");
+}
 
-	while ((d = lb_ticks() - t0) + tail < t)
+WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
+{
+	uint64_t t0, d;
+
+	if (t < c->cost + c->step) {  /* below what the counter can time */
+		wl_turns(t * c->fine >> 16);
+		return;
+	}
+	t0 = lb_ticks() - c->cost;
+	while ((d = lb_ticks() - t0) + c->tail < t)
 		cpu_relax();
-	while (d < t)
+	while (d + c->step < t)
 		d = lb_ticks() - t0;
+	if (d < t)
+		wl_turns((t - d) * c->fine >> 16);
 }
 
 /* Take the owner word: anybody inside (or a reader, for rw) is a
@@ -173,7 +191,7 @@ WL_INLINE void wl_ncs(const struct wl_env *e, uint64_t *rng)
 	unsigned mult;
 
 	if (e->ncs_t)
-		wl_spin(wl_ncs_len(e, rng, &mult), e->tail);
+		wl_spin(wl_ncs_len(e, rng, &mult), &e->spin);
 }
 
 /* A reader's section (rw): count ourselves in (an atomic RMW: readers
@@ -191,7 +209,7 @@ WL_INLINE void wl_read_body(struct worker *w, const struct wl_env *e)
 		sum += sh->lines[i].w[0];
 	lb_sink(sum);
 	if (e->cs_t)
-		wl_spin(e->cs_t, e->tail);
+		wl_spin(e->cs_t, &e->spin);
 	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) & WL_HELD, 0))
 		wl_violation(w);
 	atomic_fetch_sub_explicit(&sh->readers, 1, lb_rlx);
@@ -213,9 +231,9 @@ WL_INLINE void wl_torture_delay(const struct worker *w, uint64_t *rng)
 	uint64_t n = w->nthreads;
 
 	if (p->long_hold_ms && !(lb_rand(rng) % (n * 2000 * p->long_hold_ms)))
-		wl_spin(w->long_ticks, w->tail_ticks);
+		wl_spin(w->long_ticks, &w->spin);
 	if (!(lb_rand(rng) % (n * 200 * 2)))
-		wl_spin(w->short_ticks, w->tail_ticks);
+		wl_spin(w->short_ticks, &w->spin);
 }
 
 /* torture --stutter: wait outside the lock while the pause flag is up. */
@@ -258,7 +276,7 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 		if (!empty) {
 			wl_cs_data(&e);
 			if (e.cs_t)
-				wl_spin(e.cs_t, e.tail);
+				wl_spin(e.cs_t, &e.spin);
 		}
 		wl_leave(w, &e, false);
 		ul(e.lock, e.ctx);
@@ -305,7 +323,7 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			wl_enter(w, &e, true);
 			wl_cs_data(&e);
 			if (e.cs_t)
-				wl_spin(e.cs_t, e.tail);
+				wl_spin(e.cs_t, &e.spin);
 			wl_leave(w, &e, true);
 			ul(e.lock, e.ctx);
 		}
@@ -336,7 +354,7 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 		wl_enter(w, &e, false);
 		wl_torture_delay(w, &rng);
 		if (e.cs_t)
-			wl_spin(e.cs_t, e.tail);
+			wl_spin(e.cs_t, &e.spin);
 		wl_leave(w, &e, false);
 		ul(e.lock, e.ctx);
 		wl_ncs(&e, &rng);

@@ -117,9 +117,18 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
 	}
-	/* The monitor reads each counter of a slot separately while the
-	 * worker runs, so a same_* delta may include an acquisition whose
-	 * hand_n bump it missed (at most one per thread): clamp. */
+	/* The read and handover counters reach the slot on the loop's
+	 * sampled operations (workloads/loop.h), so at each edge of the
+	 * window they lag the exact operation count by less than one
+	 * sampling period per thread: clamp what that could invert. */
+	{
+		uint64_t ops = 0;
+
+		for (unsigned i = 0; i < sp->nthreads; i++)
+			ops += SLOT_DELTA(&x1[i], &x0[i], ops);
+		out->hand_n = out->hand_n < ops ? out->hand_n : ops;
+		out->read_ops = out->read_ops < ops ? out->read_ops : ops;
+	}
 	out->hand_node = out->hand_node < out->hand_n ? out->hand_node : out->hand_n;
 	out->hand_l3 = out->hand_l3 < out->hand_n ? out->hand_l3 : out->hand_n;
 	out->hand_core = out->hand_core < out->hand_n ? out->hand_core : out->hand_n;

@@ -18,7 +18,8 @@
 /* One worker's samples, in its own memory (ring: the latest SLOTS). */
 struct cs_samples {
 	uint32_t cs[CS_SAMPLE_SLOTS];   /* ns of the CS delay */
-	uint32_t ncs[CS_SAMPLE_SLOTS];  /* ns of the NCS delay, scaled to its mean */
+	uint32_t ncs[CS_SAMPLE_SLOTS];  /* ns of the NCS delay as drawn */
+	uint16_t ncs_mult[CS_SAMPLE_SLOTS]; /* its draw: 256 = the mean */
 	unsigned cs_n, ncs_n;           /* samples taken */
 	uint64_t clock_ticks;           /* cost of one lb_ticks() read, subtracted */
 	double ns_per_tick;
@@ -42,19 +43,18 @@ static inline void cs_sample_put(struct cs_samples *s, uint64_t t0, uint64_t t1)
 }
 
 /*
- * An NCS delay drawn as mult/256 of the mean, timed from t0 to t1: the
- * sample is scaled back by 256/mult so the median estimates the
- * requested mean (tiny draws, mult < 32, are too short to time well and
- * are not kept).
+ * An NCS delay drawn as mult/256 of the mean, timed from t0 to t1: kept
+ * with its draw, so that the runner estimates the mean as the sum of the
+ * lengths over the sum of the draws (a ratio that does not magnify the
+ * clock's error on the short draws, as scaling each sample would).
  */
 static inline void ncs_sample_put(struct cs_samples *s, uint64_t t0, uint64_t t1,
 				  unsigned mult)
 {
-	uint64_t d = lb_sample_ns(s, t0, t1);
+	unsigned i = s->ncs_n++ % CS_SAMPLE_SLOTS;
 
-	if (mult >= 32)
-		s->ncs[s->ncs_n++ % CS_SAMPLE_SLOTS] =
-			(uint32_t)(d * 256 / mult > UINT32_MAX ? UINT32_MAX : d * 256 / mult);
+	s->ncs[i] = lb_sample_ns(s, t0, t1);
+	s->ncs_mult[i] = (uint16_t)mult;
 }
 
 #endif

@@ -119,7 +119,9 @@ struct worker {
 	unsigned every;        /* operations between two sampled ones */
 	unsigned lat_acc, samp_acc; /* sampled-op credit towards latency / sections */
 	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks; /* delays */
-	uint64_t tail_ticks;   /* wl_spin()'s unpaused tail */
+	struct wl_spin_cal {
+		uint64_t tail, step, cost, fine;
+	} spin;                /* wl_spin()'s calibration (loop.h) */
 	double ns_per_tick;
 };
 
