@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../topology/steal.h"
+#include "corespeed.h"
 #include "noise_run.h"
 #include "probe.h"
 #include "sample.h"
@@ -112,8 +113,10 @@ struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
 
 void noise_worker_begin(struct wnoise *wn)
 {
-	if (wn)
-		getrusage(RUSAGE_THREAD, &wn->ru0);
+	if (!wn)
+		return;
+	wn->out.speed_before = core_speed_probe();
+	getrusage(RUSAGE_THREAD, &wn->ru0);
 }
 
 void noise_worker_end(struct wnoise *wn)
@@ -122,6 +125,7 @@ void noise_worker_end(struct wnoise *wn)
 
 	if (!wn)
 		return;
+	wn->out.speed_after = core_speed_probe();
 	wn->out.cpu_end = sched_getcpu();
 	if (getrusage(RUSAGE_THREAD, &ru))
 		return;
