@@ -24,9 +24,11 @@ for b in $budgets; do
 	cg=$OUT/cg.$lock json=$OUT/$lock.json
 	# The loop instantiated for this lock (workloads/loop.h: LB_LOOPS):
 	# every instruction executed inside it, the lock and the sampled
-	# operations included, over every operation of the run.
+	# operations included, over every operation of the run; not its
+	# once-per-run set-up (wl_loop_begin: calibration), which would make
+	# the figure depend on how many operations valgrind got through.
 	if ! valgrind -q --tool=callgrind --callgrind-out-file="$cg" \
-		--toggle-collect="${lock}_cs_loop*" \
+		--toggle-collect="${lock}_cs_loop*" --toggle-collect=wl_loop_begin \
 		"$BIN" -l "$lock" -t 1 -r 1 --warmup 0.02 -d 0.1 --ncs-ns 0 \
 		--cs-lines 0 --no-tune --no-probe -q -f json -o "$json" \
 		>"$OUT/stdout" 2>"$OUT/stderr"; then
