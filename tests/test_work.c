@@ -23,9 +23,10 @@
 #include <cmocka.h>
 
 #include "../locks/registry.h"
-#include "../output/json_read.h"
-#include "../output/render.h"
-#include "../output/resume.h"
+#include "../output/results/json_read.h"
+#include "../output/results/json_write.h"
+#include "../output/render/render.h"
+#include "../output/results/resume.h"
 #include "../topology/mem.h"
 #include "../workloads/calibrate.h"
 #include "../workloads/layout.h"

@@ -5,7 +5,7 @@
  * Its rate is the core's clock as the run saw it (boost, host
  * frequency changes on a VM), measured by each worker on its own CPU
  * before and after its loop: a run whose core speed moved is flagged
- * like a placement change (output/noise.h, NOISE_CORE_SPEED).
+ * like a placement change (output/results/noise.h, NOISE_CORE_SPEED).
  */
 #ifndef LOCKBENCH_CORESPEED_H
 #define LOCKBENCH_CORESPEED_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cs - the critical-section workload (METHOD.md "The worker loop"):
+ * cs - the critical-section workload (docs/method.md "The worker loop"):
  * lock, check and take the owner field, note the handover, write
  * --cs-write-pct of the --cs-lines shared lines and read the rest,
  * busy-wait --cs-ns, bump the unprotected counter, release the owner
@@ -20,7 +20,7 @@ const struct workload_ops workload_cs_ops = {
 	.desc = "lock, write --cs-lines shared lines, wait --cs-ns, unlock, "
 		"wait ~--ncs-ns (exponential)",
 	.long_desc =
-		"The recommended benchmark (METHOD.md \"The worker loop\"): every\n"
+		"The recommended benchmark (docs/method.md, \"The worker loop\"): every\n"
 		"thread loops lock; write --cs-write-pct of the --cs-lines shared\n"
 		"lines and read the rest; busy-wait --cs-ns; unlock; busy-wait\n"
 		"--ncs-ns (exponential around the mean unless --ncs-dist fixed).\n"

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "../output/stats.h"
+#include "../output/results/stats.h"
 #include "loop.h"
 
 /* Operations between two sampled ones when latency is not sampled more

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../output/results/noise.h"
 #include "clock.h"
-#include "../output/noise.h"
 #include "lockbench/atomics.h"
 #include "probe.h"
 

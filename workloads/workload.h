@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "lockbench/lock.h"
-#include "../output/stats.h"
+#include "../output/results/stats.h"
 
 /* What the user asked for, plus the calibrated loop counts. */
 struct wl_params {
@@ -24,7 +24,7 @@ struct wl_params {
 	uint64_t cs_loops;    /* cs_ns converted to delay-loop iterations */
 	uint64_t ncs_loops;   /* ncs_ns converted likewise */
 	bool ncs_fixed;       /* --ncs-dist fixed: no randomisation */
-	/* Workload options (see workload.c for the defaults). */
+	/* Workload parameters and metrics (see workload.c for the defaults). */
 	unsigned cs_write_lines; /* of cs_lines, how many are written (rest read) */
 	unsigned read_pct;    /* rw/layout: share of operations that read */
 	unsigned readers;     /* rw --readers: the last N tids read */
@@ -149,6 +149,10 @@ struct workload_ops {
 	const char *long_desc; /* `list workloads -v`: several lines */
 	unsigned needs_caps;   /* lock capabilities required (enum lock_caps) */
 	unsigned flags;        /* enum wl_flags */
+	/* The run options that only this workload reads (NULL-terminated
+	 * names of rows of the option table; `list workloads -v` shows
+	 * them, and giving one with another workload is refused). */
+	const char *const *options;
 	/* Shared lines the workload needs after struct wl_shared; NULL:
 	 * --cs-lines. */
 	unsigned (*lines)(const struct wl_params *p);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Renderers: one function per format, each only reading the results
+ * model (no statistics computed here).
+ */
+#ifndef LOCKBENCH_RENDER_H
+#define LOCKBENCH_RENDER_H
+
+#include <stdio.h>
+
+#include "../results/results.h"
+
+enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
+
+struct render_opts {
+	enum unit unit;
+	bool marks;        /* ?, ~, * marks and their notes (default on) */
+};
+
+struct format_info {
+	const char *name;
+	const char *example;  /* one line, for `list formats` */
+	int (*render)(const struct results *r, const struct render_opts *o,
+		      FILE *f);
+	/* Can these results be shown this way? NULL: always.  0, or -EINVAL
+	 * with one line in err (no "lockbench: " prefix). */
+	int (*check)(const struct results *r, char *err, size_t len);
+};
+
+/* 0, or -EINVAL with the reason in err when `f` cannot show `r`. */
+int format_check(const struct format_info *f, const struct results *r,
+		 char *err, size_t len);
+
+/* Registered formats, NULL-terminated by name. */
+extern const struct format_info formats[];
+const struct format_info *format_find(const char *name);
+
+/* Unit name ("kops/s") and the factor applied to ops/s. */
+const char *unit_name(enum unit u);
+/* The unit as a heading shows it ("JPM" for jpm). */
+const char *unit_title(enum unit u);
+double unit_scale(enum unit u);
+/* Parse --unit; 0 or -EINVAL. */
+int unit_parse(const char *s, enum unit *u);
+
+/* The cell size of the box and speedup tables, and a printf into one
+ * that truncates silently (render.c). */
+#define RENDER_CELL 64
+void render_cellf(char *cell, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Notes explaining the marks, once under a text format (render.c). */
+void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
+/* The noise notes (render.c); f NULL: whether there are any. */
+bool render_noise_notes(const struct results *r, const struct render_opts *o,
+			FILE *f);
+/* Row `row` has more threads than the machine had CPUs. */
+bool render_oversubscribed(const struct results *r, unsigned row);
+
+int render_table(const struct results *r, const struct render_opts *o, FILE *f);
+int render_box(const struct results *r, const struct render_opts *o, FILE *f);
+int render_lkp(const struct results *r, const struct render_opts *o, FILE *f);
+int render_speedup(const struct results *r, const struct render_opts *o, FILE *f);
+/* Exactly two variants (the baseline and one other). */
+int speedup_check(const struct results *r, char *err, size_t len);
+int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
+/* The JSON document of results_to_json() (results/json_write.c). */
+int render_json(const struct results *r, const struct render_opts *o, FILE *f);
+
+/*
+ * The machine description (results' "machine", topology's
+ * machine_describe()) as `lockbench system show` prints it, one line per
+ * item, then one "warning: ..." line per noise source.  Returns the
+ * number of warnings printed (>= 0), or -EIO when writing to @out failed.
+ */
+int render_machine_report(const json_t *desc, FILE *out);
+
+#endif

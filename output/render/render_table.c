@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The locktorture-style table (docs/formats.md, "table"), as posted in the
+ * rtmutex patch evaluation:
+ *
+ *   Lock:               mcs                qspinlock
+ *   Statistic (kops/s): mean      std      mean      std     rel
+ *   threads:
+ *   1                   12345.67  123.45   12001.00  99.00   -3%
+ *
+ * Each cell is its column's widest entry plus two spaces; a variant's
+ * heading spans its cells and widens the last one when it is longer.
+ * With marks on: `?` after a std whose CV is high, `~` after a rel that
+ * is not significant, `*` after an oversubscribed row, `!` after the
+ * mean of a point with runs flagged for noise (output/results/noise.h);
+ * explained once under the table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+#define CELL 256
+
+struct grid {
+	unsigned ncols, nrows;
+	char (*cell)[CELL];      /* [row * ncols + col] */
+	unsigned *width;
+	unsigned *group_of;      /* column -> variant + 1 (0: first column) */
+};
+
+static char *cell(struct grid *g, unsigned row, unsigned col)
+{
+	return g->cell[row * g->ncols + col];
+}
+
+static unsigned ncols_for(const struct results *r)
+{
+	return 1 + r->nvariants * 3 - (r->nvariants ? 1 : 0);
+}
+
+static void put_point(const struct results *r, const struct render_opts *o,
+		      const struct point *p, bool base, char *mean, char *std,
+		      char *rel)
+{
+	double k = unit_scale(o->unit);
+
+	switch (p->status) {
+	case POINT_OK:
+		snprintf(mean, CELL, "%.2f%s", p->sum.mean * k,
+			 o->marks && p->noise.flagged ? "!" : "");
+		snprintf(std, CELL, "%.2f%s", p->sum.std * k,
+			 o->marks && p->high_cv ? "?" : "");
+		if (!base && p->has_rel)
+			snprintf(rel, CELL, "%+.0f%%%s", p->rel,
+				 o->marks && !p->significant ? "~" : "");
+		else if (!base)
+			snprintf(rel, CELL, "-");
+		return;
+	case POINT_FAILED:
+		snprintf(mean, CELL, "FAILED");
+		break;
+	case POINT_HUNG:
+		snprintf(mean, CELL, "HUNG");
+		break;
+	case POINT_ERROR:
+		snprintf(mean, CELL, "ERROR");
+		break;
+	case POINT_MISSING:
+		snprintf(mean, CELL, "-");
+		break;
+	}
+	snprintf(std, CELL, "-");
+	if (!base)
+		snprintf(rel, CELL, "-");
+	(void)r;
+}
+
+static void fill_grid(const struct results *r, const struct render_opts *o,
+		      struct grid *g)
+{
+	char buf[CELL];
+
+	snprintf(cell(g, 0, 0), CELL, "%s:", r->variant_heading);
+	snprintf(cell(g, 1, 0), CELL, "Statistic (%s):", unit_name(o->unit));
+	snprintf(cell(g, 2, 0), CELL, "%s:", r->row_heading);
+	for (unsigned row = 0; row < r->nrows; row++) {
+		bool over = r->ncpus && r->rows[row] > r->ncpus;
+		char name[CELL];
+
+		snprintf(cell(g, 3 + row, 0), CELL, "%.*s%s", CELL - 2,
+			 results_row_name(r, row, name, sizeof(name)),
+			 o->marks && over ? "*" : "");
+	}
+	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
+		bool base = v == r->baseline;
+
+		snprintf(cell(g, 0, c), CELL, "%s", r->variants[v].name);
+		snprintf(cell(g, 1, c), CELL, "mean");
+		snprintf(cell(g, 1, c + 1), CELL, "std");
+		if (!base)
+			snprintf(cell(g, 1, c + 2), CELL, "rel");
+		for (unsigned row = 0; row < r->nrows; row++)
+			put_point(r, o, results_point(r, v, row), base,
+				  cell(g, 3 + row, c), cell(g, 3 + row, c + 1),
+				  base ? buf : cell(g, 3 + row, c + 2));
+		for (unsigned k = 0; k < (base ? 2u : 3u); k++)
+			g->group_of[c + k] = v + 1;
+		c += base ? 2 : 3;
+	}
+}
+
+/* Widths: first column widest+1, others widest+2, then widen the last
+ * cell of a group whose heading is longer than its cells. */
+static void size_grid(const struct results *r, struct grid *g)
+{
+	for (unsigned c = 0; c < g->ncols; c++)
+		for (unsigned row = c ? 1 : 0; row < g->nrows; row++) {
+			unsigned w = (unsigned)strlen(cell(g, row, c)) + (c ? 2 : 1);
+
+			if (w > g->width[c])
+				g->width[c] = w;
+		}
+	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
+		unsigned n = v == r->baseline ? 2 : 3, sum = 0;
+		unsigned need = (unsigned)strlen(r->variants[v].name) + 2;
+
+		for (unsigned k = 0; k < n; k++)
+			sum += g->width[c + k];
+		if (need > sum)
+			g->width[c + n - 1] += need - sum;
+		c += n;
+	}
+}
+
+/* Print one line: cells padded to width, trailing blanks trimmed. */
+static void print_row(struct grid *g, unsigned row, FILE *f)
+{
+	char line[4096];
+	size_t len = 0;
+
+	for (unsigned c = 0; c < g->ncols && len < sizeof(line) - CELL - 64; c++) {
+		const char *s = cell(g, row, c);
+		unsigned w = g->width[c];
+
+		/* The heading row spans whole groups. */
+		if (row == 0 && c && g->group_of[c] == g->group_of[c - 1])
+			continue;
+		if (row == 0 && c)
+			for (unsigned k = c + 1; k < g->ncols &&
+			     g->group_of[k] == g->group_of[c]; k++)
+				w += g->width[k];
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s", (int)w, s);
+	}
+	while (len && line[len - 1] == ' ')
+		len--;
+	line[len] = 0;
+	fprintf(f, "%s\n", line);
+}
+
+int render_table(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	struct grid g = {.ncols = ncols_for(r), .nrows = 3 + r->nrows};
+
+	g.cell = calloc((size_t)g.ncols * g.nrows, CELL);
+	g.width = calloc(g.ncols, sizeof(*g.width));
+	g.group_of = calloc(g.ncols, sizeof(*g.group_of));
+	if (!g.cell || !g.width || !g.group_of) {
+		free(g.cell);
+		free(g.width);
+		free(g.group_of);
+		return -1;
+	}
+	fill_grid(r, o, &g);
+	size_grid(r, &g);
+	for (unsigned row = 0; row < g.nrows; row++)
+		print_row(&g, row, f);
+	render_notes(r, o, f);
+	free(g.cell);
+	free(g.width);
+	free(g.group_of);
+	return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results model as one JSON document, documented in docs/json.md
+ * (json_read.c reads it back).  Throughputs are in ops/s: the unit
+ * only changes the text formats.  NaN (undefined statistics) is
+ * written as null.
+ */
+#include <math.h>
+
+#include "json_write.h"
+#include "noise_json.h"
+
+#define LOCKBENCH_JSON_NAME "lockbench-results"
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *u64_array(const uint64_t *v, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
+/* Copy the members of `extra` that `o` does not already have. */
+static void add_extra(json_t *o, const json_t *extra)
+{
+	const char *key;
+	json_t *val;
+
+	if (!o || !json_is_object(extra))
+		return;
+	json_object_foreach((json_t *)extra, key, val)
+		if (!json_object_get(o, key))
+			json_object_set(o, key, val);
+}
+
+/* ---- workload metrics (schema 1.2) ----------------------------------- */
+
+/* The histogram's non-empty buckets: [lo, hi, count] each (hi: null for
+ * the open last bucket). */
+static json_t *hist_buckets_json(const struct hist *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		if (h->count[b])
+			json_array_append_new(a, json_pack("[I, o, I]",
+				(json_int_t)hist_bucket_lo(b),
+				b == HIST_BUCKETS - 1 ? json_null()
+						      : json_integer((json_int_t)hist_bucket_hi(b)),
+				(json_int_t)h->count[b]));
+	return a;
+}
+
+/* Sampled acquisition latency: percentiles in ns and the buckets. */
+static json_t *latency_json(const struct hist *h, unsigned every,
+			    const unsigned long long q[3], bool buckets)
+{
+	json_t *o;
+
+	if (!h)
+		return json_null();
+	o = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+		      "sample_every", every, "samples", (json_int_t)h->n,
+		      "sum_ns", (json_int_t)h->sum,
+		      "p50_ns", (json_int_t)q[0], "p99_ns", (json_int_t)q[1],
+		      "p999_ns", (json_int_t)q[2],
+		      "max_ns", (json_int_t)h->max,
+		      "mean_ns", h->n ? json_real((double)h->sum / (double)h->n) : json_null());
+	if (o && buckets)
+		json_object_set_new(o, "buckets", hist_buckets_json(h));
+	return o;
+}
+
+static json_t *frac(uint64_t a, uint64_t n)
+{
+	return n ? json_real((double)a / (double)n) : json_null();
+}
+
+/* Reads and writes of an rw run, with each thread's kind. */
+static json_t *rw_json(const struct run_sample *s)
+{
+	json_t *kind = json_array();
+
+	if (!s->has_rw) {
+		json_decref(kind);
+		return json_null();
+	}
+	for (unsigned t = 0; s->thread_kind && t < s->nthreads; t++)
+		json_array_append_new(kind, json_string(run_thread_kind(s, t)));
+	return json_pack("{s:I, s:I, s:o, s:o, s:o}",
+			 "read_ops", (json_int_t)s->read_ops,
+			 "write_ops", (json_int_t)(s->ops - s->read_ops),
+			 "thread_reads", u64_array(s->thread_reads,
+						   s->thread_reads ? s->nthreads : 0),
+			 "thread_kind", kind,
+			 "reads_per_sec", num(s->window_s > 0 ? (double)s->read_ops / s->window_s
+							     : NAN));
+}
+
+static json_t *handover_json(const struct run_sample *s)
+{
+	if (!s->has_hand)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+			 "acquisitions", (json_int_t)s->hand_n,
+			 "same_node", (json_int_t)s->hand_node,
+			 "same_l3", (json_int_t)s->hand_l3,
+			 "same_core", (json_int_t)s->hand_core,
+			 "same_node_frac", frac(s->hand_node, s->hand_n),
+			 "same_l3_frac", frac(s->hand_l3, s->hand_n),
+			 "same_core_frac", frac(s->hand_core, s->hand_n));
+}
+
+/* The 1.2 members of a run. */
+static void run_metrics_json(json_t *o, const struct run_sample *s)
+{
+	unsigned long long q[3] = {s->lat_p50, s->lat_p99, s->lat_p999};
+
+	if (!o)
+		return;
+	json_object_set_new(o, "rw", rw_json(s));
+	json_object_set_new(o, "latency", latency_json(s->lat, s->lat_sample, q, true));
+	json_object_set_new(o, "handover", handover_json(s));
+	json_object_set_new(o, "fairness", s->thread_ops && s->nthreads ?
+		json_pack("{s:I, s:I, s:o, s:b}", "min", (json_int_t)s->fair_min,
+			  "max", (json_int_t)s->fair_max, "jain", num(s->fair_jain),
+			  "lt_unfair", s->fair_lt_unfair) : json_null());
+	json_object_set_new(o, "trend", json_pack("{s:b, s:o}", "trending", s->trending,
+						  "change_pct", num(s->trend_pct)));
+}
+
+/* The 1.2 members of a point: over its runs. */
+static void point_metrics_json(json_t *o, const struct point *p)
+{
+	unsigned every = p->nruns ? p->runs[0].lat_sample : 0;
+	unsigned long long q[3] = {p->lat_p50, p->lat_p99, p->lat_p999};
+
+	if (!o)
+		return;
+	json_object_set_new(o, "latency", latency_json(p->lat, every, q, false));
+	json_object_set_new(o, "handover", isnan(p->hand_node) ? json_null() :
+		json_pack("{s:o, s:o, s:o}", "same_node_frac", num(p->hand_node),
+			  "same_l3_frac", num(p->hand_l3),
+			  "same_core_frac", num(p->hand_core)));
+	json_object_set_new(o, "rw", isnan(p->read_rate) ? json_null() :
+		json_pack("{s:o, s:o}", "reads_per_sec", num(p->read_rate),
+			  "writes_per_sec", num(p->write_rate)));
+	json_object_set_new(o, "trending_runs", json_integer(p->trending_runs));
+}
+
+/* ---- end of workload metrics ----------------------------------------- */
+
+static json_t *run_json(const struct variant *var, const struct run_sample *s)
+{
+	json_t *series = json_array(), *counters = json_object(), *o;
+
+	for (unsigned i = 0; i < s->nseries; i++)
+		json_array_append_new(series, num(s->series[i]));
+	for (unsigned i = 0; i < s->ncounters && i < var->ncounters; i++)
+		json_object_set_new(counters, var->counter_names[i],
+				    json_integer((json_int_t)s->counters[i]));
+	o = json_pack("{s:i, s:o, s:I, s:o, s:o, s:{s:b, s:b, s:I, s:I, s:I}, s:o, s:o}",
+			 "seq", s->seq, "window_s", num(s->window_s),
+			 "ops", (json_int_t)s->ops, "ops_per_sec", num(s->ops_per_sec),
+			 "thread_ops", u64_array(s->thread_ops, s->thread_ops ? s->nthreads : 0),
+			 "exclusion", "checked", s->exclusion_checked, "ok", s->exclusion_ok,
+			 "total_ops", (json_int_t)s->total_ops,
+			 "counter", (json_int_t)s->counter,
+			 "violations", (json_int_t)s->violations,
+			 "series", series, "counters", counters);
+	noise_run_add_json(o, &s->noise);
+	if (o)
+		json_object_set_new(o, "lock_node", s->lock_node >= 0
+						    ? json_integer(s->lock_node) : json_null());
+	run_metrics_json(o, s);
+	add_extra(o, s->extra);
+	return o;
+}
+
+static json_t *summary_json(const struct summary *s)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
+			 "n", s->n, "mean", num(s->mean), "std", num(s->std),
+			 "median", num(s->median), "min", num(s->min),
+			 "max", num(s->max), "cv", num(s->cv),
+			 "ci95", num(s->ci95_lo), num(s->ci95_hi),
+			 "ci95_half", num(s->ci95_half));
+}
+
+static json_t *test_json(const struct sigtest *t, const char *stat)
+{
+	if (!t->valid)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}", stat, num(t->stat), "df", num(t->df),
+			 "p", num(t->p));
+}
+
+static json_t *point_json(const struct results *r, unsigned v, unsigned row)
+{
+	const struct point *p = results_point(r, v, row);
+	json_t *runs = json_array(), *o;
+
+	for (unsigned i = 0; i < p->nruns; i++)
+		json_array_append_new(runs, run_json(&r->variants[v], &p->runs[i]));
+	o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
+		      "variant", r->variants[v].name, "variant_index", v,
+		      "threads", r->rows[row], "row_index", row,
+		      "status", point_status_name(p->status),
+		      "error", str_or_null(p->error),
+		      "oversubscribed", r->ncpus && r->rows[row] > r->ncpus,
+		      "runs", runs, "summary", summary_json(&p->sum),
+		      "high_cv", p->high_cv,
+		      "fairness", "jain", num(p->jain), "lt_unfair", p->lt_unfair);
+	point_metrics_json(o, p);
+	if (p->has_rel)
+		json_object_set_new(o, "vs_baseline",
+				    json_pack("{s:s, s:o, s:o, s:o, s:b}",
+					      "baseline", r->variants[r->baseline].name,
+					      "rel_pct", num(p->rel),
+					      "welch", test_json(&p->welch, "t"),
+					      "mann_whitney", test_json(&p->mwu, "u"),
+					      "significant", p->significant));
+	else
+		json_object_set_new(o, "vs_baseline", json_null());
+	noise_point_add_json(o, r, p);
+	return o;
+}
+
+static json_t *variant_json(const struct variant *v)
+{
+	json_t *names = json_array();
+
+	for (unsigned i = 0; i < v->ncounters; i++)
+		json_array_append_new(names, json_string(v->counter_names[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
+			 "lock", str_or_null(v->lock), "label", str_or_null(v->label),
+			 "plugin", str_or_null(v->origin), "plugin_sha256",
+			 str_or_null(v->sha256), "counters", names);
+}
+
+static json_t *keep(json_t *j)
+{
+	return j ? json_incref(j) : json_null();
+}
+
+/* Row descriptions, or null for plain thread-count rows. */
+static json_t *row_desc_json(const struct results *r)
+{
+	json_t *a;
+
+	if (!r->row_desc)
+		return json_null();
+	a = json_array();
+	for (unsigned i = 0; i < r->nrows; i++) {
+		const struct row_desc *d = &r->row_desc[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:o, s:s}",
+			"label", str_or_null(d->label), "metric", str_or_null(d->metric),
+			"better", d->lower_better ? "lower" : "higher"));
+	}
+	return a;
+}
+
+json_t *results_to_json(const struct results *r)
+{
+	json_t *doc, *variants = json_array(), *rows = json_array(), *points = json_array();
+	char ver[16];
+
+	snprintf(ver, sizeof(ver), "%d.%d", RESULTS_SCHEMA_MAJOR, RESULTS_SCHEMA_MINOR);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		json_array_append_new(variants, variant_json(&r->variants[v]));
+	for (unsigned row = 0; row < r->nrows; row++)
+		json_array_append_new(rows, json_integer(r->rows[row]));
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++)
+			json_array_append_new(points, point_json(r, v, row));
+	doc = json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:b, s:s, s:s, s:s, s:s, s:s, s:s,"
+			" s:i, s:f, s:f}",
+			"schema", LOCKBENCH_JSON_NAME, "schema_version", ver,
+			"tool", "name", "lockbench", "version", LOCKBENCH_VERSION,
+			"label", str_or_null(r->label), "incomplete", r->incomplete,
+			"workload", r->workload ? r->workload : "cs",
+			"variant_heading", r->variant_heading,
+			"row_heading", r->row_heading, "unit", "ops/s", "std", "sample",
+			"baseline", r->variants[r->baseline].name, "ncpus", r->ncpus,
+			"cv_flag", r->cv_flag, "alpha", r->alpha);
+	if (!doc)
+		return NULL;
+	json_object_set_new(doc, "machine", keep(r->machine));
+	json_object_set_new(doc, "config", keep(r->config));
+	json_object_set_new(doc, "calibration", keep(r->calibration));
+	json_object_set_new(doc, "placement", keep(r->placement));
+	json_object_set_new(doc, "run_order", keep(r->run_order));
+	json_object_set_new(doc, "noise", noise_results_json(r));
+	json_object_set_new(doc, "variants", variants);
+	json_object_set_new(doc, "rows", rows);
+	json_object_set_new(doc, "row_desc", row_desc_json(r));
+	json_object_set_new(doc, "points", points);
+	return doc;
+}

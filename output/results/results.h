@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results model: what was measured, as plain data.  The runner fills
+ * runs; results_finalize() (results.c, with results_noise.c for the
+ * noise flags) computes every summary; renderers only read.  JSON
+ * carries all of it (json_write.c, json_read.c) and `compare` reads it
+ * back.  This folder, output/results/, includes nothing outside itself:
+ * the measuring side and the renderers both use it (docs/architecture.md).
+ */
+#ifndef LOCKBENCH_RESULTS_H
+#define LOCKBENCH_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "noise.h"
+#include "stats.h"
+
+#define RESULTS_SCHEMA_MAJOR 1
+#define RESULTS_SCHEMA_MINOR 2
+
+/* One measured run of one (variant, thread count) point. */
+struct run_sample {
+	unsigned seq;            /* position in the sweep's run order */
+	double window_s;         /* measured window, from the monitor's clock */
+	uint64_t ops;            /* operations completed in the window */
+	double ops_per_sec;      /* ops / window_s */
+	unsigned nthreads;
+	uint64_t *thread_ops;    /* per-thread operations in the window */
+	uint64_t total_ops;      /* all operations incl. warm-up (exclusion check) */
+	uint64_t counter;        /* the unprotected counter at the end */
+	uint64_t violations;     /* owner-field violations seen in the CS */
+	int lock_node;           /* OS NUMA node of the lock's memory, -1 unknown */
+	bool exclusion_checked;  /* false for the `null` control */
+	bool exclusion_ok;
+	unsigned nseries;
+	double *series;          /* ops/s per --stat-interval, warm-up excluded */
+	unsigned ncounters;
+	uint64_t *counters;      /* the lock's own path counters */
+	/*
+	 * Fields of the run's JSON object that this model does not know
+	 * (e.g. "locktorture" of an imported log), kept as they are: a JSON
+	 * object or NULL.  Owned (one reference).
+	 */
+	json_t *extra;
+
+	/* -- Workload metrics (1.2); zero/NULL when not measured. -- */
+	bool has_rw;             /* reads and writes counted (rw, layout) */
+	uint64_t read_ops;       /* shared-mode operations in the window */
+	uint64_t *thread_reads;  /* [nthreads] of them per thread, or NULL */
+	char *thread_kind;       /* [nthreads] 'r'eader, 'w'riter, 'm'ixed, or NULL */
+	unsigned lat_sample;     /* latency sampled 1 acquisition in N; 0 = off */
+	struct hist *lat;        /* merged sampled acquisition latency (ns) */
+	bool has_hand;           /* handovers counted */
+	uint64_t hand_n;         /* exclusive acquisitions after another one */
+	uint64_t hand_node, hand_l3, hand_core; /* ... from the same node/L3/core */
+	/* Derived by results_finalize() from the fields above. */
+	uint64_t fair_min, fair_max; /* per-thread ops */
+	double fair_jain;
+	bool fair_lt_unfair;     /* max/2 > min */
+	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
+	bool trending;           /* series still trending (see stats_trend) */
+	double trend_pct;        /* its change, last vs first interval, % of mean */
+	/* Probe, steal, migrations, section lengths (output/results/noise.h). */
+	struct run_noise noise;
+};
+
+enum point_status {
+	POINT_MISSING,  /* not run (or absent from a compared file) */
+	POINT_OK,
+	POINT_FAILED,   /* mutual exclusion violated */
+	POINT_HUNG,     /* watchdog fired */
+	POINT_ERROR,    /* could not run (e.g. thread creation failed) */
+};
+
+/*
+ * A status's name in JSON and CSV ("missing", "ok", "failed", "hung",
+ * "error"); point_status_parse() is the way back, -1 for an unknown
+ * name or NULL.
+ */
+const char *point_status_name(enum point_status s);
+int point_status_parse(const char *name);
+
+struct point {
+	enum point_status status;
+	char *error;             /* one line when not OK */
+	unsigned nruns;
+	struct run_sample *runs;
+	/* Filled by results_finalize(). */
+	struct summary sum;
+	bool has_rel;
+	double rel;              /* rel% to the baseline at this row */
+	bool high_cv;            /* CV above the flag threshold */
+	struct sigtest welch, mwu;
+	bool significant;        /* Welch p < alpha (when has_rel and valid) */
+	/* Fairness over the runs' per-thread counts (mean over runs). */
+	double jain;
+	bool lt_unfair;          /* locktorture's max/2 > min in any run */
+	/* Workload metrics over the runs (1.2). */
+	struct hist *lat;        /* the runs' latency histograms merged, or NULL */
+	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns */
+	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
+	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
+	unsigned trending_runs;  /* runs whose window was still trending */
+	struct point_noise noise;/* flags and typical probe (output/results/noise.h) */
+};
+
+struct variant {
+	char *name;              /* column heading: lock name or label */
+	char *lock;              /* lock name */
+	char *label;             /* --label of the run that produced it, or NULL */
+	char *origin;            /* plugin path, or NULL for built-in */
+	char *sha256;            /* plugin hash, or NULL */
+	unsigned ncounters;
+	char **counter_names;
+};
+
+/*
+ * What a row is when it is not just a thread count: a named workload
+ * (AIM7's "fserver", lkp's "hackbench/pipe/threads") measuring its own
+ * metric.  results.row_desc is NULL for plain thread-count rows.
+ */
+struct row_desc {
+	char *label;             /* shown instead of the number, or NULL */
+	char *metric;            /* "transactions", "time"; NULL: throughput */
+	bool lower_better;       /* the metric is better when smaller */
+};
+
+struct results {
+	char *variant_heading;   /* "Lock" or "Kernel" */
+	char *row_heading;       /* "threads" or "nwriters_stress" */
+	char *label;             /* --label, or NULL */
+	char *workload;
+	unsigned nvariants;
+	struct variant *variants;
+	unsigned nrows;
+	unsigned *rows;          /* thread counts */
+	struct row_desc *row_desc; /* [nrows] or NULL (see struct row_desc) */
+	struct point *points;    /* [v * nrows + r] */
+	unsigned baseline;
+	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
+	double alpha;            /* significance level (0.05) */
+	bool incomplete;         /* interrupted or stopped early */
+	bool oversubscribed_any; /* some row had more threads than CPUs */
+	unsigned ncpus;          /* CPUs available for placement */
+	/* Opaque descriptions carried into JSON as they are. */
+	json_t *machine, *config, *placement, *calibration, *run_order;
+	struct results_noise noise; /* noise options and counts (noise.h) */
+};
+
+static inline struct point *results_point(const struct results *r,
+					  unsigned v, unsigned row)
+{
+	return &r->points[v * r->nrows + row];
+}
+
+/* Allocate the grid; 0 or -ENOMEM. Names are copied. */
+int results_init(struct results *r, unsigned nvariants, unsigned nrows);
+void results_free(struct results *r);
+/* Append a copy of `s` to point (v, row); 0 or -ENOMEM. */
+int results_add_run(struct results *r, unsigned v, unsigned row,
+		    const struct run_sample *s);
+void run_sample_free(struct run_sample *s);
+/*
+ * Give the rows descriptions (all empty); 0 or -ENOMEM.  Idempotent.
+ */
+int results_alloc_row_desc(struct results *r);
+/*
+ * A row's name as text into buf: its label, else its number.
+ * Returns buf.
+ */
+const char *results_row_name(const struct results *r, unsigned row,
+			     char *buf, size_t len);
+/* Compute every point's summary, rel% and tests against the baseline. */
+void results_finalize(struct results *r);
+/*
+ * A point's typical probe values, its runs' flags and, with
+ * --exclude-flagged, which runs are excluded (never all of them: a
+ * point whose every run is flagged keeps them all).  Called by
+ * noise_finalize() and by -r auto between rounds.
+ */
+void noise_point_update(const struct results *r, struct point *p);
+/* Every point, then the sweep-wide counts; before the statistics. */
+void noise_finalize(struct results *r);
+/* After the statistics: the -r auto CI verdict of every point. */
+void noise_finalize_adaptive(struct results *r);
+/* Derive one run's fairness and trend (results_finalize does it for all). */
+void run_sample_derive(struct run_sample *s);
+/* "reader", "writer" or "mixed" (also when unknown): thread t's role. */
+const char *run_thread_kind(const struct run_sample *s, unsigned t);
+
+#endif
