@@ -221,6 +221,14 @@ static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable)
 	return rc;
 }
 
+/* The type goes into a module parameter: a name, nothing else. */
+static void check_type(const char *type)
+{
+	if (!*type || strlen(type) > 60 || strspn(type, TYPE_CHARS) != strlen(type))
+		cli_die("--torture-type (%s): not a locktorture type name (e.g. spin_lock, "
+			"mutex_lock, rtmutex_lock, rwsem_lock; `modinfo locktorture`)", type);
+}
+
 int cmd_locktorture(int argc, char **argv)
 {
 	struct placement_policy place;
@@ -242,9 +250,7 @@ int cmd_locktorture(int argc, char **argv)
 		cli_die("locktorture: unexpected argument (%s); try 'lockbench help "
 			"locktorture'", w[0]);
 	free(w);
-	if (!*a.type || strlen(a.type) > 60 || strspn(a.type, TYPE_CHARS) != strlen(a.type))
-		cli_die("--torture-type (%s): not a locktorture type name (e.g. spin_lock, "
-			"mutex_lock, rtmutex_lock, rwsem_lock; `modinfo locktorture`)", a.type);
+	check_type(a.type);
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (placement_parse(a.placement, &place, err, sizeof(err)))
