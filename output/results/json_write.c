@@ -239,14 +239,17 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 
 static json_t *variant_json(const struct variant *v)
 {
-	json_t *names = json_array();
+	json_t *names = json_array(), *o;
 
 	for (unsigned i = 0; i < v->ncounters; i++)
 		json_array_append_new(names, json_string(v->counter_names[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
-			 "lock", str_or_null(v->lock), "label", str_or_null(v->label),
-			 "plugin", str_or_null(v->origin), "plugin_sha256",
-			 str_or_null(v->sha256), "counters", names);
+	o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
+		      "lock", str_or_null(v->lock), "label", str_or_null(v->label),
+		      "plugin", str_or_null(v->origin), "plugin_sha256",
+		      str_or_null(v->sha256), "counters", names);
+	if (o && v->loop)
+		json_object_set_new(o, "loop", json_string(v->loop));
+	return o;
 }
 
 static json_t *keep(json_t *j)

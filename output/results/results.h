@@ -112,6 +112,9 @@ struct variant {
 	char *label;             /* --label of the run that produced it, or NULL */
 	char *origin;            /* plugin path, or NULL for built-in */
 	char *sha256;            /* plugin hash, or NULL */
+	char *loop;              /* worker loop run: "inline" (the lock inlined
+				  * into it) or "generic" (through the ops
+				  * table: plugins); NULL when not recorded */
 	unsigned ncounters;
 	char **counter_names;
 };
