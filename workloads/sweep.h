@@ -59,10 +59,12 @@ struct plan_step *plan_build(const struct config *c, unsigned *n);
 
 /*
  * Run the plan on `topo`, filling `r` (already results_init'ed with the
- * variants and rows).  Steps whose point already holds that run (kept
- * from --resume) are skipped.  Returns 0 when every point ran and passed, 1 when
- * a lock failed, hung or the sweep was interrupted (r->incomplete set
- * for the last two); err holds the first such message.
+ * variants and rows).  Each variant's parameters are built once here:
+ * c->params and its layout.  Steps whose point already holds that run
+ * (kept from --resume) are skipped.  Returns 0 when every point ran and
+ * passed, 1 when a lock failed, hung or the sweep was interrupted
+ * (r->incomplete set for the last two); err holds the first such
+ * message.
  */
 int sweep_run(const struct config *c, const struct topo *topo, struct results *r,
 	      volatile sig_atomic_t *interrupted, char *err, size_t errlen);
