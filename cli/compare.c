@@ -239,6 +239,7 @@ static void copy_variant(struct variant *d, const struct variant *s,
 	d->label = cli_strdup(label);
 	d->origin = cli_strdup(s->origin);
 	d->sha256 = cli_strdup(s->sha256);
+	d->loop = cli_strdup(s->loop);
 	d->kernel = s->kernel;
 	d->counter_names = cli_calloc(s->ncounters, sizeof(char *));
 	for (unsigned k = 0; k < s->ncounters; k++)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `lockbench [run]`: topology -> configuration -> (dry run | machine
- * set-up -> calibration -> sweep -> restore) -> render.
+ * set-up -> sweep -> restore) -> render.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +135,10 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 	v->label = cf->label ? strdup(cf->label) : NULL;
 	v->origin = e->origin ? strdup(e->origin) : NULL;
 	v->sha256 = e->origin ? strdup(e->sha256) : NULL;
+	/* The loop the runner picks (runner_loop): the lock's own for every
+	 * workload with an inlined loop, else the generic one. */
+	v->loop = strdup(e->loops && cf->workload->inline_loop != WL_LOOP_NONE
+			 ? "inline" : "generic");
 	v->counter_names = calloc(e->ops->ncounters + 1, sizeof(char *));
 	for (unsigned k = 0; v->counter_names && k < e->ops->ncounters; k++)
 		v->counter_names[k] = strdup(e->ops->counter_names[k]);
@@ -142,8 +146,7 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 }
 
 static void results_setup(struct results *r, const struct config *cf,
-			  const struct topo *t, const struct outputs *o,
-			  const struct calibration *cal)
+			  const struct topo *t, const struct outputs *o)
 {
 	if (results_init(r, cf->nlocks, cf->nthreads))
 		cli_die("out of memory");
@@ -161,7 +164,7 @@ static void results_setup(struct results *r, const struct config *cf,
 	r->placement = placement_json(cf, t);
 	r->run_order = run_order_json(cf);
 	r->noise.opts = cf->noise;
-	r->calibration = calibration_json(cal, &cf->params);
+	r->calibration = calibration_json(&cf->params);
 }
 
 static json_t *json_or_null(json_t *j)
@@ -180,23 +183,21 @@ struct run {
 	bool dry_run;
 };
 
-/* Tune, calibrate, sweep, restore; r is filled.  0, or 1 (a failure). */
+/* Tune, sweep, restore; r is filled.  0, or 1 (a failure). */
 static int measure(struct run *run, struct results *r)
 {
 	const struct config *cf = &run->cf;
-	struct calibration cal;
 	char err[512] = "";
 	unsigned ncpus;
 	int rc, *cpus = used_cpus(cf, &run->t, &ncpus);
 	json_t *before = machine_describe(cpus, ncpus);
 	json_t *changes = machine_setup(&run->machine, cpus, ncpus, cf->quiet);
 
-	calibrate_delay(&cal);
-	results_setup(r, cf, &run->t, &run->o, &cal);
+	results_setup(r, cf, &run->t, &run->o);
 	resume_apply(&run->rs, r);
 	json_object_set_new(r->machine, "state_before", json_or_null(before));
 	json_object_set_new(r->machine, "changes", changes);
-	rc = sweep_run(cf, &run->t, &cal, r, &interrupted, err, sizeof(err));
+	rc = sweep_run(cf, &run->t, r, &interrupted, err, sizeof(err));
 	json_object_set_new(r->machine, "state_after", json_or_null(machine_describe(cpus, ncpus)));
 	if (cf->noise.adaptive)
 		noise_prune_run_order(r);

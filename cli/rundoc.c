@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../topology/mem.h"
+#include "../workloads/clock.h"
 #include "rundoc.h"
 
 json_t *machine_json(const struct topo *t)
@@ -162,14 +163,27 @@ json_t *run_order_json(const struct config *cf)
 	return a;
 }
 
-json_t *calibration_json(const struct calibration *cal, const struct wl_params *p)
+/* How a delay of `ns` is made: not at all, in calibrated loop turns
+ * (below two reads of the clock: what it cannot time), or spun on a
+ * deadline of the clock (workloads/loop.h, wl_spin()). */
+static const char *delay_method(const struct lb_tick_rate *t, uint64_t ns, bool exp)
 {
-	return json_pack("{s:f, s:f, s:f, s:i, s:I, s:I, s:I}",
-		"loops_per_ns", cal->loops_per_ns, "ns_per_loop", cal->ns_per_loop,
-		"spread", cal->spread, "trials", cal->trials,
-		"loops_per_trial", (json_int_t)cal->loops_per_trial,
-		"cs_loops", (json_int_t)calibrate_loops(cal, p->cs_ns),
-		"ncs_loops", (json_int_t)calibrate_loops(cal, p->ncs_ns));
+	if (!ns)
+		return "none";
+	if ((double)ns < 2 * (double)t->read_ticks * t->ns_per_tick)
+		return exp ? "turns, deadline for draws above two clock reads" : "turns";
+	return exp ? "deadline, turns for draws below two clock reads" : "deadline";
+}
+
+json_t *calibration_json(const struct wl_params *p)
+{
+	const struct lb_tick_rate *t = lb_clock_rate();
+
+	return json_pack("{s:s, s:f, s:f, s:s, s:s}",
+		"clock", t->name, "ticks_per_ns", t->per_ns,
+		"clock_read_ns", (double)t->read_ticks * t->ns_per_tick,
+		"cs_delay", delay_method(t, p->cs_ns, false),
+		"ncs_delay", delay_method(t, p->ncs_ns, !p->ncs_fixed));
 }
 
 unsigned usable_cpus(const struct config *cf, const struct topo *t)

@@ -17,7 +17,9 @@ json_t *machine_json(const struct topo *t);
 json_t *config_json(const struct config *cf, const struct outputs *o);
 json_t *placement_json(const struct config *cf, const struct topo *t);
 json_t *run_order_json(const struct config *cf);
-json_t *calibration_json(const struct calibration *cal, const struct wl_params *p);
+/* The clock the delays and the sampled timings use, and how each
+ * requested delay is made (docs/json.md, "calibration"). */
+json_t *calibration_json(const struct wl_params *p);
 
 /* CPUs the placement offers; the distinct CPUs the sweep pins onto. */
 unsigned usable_cpus(const struct config *cf, const struct topo *t);

@@ -75,7 +75,10 @@ pl = d["placement"]["threads"]; assert len(pl) == 4
 for t in pl:
     for k in ("cpu", "core", "node", "package"): assert k in t
     if m["numa_nodes"] == 1: assert t["node"] == 0
-assert d["calibration"]["loops_per_ns"] > 0
+cal = d["calibration"]
+assert cal["clock"] in ("tsc", "cntvct", "vdso") and cal["ticks_per_ns"] > 0, cal
+assert cal["cs_delay"] == "none" and cal["ncs_delay"].startswith("deadline"), cal
+assert [v["loop"] for v in d["variants"]] == ["inline"] * 3
 assert len(d["run_order"]) == 27
 assert [v["name"] for v in d["variants"]] == ["pthread_mutex", "ticket", "mcs"]
 assert len(d["points"]) == 9

@@ -78,6 +78,7 @@ v = {x["name"]: x for x in d["variants"]}
 assert v["ticket"]["plugin"] is None and v["ticket"]["plugin_sha256"] is None
 assert v["ticket_backoff"]["plugin"] == sys.argv[2], v["ticket_backoff"]
 assert v["ticket_backoff"]["plugin_sha256"] == sys.argv[3], v["ticket_backoff"]
+assert v["ticket"]["loop"] == "inline" and v["ticket_backoff"]["loop"] == "generic", v
 assert d["config"]["lock_opts"]["ticket_backoff"]["backoff_max"] == 16
 assert len(d["points"]) == 4
 for p in d["points"]:

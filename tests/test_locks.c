@@ -25,13 +25,11 @@
 #include "../locks/registry.h"
 #include "../topology/cpulist.h"
 #include "../topology/mem.h"
-#include "../workloads/calibrate.h"
 #include "../workloads/runner.h"
 
 static unsigned *thread_counts, nthread_counts;
 static double window_s = 0.2;
 static struct topo topo;
-static struct calibration cal;
 
 /* One run of lock `e` at n threads, in its inlined loop or the generic
  * one; fills s and returns the runner's code. */
@@ -51,8 +49,6 @@ static int run_once(const struct lock_entry *e, bool inlined, unsigned n,
 	assert_non_null(opt);
 	for (unsigned i = 0; i < ops->nopts; i++)
 		opt[i] = ops->opts[i].def;
-	wp.cs_loops = calibrate_loops(&cal, wp.cs_ns);
-	wp.ncs_loops = calibrate_loops(&cal, wp.ncs_ns);
 	assert_int_equal(placement_parse("cores", &p, err, errlen), 0);
 	assert_int_equal(placement_assign(&topo, &p, n, pl, err, errlen), 0);
 	sp = (struct run_spec){
@@ -146,7 +142,6 @@ int main(void)
 	}
 	if (ws)
 		window_s = atof(ws);
-	calibrate_delay(&cal);
 	for (unsigned i = 0; i < n; i++) {
 		const struct lock_ops *ops = lock_registry_at(i)->ops;
 

@@ -28,14 +28,12 @@
 #include "../output/render/render.h"
 #include "../output/results/resume.h"
 #include "../topology/mem.h"
-#include "../workloads/calibrate.h"
 #include "../workloads/layout.h"
 #include "../workloads/loop.h"
 #include "../workloads/runner.h"
 
 static double window_s = 0.15;
 static struct topo topo;
-static struct calibration cal;
 
 /* The parameters most tests use: a short CS on 2 lines, 50% reads. */
 static struct wl_params params(uint64_t cs_ns)
@@ -45,9 +43,6 @@ static struct wl_params params(uint64_t cs_ns)
 		.read_pct = 50, .lat_sample = 16,
 	};
 
-	wp.cs_loops = calibrate_loops(&cal, wp.cs_ns);
-	wp.ncs_loops = calibrate_loops(&cal, wp.ncs_ns);
-	wp.short_loops = calibrate_loops(&cal, 2000);
 	return wp;
 }
 
@@ -171,7 +166,6 @@ static void test_torture(void **state)
 
 	(void)state;
 	wp.long_hold_ms = 1;
-	wp.long_loops = calibrate_loops(&cal, 1000000);
 	run_wl("ticket", "torture", &wp, 2, 0, &s);
 	expect_ok("ticket", &s);
 	assert_true(s.has_hand && !s.has_rw);
@@ -467,6 +461,5 @@ int main(void)
 	}
 	if (ws)
 		window_s = atof(ws);
-	calibrate_delay(&cal);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,10 +12,10 @@ bool lb_ticks_hw;
 static struct lb_tick_rate rate;
 static pthread_once_t rate_once = PTHREAD_ONCE_INIT;
 
+#if defined(__x86_64__) || defined(__i386__)
 /* Invariant TSC: CPUID 0x80000007, EDX bit 8. */
 static bool tsc_invariant(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
 	unsigned a, b, c, d;
 
 	if (__get_cpuid_max(0x80000000u, NULL) < 0x80000007u)
@@ -23,9 +23,6 @@ static bool tsc_invariant(void)
 	__cpuid(0x80000007u, a, b, c, d);
 	(void)a, (void)b, (void)c;
 	return d & (1u << 8);
-#else
-	return false;
-#endif
 }
 
 /* TSC ticks per ns: the counter against CLOCK_MONOTONIC over ~2 ms,
@@ -33,7 +30,6 @@ static bool tsc_invariant(void)
  * the reads cannot skew it (the tighter bracket of three is kept). */
 static double tsc_per_ns(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
 	uint64_t m0 = 0, t0 = 0, best = UINT64_MAX, m1, t1;
 
 	for (unsigned i = 0; i < 3; i++) {
@@ -59,10 +55,8 @@ static double tsc_per_ns(void)
 		}
 	}
 	return m1 > m0 && t1 > t0 ? (double)(t1 - t0) / (double)(m1 - m0) : 0;
-#else
-	return 0;
-#endif
 }
+#endif
 
 static void rate_init(void)
 {
@@ -80,7 +74,7 @@ static void rate_init(void)
 			rate.name = "cntvct";
 		}
 	}
-#else
+#elif defined(__x86_64__) || defined(__i386__)
 	if (tsc_invariant()) {
 		double r = tsc_per_ns();
 

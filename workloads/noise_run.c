@@ -136,9 +136,11 @@ void noise_worker_end(struct wnoise *wn)
 /*
  * The typical section length over every worker's ring of one kind (cs
  * or ncs); NAN if none.  Each sample is a length over its draw (1 for
- * the CS; for the NCS, mult/256 of the mean); the samples whose ratio
- * lies between half and twice the median ratio (a preempted delay is
- * not the delay's length) give sum(length) / sum(draw).  A ratio of
+ * the CS; for the NCS, mult/256 of the mean); the samples no longer than
+ * twice their draw at the median ratio plus 100 ns (a preempted delay is
+ * not the delay's length; a short one is kept: trimming the short draws'
+ * coarse timings on one side only would bias the estimate) give
+ * sum(length) / sum(draw).  A ratio of
  * sums, not a median: the tick counter may step coarsely (every 10 ns on
  * a VM whose TSC reads advance 24-25 ticks at a time), which puts every
  * sample, and so a median, on that lattice, while the mean of delays
@@ -173,7 +175,7 @@ static double samples_typical(const struct noise_run *nr, bool ncs, unsigned *co
 	}
 	m = noise_median(memcpy(rs, r, k * sizeof(*rs)), k); /* sorts its copy */
 	for (unsigned j = 0; isfinite(m) && j < k; j++)
-		if (r[j] >= m / 2 && r[j] <= m * 2) {
+		if (x[j] <= 2 * m * wgt[j] + 100) {
 			sum += x[j];
 			sw += wgt[j];
 		}

@@ -103,21 +103,17 @@ const char *config_variant_name(const struct config *c, unsigned v)
 }
 
 /*
- * Each variant's workload parameters, built once: the configuration's,
- * with the delays converted to calibrated loop counts and, under
- * -w layout, the variant's layout.  Malloc'ed, or NULL.
+ * Each variant's workload parameters, built once: the configuration's
+ * and, under -w layout, the variant's layout.  (The delays are spun on
+ * the tick clock, calibrated by each worker: workloads/loop.h.)
+ * Malloc'ed, or NULL.
  */
-static struct wl_params *variant_params(const struct config *c,
-					const struct calibration *cal)
+static struct wl_params *variant_params(const struct config *c)
 {
 	struct wl_params *vp = calloc(c->nlocks + 1, sizeof(*vp));
 
 	for (unsigned v = 0; vp && v < c->nlocks; v++) {
 		vp[v] = c->params;
-		vp[v].cs_loops = calibrate_loops(cal, c->params.cs_ns);
-		vp[v].ncs_loops = calibrate_loops(cal, c->params.ncs_ns);
-		vp[v].long_loops = calibrate_loops(cal, c->params.long_hold_ms * 1000000ull);
-		vp[v].short_loops = calibrate_loops(cal, 2000); /* locktorture's 2 us */
 		if (c->layouts)
 			vp[v].layout = c->layouts[v];
 	}
@@ -206,8 +202,7 @@ static void first_failure(const struct config *c, const struct plan_step *st,
 			 p->error ? p->error : "interrupted");
 }
 
-int sweep_run(const struct config *c, const struct topo *topo,
-	      const struct calibration *cal, struct results *r,
+int sweep_run(const struct config *c, const struct topo *topo, struct results *r,
 	      volatile sig_atomic_t *interrupted, char *err, size_t errlen)
 {
 	unsigned total, maxthr = 0;
@@ -215,7 +210,7 @@ int sweep_run(const struct config *c, const struct topo *topo,
 	struct thread_place *place;
 	double t0 = lb_mono_s();
 	struct sweep_noise sn = {0};
-	struct wl_params *vp = variant_params(c, cal);
+	struct wl_params *vp = variant_params(c);
 	int status = 0;
 
 	for (unsigned i = 0; i < c->nthreads; i++)

@@ -12,7 +12,6 @@
 #include "../locks/registry.h"
 #include "../output/results/results.h"
 #include "../topology/placement.h"
-#include "calibrate.h"
 #include "workload.h"
 
 enum run_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL };
@@ -61,14 +60,13 @@ struct plan_step *plan_build(const struct config *c, unsigned *n);
 /*
  * Run the plan on `topo`, filling `r` (already results_init'ed with the
  * variants and rows).  Each variant's parameters are built once here:
- * c->params with its loop counts from `cal` (calibrate_loops) and its
- * layout.  Steps whose point already holds that run (kept from
- * --resume) are skipped.  Returns 0 when every point ran and passed, 1
- * when a lock failed, hung or the sweep was interrupted (r->incomplete
- * set for the last two); err holds the first such message.
+ * c->params and its layout.  Steps whose point already holds that run
+ * (kept from --resume) are skipped.  Returns 0 when every point ran and
+ * passed, 1 when a lock failed, hung or the sweep was interrupted
+ * (r->incomplete set for the last two); err holds the first such
+ * message.
  */
-int sweep_run(const struct config *c, const struct topo *topo,
-	      const struct calibration *cal, struct results *r,
+int sweep_run(const struct config *c, const struct topo *topo, struct results *r,
 	      volatile sig_atomic_t *interrupted, char *err, size_t errlen);
 
 #endif

@@ -16,13 +16,11 @@
 #include "lockbench/lock.h"
 #include "../output/results/stats.h"
 
-/* What the user asked for, plus the calibrated loop counts. */
+/* What the user asked for. */
 struct wl_params {
 	uint64_t cs_ns;       /* --cs-ns: busy time inside the lock */
 	uint64_t ncs_ns;      /* --ncs-ns: mean busy time outside it */
 	unsigned cs_lines;    /* --cs-lines: shared lines written in the CS */
-	uint64_t cs_loops;    /* cs_ns converted to delay-loop iterations */
-	uint64_t ncs_loops;   /* ncs_ns converted likewise */
 	bool ncs_fixed;       /* --ncs-dist fixed: no randomisation */
 	/* Workload parameters and metrics (see workload.c for the defaults). */
 	unsigned cs_write_lines; /* of cs_lines, how many are written (rest read) */
@@ -33,8 +31,6 @@ struct wl_params {
 	bool writers_set;     /* --writers given (else writers = n - readers) */
 	unsigned lat_sample;  /* time 1 acquisition in N; 0 = off */
 	unsigned long_hold_ms;/* torture: the rare long hold, 0 = off */
-	uint64_t long_loops;  /* long_hold_ms as delay-loop iterations */
-	uint64_t short_loops; /* torture's 2 us short delay as iterations */
 	double stutter_s;     /* torture: pause every S s for S s; 0 = off */
 	unsigned layout;      /* layout: enum wl_layout of this variant */
 };
@@ -166,13 +162,6 @@ unsigned workload_lines(const struct workload_ops *wl, const struct wl_params *p
 /* Registered workloads; NULL-terminated. */
 extern const struct workload_ops *const workloads[];
 const struct workload_ops *workload_find(const char *name);
-
-/* Busy-wait `loops` iterations of cpu_relax(). */
-static inline void lb_delay(uint64_t loops)
-{
-	while (loops--)
-		cpu_relax();
-}
 
 /* xorshift64: cheap per-thread randomness for the parallel section. */
 static inline uint64_t lb_rand(uint64_t *s)

@@ -194,6 +194,7 @@ static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 	    (rc = get_str(d, o, "label", where, &v->label)) ||
 	    (rc = get_str(d, o, "plugin", where, &v->origin)) ||
 	    (rc = get_str(d, o, "plugin_sha256", where, &v->sha256)) ||
+	    (rc = get_str(d, o, "loop", where, &v->loop)) ||
 	    (rc = get_array(d, o, "counters", where, false, &names)))
 		return rc;
 	if (json_object_get(o, "kernel") && !json_is_boolean(json_object_get(o, "kernel")))

@@ -252,6 +252,8 @@ static json_t *variant_json(const struct variant *v)
 
 	if (o && v->kernel)
 		json_object_set_new(o, "kernel", json_true());
+	if (o && v->loop)
+		json_object_set_new(o, "loop", json_string(v->loop));
 	return o;
 }
 

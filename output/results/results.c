@@ -66,6 +66,7 @@ static void variant_free(struct variant *v)
 	free(v->label);
 	free(v->origin);
 	free(v->sha256);
+	free(v->loop);
 	for (unsigned i = 0; i < v->ncounters; i++)
 		free(v->counter_names[i]);
 	free(v->counter_names);

@@ -117,6 +117,9 @@ struct variant {
 	char *label;             /* --label of the run that produced it, or NULL */
 	char *origin;            /* plugin path, or NULL for built-in */
 	char *sha256;            /* plugin hash, or NULL */
+	char *loop;              /* worker loop run: "inline" (the lock inlined
+				  * into it) or "generic" (through the ops
+				  * table: plugins); NULL when not recorded */
 	/*
 	 * Measured by the kernel's locktorture (imported or `lockbench
 	 * locktorture`): kthreads on a kernel lock with locktorture's own

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Run-to-run noise at 1 thread, and whether counting in core cycles
+# cancels it: RUNS (10) interleaved runs of tas and ticket at 1 thread,
+# empty sections; per lock the CV of ns per operation, the CV of core
+# cycles per operation (ns x the run's core-speed probe, the mean of its
+# before and after values), and the runs the probe flagged
+# core_speed_moved.
+#   scripts/bench-cv.sh [./lockbench] [extra lockbench options]
+set -euo pipefail
+BIN=${1:-./lockbench}
+shift || true
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
+"$BIN" -l "${LOCKS:-tas,ticket}" -t 1 -r "${RUNS:-10}" --warmup 0.3 -d "${DURATION:-1}" \
+	--ncs-ns 0 --cs-lines 0 --no-tune -q -f json -o "$json" "$@"
+python3 - "$json" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+print("1 thread, %d runs each, empty sections; %s" % (d["config"]["runs"],
+      d["machine"]["cpu_model"]))
+print("%-14s %10s %8s %12s %8s %8s" % ("lock", "ns/op", "CV", "cycles/op", "CV", "flagged"))
+for p in d["points"]:
+    ns, cyc, moved = [], [], 0
+    for r in p["runs"]:
+        n = 1e9 / r["ops_per_sec"]
+        cs = r.get("core_speed")
+        ns.append(n)
+        if cs:
+            cyc.append(n * (cs["before_ghz"] + cs["after_ghz"]) / 2)
+        moved += "core_speed_moved" in r.get("flags", [])
+    cv = lambda x: statistics.stdev(x) / statistics.mean(x) * 100 if len(x) > 1 else float("nan")
+    print("%-14s %10.2f %7.2f%% %12.2f %7.2f%% %5d/%d" % (p["variant"], statistics.mean(ns),
+          cv(ns), statistics.mean(cyc) if cyc else float("nan"), cv(cyc) if cyc else float("nan"),
+          moved, len(p["runs"])))
+PY
