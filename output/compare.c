@@ -166,10 +166,20 @@ struct input {
 	struct results r;
 };
 
-/* One column of the comparison: variant `var` of input `in`, named by
- * the file's label, or label/variant when the file gives several. */
+/*
+ * One column of the comparison: variant `var` of input `in`, named by
+ * the file's label, or label/variant when the file gives several.
+ * Files with one label are several invocations of the same thing: the
+ * column takes the variant of each of them (src[0] is in/var).
+ */
+struct source {
+	unsigned in, var;
+};
+
 struct column {
 	unsigned in, var;
+	unsigned nsrc;
+	struct source *src;
 	char *name;
 };
 
@@ -180,6 +190,9 @@ struct merge {
 	unsigned ncol;
 	char **row_key;           /* union of row names, in output order */
 	unsigned nrows;
+	/* Invocations numbered apart: (file, its own number) -> index + 1. */
+	struct source *inv;
+	unsigned ninv;
 };
 
 static char *file_label(const char *path, const struct results *r)
@@ -205,6 +218,20 @@ static void load_inputs(struct merge *m, int n, char **paths)
 	m->in = xcalloc((size_t)n, sizeof(*m->in));
 	m->nin = (unsigned)n;
 	for (int i = 0; i < n; i++) {
+		char *ri = realpath(paths[i], NULL);
+
+		for (int j = 0; ri && j < i; j++) {
+			char *rj = realpath(paths[j], NULL);
+			bool dup = rj && !strcmp(ri, rj);
+
+			free(rj);
+			if (dup) {
+				free(ri);
+				die2("cannot compare (%s): given twice (its runs would count "
+				     "as another invocation)", paths[i]);
+			}
+		}
+		free(ri);
 		m->in[i].path = paths[i];
 		if (results_from_json(paths[i], &m->in[i].r, err, sizeof(err)))
 			die2("%s", err);
@@ -281,23 +308,34 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 	if (!nsel)
 		die2("no lock of -l (%s) in %s", locks, in->path);
 	for (unsigned v = 0; v < in->r.nvariants; v++) {
-		struct column *c = &m->col[m->ncol];
+		struct column *c = &m->col[m->ncol], *same = NULL;
 		const char *lock = in->r.variants[v].name;
 
 		if (!selected(&in->r.variants[v], locks))
 			continue;
-		c->in = i;
-		c->var = v;
 		if (nsel == 1) {
 			c->name = xstrdup(in->label);
 		} else if (asprintf(&c->name, "%s/%s", in->label, lock) < 0) {
 			die2("out of memory");
 		}
-		for (unsigned k = 0; k < m->ncol; k++)
+		for (unsigned k = 0; k < m->ncol && !same; k++)
 			if (!strcmp(m->col[k].name, c->name))
-				die2("cannot compare (%s, %s): both give a column %s; "
-				     "save them with different --label", m->in[m->col[k].in].path,
-				     in->path, c->name);
+				same = &m->col[k];
+		if (same && strcmp(m->in[same->in].label, in->label))
+			die2("cannot compare (%s, %s): both give a column %s; "
+			     "save them with different --label", m->in[same->in].path,
+			     in->path, c->name);
+		if (same) {
+			/* Another invocation of the same label and lock. */
+			free(c->name);
+			c->name = NULL;
+			same->src[same->nsrc++] = (struct source){i, v};
+			continue;
+		}
+		c->in = i;
+		c->var = v;
+		c->src = xcalloc(m->nin, sizeof(*c->src));
+		c->src[c->nsrc++] = (struct source){i, v};
 		m->ncol++;
 	}
 }
@@ -362,16 +400,37 @@ static void copy_variant(struct variant *d, const struct variant *s,
 	d->ncounters = s->ncounters;
 }
 
-static void copy_point(struct results *r, unsigned v, unsigned row,
-		       const struct point *s)
+/* The merged number of invocation `local` of input `in` (1, 2, ...). */
+static unsigned global_invocation(struct merge *m, unsigned in, unsigned local)
+{
+	for (unsigned k = 0; k < m->ninv; k++)
+		if (m->inv[k].in == in && m->inv[k].var == local)
+			return k + 1;
+	m->inv = realloc(m->inv, (m->ninv + 1) * sizeof(*m->inv));
+	if (!m->inv)
+		die2("out of memory");
+	m->inv[m->ninv++] = (struct source){in, local};
+	return m->ninv;
+}
+
+/* Add the runs of point s of input `in` to (v, row); a failure wins over
+ * success, success over missing. */
+static void copy_point(struct merge *m, struct results *r, unsigned v, unsigned row,
+		       unsigned in, const struct point *s)
 {
 	struct point *p = results_point(r, v, row);
 
-	p->status = s->status;
-	p->error = xstrdup(s->error);
-	for (unsigned k = 0; k < s->nruns; k++)
+	if (p->status == POINT_MISSING || s->status > POINT_OK) {
+		free(p->error);
+		p->status = s->status;
+		p->error = xstrdup(s->error);
+	}
+	for (unsigned k = 0; k < s->nruns; k++) {
 		if (results_add_run(r, v, row, &s->runs[k]))
 			die2("out of memory");
+		p->runs[p->nruns - 1].invocation =
+			global_invocation(m, in, s->runs[k].invocation);
+	}
 }
 
 /* Rows of the merged model: numbers and descriptions from the first
@@ -421,7 +480,7 @@ static void merged_meta(const struct merge *m, struct results *r)
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
 }
 
-static void build_merged(const struct merge *m, struct results *r)
+static void build_merged(struct merge *m, struct results *r)
 {
 	const struct results *first = &m->in[0].r;
 
@@ -438,12 +497,17 @@ static void build_merged(const struct merge *m, struct results *r)
 
 		copy_variant(&r->variants[c], &in->r.variants[m->col[c].var], &m->col[c],
 			     in->label);
-		for (unsigned row = 0; row < m->nrows; row++) {
-			int k = row_in(&in->r, m->row_key[row]);
+		for (unsigned j = 0; j < m->col[c].nsrc; j++) {
+			const struct source *sc = &m->col[c].src[j];
+			const struct results *sr = &m->in[sc->in].r;
 
-			if (k >= 0)
-				copy_point(r, c, row, results_point(&in->r, m->col[c].var,
-								    (unsigned)k));
+			for (unsigned row = 0; row < m->nrows; row++) {
+				int k = row_in(sr, m->row_key[row]);
+
+				if (k >= 0)
+					copy_point(m, r, c, row, sc->in,
+						   results_point(sr, sc->var, (unsigned)k));
+			}
 		}
 	}
 	merged_meta(m, r);
@@ -474,8 +538,11 @@ static void merge_free(struct merge *m)
 		results_free(&m->in[i].r);
 		free(m->in[i].label);
 	}
-	for (unsigned c = 0; c < m->ncol; c++)
+	for (unsigned c = 0; c < m->ncol; c++) {
 		free(m->col[c].name);
+		free(m->col[c].src);
+	}
+	free(m->inv);
 	for (unsigned k = 0; k < m->nrows; k++)
 		free(m->row_key[k]);
 	free(m->in);

@@ -352,7 +352,7 @@ static int read_counters(struct rd *d, json_t *o, const char *where,
 static bool run_key_known(const char *k)
 {
 	static const char *const known[] = {
-		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
+		"seq", "invocation", "window_s", "ops", "ops_per_sec", "thread_ops",
 		"exclusion", "series", "counters", "lock_node",
 		"rw", "latency", "handover", "fairness", "trend", NULL,
 	};
@@ -515,7 +515,7 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 		    const struct variant *var, struct run_sample *s)
 {
 	json_t *a;
-	uint64_t seq;
+	uint64_t seq, inv = 0;
 	int rc;
 
 	if (!json_is_object(o))
@@ -528,6 +528,7 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
 			       : -1;
 	if ((rc = get_uint(d, o, "seq", where, UINT_MAX, 0, &seq)) ||
+	    (rc = get_uint(d, o, "invocation", where, UINT_MAX, 0, &inv)) ||
 	    (rc = get_num(d, o, "window_s", where, NAN, &s->window_s)) ||
 	    (rc = get_uint(d, o, "ops", where, UINT64_MAX, 0, &s->ops)) ||
 	    (rc = get_array(d, o, "thread_ops", where, false, &a)) ||
@@ -540,6 +541,7 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_handover(d, o, where, s)))
 		return rc;
 	s->seq = (unsigned)seq;
+	s->invocation = (unsigned)inv;
 	return read_extra(d, o, s);
 }
 

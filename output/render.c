@@ -196,18 +196,58 @@ static void render_metrics(const struct results *r, FILE *f)
  * ~ not significant, * oversubscribed, - not measured, and one line per
  * failed point.  Marks and their notes are off with --no-marks.
  */
+/* What the tests behind the `~` marks were, for the note. */
+static const char *sig_method_text(unsigned methods)
+{
+	if (methods == 1u << SIG_ROUNDS)
+		return "trimmed t on per-round ratios";
+	if (methods == 1u << SIG_INVOC_PAIRED)
+		return "trimmed t on per-invocation ratios";
+	if (methods == 1u << SIG_INVOC)
+		return "Welch t on invocation means";
+	return "trimmed t on rounds, or on invocations";
+}
+
+/* The `~` note: what was tested, corrected how; what was not assessed. */
+static void sig_note(const struct results *r, FILE *f, unsigned methods,
+		     bool one_inv, bool few)
+{
+	const char *base = r->variants[r->baseline].name;
+
+	if (methods) {
+		fprintf(f, "~  difference from %s not significant (p >= %.2f", base,
+			r->alpha);
+		if (r->min_effect > 0)
+			fprintf(f, " or below %g%%", r->min_effect);
+		fprintf(f, "):\n   %s, Holm-adjusted over %u test%s\n",
+			sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
+	}
+	if (one_inv)
+		fprintf(f, "%s one invocation per label: significance across processes\n"
+			"   cannot be assessed (compare 2 or more files per --label)\n",
+			methods ? "  " : "~ ");
+	if (few)
+		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
+			methods || one_inv ? "  " : "~ ");
+}
+
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	bool cv = false, ns = false, over = false, missing = false, few = false;
-	unsigned failed = 0;
+	bool one_inv = false;
+	unsigned failed = 0, methods = 0;
 	char row[64];
 
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
 		const struct point *p = &r->points[i];
+		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
 
 		cv |= p->status == POINT_OK && p->high_cv;
-		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
-		few |= p->status == POINT_OK && p->has_rel && !p->welch.valid;
+		ns |= cmp;
+		if (cmp && p->test.valid)
+			methods |= 1u << p->method;
+		one_inv |= cmp && p->method == SIG_ONE_INVOC;
+		few |= cmp && p->method == SIG_TOO_FEW;
 		missing |= p->status == POINT_MISSING;
 		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
 			  p->status == POINT_ERROR;
@@ -224,9 +264,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);
 	if (ns)
-		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f%s)\n",
-			r->variants[r->baseline].name, r->alpha,
-			few ? "; a test needs 2 or more runs per point" : "");
+		sig_note(r, f, methods, one_inv, few);
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)

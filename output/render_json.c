@@ -189,6 +189,8 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
 	noise_run_add_json(o, &s->noise);
+	if (o && s->invocation)
+		json_object_set_new(o, "invocation", json_integer(s->invocation));
 	if (o)
 		json_object_set_new(o, "lock_node", s->lock_node >= 0
 						    ? json_integer(s->lock_node) : json_null());
@@ -215,6 +217,28 @@ static json_t *test_json(const struct sigtest *t, const char *stat)
 			 "p", num(t->p));
 }
 
+static const char *const sig_method_names[] = {
+	[SIG_NONE] = "none",
+	[SIG_ROUNDS] = "rounds",
+	[SIG_INVOC_PAIRED] = "invocations-paired",
+	[SIG_INVOC] = "invocations",
+	[SIG_ONE_INVOC] = "one-invocation",
+	[SIG_TOO_FEW] = "too-few",
+};
+
+/* vs_baseline.test: how the mark was decided. */
+static json_t *sig_json(const struct point *p)
+{
+	const struct sigtest *t = &p->test;
+
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}",
+			 "method", sig_method_names[p->method], "n", p->test_n,
+			 "stat", t->valid ? num(t->stat) : json_null(),
+			 "df", t->valid ? num(t->df) : json_null(),
+			 "p", t->valid ? num(t->p) : json_null(),
+			 "p_holm", t->valid ? num(p->p_adj) : json_null());
+}
+
 static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 {
 	const struct point *p = results_point(r, v, row);
@@ -234,11 +258,12 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	point_metrics_json(o, p);
 	if (p->has_rel)
 		json_object_set_new(o, "vs_baseline",
-				    json_pack("{s:s, s:o, s:o, s:o, s:b}",
+				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}",
 					      "baseline", r->variants[r->baseline].name,
 					      "rel_pct", num(p->rel),
 					      "welch", test_json(&p->welch, "t"),
 					      "mann_whitney", test_json(&p->mwu, "u"),
+					      "test", sig_json(p),
 					      "significant", p->significant));
 	else
 		json_object_set_new(o, "vs_baseline", json_null());
@@ -306,6 +331,9 @@ json_t *results_to_json(const struct results *r)
 			"cv_flag", r->cv_flag, "alpha", r->alpha);
 	if (!doc)
 		return NULL;
+	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i}",
+		"correction", "holm", "trim", SIG_TRIM, "min_effect_pct", r->min_effect,
+		"tests", r->ntests));
 	json_object_set_new(doc, "machine", keep(r->machine));
 	json_object_set_new(doc, "config", keep(r->config));
 	json_object_set_new(doc, "calibration", keep(r->calibration));

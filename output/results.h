@@ -20,6 +20,13 @@
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {
 	unsigned seq;            /* position in the sweep's run order */
+	/*
+	 * The process (or kernel module load) that made this run: 0 for
+	 * "the one that wrote the file"; compare numbers every file's
+	 * invocations apart.  Runs of one invocation are not independent
+	 * replicates of another (see results_finalize).
+	 */
+	unsigned invocation;
 	double window_s;         /* measured window, from the monitor's clock */
 	uint64_t ops;            /* operations completed in the window */
 	double ops_per_sec;      /* ops / window_s */
@@ -71,6 +78,30 @@ enum point_status {
 	POINT_ERROR,    /* could not run (e.g. thread creation failed) */
 };
 
+/*
+ * How a point is tested against the baseline (results_finalize):
+ * - SIG_ROUNDS: both from one invocation; runs paired by round (seq),
+ *   trimmed t on the per-round log ratios.
+ * - SIG_INVOC_PAIRED: both from the same invocations, 2 or more; one
+ *   mean log ratio per invocation, trimmed t on those.
+ * - SIG_INVOC: from different invocations, 2 or more a side; Welch on
+ *   the invocations' mean log rates.
+ * - SIG_ONE_INVOC: different invocations, one on some side: the
+ *   variation between processes is unknown, so no p-value.
+ * - SIG_TOO_FEW: fewer than 2 rounds or invocations to pair.
+ */
+enum sig_method {
+	SIG_NONE,
+	SIG_ROUNDS,
+	SIG_INVOC_PAIRED,
+	SIG_INVOC,
+	SIG_ONE_INVOC,
+	SIG_TOO_FEW,
+};
+
+/* Trimming of the paired tests: one wild value of 5 is cut. */
+#define SIG_TRIM 0.2
+
 struct point {
 	enum point_status status;
 	char *error;             /* one line when not OK */
@@ -81,8 +112,12 @@ struct point {
 	bool has_rel;
 	double rel;              /* rel% to the baseline at this row */
 	bool high_cv;            /* CV above the flag threshold */
-	struct sigtest welch, mwu;
-	bool significant;        /* Welch p < alpha (when has_rel and valid) */
+	struct sigtest welch, mwu; /* on the runs, for reference (JSON) */
+	enum sig_method method;  /* the test behind `significant` */
+	struct sigtest test;     /* its result (valid false: not assessed) */
+	unsigned test_n;         /* rounds or invocations it used */
+	double p_adj;            /* test.p, Holm-adjusted over the results; NAN */
+	bool significant;        /* p_adj < alpha and |rel| >= min_effect */
 	/* Fairness over the runs' per-thread counts (mean over runs). */
 	double jain;
 	bool lt_unfair;          /* locktorture's max/2 > min in any run */
@@ -130,6 +165,8 @@ struct results {
 	unsigned baseline;
 	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
 	double alpha;            /* significance level (0.05) */
+	double min_effect;       /* |rel%| below this is never significant (0) */
+	unsigned ntests;         /* valid tests in the Holm family */
 	bool incomplete;         /* interrupted or stopped early */
 	bool oversubscribed_any; /* some row had more threads than CPUs */
 	unsigned ncpus;          /* CPUs available for placement */

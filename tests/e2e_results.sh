@@ -158,7 +158,7 @@ refuse "compare no file" "no results file" $LB compare $O
 refuse "compare bad baseline" "baseline (nope): no such column; valid: k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
 refuse "compare bad format" "unknown format (nope): valid: table, box" $LB compare -f nope $O $G/rtmutex/k0.json
 refuse "compare speedup 6 variants" "format speedup (6 variants): needs exactly two" $LB compare -f speedup $O $RT
-refuse "compare same label twice" "both give a column k0-stock" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json
+refuse "compare same file twice" "k0.json): given twice" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json
 refuse "compare -l no such lock" "no lock of -l (nope)" $LB compare -l nope $O $G/rtmutex/k0.json
 refuse "compare bad option" "unknown option" $LB compare --frobnicate $G/rtmutex/k0.json
 refuse "compare bad unit" "unit (furlongs)" $LB compare --unit furlongs $G/rtmutex/k0.json
