@@ -135,6 +135,77 @@ grep -q "^95  *174.35  *57.89  *-  *-  *-$" "$T/o" && grep -q "^128  *-  *-  *88
 	{ bad "missing points as -"; cat "$T/o"; }
 $LB compare $G/rtmutex/k0.json "$T/short.json" | grep -q "^-  not measured" && ok || bad "note for -"
 
+# ---- significance follows the experiment ----------------------------------
+# Synthetic files from k0.json's layout: `mk OUT LABEL RATES...` writes one
+# invocation (no `invocation` members) holding one lock per rate list
+# "r1:r2:..." (one rate per round), at the first row only.
+mk() {
+	python3 - "$G/rtmutex/k0.json" "$@" <<'EOF2'
+import copy, json, sys
+src, out, label, lists = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+d = json.load(open(src))
+d["label"] = label
+d["rows"] = d["rows"][:1]
+d["row_desc"] = d["row_desc"][:1] if d.get("row_desc") else None
+tmpl = [p for p in d["points"] if p["row_index"] == 0][0]
+d["variants"] = [dict(d["variants"][0], name="lock%d" % i, lock="lock%d" % i)
+                 for i in range(len(lists))]
+d["points"] = []
+for i, l in enumerate(lists):
+    p = copy.deepcopy(tmpl)
+    p["variant"], p["variant_index"] = "lock%d" % i, i
+    run = p["runs"][0]
+    run.pop("invocation", None)
+    p["runs"] = []
+    for k, x in enumerate(float(v) for v in l.split(":")):
+        p["runs"].append(dict(run, seq=k, ops_per_sec=x, ops=int(x * 60)))
+    d["points"].append(p)
+json.dump(d, open(out, "w"))
+EOF2
+}
+# verdict FILE: method significant rel p of the second column.
+verdict() {
+	python3 - "$1" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+vb = [p for p in d["points"] if p["variant_index"] == 1][0]["vs_baseline"]
+t = vb["test"]
+print(t["method"], vb["significant"], round(vb["rel_pct"]), t["p"])
+EOF2
+}
+# Within one run: paired by round; one wild round of five is cut.
+mk "$T/r.json" run 1000:1010:990:1005:995 950:958:942:956:1490
+$LB compare -f json -o "$T/v.json" "$T/r.json"
+case "$(verdict "$T/v.json")" in "rounds True "*) ok ;; *) bad "rounds, one outlier: $(verdict "$T/v.json")" ;; esac
+python3 -c "
+import json; d = json.load(open('$T/v.json')); vb = d['points'][1]['vs_baseline']
+assert vb['welch']['p'] > 0.05, vb   # treating runs as independent misses it
+assert d['significance']['tests'] == 1 and d['significance']['correction'] == 'holm'
+" && ok || bad "rounds: Welch on runs would not see it"
+# Across files: one invocation a side has no p-value and says so.
+mk "$T/a1.json" A 1000:1001:999; mk "$T/a2.json" A 1020:1019:1021; mk "$T/a3.json" A 990:991:989
+mk "$T/b1.json" B 900:901:899; mk "$T/b2.json" B 910:909:911; mk "$T/b3.json" B 895:894:896
+mk "$T/c1.json" C 1010:1011:1009; mk "$T/c2.json" C 985:986:984; mk "$T/c3.json" C 1005:1004:1006
+$LB compare -f json -o "$T/v.json" "$T/a1.json" "$T/b1.json"
+case "$(verdict "$T/v.json")" in "one-invocation False -10 None") ok ;; *) bad "one invocation a side: $(verdict "$T/v.json")" ;; esac
+$LB compare "$T/a1.json" "$T/b1.json" >"$T/o"
+grep -q "^1 .*-10%~$" "$T/o" && grep -q "significance across processes" "$T/o" &&
+	grep -q "cannot be assessed (compare 2 or more files per --label)" "$T/o" && ok ||
+	{ bad "one invocation: note"; cat "$T/o"; }
+# Three files per label: one column per label, tested on invocations.
+$LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/b"[123].json
+case "$(verdict "$T/v.json")" in "invocations True -10 "*) ok ;; *) bad "invocations, B 10% slower: $(verdict "$T/v.json")" ;; esac
+python3 -c "
+import json; d = json.load(open('$T/v.json'))
+assert [v['name'] for v in d['variants']] == ['A', 'B'], d['variants']
+assert len(d['points'][0]['runs']) == 9
+assert sorted(set(r['invocation'] for r in d['points'][1]['runs'])) == [4, 5, 6]
+" && ok || bad "invocations: one column per label, runs numbered apart"
+$LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/c"[123].json
+case "$(verdict "$T/v.json")" in "invocations False "*) ok ;; *) bad "invocations, A/A: $(verdict "$T/v.json")" ;; esac
+# The same file twice is not a second invocation.
+refuse "compare same file twice" "a1.json): given twice" $LB compare "$T/a1.json" "$T/a1.json"
+
 # ---- bad input: one line, exit 2, no output file ---------------------------
 printf 'hello, world\n' >"$T/notjson.json"
 printf '{"type": "FeatureCollection", "features": []}\n' >"$T/other.json"
