@@ -510,6 +510,32 @@ static int read_handover(struct rd *d, json_t *o, const char *where,
 
 /* ---- end of workload metrics ------------------------------------------ */
 
+/*
+ * The noise flags the writer recorded ("flags": names), so that compare
+ * carries the `!` of a run through without its measurements.  Unknown
+ * names (a newer writer) are ignored.
+ */
+static int read_recorded_flags(struct rd *d, json_t *o, const char *where,
+			       struct run_sample *s)
+{
+	json_t *a = json_object_get(o, "flags"), *e;
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return fail(d, "%s.flags: expected an array of names", where);
+	s->noise.recorded_set = true;
+	json_array_foreach(a, i, e) {
+		if (!json_is_string(e))
+			return fail(d, "%s.flags: expected an array of names", where);
+		for (unsigned b = 0; b < NOISE_NFLAGS; b++)
+			if (!strcmp(json_string_value(e), noise_flag_name(b)))
+				s->noise.recorded |= 1u << b;
+	}
+	return 0;
+}
+
 /* One run into s (owned by the caller, freed by it on error too). */
 static int read_run(struct rd *d, json_t *o, const char *where,
 		    const struct variant *var, struct run_sample *s)
@@ -542,7 +568,9 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 		return rc;
 	s->seq = (unsigned)seq;
 	s->invocation = (unsigned)inv;
-	return read_extra(d, o, s);
+	if ((rc = read_extra(d, o, s)))
+		return rc;
+	return read_recorded_flags(d, o, where, s);
 }
 
 static enum point_status status_parse(const char *s)

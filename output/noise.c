@@ -143,7 +143,7 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 	double steal = noise_steal_frac(n);
 
 	if (!n->present)
-		return 0;
+		return n->recorded;
 	if (n->npairs && n->probe_before && n->probe_after &&
 	    placement_changed(n, typical, o->probe_factor))
 		f |= NOISE_PLACEMENT;
@@ -234,8 +234,8 @@ void noise_finalize(struct results *r)
 		for (unsigned j = 0; j < p->nruns; j++) {
 			const struct run_noise *n = &p->runs[j].noise;
 
-			rn->measured |= n->present;
-			rn->runs += n->present;
+			rn->measured |= n->present || n->recorded_set;
+			rn->runs += n->present || n->recorded_set;
 			for (unsigned b = 0; b < NOISE_NFLAGS; b++)
 				rn->by_flag[b] += !!(n->flags & (1u << b));
 		}

@@ -48,6 +48,15 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 /* The noise notes (render.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);
+/* Notes under the text formats are wrapped at this column. */
+#define RENDER_WRAP 72
+/* ns with a unit that keeps 3 digits: "875 ns", "1.92 us", "16.0 ms". */
+const char *render_ns(double ns, char *buf, size_t len);
+/* "at 1 thread", "at 4 threads", "at fserver": where a row is. */
+const char *render_at_row(const struct results *r, unsigned row, char *buf,
+			  size_t len);
+/* text on f, words wrapped at RENDER_WRAP, later lines indented. */
+void render_wrapped(FILE *f, const char *text, unsigned indent);
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);
 

@@ -196,6 +196,9 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 						    ? json_integer(s->lock_node) : json_null());
 	run_metrics_json(o, s);
 	add_extra(o, s->extra);
+	/* A kept run's exclusion is decided again here (--exclude-flagged). */
+	if (o && !s->noise.present && json_object_get(o, "excluded"))
+		json_object_set_new(o, "excluded", json_boolean(s->noise.excluded));
 	return o;
 }
 
