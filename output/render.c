@@ -127,7 +127,8 @@ static void list_points(const struct results *r, char *line, size_t len,
 				continue;
 			if (!any)
 				line_add(line, len, "%s %s", vsep, r->variants[v].name);
-			line_add(line, len, "%s%s", rsep,
+			/* \001: a space render_wrapped() never breaks at. */
+			line_add(line, len, "%s%s", any ? rsep : "\001",
 				 results_row_name(r, k, row, sizeof(row)));
 			any = true;
 			rsep = ", ";
@@ -286,7 +287,8 @@ void render_wrapped(FILE *f, const char *text, unsigned indent)
 			fprintf(f, "%.*s", (int)gap, text);
 			col += (unsigned)gap;
 		}
-		fwrite(text + gap, 1, w, f);
+		for (size_t i = 0; i < w; i++)
+			fputc(text[gap + i] == '\001' ? ' ' : text[gap + i], f);
 		col += (unsigned)w;
 		text += gap + w;
 	}

@@ -55,7 +55,8 @@ const char *render_ns(double ns, char *buf, size_t len);
 /* "at 1 thread", "at 4 threads", "at fserver": where a row is. */
 const char *render_at_row(const struct results *r, unsigned row, char *buf,
 			  size_t len);
-/* text on f, words wrapped at RENDER_WRAP, later lines indented. */
+/* text on f, words wrapped at RENDER_WRAP, later lines indented; a
+ * \001 in text is a space that never breaks. */
 void render_wrapped(FILE *f, const char *text, unsigned indent);
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);
