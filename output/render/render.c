@@ -7,6 +7,15 @@
 
 #include "render.h"
 
+void render_cellf(char *cell, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cell, RENDER_CELL, fmt, ap);
+	va_end(ap);
+}
+
 const struct format_info formats[] = {
 	{"table", "Lock: mcs ... / 1  1234.56  12.34  2345.67  23.45  +90%",
 	 render_table, NULL},
