@@ -54,7 +54,7 @@ CNA="$G/cna/cna-stock.json $G/cna/cna-patched.json"
 
 # ---- the generator reproduces the committed inputs -------------------------
 python3 "$G/make_inputs.py" "$T/gen" || bad "make_inputs.py failed"
-for d in rtmutex aim7 lkp cna; do
+for d in rtmutex aim7 lkp cna mmtests lkp-compare; do
 	diff -r "$T/gen/$d" "$G/$d" >/dev/null || bad "make_inputs.py output differs from tests/golden/$d"
 done
 ok
@@ -78,6 +78,21 @@ same "$T/cna.body" "$T/seed.body" "CNA speedup table body (seed)"
 if [ "$(head -1 "$T/cna.txt" | sed 's|ops/s|total ops|' | tr -s ' ')" = \
      "$(head -1 "$G/seed/cna-locktorture-speedup.txt" | tr -s ' ')" ]; then ok; else
 	bad "CNA speedup head line words"; head -1 "$T/cna.txt"; fi
+
+# ---- mmtests compare-kernels and lkp-tests comparison (published, byte for byte)
+MMT="$G/mmtests/mmtests-vanilla.json $G/mmtests/mmtests-sched-wfsync-v1r1.json"
+LKC="$G/lkp-compare/lkp-f2ffc48de2017c69.json $G/lkp-compare/lkp-ee5eda8ea59546af2e8f192c060.json"
+$LB compare --no-marks -f mmtests $MMT >"$T/o"
+same "$T/o" "$G/seed/mmtests-netperf-udp.txt" "mmtests compare-kernels (seed)"
+$LB compare --no-marks -f lkp-compare $LKC >"$T/o"
+same "$T/o" "$G/seed/lkp-stress-ng-pipeherd.txt" "lkp-tests %stddev %change (seed)"
+# With marks: the seed, then a note under it; mmtests' stars are its own.
+$LB compare -f mmtests $MMT >"$T/o"
+head -12 "$T/o" | cmp -s - "$G/seed/mmtests-netperf-udp.txt" &&
+	grep -q "^\*x%\*  significant change from vanilla" "$T/o" && ok || { bad "mmtests with marks"; cat "$T/o"; }
+$LB compare -f mmtests $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
+grep -q "^Hmean     2               357.80 (   0.00%)      414.77 (  15.92%)$" "$T/o" && ok ||
+	{ bad "mmtests: Hmean of the runs, not significant after Holm"; cat "$T/o"; }
 
 # ---- own goldens with marks and other formats -----------------------------
 $LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"

@@ -940,6 +940,20 @@ static void test_hist_quantile_ranks(void **state)
 	assert_true(hist_quantile(&h, 1) == 100);
 }
 
+/* Harmonic mean by hand: 3 / (1 + 1/2 + 1/4) = 12/7; a zero rate has
+ * none. */
+static void test_summary_hmean(void **state)
+{
+	const double x[] = {1, 2, 4}, z[] = {3, 0};
+	struct summary s;
+
+	(void)state;
+	stats_summarize(x, 3, &s);
+	assert_close(s.hmean, 12.0 / 7.0, 1e-15);
+	stats_summarize(z, 2, &s);
+	assert_true(isnan(s.hmean));
+}
+
 /* ---- trimmed paired t and Holm ------------------------------------ */
 
 /* tests/data/stats_vectors.out: trimmed t (winsorized list, p by
@@ -1080,6 +1094,7 @@ int main(void)
 		cmocka_unit_test(test_mw_ties_normal),
 		cmocka_unit_test(test_mw_large_normal),
 		cmocka_unit_test(test_mw_degenerate),
+		cmocka_unit_test(test_summary_hmean),
 		cmocka_unit_test(test_trimmed_table),
 		cmocka_unit_test(test_trimmed_resists_one_outlier),
 		cmocka_unit_test(test_trimmed_degenerate),

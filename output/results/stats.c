@@ -109,6 +109,14 @@ void stats_summarize(const double *x, unsigned n, struct summary *out)
 			out->max = x[i];
 	}
 	out->mean = mean_of(x, n);
+	out->hmean = NAN;
+	if (out->min > 0) {
+		double inv = 0;
+
+		for (i = 0; i < n; i++)
+			inv += 1 / x[i];
+		out->hmean = n / inv;
+	}
 
 	s = sorted_copy(x, n);
 	out->median = s ? median_sorted(s, n) : NAN;

@@ -15,6 +15,8 @@
 struct summary {
 	unsigned n;
 	double mean;
+	double hmean;    /* harmonic mean n / sum(1/x): the mean of rates
+			  * (mmtests' Hmean); NAN unless every x > 0 */
 	double std;      /* sample std (n-1); 0 when n < 2 */
 	double median;
 	double min, max;
