@@ -195,8 +195,9 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 
 static json_t *summary_json(const struct summary *s)
 {
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
-			 "n", s->n, "mean", num(s->mean), "std", num(s->std),
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
+			 "n", s->n, "mean", num(s->mean), "hmean", num(s->hmean),
+			 "std", num(s->std),
 			 "median", num(s->median), "min", num(s->min),
 			 "max", num(s->max), "cv", num(s->cv),
 			 "ci95", num(s->ci95_lo), num(s->ci95_hi),
