@@ -379,23 +379,86 @@ static void build_merged(struct merge *m, struct results *r)
 	merged_meta(m, r);
 }
 
-/* --baseline: a column name, or a file label (its first column). */
-static unsigned pick_baseline(const struct merge *m, const char *name)
+static const char *col_label(const struct merge *m, unsigned c)
 {
-	char names[1024] = "";
+	return m->in[m->col[c].in].label;
+}
 
-	if (!name)
-		return 0;
+static const char *col_lock(const struct merge *m, unsigned c)
+{
+	const struct variant *v = &m->in[m->col[c].in].r.variants[m->col[c].var];
+
+	return v->lock ? v->lock : v->name;
+}
+
+/* "a, b/x, b/y; labels a, b" into names. */
+static void baseline_choices(const struct merge *m, char *names, size_t len)
+{
+	const char *sep = "";
+
+	snprintf(names, len, "columns ");
 	for (unsigned c = 0; c < m->ncol; c++)
-		if (!strcmp(m->col[c].name, name))
-			return c;
-	for (unsigned c = 0; c < m->ncol; c++)
-		if (!strcmp(m->in[m->col[c].in].label, name))
-			return c;
-	for (unsigned c = 0; c < m->ncol; c++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+		snprintf(names + strlen(names), len - strlen(names), "%s%s",
 			 c ? ", " : "", m->col[c].name);
-	cli_die("--baseline (%s): no such column; valid: %s", name, names);
+	snprintf(names + strlen(names), len - strlen(names), "; labels ");
+	for (unsigned c = 0; c < m->ncol; c++) {
+		bool seen = false;
+
+		for (unsigned k = 0; k < c; k++)
+			seen |= !strcmp(col_label(m, k), col_label(m, c));
+		if (!seen)
+			snprintf(names + strlen(names), len - strlen(names), "%s%s", sep,
+				 col_label(m, c)), sep = ", ";
+	}
+}
+
+/*
+ * --baseline: exactly a column's name, or exactly a label.  A label of
+ * several columns pairs by lock (the patch-vs-stock question): each
+ * column is compared with the column of the same lock under that label.
+ * Without --baseline: the first column, or, when the first label has
+ * several columns and there are other labels, that label paired by lock.
+ * Neither a column nor a label: exit 2 listing both.
+ */
+static void pick_baseline(const struct merge *m, const char *name, struct results *r)
+{
+	char names[2048];
+	unsigned first = m->ncol, nlab = 0;
+	bool others = false;
+
+	r->baseline = 0;
+	for (unsigned c = 0; name && c < m->ncol; c++)
+		if (!strcmp(m->col[c].name, name)) {
+			r->baseline = c;
+			return;
+		}
+	if (!name)
+		name = col_label(m, 0);
+	for (unsigned c = 0; c < m->ncol; c++) {
+		bool mine = !strcmp(col_label(m, c), name);
+
+		if (mine && first == m->ncol)
+			first = c;
+		nlab += mine;
+		others |= !mine;
+	}
+	if (!nlab) {
+		baseline_choices(m, names, sizeof(names));
+		cli_die("--baseline (%s): no such column or label; valid: %s", name, names);
+	}
+	r->baseline = first;
+	if (nlab < 2 || !others)
+		return;
+	r->base_of = cli_calloc(m->ncol, sizeof(*r->base_of));
+	for (unsigned c = 0; c < m->ncol; c++) {
+		r->base_of[c] = c;
+		for (unsigned k = 0; k < m->ncol; k++)
+			if (!strcmp(col_label(m, k), name) &&
+			    !strcmp(col_lock(m, k), col_lock(m, c))) {
+				r->base_of[c] = k;
+				break;
+			}
+	}
 }
 
 static void merge_free(struct merge *m)
@@ -479,7 +542,7 @@ int cmd_compare(int argc, char **argv)
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
-	r.baseline = pick_baseline(&m, a.baseline);
+	pick_baseline(&m, a.baseline, &r);
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);

@@ -135,6 +135,35 @@ $LB compare --no-marks -l rtmutex_lock "$T/both.json" $G/rtmutex/k2.json | head 
 grep -q "Kernel: *both *k2-readonce$" "$T/o" && ok || { bad "-l narrows to one column"; cat "$T/o"; }
 $LB compare --no-marks "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "merged/k0-stock-6.2.0-rc6 *merged/k1-rmacq *k2-readonce$" "$T/o" && ok || { bad "compare of a compare"; cat "$T/o"; }
+# Two labels with the same two locks: each lock against itself under the
+# baseline label (patch vs stock); a column name still picks one column.
+python3 - "$T/both.json" "$T/both2.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "both2"
+for p in d["points"]:
+    for r in p["runs"]:
+        r["ops_per_sec"] *= 1.5 if p["variant_index"] else 0.5
+        r["ops"] = int(r["ops_per_sec"] * 60)
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+$LB compare -f json -o "$T/pair.json" "$T/both.json" "$T/both2.json"
+python3 - "$T/pair.json" <<'EOF' && ok || bad "pairing per lock"
+import json, sys
+d = json.load(open(sys.argv[1]))
+base = {p["variant"]: (p["vs_baseline"] or {}).get("baseline") for p in d["points"] if p["threads"] == 1}
+assert base == {"both/rtmutex_lock": None, "both/rtmutex_patched": None,
+                "both2/rtmutex_lock": "both/rtmutex_lock",
+                "both2/rtmutex_patched": "both/rtmutex_patched"}, base
+EOF
+$LB compare "$T/both.json" "$T/both2.json" >"$T/o"
+grep -q "difference from the same lock under both not" "$T/o" && ok || { bad "pairing note"; cat "$T/o"; }
+$LB compare -f json -o "$T/pair.json" --baseline both/rtmutex_lock "$T/both.json" "$T/both2.json"
+python3 -c "
+import json; d = json.load(open('$T/pair.json'))
+b = {(p['vs_baseline'] or {}).get('baseline') for p in d['points']}
+assert b == {None, 'both/rtmutex_lock'}, b" && ok || bad "--baseline COLUMN: one baseline"
+refuse "lkp-compare with pairing" "format lkp-compare: one baseline column" $LB compare -f lkp-compare "$T/both.json" "$T/both2.json"
 # Points missing from one file are shown as -, not dropped.
 python3 - "$G/rtmutex/k1.json" "$T/short.json" <<'EOF'
 import json, sys
@@ -241,7 +270,8 @@ refuse "compare empty file" "zero.json): empty file" $LB compare $O "$T/zero.jso
 refuse "compare workloads differ" "cannot compare (.*k0.json, .*cs.json): different workloads" $LB compare $O $G/rtmutex/k0.json "$T/cs.json"
 refuse "compare units differ" "jpm.json): unit (jpm)" $LB compare $O $G/rtmutex/k0.json "$T/jpm.json"
 refuse "compare no file" "no results file" $LB compare $O
-refuse "compare bad baseline" "baseline (nope): no such column; valid: k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
+refuse "compare bad baseline" "baseline (nope): no such column or label; valid: columns k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
+refuse "compare baseline prefix" "baseline (k0-stock): no such column or label; valid: columns k0-stock-6.2.0-rc6, k1-rmacq; labels" $LB compare $O --baseline k0-stock $G/rtmutex/k0.json $G/rtmutex/k1.json
 refuse "compare bad format" "unknown format (nope): valid: table, box" $LB compare -f nope $O $G/rtmutex/k0.json
 refuse "compare speedup 6 variants" "format speedup (6 variants): needs exactly two" $LB compare -f speedup $O $RT
 refuse "compare same file twice" "k0.json): given twice" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json

@@ -28,7 +28,7 @@ const struct format_info formats[] = {
 	{"mmtests", "Hmean     1          899.91 (   0.00%)      416.83 *  16.01%*",
 	 render_mmtests, NULL},
 	{"lkp-compare", "    899910            -2.2%     880100        cs.threads=1.ops/s",
-	 render_lkpcmp, NULL},
+	 render_lkpcmp, lkpcmp_check},
 	{"csv", "variant,lock,label,row,threads,status,run,seq,window_s,ops,ops_per_sec,value,unit",
 	 render_csv, NULL},
 	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"1.1\", ...}",
@@ -366,11 +366,15 @@ static const char *sig_method_text(unsigned methods)
 static void sig_note(const struct results *r, FILE *f, unsigned methods,
 		     bool one_inv, bool few)
 {
-	const char *base = r->variants[r->baseline].name;
+	const struct variant *bv = &r->variants[r->baseline];
 
 	if (methods) {
-		fprintf(f, "~  difference from %s not significant (p >= %.2f", base,
-			r->alpha);
+		if (r->base_of && bv->label)
+			fprintf(f, "~  difference from the same lock under %s not "
+				"significant\n   (p >= %.2f", bv->label, r->alpha);
+		else
+			fprintf(f, "~  difference from %s not significant (p >= %.2f",
+				bv->name, r->alpha);
 		if (r->min_effect > 0)
 			fprintf(f, " or below %g%%", r->min_effect);
 		fprintf(f, "):\n   %s, Holm-adjusted over %u test%s\n",

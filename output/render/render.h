@@ -75,6 +75,8 @@ int render_speedup(const struct results *r, const struct render_opts *o, FILE *f
 int speedup_check(const struct results *r, char *err, size_t len);
 int render_mmtests(const struct results *r, const struct render_opts *o, FILE *f);
 int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f);
+/* One baseline for every column (no per-lock pairing). */
+int lkpcmp_check(const struct results *r, char *err, size_t len);
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
 /* The JSON document of results_to_json() (results/json_write.c). */
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);

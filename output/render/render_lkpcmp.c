@@ -18,6 +18,7 @@
  * decimals below, in %.4g from 1e8.  With marks on, a change that is
  * not significant ends in `~` (inside its 11 columns).
  */
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -83,6 +84,15 @@ static void column(const struct results *r, const struct render_opts *o,
 			 o->marks && !p->significant ? "~" : "");
 	fprintf(f, "%11s%11s", ch, buf);
 	stddev(p, f);
+}
+
+int lkpcmp_check(const struct results *r, char *err, size_t len)
+{
+	if (!r->base_of)
+		return 0;
+	snprintf(err, len, "format lkp-compare: one baseline column, not one per "
+		 "lock; narrow with -l LOCK or name a column with --baseline");
+	return -EINVAL;
 }
 
 int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f)

@@ -79,7 +79,7 @@ static void cell(const struct results *r, const struct render_opts *o,
 		 unsigned v, unsigned row, bool lower, FILE *f)
 {
 	const struct point *p = results_point(r, v, row);
-	const struct point *b = results_point(r, r->baseline, row);
+	const struct point *b = results_point(r, results_base(r, v), row);
 	double k = r->row_desc && r->row_desc[row].metric ? 1 : unit_scale(o->unit);
 	double x = lower ? p->sum.mean : p->sum.hmean;
 	double bx = lower ? b->sum.mean : b->sum.hmean, ch;
@@ -91,7 +91,7 @@ static void cell(const struct results *r, const struct render_opts *o,
 		return;
 	}
 	fprintf(f, "%*.2f", (int)(pad + 12), x * k);
-	if (v == r->baseline) {
+	if (results_is_base(r, v)) {
 		fprintf(f, " (%7.2f%%)", 0.0);
 		return;
 	}

@@ -254,7 +254,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	if (p->has_rel)
 		json_object_set_new(o, "vs_baseline",
 				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}",
-					      "baseline", r->variants[r->baseline].name,
+					      "baseline", r->variants[results_base(r, v)].name,
 					      "rel_pct", num(p->rel),
 					      "welch", test_json(&p->welch, "t"),
 					      "mann_whitney", test_json(&p->mwu, "u"),

@@ -89,6 +89,7 @@ void results_free(struct results *r)
 		free(r->row_desc[i].metric);
 	}
 	free(r->row_desc);
+	free(r->base_of);
 	free(r->rows);
 	free(r->points);
 	free(r->variant_heading);
@@ -500,9 +501,9 @@ void results_finalize(struct results *r)
 		}
 	for (unsigned v = 0; v < r->nvariants; v++)
 		for (unsigned row = 0; row < r->nrows; row++)
-			if (v != r->baseline)
+			if (!results_is_base(r, v))
 				point_versus(results_point(r, v, row),
-					     results_point(r, r->baseline, row));
+					     results_point(r, results_base(r, v), row));
 	results_holm(r);
 	noise_finalize_adaptive(r);
 }

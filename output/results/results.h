@@ -174,6 +174,12 @@ struct results {
 	struct row_desc *row_desc; /* [nrows] or NULL (see struct row_desc) */
 	struct point *points;    /* [v * nrows + r] */
 	unsigned baseline;
+	/*
+	 * Per-lock pairing (compare --baseline LABEL of several locks):
+	 * base_of[v] is the variant v is compared with (v itself: none, a
+	 * baseline).  NULL: every variant against `baseline`.
+	 */
+	unsigned *base_of;
 	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
 	double alpha;            /* significance level (0.05) */
 	double min_effect;       /* |rel%| below this is never significant (0) */
@@ -185,6 +191,18 @@ struct results {
 	json_t *machine, *config, *placement, *calibration, *run_order;
 	struct results_noise noise; /* noise options and counts (noise.h) */
 };
+
+/* The variant v is compared with (see base_of). */
+static inline unsigned results_base(const struct results *r, unsigned v)
+{
+	return r->base_of ? r->base_of[v] : r->baseline;
+}
+
+/* Is v a baseline (no rel% of its own)? */
+static inline bool results_is_base(const struct results *r, unsigned v)
+{
+	return results_base(r, v) == v;
+}
 
 static inline struct point *results_point(const struct results *r,
 					  unsigned v, unsigned row)
