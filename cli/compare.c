@@ -482,6 +482,10 @@ static void merge_free(struct merge *m)
 struct compare_args {
 	struct output_args out;
 	const char *locks, *baseline;
+	bool exclude_flagged;
+	double min_effect;        /* fraction of 1 */
+	double fail_pct;          /* fraction of 1 */
+	bool fail_given;
 };
 
 static const struct opt compare_rows[] = {
@@ -490,7 +494,17 @@ static const struct opt compare_rows[] = {
 	 .help = "only these locks of each file"},
 	{.name = "baseline", .type = OPT_STR, .arg = "LABEL", .shown = "first",
 	 .off = offsetof(struct compare_args, baseline),
-	 .help = "column rel% is computed against"},
+	 .help = "column (or label: each lock against itself) rel% is computed against"},
+	{.name = "exclude-flagged", .type = OPT_FLAG,
+	 .off = offsetof(struct compare_args, exclude_flagged),
+	 .help = "statistics without the runs the files flagged as noisy"},
+	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
+	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, min_effect),
+	 .help = "a change below PCT is never significant (e.g. the A/A floor)"},
+	{.name = "fail-if-regressed", .type = OPT_PERCENT, .arg = "PCT",
+	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, fail_pct),
+	 .given = OPT_GIVEN(struct compare_args, fail_given),
+	 .help = "exit 4 when a point is significantly worse by more than PCT"},
 	OUTPUT_ROWS(struct compare_args, out, "table"),
 };
 
@@ -504,6 +518,35 @@ void compare_usage(FILE *f)
 		"Render saved runs side by side: one column per file (per label/lock\n"
 		"when a file holds several locks), statistics recomputed from the runs.\n");
 	opt_help(&compare_options, f);
+	fprintf(f, "Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
+		"found a point significantly worse than its baseline by more than PCT.\n");
+}
+
+/*
+ * --fail-if-regressed PCT: one line on stderr per point significantly
+ * worse than its baseline by more than PCT (lower throughput, or a
+ * higher value where lower is better), then exit status 4; 0 when none.
+ */
+static int regression_gate(const struct results *r, double pct)
+{
+	unsigned bad = 0;
+	char row[64];
+
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+			bool lower = r->row_desc && r->row_desc[k].lower_better;
+			double worse = lower ? p->rel : -p->rel;
+
+			if (!p->has_rel || !p->significant || !(worse > pct))
+				continue;
+			fprintf(stderr, "lockbench: regression: %s at %s %s: %+.1f%% against "
+				"%s (Holm-adjusted p %.2g)\n", r->variants[v].name,
+				r->row_heading, results_row_name(r, k, row, sizeof(row)),
+				p->rel, r->variants[results_base(r, v)].name, p->p_adj);
+			bad++;
+		}
+	return bad ? 4 : 0;
 }
 
 /* The merged model of the inputs, columns picked by -l. */
@@ -543,9 +586,13 @@ int cmd_compare(int argc, char **argv)
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
 	pick_baseline(&m, a.baseline, &r);
+	r.noise.opts.exclude_flagged = a.exclude_flagged;
+	r.min_effect = a.min_effect * 100;
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);
+	if (!rc && a.fail_given)
+		rc = regression_gate(&r, a.fail_pct * 100);
 	results_free(&r);
 	merge_free(&m);
 	free(files);

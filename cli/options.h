@@ -41,7 +41,7 @@ struct cli {
 	bool isolated;
 	struct machine_req machine;      /* --freq, --numa-balancing, --no-tune */
 	/* noise */
-	double probe_factor;
+	double probe_factor, min_effect;
 	bool no_probe, exclude_flagged, c2c;
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume;

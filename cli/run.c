@@ -151,6 +151,7 @@ static void results_setup(struct results *r, const struct config *cf,
 		variant_setup(&r->variants[i], cf, i);
 	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
 	r->baseline = cf->baseline;
+	r->min_effect = cf->min_effect_pct;
 	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
 	r->row_heading = strdup(cf->row_heading);
 	r->label = cf->label ? strdup(cf->label) : NULL;

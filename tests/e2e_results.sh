@@ -247,6 +247,20 @@ assert sorted(set(r['invocation'] for r in d['points'][1]['runs'])) == [4, 5, 6]
 " && ok || bad "invocations: one column per label, runs numbered apart"
 $LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/c"[123].json
 case "$(verdict "$T/v.json")" in "invocations False "*) ok ;; *) bad "invocations, A/A: $(verdict "$T/v.json")" ;; esac
+# The regression gate: B is 10% slower on 3 invocations a side.
+$LB compare --fail-if-regressed 5% "$T/a"[123].json "$T/b"[123].json >"$T/o" 2>"$T/e"
+[ $? -eq 4 ] && grep -q "^lockbench: regression: B at nwriters_stress 1: -10.[0-9]% against A" "$T/e" &&
+	ok || { bad "gate: exit 4 naming the point"; cat "$T/e"; }
+$LB compare --fail-if-regressed 20% "$T/a"[123].json "$T/b"[123].json >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && [ ! -s "$T/e" ] && ok || bad "gate: 10% is within 20%"
+$LB compare --fail-if-regressed 1% "$T/a1.json" "$T/b1.json" >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && ok || bad "gate: one invocation a side cannot fail it"
+$LB compare --fail-if-regressed 5% --baseline B "$T/a"[123].json "$T/b"[123].json >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && ok || bad "gate: A is faster than B, no regression"
+# --min-effect: a significant 10% below a 15% floor is not marked.
+$LB compare -f json -o "$T/v.json" --min-effect 15% "$T/a"[123].json "$T/b"[123].json
+case "$(verdict "$T/v.json")" in "invocations False -10 "*) ok ;; *) bad "--min-effect: $(verdict "$T/v.json")" ;; esac
+refuse "compare bad --fail-if-regressed" "fail-if-regressed (lots)" $LB compare --fail-if-regressed lots "$T/a1.json"
 # The same file twice is not a second invocation.
 refuse "compare same file twice" "a1.json): given twice" $LB compare "$T/a1.json" "$T/a1.json"
 

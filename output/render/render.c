@@ -362,6 +362,35 @@ static const char *sig_method_text(unsigned methods)
 	return "trimmed t on rounds, or on invocations";
 }
 
+/* Does some variant have a geometric mean over 2 or more rows? */
+static bool has_geomean(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			return true;
+	return false;
+}
+
+/* "geometric mean over the rows, against BASE: a +1.2%, b -0.4%". */
+static void geomean_note(const struct results *r, FILE *f)
+{
+	char line[2048];
+	const char *sep = "";
+
+	if (r->base_of && r->variants[r->baseline].label)
+		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
+			 "rows, against the same lock under %s:",
+			 r->variants[r->baseline].label);
+	else
+		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
+			 "rows, against %s:", r->variants[r->baseline].name);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
+				 r->variants[v].name, r->variants[v].geo_rel), sep = ",";
+	render_wrapped(f, line, 3);
+}
+
 /* The `~` note: what was tested, corrected how; what was not assessed. */
 static void sig_note(const struct results *r, FILE *f, unsigned methods,
 		     bool one_inv, bool few)
@@ -415,7 +444,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	if (!o->marks)
 		cv = ns = over = missing = false;
 	if (cv || ns || over || missing || failed || r->incomplete ||
-	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
+	    (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
+	    render_noise_notes(r, o, NULL))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
 	if (cv)
@@ -423,6 +453,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 			r->cv_flag * 100);
 	if (ns)
 		sig_note(r, f, methods, one_inv, few);
+	if (o->marks && has_geomean(r))
+		geomean_note(r, f);
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)

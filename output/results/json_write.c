@@ -272,10 +272,11 @@ static json_t *variant_json(const struct variant *v)
 
 	for (unsigned i = 0; i < v->ncounters; i++)
 		json_array_append_new(names, json_string(v->counter_names[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:i}", "name", v->name,
 			 "lock", str_or_null(v->lock), "label", str_or_null(v->label),
 			 "plugin", str_or_null(v->origin), "plugin_sha256",
-			 str_or_null(v->sha256), "counters", names);
+			 str_or_null(v->sha256), "counters", names,
+			 "geomean_rel_pct", num(v->geo_rel), "geomean_points", v->geo_n);
 }
 
 static json_t *keep(json_t *j)

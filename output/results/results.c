@@ -452,6 +452,31 @@ static void point_versus(struct point *p, const struct point *b)
 	free(y);
 }
 
+/* Each variant's geometric mean of its ratios to its baseline. */
+static void results_geomean(struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		struct variant *var = &r->variants[v];
+		double sum = 0;
+
+		var->geo_n = 0;
+		var->geo_rel = NAN;
+		for (unsigned row = 0; row < r->nrows && !results_is_base(r, v); row++) {
+			const struct point *p = results_point(r, v, row);
+			const struct point *b = results_point(r, results_base(r, v), row);
+			double q;
+
+			if (!p->has_rel || !(p->sum.mean > 0) || !(b->sum.mean > 0))
+				continue;
+			q = log(p->sum.mean / b->sum.mean);
+			sum += r->row_desc && r->row_desc[row].lower_better ? -q : q;
+			var->geo_n++;
+		}
+		if (var->geo_n)
+			var->geo_rel = (exp(sum / var->geo_n) - 1) * 100;
+	}
+}
+
 /*
  * Holm's correction over every test of the results (a sweep makes one
  * per point), then the mark: adjusted p below alpha and a change at
@@ -505,5 +530,6 @@ void results_finalize(struct results *r)
 				point_versus(results_point(r, v, row),
 					     results_point(r, results_base(r, v), row));
 	results_holm(r);
+	results_geomean(r);
 	noise_finalize_adaptive(r);
 }

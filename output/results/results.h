@@ -149,6 +149,12 @@ struct variant {
 	char *sha256;            /* plugin hash, or NULL */
 	unsigned ncounters;
 	char **counter_names;
+	/* Derived by results_finalize(): the geometric mean over the rows
+	 * of mean / baseline mean (base / mean for lower-better rows), as
+	 * a change in percent (> 0: better); NAN for a baseline or when
+	 * no row compares.  geo_n: how many rows it covers. */
+	double geo_rel;
+	unsigned geo_n;
 };
 
 /*
