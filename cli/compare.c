@@ -122,6 +122,57 @@ static const struct row_desc *row_desc_of(const struct results *r, const char *k
 }
 
 /* Workloads, units and row metrics must agree; say which files differ. */
+/* Append " KEY (A, B)" for each of keys whose values differ in a and b. */
+static void differing(json_t *a, json_t *b, const char *const *keys, char *out,
+		      size_t len)
+{
+	for (unsigned k = 0; keys[k]; k++) {
+		json_t *x = json_object_get(a, keys[k]), *y = json_object_get(b, keys[k]);
+		char *sx, *sy;
+
+		if ((!x && !y) || (x && y && json_equal(x, y)))
+			continue;
+		sx = x ? json_dumps(x, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+		sy = y ? json_dumps(y, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+		snprintf(out + strlen(out), len - strlen(out), "%s %s (%s, %s)",
+			 *out ? "," : "", keys[k], sx ? sx : "none", sy ? sy : "none");
+		free(sx);
+		free(sy);
+	}
+}
+
+/*
+ * Files measured on different machines or with different settings can
+ * still be compared, but the user must know: one warning per file that
+ * differs from the first, naming the fields.  The kernel may differ
+ * (that is usually the point).
+ */
+static void warn_differences(const struct merge *m)
+{
+	static const char *const mach[] = {
+		"cpu_model", "arch", "pus", "cores", "numa_nodes", "packages", NULL,
+	};
+	static const char *const conf[] = {
+		"warmup_s", "duration_s", "stat_interval_s", "cs_ns", "ncs_ns",
+		"ncs_dist", "cs_lines", "cs_write_lines", "read_pct", "readers",
+		"writers", "long_hold_ms", "stutter_s", "lat_sample", "placement",
+		"mem_node", "fake_nodes", "order", NULL,
+	};
+	const struct input *a = &m->in[0];
+
+	for (unsigned i = 1; i < m->nin; i++) {
+		const struct input *b = &m->in[i];
+		char md[1024] = "", cd[1024] = "";
+
+		differing(a->r.machine, b->r.machine, mach, md, sizeof(md));
+		differing(a->r.config, b->r.config, conf, cd, sizeof(cd));
+		if (*md || *cd)
+			fprintf(stderr, "lockbench: warning: compare (%s, %s):%s%s%s%s%s\n",
+				a->path, b->path, *md ? " machine differs:" : "", md,
+				*md && *cd ? ";" : "", *cd ? " configuration differs:" : "", cd);
+	}
+}
+
 static void check_inputs(const struct merge *m)
 {
 	const struct input *a = &m->in[0];
@@ -554,6 +605,7 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 {
 	load_inputs(m, n, paths);
 	check_inputs(m);
+	warn_differences(m);
 	for (unsigned i = 0; i < m->nin; i++)
 		m->ncol += m->in[i].r.nvariants;
 	m->col = cli_calloc(m->ncol, sizeof(*m->col));

@@ -164,6 +164,20 @@ import json; d = json.load(open('$T/pair.json'))
 b = {(p['vs_baseline'] or {}).get('baseline') for p in d['points']}
 assert b == {None, 'both/rtmutex_lock'}, b" && ok || bad "--baseline COLUMN: one baseline"
 refuse "lkp-compare with pairing" "format lkp-compare: one baseline column" $LB compare -f lkp-compare "$T/both.json" "$T/both2.json"
+# Different machines or settings: compared, with one warning per file
+# naming the fields; the same machine and settings: not a word.
+python3 - "$G/cna/cna-patched.json" "$T/altra.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["machine"]["cpu_model"] = "Ampere Altra"
+d["config"] = {"duration_s": 2.0}
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+$LB compare $G/cna/cna-stock.json "$T/altra.json" >"$T/o" 2>"$T/e"
+[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "^lockbench: warning: compare (.*cna-stock.json, .*altra.json): machine differs: cpu_model (\".*\", \"Ampere Altra\"); configuration differs: duration_s (none, 2.0)$" "$T/e" &&
+	ok || { bad "compare: differing machine not named"; cat "$T/e"; }
+$LB compare $RT >"$T/o" 2>"$T/e"
+[ ! -s "$T/e" ] && ok || { bad "compare: warning without a difference"; cat "$T/e"; }
 # Points missing from one file are shown as -, not dropped.
 python3 - "$G/rtmutex/k1.json" "$T/short.json" <<'EOF'
 import json, sys
