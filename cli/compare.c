@@ -56,6 +56,7 @@ struct merge {
 	unsigned ncol;
 	char **row_key;           /* union of row names, in output order */
 	unsigned nrows;
+	bool one_label;           /* every input has the same label */
 	/* Invocations numbered apart: (file, its own number) -> index + 1. */
 	struct source *inv;
 	unsigned ninv;
@@ -232,6 +233,8 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 			continue;
 		if (nsel == 1) {
 			c->name = cli_strdup(in->label);
+		} else if (m->one_label) {
+			c->name = cli_strdup(lock);	/* one run (or its repeats) */
 		} else if (asprintf(&c->name, "%s/%s", in->label, lock) < 0) {
 			cli_die("out of memory");
 		}
@@ -403,7 +406,9 @@ static void build_merged(struct merge *m, struct results *r)
 
 	if (results_init(r, m->ncol, m->nrows))
 		cli_die("out of memory");
-	r->variant_heading = cli_strdup("Kernel");
+	/* One label: the run's own heading ("Lock"); several: kernels. */
+	r->variant_heading = cli_strdup(m->one_label && first->variant_heading ?
+					first->variant_heading : "Kernel");
 	r->row_heading = cli_strdup(first->row_heading);
 	r->workload = cli_strdup(first->workload);
 	r->cv_flag = first->cv_flag;
@@ -606,6 +611,9 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 	load_inputs(m, n, paths);
 	check_inputs(m);
 	warn_differences(m);
+	m->one_label = true;
+	for (unsigned i = 1; i < m->nin; i++)
+		m->one_label &= !strcmp(m->in[i].label, m->in[0].label);
 	for (unsigned i = 0; i < m->nin; i++)
 		m->ncol += m->in[i].r.nvariants;
 	m->col = cli_calloc(m->ncol, sizeof(*m->col));

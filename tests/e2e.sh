@@ -44,6 +44,9 @@ for pair in "help:--help" "locks:list locks"; do
 	got=$(sed -n "/<!-- $tag:begin -->/,/<!-- $tag:end -->/p" "$README" | sed '1d;$d; s/ *$//')
 	[ "$want" = "$got" ] && ok || bad "README's copy of '${pair#*:}' differs from the binary's"
 done
+# Every example output in the README is rendered from committed results.
+"$(dirname "$0")/../scripts/readme-examples.sh" --check "$BIN" >"$OUT/ex" 2>&1 && ok ||
+	bad "README examples: $(cat "$OUT/ex")"
 expect_exit 0 "version" -- "$BIN" --version
 grep -q "^lockbench [0-9]" "$OUT/stdout" && ok || bad "version output"
 expect_exit 0 "list locks" -- "$BIN" list locks

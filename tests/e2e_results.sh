@@ -178,6 +178,11 @@ $LB compare $G/cna/cna-stock.json "$T/altra.json" >"$T/o" 2>"$T/e"
 	ok || { bad "compare: differing machine not named"; cat "$T/e"; }
 $LB compare $RT >"$T/o" 2>"$T/e"
 [ ! -s "$T/e" ] && ok || { bad "compare: warning without a difference"; cat "$T/e"; }
+# -o files get the user's umask (not mkstemp's 0600).
+(umask 022 && $LB compare -f json -o "$T/um.json" $G/rtmutex/k0.json) &&
+	[ "$(stat -c %a "$T/um.json")" = 644 ] && ok || bad "-o file mode under umask 022: $(stat -c %a "$T/um.json")"
+(umask 077 && $LB compare -f json -o "$T/um2.json" $G/rtmutex/k0.json) &&
+	[ "$(stat -c %a "$T/um2.json")" = 600 ] && ok || bad "-o file mode under umask 077"
 # Points missing from one file are shown as -, not dropped.
 python3 - "$G/rtmutex/k1.json" "$T/short.json" <<'EOF'
 import json, sys
