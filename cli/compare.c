@@ -23,6 +23,7 @@
 #include "err.h"
 #include "opt.h"
 #include "outfile.h"
+#include "provenance.h"
 
 /* ---- compare ------------------------------------------------------------- */
 
@@ -392,9 +393,10 @@ static void merged_meta(const struct merge *m, struct results *r)
 		r->incomplete |= s->incomplete;
 		same_cpu &= same_str(cpu, json_string_value(json_object_get(s->machine,
 									      "cpu_model")));
-		json_array_append_new(files, json_pack("{s:s, s:s, s:O?, s:O?}",
+		json_array_append_new(files, json_pack("{s:s, s:s, s:O?, s:O?, s:O?}",
 			"file", m->in[i].path, "label", m->in[i].label,
-			"machine", s->machine, "config", s->config));
+			"machine", s->machine, "config", s->config,
+			"provenance", s->provenance));
 	}
 	r->machine = same_cpu ? json_pack("{s:s}", "cpu_model", cpu) : NULL;
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
@@ -643,9 +645,12 @@ int cmd_compare(int argc, char **argv)
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	o.header = a.out.header;
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
 	pick_baseline(&m, a.baseline, &r);
+	/* argv[0] is the command word; main() passed argv + 1. */
+	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.noise.opts.exclude_flagged = a.exclude_flagged;
 	r.min_effect = a.min_effect * 100;
 	results_finalize(&r);

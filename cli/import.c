@@ -12,6 +12,7 @@
 #include "err.h"
 #include "opt.h"
 #include "outfile.h"
+#include "provenance.h"
 
 struct import_args {
 	struct output_args out;
@@ -71,9 +72,12 @@ int cmd_import(int argc, char **argv)
 	}
 	import_check_words(w, n);
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	o.header = a.out.header;
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
 			       &r, a.quiet ? NULL : stderr, err, sizeof(err)))
 		cli_die_msg(err);
+	/* argv[0] is the command word; main() passed argv + 1. */
+	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);

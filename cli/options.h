@@ -45,11 +45,13 @@ struct cli {
 	bool no_probe, exclude_flagged, c2c;
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume;
-	bool no_marks, dry_run, quiet, verbose, help, version;
+	bool no_marks, header, dry_run, quiet, verbose, help, version;
 	/* the words that are not options, after the command word */
 	int argc;
 	char **argv;
 	char **argv_base;                /* the allocation argv points into */
+	int full_argc;                   /* the whole command line (provenance) */
+	char **full_argv;
 };
 
 extern const struct opt_cmd run_options;

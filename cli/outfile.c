@@ -109,6 +109,9 @@ int outputs_write(struct outputs *o, const struct results *r)
 
 		if (i && f == stdout)
 			fputc('\n', stdout);
+		if (o->header && strcmp(o->fmt[i]->name, "json") &&
+		    strcmp(o->fmt[i]->name, "csv"))
+			render_header(r, f);
 		if (o->fmt[i]->render(r, &o->ropts, f)) {
 			cli_warn("writing %s output failed", o->fmt[i]->name);
 			outputs_discard(o);

@@ -249,6 +249,42 @@ static bool render_has_metrics(const struct results *r)
 	return r->workload && !strcmp(r->workload, "rw");
 }
 
+void render_header(const struct results *r, FILE *f)
+{
+	json_t *pv = r->provenance, *cmd = json_object_get(pv, "command"), *w;
+	const char *kernel = json_string_value(json_object_get(pv, "kernel"));
+	const char *cpu = json_string_value(json_object_get(r->machine, "cpu_model"));
+	const char *ver = json_string_value(json_object_get(pv, "version"));
+	const char *git = json_string_value(json_object_get(pv, "git"));
+	json_t *files = json_object_get(r->config, "files"), *e;
+	const char *sep = " kernels";
+	size_t i;
+
+	fputs("#", f);
+	/* compare: the kernels the files ran on, not the one comparing. */
+	json_array_foreach(files, i, e) {
+		const char *k = json_string_value(json_object_get(json_object_get(e, "machine"),
+								 "kernel"));
+
+		if (k)
+			fprintf(f, "%s %.*s", sep, (int)strcspn(k, " "), k), sep = ",";
+	}
+	if (*sep == ',')
+		fputc(',', f);
+	else if (kernel && !files)
+		fprintf(f, " kernel %.*s,", (int)strcspn(kernel, " "), kernel);
+	if (cpu)
+		fprintf(f, " CPU %s,", cpu);
+	if (ver)
+		fprintf(f, " lockbench %s%s%s%s", ver, git ? " (git " : "", git ? git : "",
+			git ? ")" : "");
+	if (json_array_size(cmd))
+		fputc(':', f);
+	json_array_foreach(cmd, i, w)
+		fprintf(f, " %s", json_string_value(w) ? json_string_value(w) : "?");
+	fputc('\n', f);
+}
+
 const char *render_ns(double ns, char *buf, size_t len)
 {
 	static const char *const unit[] = {"ns", "us", "ms", "s"};

@@ -54,6 +54,9 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 /* The noise notes (render.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);
+/* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
+ * provenance and machine (what is unknown is left out). */
+void render_header(const struct results *r, FILE *f);
 /* Notes under the text formats are wrapped at this column. */
 #define RENDER_WRAP 72
 /* ns with a unit that keeps 3 digits: "875 ns", "1.92 us", "16.0 ms". */

@@ -330,6 +330,7 @@ json_t *results_to_json(const struct results *r)
 	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i}",
 		"correction", "holm", "trim", SIG_TRIM, "min_effect_pct", r->min_effect,
 		"tests", r->ntests));
+	json_object_set_new(doc, "provenance", keep(r->provenance));
 	json_object_set_new(doc, "machine", keep(r->machine));
 	json_object_set_new(doc, "config", keep(r->config));
 	json_object_set_new(doc, "calibration", keep(r->calibration));

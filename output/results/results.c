@@ -100,6 +100,7 @@ void results_free(struct results *r)
 	json_decref(r->config);
 	json_decref(r->placement);
 	json_decref(r->calibration);
+	json_decref(r->provenance);
 	json_decref(r->run_order);
 	results_noise_free(&r->noise);
 	memset(r, 0, sizeof(*r));

@@ -195,6 +195,7 @@ struct results {
 	unsigned ncpus;          /* CPUs available for placement */
 	/* Opaque descriptions carried into JSON as they are. */
 	json_t *machine, *config, *placement, *calibration, *run_order;
+	json_t *provenance;      /* what made it: command, revision, ... (1.3) */
 	struct results_noise noise; /* noise options and counts (noise.h) */
 };
 
