@@ -36,9 +36,10 @@ LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
 
 # output/results/ is the results model (types, statistics, noise data,
 # JSON, resume, log import), output/render/ the formats that read it;
-# docs/architecture.md draws which folder may include which.
+# kernel/ drives the kernel's locktorture module; docs/architecture.md
+# draws which folder may include which.
 SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c \
-		      output/results/*.c output/render/*.c cli/*.c)
+		      output/results/*.c output/render/*.c cli/*.c kernel/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
@@ -71,7 +72,7 @@ build/provenance.stamp: FORCE
 	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
 FORCE:
 
-.PHONY: FORCE all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
+.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -125,6 +126,7 @@ e2e: lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
+	tests/e2e_locktorture.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -132,6 +134,7 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 	tests/e2e_results.sh build/asan/lockbench
 	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
+	tests/e2e_locktorture.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.
@@ -191,12 +194,17 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
+# The instruction-count guard: the cs loop of null, tas and ticket under
+# valgrind against a per-operation budget (deterministic; no timing).
+insn: lockbench
+	tests/e2e_insn.sh ./lockbench
+
 # The include arrows of docs/architecture.md (and a negative check that
 # the checker catches planted bad includes).
 check-includes:
 	tests/check_includes.sh
 
-test: check-includes unit e2e asan tsan arm64
+test: check-includes unit e2e insn asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench

@@ -36,8 +36,11 @@ const struct command commands[] = {
 	{"rerun", "rerun FILE.json [options]",
 	 "run the command a results file records again (same seed, no -o)",
 	 cmd_rerun, NULL, NULL},
-	{"import", "import locktorture [--label L] [-o OUT.json] dmesg.log ...",
+	{"import", "import locktorture [--label L] [--nwriters N] [-o OUT.json] dmesg.log ...",
 	 "kernel locktorture logs as lockbench results", cmd_import, NULL, NULL},
+	{"locktorture", "locktorture [-t LIST] [--torture-type T] [-r N] [-o OUT.json]",
+	 "run the kernel's locktorture module, placed and frozen like a sweep",
+	 cmd_locktorture, NULL, NULL},
 	{"help", "help [COMMAND | completion]",
 	 "this list, a command's options, or the bash completion script",
 	 cmd_help, NULL, NULL},
@@ -54,9 +57,13 @@ const struct command *command_find(const char *name)
 
 static void help_overview(FILE *f)
 {
+	int w = 0;
+
+	for (unsigned i = 0; i < ncommands; i++)
+		w = (int)strlen(commands[i].name) > w ? (int)strlen(commands[i].name) : w;
 	fprintf(f, "usage: lockbench COMMAND [options]\n\n");
 	for (unsigned i = 0; i < ncommands; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
 	fprintf(f, "\n'lockbench help COMMAND' shows a command's options; "
 		"'lockbench --help' those of run.\n");
 }
@@ -69,6 +76,8 @@ static void help_command(const struct command *c, FILE *f)
 		compare_usage(f);
 	else if (!strcmp(c->name, "import"))
 		import_usage(f);
+	else if (!strcmp(c->name, "locktorture"))
+		locktorture_usage(f);
 	else if (!strcmp(c->name, "help"))
 		help_overview(f);
 	else {
@@ -174,6 +183,7 @@ static void completion(FILE *f)
 	own_table(f, &compare_options, "", "-X '!*.json' ");
 	own_table(f, &import_options,
 		  "\t\timport) COMPREPLY=($(compgen -W locktorture -- \"$cur\")); return ;;\n", "");
+	own_table(f, &locktorture_options, "", "");
 	fprintf(f, "\thelp) COMPREPLY=($(compgen -W \"");
 	for (unsigned i = 0; i < ncommands; i++)
 		fprintf(f, "%s ", commands[i].name);

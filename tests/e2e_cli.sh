@@ -19,6 +19,8 @@ bad_input "layout typo" "did you mean aligned?" -w layout --layouts packed,aling
 bad_input "option typo" "did you mean --locks?" --lokcs tas
 bad_input "enum prefix" "did you mean sequential?" --order seq
 bad_input "command typo" "did you mean list?" lsit
+bad_input "lock-opt key typo" "did you mean backoff_min?" --lock-opt ttas.backof_min=3
+bad_input "help after an option" "help: the command comes first" -l tas help
 bad_input "list target typo" "did you mean workloads?" list workload
 expect_exit 2 "help typo" -- "$BIN" help tpo
 grep -q "unknown command (tpo): did you mean topo?" "$OUT/stderr" && ok || bad "help tpo"
@@ -95,6 +97,14 @@ complete_test() {
 [ "$(complete_test lockbench lis)" = "list" ] && ok || bad "complete lis"
 [ "$(complete_test lockbench -f js)" = "json" ] && ok || bad "complete -f js"
 [ "$(complete_test lockbench import lock)" = "locktorture" ] && ok || bad "complete import"
+
+# make install puts the completion where bash-completion looks; uninstall
+# takes it away again (a scratch DESTDIR, never the real /usr).
+make -s -C "$ROOT" install DESTDIR="$OUT/root" PREFIX=/usr >/dev/null 2>&1 && ok || bad "make install"
+cmp -s "$OUT/root/usr/share/bash-completion/completions/lockbench" "$OUT/lb.bash" &&
+	ok || bad "installed completion differs from 'help completion'"
+make -s -C "$ROOT" uninstall DESTDIR="$OUT/root" PREFIX=/usr >/dev/null 2>&1 && ok || bad "make uninstall"
+[ -z "$(find "$OUT/root" -type f)" ] && ok || bad "uninstall left: $(find "$OUT/root" -type f)"
 
 # make without a dependency: one line naming the Debian packages.
 got=$(PKG_CONFIG_LIBDIR=/nonexistent make -s -C "$ROOT" -n lockbench 2>&1)

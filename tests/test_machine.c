@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "../cli/machctl.h"
 #include "../output/render/render.h"
 #include "fakesys/fakesys.h"
 #include "machine.h"
@@ -659,38 +660,11 @@ static void test_reset_uses_recorded_root(void **state)
 	sysfs_set_root(f->root);
 }
 
-/* The flag the recommended handler sets (see machine.h). */
-static volatile sig_atomic_t stop_signal;
-
-/* The handler machine.h recommends to the lead, verbatim. */
-static void on_signal(int sig)
-{
-	if (stop_signal) {
-		machine_restore_signal_safe();
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	stop_signal = sig;
-}
-
-/* Install on_signal() for SIGINT/SIGTERM/SIGHUP, each masking all three. */
-static void install_handlers(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /*
- * Child of the signal tests: install the handlers, tune, tell the parent
- * through @fd, then "run": until a signal (@stuck: forever, as a hung
- * sweep), then restore on the normal path as main.c would.
+ * Child of the signal tests: install lockbench's own handlers
+ * (cli/machctl.c), tune, tell the parent through @fd, then "run": until
+ * a signal (@stuck: forever, as a hung sweep), then restore on the
+ * normal path as a run does.
  */
 static void signal_child(int fd, bool stuck)
 {
@@ -703,12 +677,12 @@ static void signal_child(int fd, bool stuck)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	install_handlers();
+	install_signals();
 	if (machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)) != 0)
 		_exit(2);
 	if (write(fd, "r", 1) != 1)
 		_exit(3);
-	while (!stop_signal || stuck)
+	while (!interrupted || stuck)
 		sigsuspend(&old);
 	_exit(machine_restore() ? 4 : 0);
 }
@@ -951,6 +925,37 @@ static void test_describe_acpi(void **state)
 	json_decref(d);
 }
 
+/*
+ * CPU lists in the report are ranges in CPU order whatever the order of
+ * the description (a placement may list CPUs in any order): a JSON
+ * description made by hand, no sysfs involved.
+ */
+static void test_report_cpu_ranges(void **state)
+{
+	json_t *d = json_pack(
+		"{s:[{s:i, s:{s:s}}, {s:i, s:{s:s}}, {s:i, s:{s:s}},"
+		" {s:i, s:{s:s}}, {s:i, s:{s:s}}], s:[i, i, i, i]}",
+		"cpus",
+		"cpu", 5, "cpufreq", "governor", "powersave",
+		"cpu", 2, "cpufreq", "governor", "schedutil",
+		"cpu", 0, "cpufreq", "governor", "schedutil",
+		"cpu", 7, "cpufreq", "governor", "powersave",
+		"cpu", 1, "cpufreq", "governor", "schedutil",
+		"smt_shared", 9, 3, 1, 2);
+	char *text;
+	int w;
+
+	(void)state;
+	assert_non_null(d);
+	text = report(d, &w);
+	assert_int_equal(w, 3);
+	assert_non_null(strstr(text, "warning: governor powersave on cpus 5,7 "));
+	assert_non_null(strstr(text, "warning: governor schedutil on cpus 0-2 "));
+	assert_non_null(strstr(text, "warning: SMT siblings in use (cpus 1-3,9)"));
+	free(text);
+	json_decref(d);
+}
+
 /* A quiet, tuned machine: no warning at all. */
 static void test_report_quiet(void **state)
 {
@@ -1048,6 +1053,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_failure_keeps_state, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_acpi, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_report_quiet, setup_acpi, teardown),
+		cmocka_unit_test(test_report_cpu_ranges),
 		cmocka_unit_test_setup_teardown(test_describe_no_cpufreq, setup_nofreq, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_arm64_model, setup_arm, teardown),
 	};

@@ -175,7 +175,8 @@ static bool pt_not_reached(const struct point *p)
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f)
 {
-	static const char *const what[] = {"placement changed", "steal", "migrated"};
+	static const char *const what[] = {"placement changed", "steal", "migrated",
+					   NULL, "core speed moved"};
 	const struct results_noise *rn = &r->noise;
 	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
 	bool off = false;
@@ -193,8 +194,8 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 	if (flag) {
 		snprintf(line, sizeof(line), "!  noisy: %u of %u runs flagged (", rn->flagged,
 			 rn->runs);
-		for (unsigned i = 0; i < 3; i++)
-			if (rn->by_flag[i])
+		for (unsigned i = 0; i < 5; i++)
+			if (what[i] && rn->by_flag[i])
 				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
 					 rn->by_flag[i]), sep = ", ";
 		line_add(line, sizeof(line), ")");
@@ -386,6 +387,18 @@ static void render_metrics(const struct results *r, FILE *f)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
 }
 
+/* Kernel locktorture columns next to userspace ones (compare marks them). */
+static bool kernel_mixed(const struct results *r)
+{
+	bool k = false, u = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		k |= r->variants[v].kernel;
+		u |= !r->variants[v].kernel;
+	}
+	return k && u;
+}
+
 /* What the tests behind the `~` marks were, for the note. */
 static const char *sig_method_text(unsigned methods)
 {
@@ -457,7 +470,7 @@ static void sig_note(const struct results *r, FILE *f, unsigned methods,
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	bool cv = false, ns = false, over = false, missing = false, few = false;
-	bool one_inv = false;
+	bool one_inv = false, unfair = false;
 	unsigned failed = 0, methods = 0;
 	char row[64];
 
@@ -466,6 +479,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
 
 		cv |= p->status == POINT_OK && p->high_cv;
+		unfair |= p->status == POINT_OK && p->lt_unfair;
 		ns |= cmp;
 		if (cmp && p->test.valid)
 			methods |= 1u << p->method;
@@ -478,8 +492,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	for (unsigned k = 0; k < r->nrows; k++)
 		over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		cv = ns = over = missing = false;
-	if (cv || ns || over || missing || failed || r->incomplete ||
+		cv = ns = over = missing = unfair = false;
+	if (cv || ns || over || missing || unfair || failed || r->incomplete || kernel_mixed(r) ||
 	    (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
 	    render_noise_notes(r, o, NULL))
 		fputc('\n', f);
@@ -493,6 +507,9 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		geomean_note(r, f);
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
+	if (unfair)
+		fprintf(f, "^  unfair: in a run the busiest thread made more than twice the "
+			"operations of the least busy (locktorture's \?\?\?)\n");
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
 		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
 			fprintf(f, "%s %s: %s\n", r->variants[i / r->nrows].name,
@@ -502,6 +519,10 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+	if (kernel_mixed(r))
+		fprintf(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with its own "
+			"delays), next to lockbench's\n    userspace torture workload: two "
+			"different measurements side by side, not one\n");
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
 }
