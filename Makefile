@@ -59,9 +59,20 @@ CC_release := $(CC)
 CC_asan    := $(CC)
 CC_tsan    := $(CC)
 
+.DEFAULT_GOAL := all
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
+# Provenance recorded in every JSON (cli/provenance.c): the git revision
+# and the compiler flags.  The stamp changes only when they do, so only
+# provenance.o recompiles.
+GIT_REV   := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+PROV_DEFS := -DLOCKBENCH_GIT='"$(GIT_REV)"' -DLOCKBENCH_CFLAGS='"$(subst ",,$(CFLAGS))"'
+build/provenance.stamp: FORCE
+	@mkdir -p build
+	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
+FORCE:
+
+.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -75,7 +86,10 @@ define flavour
 build/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
 	$$(if $$(Q),@echo "  CC [$(1)] $$<")
-	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -MMD -MP -c $$< -o $$@
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) $$(XDEFS) -MMD -MP -c $$< -o $$@
+
+build/$(1)/cli/provenance.o: build/provenance.stamp
+build/$(1)/cli/provenance.o: XDEFS = $(PROV_DEFS)
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")

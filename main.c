@@ -17,6 +17,7 @@
 #include "cli/cmds.h"
 #include "cli/err.h"
 #include "cli/options.h"
+#include "cli/provenance.h"
 #include "locks/plugin.h"
 #include "topology/machine.h"
 #include "topology/sysfs.h"
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 		if (c.help)
 			cli_usage(stdout);
 		else
-			printf("lockbench %s\n", LOCKBENCH_VERSION);
+			printf("lockbench %s\n", provenance_version());
 		cli_free(&c);
 		return 0;
 	}

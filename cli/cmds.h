@@ -38,6 +38,8 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
  * after one line on stderr).
  */
 int cmd_compare(int argc, char **argv);
+/* `lockbench rerun FILE.json [options]` (rerun.c): execs, or exits 2. */
+int cmd_rerun(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 extern const struct opt_cmd compare_options, import_options;
 void compare_usage(FILE *f);

@@ -23,6 +23,7 @@
 #include "err.h"
 #include "opt.h"
 #include "outfile.h"
+#include "provenance.h"
 
 /* ---- compare ------------------------------------------------------------- */
 
@@ -32,10 +33,20 @@ struct input {
 	struct results r;
 };
 
-/* One column of the comparison: variant `var` of input `in`, named by
- * the file's label, or label/variant when the file gives several. */
+/*
+ * One column of the comparison: variant `var` of input `in`, named by
+ * the file's label, or label/variant when the file gives several.
+ * Files with one label are several invocations of the same thing: the
+ * column takes the variant of each of them (src[0] is in/var).
+ */
+struct source {
+	unsigned in, var;
+};
+
 struct column {
 	unsigned in, var;
+	unsigned nsrc;
+	struct source *src;
 	char *name;
 };
 
@@ -50,6 +61,10 @@ struct merge {
 	unsigned ncol;
 	char **row_key;           /* union of row names, in output order */
 	unsigned nrows;
+	bool one_label;           /* every input has the same label */
+	/* Invocations numbered apart: (file, its own number) -> index + 1. */
+	struct source *inv;
+	unsigned ninv;
 };
 
 static char *file_label(const char *path, const struct results *r)
@@ -75,6 +90,20 @@ static void load_inputs(struct merge *m, int n, char **paths)
 	m->in = cli_calloc((size_t)n, sizeof(*m->in));
 	m->nin = (unsigned)n;
 	for (int i = 0; i < n; i++) {
+		char *ri = realpath(paths[i], NULL);
+
+		for (int j = 0; ri && j < i; j++) {
+			char *rj = realpath(paths[j], NULL);
+			bool dup = rj && !strcmp(ri, rj);
+
+			free(rj);
+			if (dup) {
+				free(ri);
+				cli_die("cannot compare (%s): given twice (its runs would count "
+				     "as another invocation)", paths[i]);
+			}
+		}
+		free(ri);
 		m->in[i].path = paths[i];
 		if (results_from_json(paths[i], &m->in[i].r, err, sizeof(err)))
 			cli_die_msg(err);
@@ -113,6 +142,57 @@ static bool same_workload(const char *a, const char *b)
 }
 
 /* Workloads, units and row metrics must agree; say which files differ. */
+/* Append " KEY (A, B)" for each of keys whose values differ in a and b. */
+static void differing(json_t *a, json_t *b, const char *const *keys, char *out,
+		      size_t len)
+{
+	for (unsigned k = 0; keys[k]; k++) {
+		json_t *x = json_object_get(a, keys[k]), *y = json_object_get(b, keys[k]);
+		char *sx, *sy;
+
+		if ((!x && !y) || (x && y && json_equal(x, y)))
+			continue;
+		sx = x ? json_dumps(x, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+		sy = y ? json_dumps(y, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+		snprintf(out + strlen(out), len - strlen(out), "%s %s (%s, %s)",
+			 *out ? "," : "", keys[k], sx ? sx : "none", sy ? sy : "none");
+		free(sx);
+		free(sy);
+	}
+}
+
+/*
+ * Files measured on different machines or with different settings can
+ * still be compared, but the user must know: one warning per file that
+ * differs from the first, naming the fields.  The kernel may differ
+ * (that is usually the point).
+ */
+static void warn_differences(const struct merge *m)
+{
+	static const char *const mach[] = {
+		"cpu_model", "arch", "pus", "cores", "numa_nodes", "packages", NULL,
+	};
+	static const char *const conf[] = {
+		"warmup_s", "duration_s", "stat_interval_s", "cs_ns", "ncs_ns",
+		"ncs_dist", "cs_lines", "cs_write_lines", "read_pct", "readers",
+		"writers", "long_hold_ms", "stutter_s", "lat_sample", "placement",
+		"mem_node", "fake_nodes", "order", NULL,
+	};
+	const struct input *a = &m->in[0];
+
+	for (unsigned i = 1; i < m->nin; i++) {
+		const struct input *b = &m->in[i];
+		char md[1024] = "", cd[1024] = "";
+
+		differing(a->r.machine, b->r.machine, mach, md, sizeof(md));
+		differing(a->r.config, b->r.config, conf, cd, sizeof(cd));
+		if (*md || *cd)
+			fprintf(stderr, "lockbench: warning: compare (%s, %s):%s%s%s%s%s\n",
+				a->path, b->path, *md ? " machine differs:" : "", md,
+				*md && *cd ? ";" : "", *cd ? " configuration differs:" : "", cd);
+	}
+}
+
 static void check_inputs(const struct merge *m)
 {
 	const struct input *a = &m->in[0];
@@ -165,22 +245,44 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 	if (!nsel)
 		cli_die("no lock of -l (%s) in %s", locks, in->path);
 	for (unsigned v = 0; v < in->r.nvariants; v++) {
-		struct column *c = &m->col[m->ncol];
+		struct column *c = &m->col[m->ncol], *same = NULL;
 		const char *lock = in->r.variants[v].name;
 
 		if (!selected(&in->r.variants[v], locks))
 			continue;
+		if (nsel == 1) {
+			c->name = cli_strdup(in->label);
+		} else if (m->one_label) {
+			c->name = cli_strdup(lock);	/* one run (or its repeats) */
+		} else if (asprintf(&c->name, "%s/%s", in->label, lock) < 0) {
+			cli_die("out of memory");
+		}
+		if (m->mixed && in->r.variants[v].kernel) {
+			char *k;
+
+			if (asprintf(&k, "%s%s", c->name, KERNEL_MARK) < 0)
+				cli_die("out of memory");
+			free(c->name);
+			c->name = k;
+		}
+		for (unsigned k = 0; k < m->ncol && !same; k++)
+			if (!strcmp(m->col[k].name, c->name))
+				same = &m->col[k];
+		if (same && strcmp(m->in[same->in].label, in->label))
+			cli_die("cannot compare (%s, %s): both give a column %s; "
+			     "save them with different --label", m->in[same->in].path,
+			     in->path, c->name);
+		if (same) {
+			/* Another invocation of the same label and lock. */
+			free(c->name);
+			c->name = NULL;
+			same->src[same->nsrc++] = (struct source){i, v};
+			continue;
+		}
 		c->in = i;
 		c->var = v;
-		if (asprintf(&c->name, "%s%s%s%s", in->label, nsel == 1 ? "" : "/",
-			     nsel == 1 ? "" : lock,
-			     m->mixed && in->r.variants[v].kernel ? KERNEL_MARK : "") < 0)
-			cli_die("out of memory");
-		for (unsigned k = 0; k < m->ncol; k++)
-			if (!strcmp(m->col[k].name, c->name))
-				cli_die("cannot compare (%s, %s): both give a column %s; "
-				     "save them with different --label", m->in[m->col[k].in].path,
-				     in->path, c->name);
+		c->src = cli_calloc(m->nin, sizeof(*c->src));
+		c->src[c->nsrc++] = (struct source){i, v};
 		m->ncol++;
 	}
 }
@@ -247,16 +349,37 @@ static void copy_variant(struct variant *d, const struct variant *s,
 	d->ncounters = s->ncounters;
 }
 
-static void copy_point(struct results *r, unsigned v, unsigned row,
-		       const struct point *s)
+/* The merged number of invocation `local` of input `in` (1, 2, ...). */
+static unsigned global_invocation(struct merge *m, unsigned in, unsigned local)
+{
+	for (unsigned k = 0; k < m->ninv; k++)
+		if (m->inv[k].in == in && m->inv[k].var == local)
+			return k + 1;
+	m->inv = realloc(m->inv, (m->ninv + 1) * sizeof(*m->inv));
+	if (!m->inv)
+		cli_die("out of memory");
+	m->inv[m->ninv++] = (struct source){in, local};
+	return m->ninv;
+}
+
+/* Add the runs of point s of input `in` to (v, row); a failure wins over
+ * success, success over missing. */
+static void copy_point(struct merge *m, struct results *r, unsigned v, unsigned row,
+		       unsigned in, const struct point *s)
 {
 	struct point *p = results_point(r, v, row);
 
-	p->status = s->status;
-	p->error = cli_strdup(s->error);
-	for (unsigned k = 0; k < s->nruns; k++)
+	if (p->status == POINT_MISSING || s->status > POINT_OK) {
+		free(p->error);
+		p->status = s->status;
+		p->error = cli_strdup(s->error);
+	}
+	for (unsigned k = 0; k < s->nruns; k++) {
 		if (results_add_run(r, v, row, &s->runs[k]))
 			cli_die("out of memory");
+		p->runs[p->nruns - 1].invocation =
+			global_invocation(m, in, s->runs[k].invocation);
+	}
 }
 
 /* Rows of the merged model: numbers and descriptions from the first
@@ -298,21 +421,24 @@ static void merged_meta(const struct merge *m, struct results *r)
 		r->incomplete |= s->incomplete;
 		same_cpu &= same_str(cpu, json_string_value(json_object_get(s->machine,
 									      "cpu_model")));
-		json_array_append_new(files, json_pack("{s:s, s:s, s:O?, s:O?}",
+		json_array_append_new(files, json_pack("{s:s, s:s, s:O?, s:O?, s:O?}",
 			"file", m->in[i].path, "label", m->in[i].label,
-			"machine", s->machine, "config", s->config));
+			"machine", s->machine, "config", s->config,
+			"provenance", s->provenance));
 	}
 	r->machine = same_cpu ? json_pack("{s:s}", "cpu_model", cpu) : NULL;
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
 }
 
-static void build_merged(const struct merge *m, struct results *r)
+static void build_merged(struct merge *m, struct results *r)
 {
 	const struct results *first = &m->in[0].r;
 
 	if (results_init(r, m->ncol, m->nrows))
 		cli_die("out of memory");
-	r->variant_heading = cli_strdup("Kernel");
+	/* One label: the run's own heading ("Lock"); several: kernels. */
+	r->variant_heading = cli_strdup(m->one_label && first->variant_heading ?
+					first->variant_heading : "Kernel");
 	r->row_heading = cli_strdup(first->row_heading);
 	r->workload = cli_strdup(first->workload);
 	r->cv_flag = first->cv_flag;
@@ -323,34 +449,102 @@ static void build_merged(const struct merge *m, struct results *r)
 
 		copy_variant(&r->variants[c], &in->r.variants[m->col[c].var], &m->col[c],
 			     in->label);
-		for (unsigned row = 0; row < m->nrows; row++) {
-			int k = row_in(&in->r, m->row_key[row]);
+		for (unsigned j = 0; j < m->col[c].nsrc; j++) {
+			const struct source *sc = &m->col[c].src[j];
+			const struct results *sr = &m->in[sc->in].r;
 
-			if (k >= 0)
-				copy_point(r, c, row, results_point(&in->r, m->col[c].var,
-								    (unsigned)k));
+			for (unsigned row = 0; row < m->nrows; row++) {
+				int k = row_in(sr, m->row_key[row]);
+
+				if (k >= 0)
+					copy_point(m, r, c, row, sc->in,
+						   results_point(sr, sc->var, (unsigned)k));
+			}
 		}
 	}
 	merged_meta(m, r);
 }
 
-/* --baseline: a column name, or a file label (its first column). */
-static unsigned pick_baseline(const struct merge *m, const char *name)
+static const char *col_label(const struct merge *m, unsigned c)
 {
-	char names[1024] = "";
+	return m->in[m->col[c].in].label;
+}
 
-	if (!name)
-		return 0;
+static const char *col_lock(const struct merge *m, unsigned c)
+{
+	const struct variant *v = &m->in[m->col[c].in].r.variants[m->col[c].var];
+
+	return v->lock ? v->lock : v->name;
+}
+
+/* "a, b/x, b/y; labels a, b" into names. */
+static void baseline_choices(const struct merge *m, char *names, size_t len)
+{
+	const char *sep = "";
+
+	snprintf(names, len, "columns ");
 	for (unsigned c = 0; c < m->ncol; c++)
-		if (!strcmp(m->col[c].name, name))
-			return c;
-	for (unsigned c = 0; c < m->ncol; c++)
-		if (!strcmp(m->in[m->col[c].in].label, name))
-			return c;
-	for (unsigned c = 0; c < m->ncol; c++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+		snprintf(names + strlen(names), len - strlen(names), "%s%s",
 			 c ? ", " : "", m->col[c].name);
-	cli_die("--baseline (%s): no such column; valid: %s", name, names);
+	snprintf(names + strlen(names), len - strlen(names), "; labels ");
+	for (unsigned c = 0; c < m->ncol; c++) {
+		bool seen = false;
+
+		for (unsigned k = 0; k < c; k++)
+			seen |= !strcmp(col_label(m, k), col_label(m, c));
+		if (!seen)
+			snprintf(names + strlen(names), len - strlen(names), "%s%s", sep,
+				 col_label(m, c)), sep = ", ";
+	}
+}
+
+/*
+ * --baseline: exactly a column's name, or exactly a label.  A label of
+ * several columns pairs by lock (the patch-vs-stock question): each
+ * column is compared with the column of the same lock under that label.
+ * Without --baseline: the first column, or, when the first label has
+ * several columns and there are other labels, that label paired by lock.
+ * Neither a column nor a label: exit 2 listing both.
+ */
+static void pick_baseline(const struct merge *m, const char *name, struct results *r)
+{
+	char names[2048];
+	unsigned first = m->ncol, nlab = 0;
+	bool others = false;
+
+	r->baseline = 0;
+	for (unsigned c = 0; name && c < m->ncol; c++)
+		if (!strcmp(m->col[c].name, name)) {
+			r->baseline = c;
+			return;
+		}
+	if (!name)
+		name = col_label(m, 0);
+	for (unsigned c = 0; c < m->ncol; c++) {
+		bool mine = !strcmp(col_label(m, c), name);
+
+		if (mine && first == m->ncol)
+			first = c;
+		nlab += mine;
+		others |= !mine;
+	}
+	if (!nlab) {
+		baseline_choices(m, names, sizeof(names));
+		cli_die("--baseline (%s): no such column or label; valid: %s", name, names);
+	}
+	r->baseline = first;
+	if (nlab < 2 || !others)
+		return;
+	r->base_of = cli_calloc(m->ncol, sizeof(*r->base_of));
+	for (unsigned c = 0; c < m->ncol; c++) {
+		r->base_of[c] = c;
+		for (unsigned k = 0; k < m->ncol; k++)
+			if (!strcmp(col_label(m, k), name) &&
+			    !strcmp(col_lock(m, k), col_lock(m, c))) {
+				r->base_of[c] = k;
+				break;
+			}
+	}
 }
 
 static void merge_free(struct merge *m)
@@ -359,8 +553,11 @@ static void merge_free(struct merge *m)
 		results_free(&m->in[i].r);
 		free(m->in[i].label);
 	}
-	for (unsigned c = 0; c < m->ncol; c++)
+	for (unsigned c = 0; c < m->ncol; c++) {
 		free(m->col[c].name);
+		free(m->col[c].src);
+	}
+	free(m->inv);
 	for (unsigned k = 0; k < m->nrows; k++)
 		free(m->row_key[k]);
 	free(m->in);
@@ -371,6 +568,10 @@ static void merge_free(struct merge *m)
 struct compare_args {
 	struct output_args out;
 	const char *locks, *baseline;
+	bool exclude_flagged;
+	double min_effect;        /* fraction of 1 */
+	double fail_pct;          /* fraction of 1 */
+	bool fail_given;
 };
 
 static const struct opt compare_rows[] = {
@@ -379,7 +580,17 @@ static const struct opt compare_rows[] = {
 	 .help = "only these locks of each file"},
 	{.name = "baseline", .type = OPT_STR, .arg = "LABEL", .shown = "first",
 	 .off = offsetof(struct compare_args, baseline),
-	 .help = "column rel% is computed against"},
+	 .help = "column (or label: each lock against itself) rel% is computed against"},
+	{.name = "exclude-flagged", .type = OPT_FLAG,
+	 .off = offsetof(struct compare_args, exclude_flagged),
+	 .help = "statistics without the runs the files flagged as noisy"},
+	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
+	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, min_effect),
+	 .help = "a change below PCT is never significant (e.g. the A/A floor)"},
+	{.name = "fail-if-regressed", .type = OPT_PERCENT, .arg = "PCT",
+	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, fail_pct),
+	 .given = OPT_GIVEN(struct compare_args, fail_given),
+	 .help = "exit 4 when a point is significantly worse by more than PCT"},
 	OUTPUT_ROWS(struct compare_args, out, "table"),
 };
 
@@ -393,6 +604,35 @@ void compare_usage(FILE *f)
 		"Render saved runs side by side: one column per file (per label/lock\n"
 		"when a file holds several locks), statistics recomputed from the runs.\n");
 	opt_help(&compare_options, f);
+	fprintf(f, "Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
+		"found a point significantly worse than its baseline by more than PCT.\n");
+}
+
+/*
+ * --fail-if-regressed PCT: one line on stderr per point significantly
+ * worse than its baseline by more than PCT (lower throughput, or a
+ * higher value where lower is better), then exit status 4; 0 when none.
+ */
+static int regression_gate(const struct results *r, double pct)
+{
+	unsigned bad = 0;
+	char row[64];
+
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+			bool lower = r->row_desc && r->row_desc[k].lower_better;
+			double worse = lower ? p->rel : -p->rel;
+
+			if (!p->has_rel || !p->significant || !(worse > pct))
+				continue;
+			fprintf(stderr, "lockbench: regression: %s at %s %s: %+.1f%% against "
+				"%s (Holm-adjusted p %.2g)\n", r->variants[v].name,
+				r->row_heading, results_row_name(r, k, row, sizeof(row)),
+				p->rel, r->variants[results_base(r, v)].name, p->p_adj);
+			bad++;
+		}
+	return bad ? 4 : 0;
 }
 
 /* The merged model of the inputs, columns picked by -l. */
@@ -400,6 +640,10 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 {
 	load_inputs(m, n, paths);
 	check_inputs(m);
+	warn_differences(m);
+	m->one_label = true;
+	for (unsigned i = 1; i < m->nin; i++)
+		m->one_label &= !strcmp(m->in[i].label, m->in[0].label);
 	for (unsigned i = 0; i < m->nin; i++)
 		m->ncol += m->in[i].r.nvariants;
 	m->col = cli_calloc(m->ncol, sizeof(*m->col));
@@ -435,12 +679,19 @@ int cmd_compare(int argc, char **argv)
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	o.header = a.out.header;
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
-	r.baseline = pick_baseline(&m, a.baseline);
+	pick_baseline(&m, a.baseline, &r);
+	/* argv[0] is the command word; main() passed argv + 1. */
+	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
+	r.noise.opts.exclude_flagged = a.exclude_flagged;
+	r.min_effect = a.min_effect * 100;
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);
+	if (!rc && a.fail_given)
+		rc = regression_gate(&r, a.fail_pct * 100);
 	results_free(&r);
 	merge_free(&m);
 	free(files);

@@ -407,6 +407,7 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->label = c->label;
 	cf->row_heading = c->row_name;
 	cf->quiet = c->quiet;
+	cf->min_effect_pct = c->min_effect * 100;
 	config_params(cf, c);
 	config_noise(cf, c);
 }

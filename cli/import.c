@@ -12,6 +12,7 @@
 #include "err.h"
 #include "opt.h"
 #include "outfile.h"
+#include "provenance.h"
 
 struct import_args {
 	struct output_args out;
@@ -100,9 +101,12 @@ int cmd_import(int argc, char **argv)
 	fill.nreaders = a.nreaders_given ? (int)a.nreaders : -1;
 	fill.stat_interval = a.stat_interval_given ? (int)a.stat_interval : -1;
 	fill.type = a.type;
+	o.header = a.out.header;
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
 			       &fill, &r, a.quiet ? NULL : stderr, err, sizeof(err)))
 		cli_die_msg(err);
+	/* argv[0] is the command word; main() passed argv + 1. */
+	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);

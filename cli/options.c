@@ -191,6 +191,9 @@ static const struct opt rows[] = {
 	{.name = "exclude-flagged", .type = OPT_FLAG,
 	 .off = F(exclude_flagged),
 	 .help = "statistics without flagged runs (kept in JSON, marked)"},
+	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
+	 .min = 0, .max = 1000, .off = F(min_effect),
+	 .help = "a change below PCT is never marked significant (the A/A floor)"},
 	{.name = "c2c", .type = OPT_FLAG,
 	 .off = F(c2c),
 	 .help = "topo: print the core-to-core latency matrix"},
@@ -213,6 +216,9 @@ static const struct opt rows[] = {
 	{.name = "no-marks", .type = OPT_FLAG,
 	 .off = F(no_marks),
 	 .help = "print tables without ? ~ * marks and notes"},
+	{.name = "header", .type = OPT_FLAG,
+	 .off = F(header),
+	 .help = "one line above text tables: kernel, CPU, lockbench, command"},
 	{.name = "dry-run", .type = OPT_FLAG,
 	 .off = F(dry_run),
 	 .help = "print the plan (points, placement, duration) and exit"},
@@ -240,6 +246,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	opt_defaults(&run_options, c);
 	c->argv_base = opt_parse(&run_options, c, argc, argv, &c->argc);
 	c->argv = c->argv_base;
+	c->full_argc = argc;
+	c->full_argv = argv;
 }
 
 void cli_free(struct cli *c)

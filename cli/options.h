@@ -41,15 +41,17 @@ struct cli {
 	bool isolated;
 	struct machine_req machine;      /* --freq, --numa-balancing, --no-tune */
 	/* noise */
-	double probe_factor;
+	double probe_factor, min_effect;
 	bool no_probe, exclude_flagged, c2c;
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume;
-	bool no_marks, dry_run, quiet, verbose, help, version;
+	bool no_marks, header, dry_run, quiet, verbose, help, version;
 	/* the words that are not options, after the command word */
 	int argc;
 	char **argv;
 	char **argv_base;                /* the allocation argv points into */
+	int full_argc;                   /* the whole command line (provenance) */
+	char **full_argv;
 };
 
 extern const struct opt_cmd run_options;

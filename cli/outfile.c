@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
@@ -58,6 +59,7 @@ void outputs_check(const struct outputs *o, const struct results *shape)
 
 void outputs_open(struct outputs *o)
 {
+	mode_t mask;
 	int fd;
 
 	if (!o->path || o->file)
@@ -65,6 +67,12 @@ void outputs_open(struct outputs *o)
 	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", o->path);
 	fd = mkstemp(o->tmp);
 	if (fd < 0 || !(o->file = fdopen(fd, "w")))
+		cli_die("cannot write output (%s): %s", o->path, strerror(errno));
+	/* mkstemp() makes it 0600; the file gets the mode open(2) would
+	 * give it under the user's umask. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask))
 		cli_die("cannot write output (%s): %s", o->path, strerror(errno));
 }
 
@@ -101,6 +109,9 @@ int outputs_write(struct outputs *o, const struct results *r)
 
 		if (i && f == stdout)
 			fputc('\n', stdout);
+		if (o->header && strcmp(o->fmt[i]->name, "json") &&
+		    strcmp(o->fmt[i]->name, "csv"))
+			render_header(r, f);
 		if (o->fmt[i]->render(r, &o->ropts, f)) {
 			cli_warn("writing %s output failed", o->fmt[i]->name);
 			outputs_discard(o);

@@ -23,6 +23,7 @@ struct outputs {
 	char tmp[PATH_MAX];
 	FILE *file;             /* the open temporary twin, or NULL */
 	struct render_opts ropts;
+	bool header;            /* --header: a provenance line above text */
 };
 
 /*
@@ -32,18 +33,20 @@ struct outputs {
  */
 struct output_args {
 	const char *formats, *output, *unit;
-	bool no_marks, help;
+	bool no_marks, header, help;
 };
 
 #define OUTPUT_ROWS(T, M, DEF)                                        \
 	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",          \
 	 .def = DEF, .off = offsetof(T, M.formats),                   \
-	 .help = "table, box, lkp, speedup, csv, json"},                          \
+	 .help = "table, box, lkp, speedup, mmtests, lkp-compare, csv, json"},    \
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",          \
 	 .off = offsetof(T, M.output),                                    \
 	 .help = "write JSON (or the only format) here"},                         \
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
 	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
+	{.name = "header", .type = OPT_FLAG, .off = offsetof(T, M.header),     \
+	 .help = "one line above text tables: kernel, CPU, lockbench, command"}, \
 	{.name = "no-marks", .type = OPT_FLAG, .off = offsetof(T, M.no_marks), \
 	 .help = "no ? ~ * - marks and notes"},                                   \
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \

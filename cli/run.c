@@ -12,6 +12,7 @@
 #include "../output/results/resume.h"
 #include "../topology/machine.h"
 #include "cmds.h"
+#include "provenance.h"
 #include "config.h"
 #include "err.h"
 #include "machctl.h"
@@ -154,6 +155,7 @@ static void results_setup(struct results *r, const struct config *cf,
 		variant_setup(&r->variants[i], cf, i);
 	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
 	r->baseline = cf->baseline;
+	r->min_effect = cf->min_effect_pct;
 	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
 	r->row_heading = strdup(cf->row_heading);
 	r->label = cf->label ? strdup(cf->label) : NULL;
@@ -181,6 +183,8 @@ struct run {
 	struct resume rs;
 	struct machine_req machine;
 	bool dry_run;
+	int argc;               /* the command line, for the provenance */
+	char **argv;
 };
 
 /* Tune, sweep, restore; r is filled.  0, or 1 (a failure). */
@@ -194,6 +198,7 @@ static int measure(struct run *run, struct results *r)
 	json_t *changes = machine_setup(&run->machine, cpus, ncpus, cf->quiet);
 
 	results_setup(r, cf, &run->t, &run->o);
+	r->provenance = provenance_json(run->argc, run->argv, true, cf->seed);
 	resume_apply(&run->rs, r);
 	json_object_set_new(r->machine, "state_before", json_or_null(before));
 	json_object_set_new(r->machine, "changes", changes);
@@ -234,12 +239,15 @@ static void run_prepare(struct run *run, const struct cli *c)
 		cli_die_msg(err);
 	config_build(&run->cf, c, &run->t);
 	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
+	run->o.header = c->header;
 	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
 						   .nrows = run->cf.nthreads});
 	run->rs = (struct resume){.path = c->resume};
 	resume_prepare(&run->rs, c->seed != NULL, &run->cf, &run->o);
 	run->machine = c->machine;
 	run->dry_run = c->dry_run;
+	run->argc = c->full_argc;
+	run->argv = c->full_argv;
 	if (!run->dry_run && !run->t.real)
 		cli_die("--topology (%s) describes another machine: use it with "
 			"--dry-run or 'lockbench topo'", c->topology);

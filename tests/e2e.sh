@@ -44,6 +44,9 @@ for pair in "help:--help" "locks:list locks"; do
 	got=$(sed -n "/<!-- $tag:begin -->/,/<!-- $tag:end -->/p" "$README" | sed '1d;$d; s/ *$//')
 	[ "$want" = "$got" ] && ok || bad "README's copy of '${pair#*:}' differs from the binary's"
 done
+# Every example output in the README is rendered from committed results.
+"$(dirname "$0")/../scripts/readme-examples.sh" --check "$BIN" >"$OUT/ex" 2>&1 && ok ||
+	bad "README examples: $(cat "$OUT/ex")"
 expect_exit 0 "version" -- "$BIN" --version
 grep -q "^lockbench [0-9]" "$OUT/stdout" && ok || bad "version output"
 expect_exit 0 "list locks" -- "$BIN" list locks
@@ -54,6 +57,32 @@ grep -q "^busted " "$OUT/stdout" && bad "busted listed without --include-broken"
 expect_exit 0 "list -v" -- "$BIN" list locks -v
 grep -q "lock-opt ttas.backoff_max" "$OUT/stdout" && ok || bad "list -v lacks ttas options"
 expect_exit 2 "list bogus" -- "$BIN" list bogus
+
+# Provenance in every JSON; rerun runs it again with the same seed and
+# without its -o; --header heads text tables with it.
+expect_exit 0 "provenance run" -- "$BIN" -l ticket,mcs -t 1 -r 2 --warmup 0.02 -d 0.05 -q \
+	-f json -o "$OUT/prov.json" --label p1
+python3 - "$OUT/prov.json" <<'EOF' && ok || bad "provenance members"
+import json, sys
+p = json.load(open(sys.argv[1]))["provenance"]
+assert p["command"][0] == "lockbench" and "--label" in p["command"], p
+assert p["version"] and p["git"] and p["compiler"] and "cflags" in p, p
+assert p["kernel"] and p["host"] is not None and p["date"].endswith("Z"), p
+assert isinstance(p["seed"], int)
+EOF
+expect_exit 0 "rerun" -- "$BIN" rerun "$OUT/prov.json" -o "$OUT/prov2.json"
+python3 - "$OUT/prov.json" "$OUT/prov2.json" <<'EOF' && ok || bad "rerun: same configuration and seed"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["config"]["seed"] == b["config"]["seed"] and a["run_order"] == b["run_order"]
+assert a["config"]["locks"] == b["config"]["locks"] and b["label"] == "p1"
+EOF
+"$BIN" compare -f json -o "$OUT/provc.json" "$OUT/prov.json"
+bad_input "rerun of a compare" "made by 'lockbench compare', not by a run" rerun "$OUT/provc.json"
+bad_input "rerun without provenance" "no provenance.command" rerun "$(dirname "$0")/golden/rtmutex/k0.json"
+expect_exit 0 "header" -- "$BIN" -l ticket -t 1 -r 1 --warmup 0.02 -d 0.05 -q --header
+head -1 "$OUT/stdout" | grep -q "^# kernel .*, lockbench .* (git .*): lockbench -l ticket .* --header$" &&
+	sed -n 2p "$OUT/stdout" | grep -q "^Lock:" && ok || bad "--header: $(head -2 "$OUT/stdout")"
 
 # The JSON run of the issue, shortened: every field a user relies on.
 expect_exit 0 "json run" -- "$BIN" -l pthread_mutex,ticket,mcs -t 1,2,4 -r 3 --warmup 0.1 \

@@ -29,7 +29,7 @@ expect_exit 0 "probed run" -- "$BIN" -l ticket,mcs -t 1,2 -r 2 --warmup 0.05 -d 
 python3 - "$OUT/n.json" "$ncpu" <<'PY' && ok || bad "probe json"
 import json, sys
 d = json.load(open(sys.argv[1])); ncpu = int(sys.argv[2])
-assert d["schema_version"] == "1.2"
+assert d["schema_version"] == "1.3"
 n = d["noise"]
 assert n["measured"] and n["probe"] and n["probe_factor"] == 1.5 and n["adaptive"] is None
 assert n["runs"] == 8, n
@@ -65,9 +65,10 @@ for p in d["points"]:
 PY
 # The ! mark, when a point was flagged, is explained once.
 if grep -q "[0-9]!" "$OUT/stdout"; then
-	[ "$(grep -c '^!  noisy runs' "$OUT/stdout")" -eq 1 ] && ok || bad "! without its note"
+	[ "$(grep -c '^!  noisy: [1-9][0-9]* of [0-9]* runs flagged' "$OUT/stdout")" -eq 1 ] &&
+		grep -q "exclude-flagged" "$OUT/stdout" && ok || bad "! without its note"
 else
-	grep -q "noisy runs" "$OUT/stdout" && bad "note without a !" || ok
+	grep -q "^!  noisy" "$OUT/stdout" && bad "note without a !" || ok
 fi
 
 # --no-probe: no probe, the rest still measured.
@@ -90,7 +91,15 @@ assert len(fl) >= 2, p['runs']
 ex=[r for r in p['runs'] if r['excluded']]
 assert p['noise']['excluded_runs'] == len(ex)
 assert p['summary']['n'] == 3 - len(ex) and p['summary']['n'] >= 1" && ok || bad "tight factor flags"
-	grep -q "^!  noisy runs: [1-9]" "$OUT/stdout" && ok || bad "tight factor note: $(cat "$OUT/stdout")"
+	grep -q "^!  noisy: [1-9][0-9]* of 3 runs flagged (placement changed [1-9]" "$OUT/stdout" &&
+		tr -s ' \n' '  ' <"$OUT/stdout" | grep -q "(threads: ticket 2); \(excluded from the statistics\|kept: every run of those points was flagged\)" && ok ||
+		bad "tight factor note: $(cat "$OUT/stdout")"
+	# compare carries the flags through: the ! mark, the note, --exclude-flagged's
+	# exclusions recomputed (here: not asked, so none).
+	"$BIN" compare "$OUT/tf.json" >"$OUT/cmp.txt" 2>&1
+	grep -q "^2 *[0-9.]*! " "$OUT/cmp.txt" && grep -q "^!  noisy: [1-9][0-9]* of 3 runs flagged" "$OUT/cmp.txt" &&
+		ok || bad "compare lost the ! mark: $(cat "$OUT/cmp.txt")"
+	awk 'length > 72 { exit 1 }' "$OUT/cmp.txt" && ok || bad "compare notes wider than 72: $(cat "$OUT/cmp.txt")"
 fi
 expect_exit 0 "loose factor" -- "$BIN" -l ticket -t 2 -r 2 --warmup 0.05 -d 0.1 \
 	--probe-factor 1000 -f json -o "$OUT/lf.json" -q
@@ -111,7 +120,7 @@ for p in d['points']:
 assert len(d['run_order']) == sum(len(p['runs']) for p in d['points'])" && ok || bad "auto json"
 expect_exit 0 "auto unreachable" -- "$BIN" -l ticket,mcs -t 2 -r auto --ci-target 0.001% \
 	--max-runs 3 --warmup 0.02 -d 0.05 -f table,json -o "$OUT/u.json" -q
-grep -q "not reached (max runs reached): ticket 2, mcs 2" "$OUT/stdout" && ok ||
+tr -s ' \n' '  ' <"$OUT/stdout" | grep -q "not reached, max runs reached (threads: ticket 2; mcs 2)" && ok ||
 	bad "auto note: $(cat "$OUT/stdout")"
 python3 -c "
 import json; d=json.load(open('$OUT/u.json'))

@@ -54,7 +54,7 @@ CNA="$G/cna/cna-stock.json $G/cna/cna-patched.json"
 
 # ---- the generator reproduces the committed inputs -------------------------
 python3 "$G/make_inputs.py" "$T/gen" || bad "make_inputs.py failed"
-for d in rtmutex aim7 lkp cna; do
+for d in rtmutex aim7 lkp cna mmtests lkp-compare; do
 	diff -r "$T/gen/$d" "$G/$d" >/dev/null || bad "make_inputs.py output differs from tests/golden/$d"
 done
 ok
@@ -78,6 +78,21 @@ same "$T/cna.body" "$T/seed.body" "CNA speedup table body (seed)"
 if [ "$(head -1 "$T/cna.txt" | sed 's|ops/s|total ops|' | tr -s ' ')" = \
      "$(head -1 "$G/seed/cna-locktorture-speedup.txt" | tr -s ' ')" ]; then ok; else
 	bad "CNA speedup head line words"; head -1 "$T/cna.txt"; fi
+
+# ---- mmtests compare-kernels and lkp-tests comparison (published, byte for byte)
+MMT="$G/mmtests/mmtests-vanilla.json $G/mmtests/mmtests-sched-wfsync-v1r1.json"
+LKC="$G/lkp-compare/lkp-f2ffc48de2017c69.json $G/lkp-compare/lkp-ee5eda8ea59546af2e8f192c060.json"
+$LB compare --no-marks -f mmtests $MMT >"$T/o"
+same "$T/o" "$G/seed/mmtests-netperf-udp.txt" "mmtests compare-kernels (seed)"
+$LB compare --no-marks -f lkp-compare $LKC >"$T/o"
+same "$T/o" "$G/seed/lkp-stress-ng-pipeherd.txt" "lkp-tests %stddev %change (seed)"
+# With marks: the seed, then a note under it; mmtests' stars are its own.
+$LB compare -f mmtests $MMT >"$T/o"
+head -12 "$T/o" | cmp -s - "$G/seed/mmtests-netperf-udp.txt" &&
+	grep -q "^\*x%\*  significant change from vanilla" "$T/o" && ok || { bad "mmtests with marks"; cat "$T/o"; }
+$LB compare -f mmtests $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
+grep -q "^Hmean     2               357.80 (   0.00%)      414.77 (  15.92%)$" "$T/o" && ok ||
+	{ bad "mmtests: Hmean of the runs, not significant after Holm"; cat "$T/o"; }
 
 # ---- own goldens with marks and other formats -----------------------------
 $LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
@@ -120,6 +135,54 @@ $LB compare --no-marks -l rtmutex_lock "$T/both.json" $G/rtmutex/k2.json | head 
 grep -q "Kernel: *both *k2-readonce$" "$T/o" && ok || { bad "-l narrows to one column"; cat "$T/o"; }
 $LB compare --no-marks "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "merged/k0-stock-6.2.0-rc6 *merged/k1-rmacq *k2-readonce$" "$T/o" && ok || { bad "compare of a compare"; cat "$T/o"; }
+# Two labels with the same two locks: each lock against itself under the
+# baseline label (patch vs stock); a column name still picks one column.
+python3 - "$T/both.json" "$T/both2.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "both2"
+for p in d["points"]:
+    for r in p["runs"]:
+        r["ops_per_sec"] *= 1.5 if p["variant_index"] else 0.5
+        r["ops"] = int(r["ops_per_sec"] * 60)
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+$LB compare -f json -o "$T/pair.json" "$T/both.json" "$T/both2.json"
+python3 - "$T/pair.json" <<'EOF' && ok || bad "pairing per lock"
+import json, sys
+d = json.load(open(sys.argv[1]))
+base = {p["variant"]: (p["vs_baseline"] or {}).get("baseline") for p in d["points"] if p["threads"] == 1}
+assert base == {"both/rtmutex_lock": None, "both/rtmutex_patched": None,
+                "both2/rtmutex_lock": "both/rtmutex_lock",
+                "both2/rtmutex_patched": "both/rtmutex_patched"}, base
+EOF
+$LB compare "$T/both.json" "$T/both2.json" >"$T/o"
+grep -q "difference from the same lock under both not" "$T/o" && ok || { bad "pairing note"; cat "$T/o"; }
+$LB compare -f json -o "$T/pair.json" --baseline both/rtmutex_lock "$T/both.json" "$T/both2.json"
+python3 -c "
+import json; d = json.load(open('$T/pair.json'))
+b = {(p['vs_baseline'] or {}).get('baseline') for p in d['points']}
+assert b == {None, 'both/rtmutex_lock'}, b" && ok || bad "--baseline COLUMN: one baseline"
+refuse "lkp-compare with pairing" "format lkp-compare: one baseline column" $LB compare -f lkp-compare "$T/both.json" "$T/both2.json"
+# Different machines or settings: compared, with one warning per file
+# naming the fields; the same machine and settings: not a word.
+python3 - "$G/cna/cna-patched.json" "$T/altra.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["machine"]["cpu_model"] = "Ampere Altra"
+d["config"] = {"duration_s": 2.0}
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+$LB compare $G/cna/cna-stock.json "$T/altra.json" >"$T/o" 2>"$T/e"
+[ "$(wc -l <"$T/e")" -eq 1 ] && grep -q "^lockbench: warning: compare (.*cna-stock.json, .*altra.json): machine differs: cpu_model (\".*\", \"Ampere Altra\"); configuration differs: duration_s (none, 2.0)$" "$T/e" &&
+	ok || { bad "compare: differing machine not named"; cat "$T/e"; }
+$LB compare $RT >"$T/o" 2>"$T/e"
+[ ! -s "$T/e" ] && ok || { bad "compare: warning without a difference"; cat "$T/e"; }
+# -o files get the user's umask (not mkstemp's 0600).
+(umask 022 && $LB compare -f json -o "$T/um.json" $G/rtmutex/k0.json) &&
+	[ "$(stat -c %a "$T/um.json")" = 644 ] && ok || bad "-o file mode under umask 022: $(stat -c %a "$T/um.json")"
+(umask 077 && $LB compare -f json -o "$T/um2.json" $G/rtmutex/k0.json) &&
+	[ "$(stat -c %a "$T/um2.json")" = 600 ] && ok || bad "-o file mode under umask 077"
 # Points missing from one file are shown as -, not dropped.
 python3 - "$G/rtmutex/k1.json" "$T/short.json" <<'EOF'
 import json, sys
@@ -134,6 +197,91 @@ $LB compare --no-marks $G/rtmutex/k0.json "$T/short.json" >"$T/o"
 grep -q "^95  *174.35  *57.89  *-  *-  *-$" "$T/o" && grep -q "^128  *-  *-  *880.10  *29.62  *-$" "$T/o" && ok ||
 	{ bad "missing points as -"; cat "$T/o"; }
 $LB compare $G/rtmutex/k0.json "$T/short.json" | grep -q "^-  not measured" && ok || bad "note for -"
+
+# ---- significance follows the experiment ----------------------------------
+# Synthetic files from k0.json's layout: `mk OUT LABEL RATES...` writes one
+# invocation (no `invocation` members) holding one lock per rate list
+# "r1:r2:..." (one rate per round), at the first row only.
+mk() {
+	python3 - "$G/rtmutex/k0.json" "$@" <<'EOF2'
+import copy, json, sys
+src, out, label, lists = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+d = json.load(open(src))
+d["label"] = label
+d["rows"] = d["rows"][:1]
+d["row_desc"] = d["row_desc"][:1] if d.get("row_desc") else None
+tmpl = [p for p in d["points"] if p["row_index"] == 0][0]
+d["variants"] = [dict(d["variants"][0], name="lock%d" % i, lock="lock%d" % i)
+                 for i in range(len(lists))]
+d["points"] = []
+for i, l in enumerate(lists):
+    p = copy.deepcopy(tmpl)
+    p["variant"], p["variant_index"] = "lock%d" % i, i
+    run = p["runs"][0]
+    run.pop("invocation", None)
+    p["runs"] = []
+    for k, x in enumerate(float(v) for v in l.split(":")):
+        p["runs"].append(dict(run, seq=k, ops_per_sec=x, ops=int(x * 60)))
+    d["points"].append(p)
+json.dump(d, open(out, "w"))
+EOF2
+}
+# verdict FILE: method significant rel p of the second column.
+verdict() {
+	python3 - "$1" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+vb = [p for p in d["points"] if p["variant_index"] == 1][0]["vs_baseline"]
+t = vb["test"]
+print(t["method"], vb["significant"], round(vb["rel_pct"]), t["p"])
+EOF2
+}
+# Within one run: paired by round; one wild round of five is cut.
+mk "$T/r.json" run 1000:1010:990:1005:995 950:958:942:956:1490
+$LB compare -f json -o "$T/v.json" "$T/r.json"
+case "$(verdict "$T/v.json")" in "rounds True "*) ok ;; *) bad "rounds, one outlier: $(verdict "$T/v.json")" ;; esac
+python3 -c "
+import json; d = json.load(open('$T/v.json')); vb = d['points'][1]['vs_baseline']
+assert vb['welch']['p'] > 0.05, vb   # treating runs as independent misses it
+assert d['significance']['tests'] == 1 and d['significance']['correction'] == 'holm'
+" && ok || bad "rounds: Welch on runs would not see it"
+# Across files: one invocation a side has no p-value and says so.
+mk "$T/a1.json" A 1000:1001:999; mk "$T/a2.json" A 1020:1019:1021; mk "$T/a3.json" A 990:991:989
+mk "$T/b1.json" B 900:901:899; mk "$T/b2.json" B 910:909:911; mk "$T/b3.json" B 895:894:896
+mk "$T/c1.json" C 1010:1011:1009; mk "$T/c2.json" C 985:986:984; mk "$T/c3.json" C 1005:1004:1006
+$LB compare -f json -o "$T/v.json" "$T/a1.json" "$T/b1.json"
+case "$(verdict "$T/v.json")" in "one-invocation False -10 None") ok ;; *) bad "one invocation a side: $(verdict "$T/v.json")" ;; esac
+$LB compare "$T/a1.json" "$T/b1.json" >"$T/o"
+grep -q "^1 .*-10%~$" "$T/o" && grep -q "significance across processes" "$T/o" &&
+	grep -q "cannot be assessed (compare 2 or more files per --label)" "$T/o" && ok ||
+	{ bad "one invocation: note"; cat "$T/o"; }
+# Three files per label: one column per label, tested on invocations.
+$LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/b"[123].json
+case "$(verdict "$T/v.json")" in "invocations True -10 "*) ok ;; *) bad "invocations, B 10% slower: $(verdict "$T/v.json")" ;; esac
+python3 -c "
+import json; d = json.load(open('$T/v.json'))
+assert [v['name'] for v in d['variants']] == ['A', 'B'], d['variants']
+assert len(d['points'][0]['runs']) == 9
+assert sorted(set(r['invocation'] for r in d['points'][1]['runs'])) == [4, 5, 6]
+" && ok || bad "invocations: one column per label, runs numbered apart"
+$LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/c"[123].json
+case "$(verdict "$T/v.json")" in "invocations False "*) ok ;; *) bad "invocations, A/A: $(verdict "$T/v.json")" ;; esac
+# The regression gate: B is 10% slower on 3 invocations a side.
+$LB compare --fail-if-regressed 5% "$T/a"[123].json "$T/b"[123].json >"$T/o" 2>"$T/e"
+[ $? -eq 4 ] && grep -q "^lockbench: regression: B at nwriters_stress 1: -10.[0-9]% against A" "$T/e" &&
+	ok || { bad "gate: exit 4 naming the point"; cat "$T/e"; }
+$LB compare --fail-if-regressed 20% "$T/a"[123].json "$T/b"[123].json >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && [ ! -s "$T/e" ] && ok || bad "gate: 10% is within 20%"
+$LB compare --fail-if-regressed 1% "$T/a1.json" "$T/b1.json" >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && ok || bad "gate: one invocation a side cannot fail it"
+$LB compare --fail-if-regressed 5% --baseline B "$T/a"[123].json "$T/b"[123].json >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && ok || bad "gate: A is faster than B, no regression"
+# --min-effect: a significant 10% below a 15% floor is not marked.
+$LB compare -f json -o "$T/v.json" --min-effect 15% "$T/a"[123].json "$T/b"[123].json
+case "$(verdict "$T/v.json")" in "invocations False -10 "*) ok ;; *) bad "--min-effect: $(verdict "$T/v.json")" ;; esac
+refuse "compare bad --fail-if-regressed" "fail-if-regressed (lots)" $LB compare --fail-if-regressed lots "$T/a1.json"
+# The same file twice is not a second invocation.
+refuse "compare same file twice" "a1.json): given twice" $LB compare "$T/a1.json" "$T/a1.json"
 
 # ---- bad input: one line, exit 2, no output file ---------------------------
 printf 'hello, world\n' >"$T/notjson.json"
@@ -155,10 +303,11 @@ refuse "compare empty file" "zero.json): empty file" $LB compare $O "$T/zero.jso
 refuse "compare workloads differ" "cannot compare (.*k0.json, .*cs.json): different workloads" $LB compare $O $G/rtmutex/k0.json "$T/cs.json"
 refuse "compare units differ" "jpm.json): unit (jpm)" $LB compare $O $G/rtmutex/k0.json "$T/jpm.json"
 refuse "compare no file" "no results file" $LB compare $O
-refuse "compare bad baseline" "baseline (nope): no such column; valid: k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
+refuse "compare bad baseline" "baseline (nope): no such column or label; valid: columns k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
+refuse "compare baseline prefix" "baseline (k0-stock): no such column or label; valid: columns k0-stock-6.2.0-rc6, k1-rmacq; labels" $LB compare $O --baseline k0-stock $G/rtmutex/k0.json $G/rtmutex/k1.json
 refuse "compare bad format" "unknown format (nope): valid: table, box" $LB compare -f nope $O $G/rtmutex/k0.json
 refuse "compare speedup 6 variants" "format speedup (6 variants): needs exactly two" $LB compare -f speedup $O $RT
-refuse "compare same label twice" "both give a column k0-stock" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json
+refuse "compare same file twice" "k0.json): given twice" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json
 refuse "compare -l no such lock" "no lock of -l (nope)" $LB compare -l nope $O $G/rtmutex/k0.json
 refuse "compare bad option" "unknown option" $LB compare --frobnicate $G/rtmutex/k0.json
 refuse "compare bad unit" "unit (furlongs)" $LB compare --unit furlongs $G/rtmutex/k0.json

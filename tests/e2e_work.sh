@@ -42,7 +42,7 @@ expect_exit 0 "rw run" -- "$BIN" -w rw -l qrwlock,pthread_mutex -t 1,2 -r 2 "${S
 grep -q "^Lock: *qrwlock *pthread_mutex" "$OUT/stdout" && ok || bad "rw table"
 [ ! -s "$OUT/stderr" ] && ok || bad "-q left stderr: $(cat "$OUT/stderr")"
 json "$OUT/rw.json" '
-assert d["workload"] == "rw" and d["schema_version"] == "1.2"
+assert d["workload"] == "rw" and d["schema_version"] == "1.3"
 assert d["config"]["read_pct"] == 90 and d["config"]["lat_sample"] == 64
 for p in d["points"]:
     assert p["status"] == "ok", p
@@ -139,16 +139,53 @@ for p in b["points"]:
 assert sum(len(r) for r in old.values()) < 12  # something was left to do
 PY
 
-# scripts/plot on generated JSON (skipped without matplotlib).
+# scripts/plot on generated JSON.  Variants of res.json: a "patched"
+# label (one point flagged), and three files differing only in cs_ns.
+PLOT=$HERE/../scripts/plot
+python3 - "$OUT/res.json" "$OUT" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = dict(d, label="patched")
+p["points"] = [dict(q, noise=dict(q.get("noise") or {}, flagged_runs=1 if i == 0 else 0))
+               for i, q in enumerate(d["points"])]
+json.dump(dict(d, label="stock"), open(sys.argv[2] + "/stock.json", "w"))
+json.dump(p, open(sys.argv[2] + "/patched.json", "w"))
+for i, cs in enumerate((0, 100, 1000)):
+    json.dump(dict(d, label="cs%d" % cs, config=dict(d["config"], cs_ns=cs)),
+              open(sys.argv[2] + "/cs%d.json" % cs, "w"))
+PY
+expect_exit 2 "plot mixed workloads" -- "$PLOT" "$OUT/rw.json" "$OUT/res.json" -o "$OUT/mix.png"
+grep -q "cannot plot together (.*rw.json, .*res.json): different workloads (rw, cs)" "$OUT/stderr" &&
+	[ ! -e "$OUT/mix.png" ] && ok || bad "plot: mixed workloads not named"
+expect_exit 0 "plot text chart" -- "$PLOT" "$OUT/stock.json" "$OUT/patched.json" -o "$OUT/chart.txt"
+grep -q "^1 *tas patched *#* *[0-9.]*!$" "$OUT/chart.txt" && grep -q "^ *tas stock *#" "$OUT/chart.txt" &&
+	grep -q "^!  some runs of the point were flagged" "$OUT/chart.txt" && ok || { bad "plot: text chart"; cat "$OUT/chart.txt"; }
+awk 'NR > 2 && length > 72 { exit 1 }' "$OUT/chart.txt" && ok || bad "plot: text chart wider than 72"
+"$PLOT" "$OUT"/cs0.json "$OUT"/cs100.json "$OUT"/cs1000.json --x cs_ns --at-threads 2 \
+	--ignore-label -o - >"$OUT/cs.txt" 2>&1
+grep -q "^cs_ns " "$OUT/cs.txt" && grep -q "^0 *tas " "$OUT/cs.txt" && grep -q "^100 *tas " "$OUT/cs.txt" &&
+	grep -q "^1000 *tas " "$OUT/cs.txt" && ok || { bad "plot: --x cs_ns"; cat "$OUT/cs.txt"; }
+expect_exit 2 "plot --x needs one thread count" -- "$PLOT" "$OUT"/cs0.json "$OUT"/cs100.json \
+	--x cs_ns --ignore-label -o -
+expect_exit 2 "plot --x unknown" -- "$PLOT" "$OUT/res.json" --x frobs -o -
+expect_exit 2 "plot bad output" -- "$PLOT" "$OUT/rw.json" -o "$OUT/fig.gif"
+# Figures (skipped without matplotlib).
 if python3 -c "import matplotlib" 2>/dev/null || /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
-	expect_exit 0 "plot png" -- "$HERE/../scripts/plot" "$OUT/rw.json" "$OUT/res.json" \
-		--latency --fairness -o "$OUT/fig.png"
+	expect_exit 0 "plot png" -- "$PLOT" "$OUT/rw.json" --latency --fairness -o "$OUT/fig.png"
 	head -c 8 "$OUT/fig.png" | od -An -c | grep -q "P   N   G" && ok || bad "plot: not a PNG"
-	expect_exit 0 "plot svg" -- "$HERE/../scripts/plot" "$OUT/layout.json" --err ci -o "$OUT/fig.svg"
+	expect_exit 0 "plot svg" -- "$PLOT" "$OUT/layout.json" --err ci -o "$OUT/fig.svg"
 	grep -q "<svg" "$OUT/fig.svg" && ok || bad "plot: not an SVG"
-	expect_exit 2 "plot bad output" -- "$HERE/../scripts/plot" "$OUT/rw.json" -o "$OUT/fig.gif"
+	expect_exit 0 "plot pdf" -- "$PLOT" "$OUT/stock.json" "$OUT/patched.json" -o "$OUT/fig.pdf"
+	head -c 5 "$OUT/fig.pdf" | grep -q "%PDF-" && ok || bad "plot: not a PDF"
+	# Colour by lock (tas, ticket: the first two tab10 colours, never a
+	# third), the flagged point circled in red.
+	expect_exit 0 "plot stock/patched svg" -- "$PLOT" "$OUT/stock.json" "$OUT/patched.json" -o "$OUT/sp.svg"
+	grep -q "stroke: #1f77b4" "$OUT/sp.svg" && grep -q "stroke: #ff7f0e" "$OUT/sp.svg" &&
+		! grep -q "#2ca02c\|#d62728" "$OUT/sp.svg" && grep -q "stroke: #ff0000" "$OUT/sp.svg" &&
+		ok || bad "plot: colour per lock, red circle for flagged"
+	grep -q "stroke-dasharray" "$OUT/sp.svg" && ok || bad "plot: no dashed line for the second label"
 else
-	echo "e2e_work: scripts/plot not tested: matplotlib missing (apt-get install python3-matplotlib)"
+	echo "e2e_work: plot figures not tested: matplotlib missing (apt-get install python3-matplotlib)"
 fi
 
 echo "e2e_work: $pass passed, $fail failed"

@@ -206,9 +206,10 @@ static const char *const elsewhere[] = {
 	"include-broken", "plugin",                     /* variants: origin, sha256 */
 	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
 	"exclude-flagged",                              /* "noise" */
+	"min-effect",                                   /* "significance" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
 	"label", "row-name",                            /* top level */
-	"c2c", "format", "output", "no-marks", "dry-run", "resume", "quiet",
+	"c2c", "format", "output", "no-marks", "header", "dry-run", "resume", "quiet",
 	"verbose", "help", "version",                   /* not results */
 };
 

@@ -285,7 +285,9 @@ static char *load_seed(struct results *r, const char *path)
 			double x[5] = {m - s, m - s, m, m + s, m + s};
 
 			for (unsigned k = 0; k < 5; k++) {
-				struct run_sample rs = {.ops_per_sec = x[k] * 1000, .window_s = 60};
+				/* Each published run: its own invocation (kernel). */
+				struct run_sample rs = {.ops_per_sec = x[k] * 1000, .window_s = 60,
+							.invocation = v * 5 + k + 1};
 
 				assert_int_equal(results_add_run(r, v, row, &rs), 0);
 			}
@@ -336,15 +338,20 @@ static void test_table_marks(void **state)
 	struct results r;
 	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
 	char *got = render(&r, true);
+	const struct point *p;
 
 	(void)state;
 	/* 95 writers, stock: 174.35 +- 57.89 is a CV of 33%: flagged. */
 	assert_non_null(strstr(got, "57.89?"));
 	/* 1 writer, k1: -2% on stds of 25-30 over 5 runs is noise. */
 	assert_non_null(strstr(got, "-2%~"));
-	/* 2 writers, k1: +16% (359 -> 417, std ~30) is significant. */
-	assert_non_null(strstr(got, "+16% "));
-	assert_non_null(strstr(got, "not significant (Welch t-test"));
+	/* 2 writers, k1: +16% (359 -> 417, std ~30 over 5 invocations)
+	 * has p < 0.05 alone, but not after Holm over the table's 45 tests. */
+	p = results_point(&r, 1, 1);
+	assert_int_equal(p->method, SIG_INVOC);
+	assert_true(p->test.valid && p->test.p < 0.05 && p->p_adj >= 0.05);
+	assert_non_null(strstr(got, "+16%~"));
+	assert_non_null(strstr(got, "Welch t on invocation means, Holm-adjusted over 45 tests"));
 	assert_non_null(strstr(got, "too spread to trust"));
 	free(got);
 	free(want);

@@ -942,6 +942,133 @@ static void test_hist_quantile_ranks(void **state)
 	assert_true(hist_quantile(&h, 1) == 100);
 }
 
+/* Harmonic mean by hand: 3 / (1 + 1/2 + 1/4) = 12/7; a zero rate has
+ * none. */
+static void test_summary_hmean(void **state)
+{
+	const double x[] = {1, 2, 4}, z[] = {3, 0};
+	struct summary s;
+
+	(void)state;
+	stats_summarize(x, 3, &s);
+	assert_close(s.hmean, 12.0 / 7.0, 1e-15);
+	stats_summarize(z, 2, &s);
+	assert_true(isnan(s.hmean));
+}
+
+/* ---- trimmed paired t and Holm ------------------------------------ */
+
+/* tests/data/stats_vectors.out: trimmed t (winsorized list, p by
+ * quadrature of the t density). */
+static void test_trimmed_table(void **state)
+{
+	static const double outlier5[] = {0.031, -0.012, 0.047, 0.020, 0.650};
+	static const double eight[] = {1.5, 2.25, -0.5, 3.0, 0.75, 1.0, 9.0, 2.0};
+	static const double paired3[] = {0.3, -0.1, 0.4};
+	static const double ten[] = {-0.02, 0.01, 0.035, -0.004, 0.018, 0.5, -0.3,
+				     0.027, 0.009, 0.014};
+	static const struct {
+		const double *d;
+		unsigned n;
+		double trim, mt, t, df, p;
+	} c[] = {
+		{outlier5, 5, 0.2, 0.032666666666666667, 2.9534689959266698, 2,
+		 0.09806615053404929},
+		{eight, 8, 0.2, 1.75, 3.8954067243854135, 5, 0.011462240971693424},
+		{paired3, 3, 0, 0.2, 1.3093073414159543, 2, 0.32063377951324255},
+		{ten, 10, 0.2, 0.012333333333333333, 1.7465269841141474, 5,
+		 0.14115266844507528},
+	};
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(c); i++) {
+		struct sigtest t;
+		double mt;
+
+		stats_trimmed_t1(c[i].d, c[i].n, c[i].trim, &t, &mt);
+		assert_true(t.valid);
+		assert_close(mt, c[i].mt, 1e-13);
+		assert_close(t.stat, c[i].t, 1e-12);
+		assert_close(t.df, c[i].df, 0);
+		assert_close(t.p, c[i].p, 1e-11);
+	}
+}
+
+/* One wild round out of five changes nothing once it is cut; the plain
+ * paired t (trim 0) is dragged by it. */
+static void test_trimmed_resists_one_outlier(void **state)
+{
+	double d[] = {0.031, -0.012, 0.047, 0.020, 0.650};
+	struct sigtest a, b, plain;
+
+	(void)state;
+	stats_trimmed_t1(d, 5, 0.2, &a, NULL);
+	d[4] = 65.0;
+	stats_trimmed_t1(d, 5, 0.2, &b, NULL);
+	assert_close(b.stat, a.stat, 1e-15);
+	assert_close(b.p, a.p, 1e-15);
+	/* Low end: -0.5 or -65, the same value is cut. */
+	d[4] = -0.5;
+	stats_trimmed_t1(d, 5, 0.2, &a, NULL);
+	d[4] = -65.0;
+	stats_trimmed_t1(d, 5, 0.2, &b, NULL);
+	assert_close(b.p, a.p, 1e-15);
+	stats_trimmed_t1(d, 5, 0, &plain, NULL);
+	assert_true(plain.p > 0.3);
+}
+
+static void test_trimmed_degenerate(void **state)
+{
+	const double one[] = {0.5}, same[] = {0.25, 0.25, 0.25}, zero[] = {0, 0, 0, 0};
+	const double four[] = {1, 2, 3, 4};
+	struct sigtest t;
+	double mt;
+
+	(void)state;
+	stats_trimmed_t1(one, 1, 0, &t, &mt);
+	assert_false(t.valid);
+	assert_true(isnan(t.p) && isnan(mt));
+	/* trim 0.45 of 4 cuts 1 a side: h = 2 is still enough. */
+	stats_trimmed_t1(four, 4, 0.45, &t, &mt);
+	assert_true(t.valid);
+	assert_close(mt, 2.5, 1e-15);
+	assert_close(t.df, 1, 0);
+	stats_trimmed_t1(four, 4, 0.5, &t, NULL);
+	assert_false(t.valid);
+	stats_trimmed_t1(four, 4, -0.1, &t, NULL);
+	assert_false(t.valid);
+	stats_trimmed_t1(same, 3, 0.2, &t, &mt);
+	assert_true(t.valid);
+	assert_true(t.p == 0 && isinf(t.stat) && t.stat > 0);
+	stats_trimmed_t1(zero, 4, 0.2, &t, &mt);
+	assert_true(t.valid && t.p == 1 && t.stat == 0);
+}
+
+/* Holm by hand: sorted 0.005 0.01 0.03 0.04 (m = 4) -> 4*0.005 = 0.02,
+ * 3*0.01 = 0.03, 2*0.03 = 0.06, max(0.06, 1*0.04) = 0.06. */
+static void test_holm(void **state)
+{
+	double p[] = {0.01, 0.04, 0.03, 0.005, NAN}, adj[5];
+	double q[] = {0.2, 0.5, 0.01};
+
+	(void)state;
+	assert_int_equal(stats_holm(p, 5, adj), 4);
+	assert_close(adj[0], 0.03, 1e-15);
+	assert_close(adj[1], 0.06, 1e-15);
+	assert_close(adj[2], 0.06, 1e-15);
+	assert_close(adj[3], 0.02, 1e-15);
+	assert_true(isnan(adj[4]));
+	/* In place; 3*0.01, then 2*0.2 = 0.4, then min(1, 0.5) stays >= 0.4. */
+	assert_int_equal(stats_holm(q, 3, q), 3);
+	assert_close(q[2], 0.03, 1e-15);
+	assert_close(q[0], 0.4, 1e-15);
+	assert_close(q[1], 0.5, 1e-15);
+	/* One test: unadjusted; none: nothing. */
+	q[0] = 0.04;
+	assert_int_equal(stats_holm(q, 1, adj), 1);
+	assert_close(adj[0], 0.04, 1e-15);
+	assert_int_equal(stats_holm(q, 0, adj), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -969,6 +1096,11 @@ int main(void)
 		cmocka_unit_test(test_mw_ties_normal),
 		cmocka_unit_test(test_mw_large_normal),
 		cmocka_unit_test(test_mw_degenerate),
+		cmocka_unit_test(test_summary_hmean),
+		cmocka_unit_test(test_trimmed_table),
+		cmocka_unit_test(test_trimmed_resists_one_outlier),
+		cmocka_unit_test(test_trimmed_degenerate),
+		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_rel_pct),
 		cmocka_unit_test(test_jain),
 		cmocka_unit_test(test_lt_unfair),

@@ -27,8 +27,12 @@ static void warn_lengths(const struct config *c, struct results *r,
 	char msg[256] = "";
 	int k;
 
-	if (p->nruns <= st->run || p->noise.cs_warned)
+	if (c->quiet || p->nruns <= st->run || p->noise.cs_warned)
 		return;
+	/* One line per sweep: the note under the table names every point. */
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].noise.cs_warned)
+			return;
 	n = &p->runs[p->nruns - 1].noise;
 	k = describe_off(msg, sizeof(msg), true, "critical section", "cs-ns",
 			 n->cs_requested, n->cs_actual, &c->noise);
@@ -37,10 +41,11 @@ static void warn_lengths(const struct config *c, struct results *r,
 	if (!*msg)
 		return;
 	p->noise.cs_warned = true;
-	fprintf(stderr, "lockbench: warning: %s at %u threads: %s (off by more than "
-		"%.0f%%; the machine busy, or delays below the clock's resolution?)\n",
-		c->locks[st->variant]->ops->name, c->threads[st->row], msg,
-		c->noise.cs_tolerance * 100);
+	fprintf(stderr, "lockbench: warning: %s at %u thread%s: %s (off by more than "
+		"%.0f%%; the machine busy, or delays below the clock's resolution?); other points: the "
+		"note under the table\n",
+		c->locks[st->variant]->ops->name, c->threads[st->row],
+		c->threads[st->row] == 1 ? "" : "s", msg, c->noise.cs_tolerance * 100);
 }
 
 /* The stopping rule on the included runs of every variant at `row`. */

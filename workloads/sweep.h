@@ -21,6 +21,7 @@ struct config {
 	uint64_t **lock_opt;               /* per variant: its option values */
 	unsigned nlocks;
 	unsigned baseline;
+	double min_effect_pct;             /* --min-effect, percent */
 	const struct workload_ops *workload;
 	unsigned *threads;
 	unsigned nthreads;

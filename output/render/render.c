@@ -25,6 +25,10 @@ const struct format_info formats[] = {
 	 render_lkp, NULL},
 	{"speedup", "#thr  stock  patched  speedup (patched/stock) / 8  5.309  6.894  1.299",
 	 render_speedup, speedup_check},
+	{"mmtests", "Hmean     1          899.91 (   0.00%)      416.83 *  16.01%*",
+	 render_mmtests, NULL},
+	{"lkp-compare", "    899910            -2.2%     880100        cs.threads=1.ops/s",
+	 render_lkpcmp, lkpcmp_check},
 	{"csv", "variant,lock,label,row,threads,status,run,seq,window_s,ops,ops_per_sec,value,unit",
 	 render_csv, NULL},
 	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"1.1\", ...}",
@@ -87,6 +91,20 @@ int unit_parse(const char *s, enum unit *u)
 	return -EINVAL;
 }
 
+/* Append to a bounded line buffer. */
+static void __attribute__((format(printf, 3, 4)))
+line_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
 /* Why -r auto stopped at the first thread count that missed the target. */
 static const char *first_stop(const struct results *r)
 {
@@ -103,40 +121,113 @@ static const char *first_stop(const struct results *r)
 	return "stopped early";
 }
 
+/* Append "(threads: ticket 1, 2; mcs 1)" for the points with want(p). */
+static void list_points(const struct results *r, char *line, size_t len,
+			bool (*want)(const struct point *))
+{
+	const char *vsep = "";
+	char row[64];
+
+	line_add(line, len, " (%s:", r->row_heading ? r->row_heading : "rows");
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *rsep = " ";
+		bool any = false;
+
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+
+			if (p->status != POINT_OK || !want(p))
+				continue;
+			if (!any)
+				line_add(line, len, "%s %s", vsep, r->variants[v].name);
+			/* \001: a space render_wrapped() never breaks at. */
+			line_add(line, len, "%s%s", any ? rsep : "\001",
+				 results_row_name(r, k, row, sizeof(row)));
+			any = true;
+			rsep = ", ";
+			vsep = ";";
+		}
+	}
+	line_add(line, len, ")");
+}
+
+static bool pt_flagged(const struct point *p)
+{
+	return p->noise.flagged > 0;
+}
+
+static bool pt_cs_off(const struct point *p)
+{
+	return p->noise.cs_off > 0;
+}
+
+static bool pt_not_reached(const struct point *p)
+{
+	return !p->noise.reached;
+}
+
 /*
- * The noise notes: `!` runs flagged for noise, and with -r auto
+ * The noise notes: `!` runs flagged for noise (which points, and what to
+ * do about it), section lengths off from the request, and with -r auto
  * the points whose CI missed the target.  f NULL: only say (true/false)
  * whether there is anything to print.
  */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f)
 {
+	static const char *const what[] = {"placement changed", "steal", "migrated",
+					   NULL, "core speed moved"};
 	const struct results_noise *rn = &r->noise;
 	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
-	char row[64];
-	unsigned k = 0;
+	bool off = false;
+	unsigned noff = 0, npts = 0;
+	char line[2048];
+	const char *sep = "";
 
-	if (!f || !(flag || ad))
-		return flag || ad;
-	if (flag)
-		fprintf(f, "!  noisy runs: %u of %u flagged (placement changed %u, "
-			"steal %u, migrated %u, core speed moved %u)%s\n", rn->flagged,
-			rn->runs, rn->by_flag[0], rn->by_flag[1], rn->by_flag[2],
-			rn->by_flag[4],
-			rn->excluded ? "; excluded from the statistics" : "");
-	if (!ad)
-		return true;
-	fprintf(f, "95%% CI within %g%% of the mean not reached (%s):",
-		rn->opts.ci_target * 100, first_stop(r));
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		const struct point *p = &r->points[i];
-
-		if (p->status != POINT_OK || p->noise.reached)
-			continue;
-		fprintf(f, "%s %s %s", k++ ? "," : "", r->variants[i / r->nrows].name,
-			results_row_name(r, i % r->nrows, row, sizeof(row)));
+		npts += r->points[i].status == POINT_OK;
+		noff += r->points[i].status == POINT_OK && r->points[i].noise.cs_off;
 	}
-	fputc('\n', f);
+	off = o->marks && noff;
+	if (!f || !(flag || ad || off))
+		return flag || ad || off;
+	if (flag) {
+		snprintf(line, sizeof(line), "!  noisy: %u of %u runs flagged (", rn->flagged,
+			 rn->runs);
+		for (unsigned i = 0; i < 5; i++)
+			if (what[i] && rn->by_flag[i])
+				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
+					 rn->by_flag[i]), sep = ", ";
+		line_add(line, sizeof(line), ")");
+		list_points(r, line, sizeof(line), pt_flagged);
+		if (rn->excluded)
+			line_add(line, sizeof(line), "; excluded from the statistics "
+				 "(--exclude-flagged)%s", rn->excluded < rn->flagged ?
+				 " where some run of the point was not flagged" : "");
+		else if (rn->opts.exclude_flagged)
+			line_add(line, sizeof(line), "; kept: every run of those points "
+				 "was flagged (-r auto adds rounds)");
+		else
+			line_add(line, sizeof(line), "; --exclude-flagged leaves them out "
+				 "of the statistics, -r auto adds rounds");
+		render_wrapped(f, line, 3);
+	}
+	if (off) {
+		snprintf(line, sizeof(line), "section lengths off by more than %.0f%% "
+			 "from --cs-ns/--ncs-ns in %u of %u point%s", rn->opts.cs_tolerance * 100,
+			 noff, npts, npts == 1 ? "" : "s");
+		list_points(r, line, sizeof(line), pt_cs_off);
+		line_add(line, sizeof(line), ": the busy delays drifted from their "
+			 "calibration (a loaded machine?); the lengths measured are in "
+			 "the JSON (runs[].noise)");
+		render_wrapped(f, line, 3);
+	}
+	if (ad) {
+		snprintf(line, sizeof(line), "95%% CI within %g%% of the mean not reached, "
+			 "%s", rn->opts.ci_target * 100, first_stop(r));
+		list_points(r, line, sizeof(line), pt_not_reached);
+		render_wrapped(f, line, 3);
+	}
 	return true;
 }
 
@@ -159,12 +250,107 @@ static bool render_has_metrics(const struct results *r)
 	return r->workload && !strcmp(r->workload, "rw");
 }
 
+void render_header(const struct results *r, FILE *f)
+{
+	json_t *pv = r->provenance, *cmd = json_object_get(pv, "command"), *w;
+	const char *kernel = json_string_value(json_object_get(pv, "kernel"));
+	const char *cpu = json_string_value(json_object_get(r->machine, "cpu_model"));
+	const char *ver = json_string_value(json_object_get(pv, "version"));
+	const char *git = json_string_value(json_object_get(pv, "git"));
+	json_t *files = json_object_get(r->config, "files"), *e;
+	const char *sep = " kernels";
+	size_t i;
+
+	fputs("#", f);
+	/* compare: the kernels the files ran on, not the one comparing. */
+	json_array_foreach(files, i, e) {
+		const char *k = json_string_value(json_object_get(json_object_get(e, "machine"),
+								 "kernel"));
+
+		if (k)
+			fprintf(f, "%s %.*s", sep, (int)strcspn(k, " "), k), sep = ",";
+	}
+	if (*sep == ',')
+		fputc(',', f);
+	else if (kernel && !files)
+		fprintf(f, " kernel %.*s,", (int)strcspn(kernel, " "), kernel);
+	if (cpu)
+		fprintf(f, " CPU %s,", cpu);
+	if (ver)
+		fprintf(f, " lockbench %s%s%s%s", ver, git ? " (git " : "", git ? git : "",
+			git ? ")" : "");
+	if (json_array_size(cmd))
+		fputc(':', f);
+	json_array_foreach(cmd, i, w)
+		fprintf(f, " %s", json_string_value(w) ? json_string_value(w) : "?");
+	fputc('\n', f);
+}
+
+const char *render_ns(double ns, char *buf, size_t len)
+{
+	static const char *const unit[] = {"ns", "us", "ms", "s"};
+	unsigned u = 0;
+
+	while (u < 3 && ns >= 999.5) {
+		ns /= 1000;
+		u++;
+	}
+	if (u == 0 || ns >= 99.95)
+		snprintf(buf, len, "%.0f %s", ns, unit[u]);
+	else if (ns >= 9.995)
+		snprintf(buf, len, "%.1f %s", ns, unit[u]);
+	else
+		snprintf(buf, len, "%.2f %s", ns, unit[u]);
+	return buf;
+}
+
+const char *render_at_row(const struct results *r, unsigned row, char *buf,
+			  size_t len)
+{
+	char name[64];
+	const char *h = r->row_heading ? r->row_heading : "threads";
+	size_t hl = strlen(h);
+
+	results_row_name(r, row, name, sizeof(name));
+	if (r->row_desc && r->row_desc[row].label)
+		snprintf(buf, len, "at %s", name);
+	else if (!strcmp(name, "1") && hl > 1 && h[hl - 1] == 's')
+		snprintf(buf, len, "at 1 %.*s", (int)(hl - 1), h);
+	else
+		snprintf(buf, len, "at %s %s", name, h);
+	return buf;
+}
+
+void render_wrapped(FILE *f, const char *text, unsigned indent)
+{
+	unsigned col = 0;
+
+	while (*text) {
+		size_t gap = strspn(text, " ");
+		size_t w = strcspn(text + gap, " ");
+
+		if (col && col + gap + w > RENDER_WRAP) {
+			/* Break here: the spaces go, the next line is indented. */
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		} else {
+			fprintf(f, "%.*s", (int)gap, text);
+			col += (unsigned)gap;
+		}
+		for (size_t i = 0; i < w; i++)
+			fputc(text[gap + i] == '\001' ? ' ' : text[gap + i], f);
+		col += (unsigned)w;
+		text += gap + w;
+	}
+	fputc('\n', f);
+}
+
 static void render_metrics(const struct results *r, FILE *f)
 {
 	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
 	bool rw = r->workload && !strcmp(r->workload, "rw");
 	const char *sep;
-	char name[64];
+	char at[96], line[2048], t[32];
 
 	for (unsigned v = 0; v < r->nvariants; v++) {
 		const struct point *p = results_point(r, v, row);
@@ -172,30 +358,30 @@ static void render_metrics(const struct results *r, FILE *f)
 		nlat += p->status == POINT_OK && p->lat && p->lat->n;
 		nhand += p->status == POINT_OK && !isnan(p->hand_node) && p->hand_node < 1;
 	}
-	results_row_name(r, row, name, sizeof(name));
+	render_at_row(r, row, at, sizeof(at));
 	if (nlat) {
 		sep = "";
-		fprintf(f, "p99 acquisition latency at %s %s (sampled):", name, r->row_heading);
+		snprintf(line, sizeof(line), "p99 acquisition latency %s (sampled):", at);
 		for (unsigned v = 0; v < r->nvariants; v++) {
 			const struct point *p = results_point(r, v, row);
 
 			if (p->status == POINT_OK && p->lat && p->lat->n)
-				fprintf(f, "%s %s %llu ns", sep, r->variants[v].name,
-					p->lat_p99), sep = ",";
+				line_add(line, sizeof(line), "%s %s %s", sep, r->variants[v].name,
+					 render_ns((double)p->lat_p99, t, sizeof(t))), sep = ",";
 		}
-		fputc('\n', f);
+		render_wrapped(f, line, 3);
 	}
 	if (nhand) {
 		sep = "";
-		fprintf(f, "handovers staying on the NUMA node at %s %s:", name, r->row_heading);
+		snprintf(line, sizeof(line), "handovers staying on the NUMA node %s:", at);
 		for (unsigned v = 0; v < r->nvariants; v++) {
 			const struct point *p = results_point(r, v, row);
 
 			if (p->status == POINT_OK && !isnan(p->hand_node))
-				fprintf(f, "%s %s %.0f%%", sep, r->variants[v].name,
-					p->hand_node * 100), sep = ",";
+				line_add(line, sizeof(line), "%s %s %.0f%%", sep,
+					 r->variants[v].name, p->hand_node * 100), sep = ",";
 		}
-		fputc('\n', f);
+		render_wrapped(f, line, 3);
 	}
 	if (rw)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
@@ -213,26 +399,92 @@ static bool kernel_mixed(const struct results *r)
 	return k && u;
 }
 
-/*
- * The notes explaining the marks, printed once under a text format after
- * a blank line (nothing when there is nothing to explain): ? high CV,
- * ~ not significant, * oversubscribed, ^ unfair (max/2 > min), - not
- * measured, and one line per failed point.  Marks and their notes are off with --no-marks.
- */
+/* What the tests behind the `~` marks were, for the note. */
+static const char *sig_method_text(unsigned methods)
+{
+	if (methods == 1u << SIG_ROUNDS)
+		return "trimmed t on per-round ratios";
+	if (methods == 1u << SIG_INVOC_PAIRED)
+		return "trimmed t on per-invocation ratios";
+	if (methods == 1u << SIG_INVOC)
+		return "Welch t on invocation means";
+	return "trimmed t on rounds, or on invocations";
+}
+
+/* Does some variant have a geometric mean over 2 or more rows? */
+static bool has_geomean(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			return true;
+	return false;
+}
+
+/* "geometric mean over the rows, against BASE: a +1.2%, b -0.4%". */
+static void geomean_note(const struct results *r, FILE *f)
+{
+	char line[2048];
+	const char *sep = "";
+
+	if (r->base_of && r->variants[r->baseline].label)
+		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
+			 "rows, against the same lock under %s:",
+			 r->variants[r->baseline].label);
+	else
+		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
+			 "rows, against %s:", r->variants[r->baseline].name);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
+				 r->variants[v].name, r->variants[v].geo_rel), sep = ",";
+	render_wrapped(f, line, 3);
+}
+
+/* The `~` note: what was tested, corrected how; what was not assessed. */
+static void sig_note(const struct results *r, FILE *f, unsigned methods,
+		     bool one_inv, bool few)
+{
+	const struct variant *bv = &r->variants[r->baseline];
+
+	if (methods) {
+		if (r->base_of && bv->label)
+			fprintf(f, "~  difference from the same lock under %s not "
+				"significant\n   (p >= %.2f", bv->label, r->alpha);
+		else
+			fprintf(f, "~  difference from %s not significant (p >= %.2f",
+				bv->name, r->alpha);
+		if (r->min_effect > 0)
+			fprintf(f, " or below %g%%", r->min_effect);
+		fprintf(f, "):\n   %s, Holm-adjusted over %u test%s\n",
+			sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
+	}
+	if (one_inv)
+		fprintf(f, "%s one invocation per label: significance across processes\n"
+			"   cannot be assessed (compare 2 or more files per --label)\n",
+			methods ? "  " : "~ ");
+	if (few)
+		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
+			methods || one_inv ? "  " : "~ ");
+}
+
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	bool cv = false, ns = false, over = false, missing = false, few = false;
-	bool unfair = false;
-	unsigned failed = 0;
+	bool one_inv = false, unfair = false;
+	unsigned failed = 0, methods = 0;
 	char row[64];
 
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
 		const struct point *p = &r->points[i];
+		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
 
 		cv |= p->status == POINT_OK && p->high_cv;
 		unfair |= p->status == POINT_OK && p->lt_unfair;
-		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
-		few |= p->status == POINT_OK && p->has_rel && !p->welch.valid;
+		ns |= cmp;
+		if (cmp && p->test.valid)
+			methods |= 1u << p->method;
+		one_inv |= cmp && p->method == SIG_ONE_INVOC;
+		few |= cmp && p->method == SIG_TOO_FEW;
 		missing |= p->status == POINT_MISSING;
 		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
 			  p->status == POINT_ERROR;
@@ -242,16 +494,17 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	if (!o->marks)
 		cv = ns = over = missing = unfair = false;
 	if (cv || ns || over || missing || unfair || failed || r->incomplete || kernel_mixed(r) ||
-	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
+	    (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
+	    render_noise_notes(r, o, NULL))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
 	if (cv)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);
 	if (ns)
-		fprintf(f, "~  difference from %s not significant (Welch t-test, p >= %.2f%s)\n",
-			r->variants[r->baseline].name, r->alpha,
-			few ? "; a test needs 2 or more runs per point" : "");
+		sig_note(r, f, methods, one_inv, few);
+	if (o->marks && has_geomean(r))
+		geomean_note(r, f);
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
 	if (unfair)

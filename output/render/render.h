@@ -54,6 +54,19 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 /* The noise notes (render.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);
+/* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
+ * provenance and machine (what is unknown is left out). */
+void render_header(const struct results *r, FILE *f);
+/* Notes under the text formats are wrapped at this column. */
+#define RENDER_WRAP 72
+/* ns with a unit that keeps 3 digits: "875 ns", "1.92 us", "16.0 ms". */
+const char *render_ns(double ns, char *buf, size_t len);
+/* "at 1 thread", "at 4 threads", "at fserver": where a row is. */
+const char *render_at_row(const struct results *r, unsigned row, char *buf,
+			  size_t len);
+/* text on f, words wrapped at RENDER_WRAP, later lines indented; a
+ * \001 in text is a space that never breaks. */
+void render_wrapped(FILE *f, const char *text, unsigned indent);
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);
 
@@ -63,6 +76,10 @@ int render_lkp(const struct results *r, const struct render_opts *o, FILE *f);
 int render_speedup(const struct results *r, const struct render_opts *o, FILE *f);
 /* Exactly two variants (the baseline and one other). */
 int speedup_check(const struct results *r, char *err, size_t len);
+int render_mmtests(const struct results *r, const struct render_opts *o, FILE *f);
+int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f);
+/* One baseline for every column (no per-lock pairing). */
+int lkpcmp_check(const struct results *r, char *err, size_t len);
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
 /* The JSON document of results_to_json() (results/json_write.c). */
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);

@@ -79,7 +79,7 @@ static void put_point(const struct results *r, const struct render_opts *o,
 	render_cellf(val, "%.*f%s%s", decimals(o->unit), p->sum.mean * k,
 		 b->slot && p->high_cv ? "?" : b->slot && p->lt_unfair ? "" : slot,
 		 b->slot && p->lt_unfair ? "^" : "");
-	if (v == r->baseline)
+	if (results_is_base(r, v))
 		render_cellf(pct, "0%%%s", slot);
 	else if (p->has_rel)
 		render_cellf(pct, "%+.1f%%%s", p->rel,

@@ -100,7 +100,7 @@ static void fill_grid(const struct results *r, const struct render_opts *o,
 			 o->marks && over ? "*" : "");
 	}
 	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
-		bool base = v == r->baseline;
+		bool base = results_is_base(r, v);
 
 		snprintf(cell(g, 0, c), CELL, "%s", r->variants[v].name);
 		snprintf(cell(g, 1, c), CELL, "mean");
@@ -129,7 +129,7 @@ static void size_grid(const struct results *r, struct grid *g)
 				g->width[c] = w;
 		}
 	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
-		unsigned n = v == r->baseline ? 2 : 3, sum = 0;
+		unsigned n = results_is_base(r, v) ? 2 : 3, sum = 0;
 		unsigned need = (unsigned)strlen(r->variants[v].name) + 2;
 
 		for (unsigned k = 0; k < n; k++)

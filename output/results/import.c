@@ -287,6 +287,8 @@ static int build(struct imp *m, struct results *r, const char *label,
 		while (rows[row] != (unsigned)m->e[i].nwriters)
 			row++;
 		p = results_point(r, v, row);
+		/* Every locktorture run is its own module load: an invocation. */
+		m->e[i].s.invocation = i + 1;
 		rc = results_add_run(r, v, row, &m->e[i].s);
 		if (p->status != POINT_FAILED)
 			p->status = m->e[i].failed ? POINT_FAILED : POINT_OK;

@@ -359,7 +359,7 @@ static int read_counters(struct rd *d, json_t *o, const char *where,
 static bool run_key_known(const char *k)
 {
 	static const char *const known[] = {
-		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
+		"seq", "invocation", "window_s", "ops", "ops_per_sec", "thread_ops",
 		"exclusion", "series", "counters", "lock_node",
 		"rw", "latency", "handover", "fairness", "trend", "unfair_reported",
 		NULL,
@@ -518,12 +518,38 @@ static int read_handover(struct rd *d, json_t *o, const char *where,
 
 /* ---- end of workload metrics ------------------------------------------ */
 
+/*
+ * The noise flags the writer recorded ("flags": names), so that compare
+ * carries the `!` of a run through without its measurements.  Unknown
+ * names (a newer writer) are ignored.
+ */
+static int read_recorded_flags(struct rd *d, json_t *o, const char *where,
+			       struct run_sample *s)
+{
+	json_t *a = json_object_get(o, "flags"), *e;
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return fail(d, "%s.flags: expected an array of names", where);
+	s->noise.recorded_set = true;
+	json_array_foreach(a, i, e) {
+		if (!json_is_string(e))
+			return fail(d, "%s.flags: expected an array of names", where);
+		for (unsigned b = 0; b < NOISE_NFLAGS; b++)
+			if (!strcmp(json_string_value(e), noise_flag_name(b)))
+				s->noise.recorded |= 1u << b;
+	}
+	return 0;
+}
+
 /* One run into s (owned by the caller, freed by it on error too). */
 static int read_run(struct rd *d, json_t *o, const char *where,
 		    const struct variant *var, struct run_sample *s)
 {
 	json_t *a;
-	uint64_t seq;
+	uint64_t seq, inv = 0;
 	int rc;
 
 	if (!json_is_object(o))
@@ -541,6 +567,7 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
 			       : -1;
 	if ((rc = get_uint(d, o, "seq", where, UINT_MAX, 0, &seq)) ||
+	    (rc = get_uint(d, o, "invocation", where, UINT_MAX, 0, &inv)) ||
 	    (rc = get_num(d, o, "window_s", where, NAN, &s->window_s)) ||
 	    (rc = get_uint(d, o, "ops", where, UINT64_MAX, 0, &s->ops)) ||
 	    (rc = get_array(d, o, "thread_ops", where, false, &a)) ||
@@ -557,7 +584,10 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	if (a && !json_is_boolean(a))
 		return fail(d, "%s.unfair_reported: expected true or false", where);
 	s->unfair_reported = json_is_true(a);
-	return read_extra(d, o, s);
+	s->invocation = (unsigned)inv;
+	if ((rc = read_extra(d, o, s)))
+		return rc;
+	return read_recorded_flags(d, o, where, s);
 }
 
 /* Which variant and row a point is: by index, else by name/number. */
@@ -665,11 +695,11 @@ static int read_top(struct rd *d, json_t *doc, struct results *r)
 static void keep_opaque(json_t *doc, struct results *r)
 {
 	json_t **dst[] = {&r->machine, &r->config, &r->placement, &r->calibration,
-			  &r->run_order};
+			  &r->run_order, &r->provenance};
 	const char *key[] = {"machine", "config", "placement", "calibration",
-			     "run_order"};
+			     "run_order", "provenance"};
 
-	for (unsigned i = 0; i < 5; i++) {
+	for (unsigned i = 0; i < 6; i++) {
 		json_t *v = json_object_get(doc, key[i]);
 
 		*dst[i] = v && !json_is_null(v) ? json_incref(v) : NULL;

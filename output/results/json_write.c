@@ -180,6 +180,8 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
 	noise_run_add_json(o, &s->noise);
+	if (o && s->invocation)
+		json_object_set_new(o, "invocation", json_integer(s->invocation));
 	if (o)
 		json_object_set_new(o, "lock_node", s->lock_node >= 0
 						    ? json_integer(s->lock_node) : json_null());
@@ -187,13 +189,17 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 	if (o && s->unfair_reported)
 		json_object_set_new(o, "unfair_reported", json_true());
 	add_extra(o, s->extra);
+	/* A kept run's exclusion is decided again here (--exclude-flagged). */
+	if (o && !s->noise.present && json_object_get(o, "excluded"))
+		json_object_set_new(o, "excluded", json_boolean(s->noise.excluded));
 	return o;
 }
 
 static json_t *summary_json(const struct summary *s)
 {
-	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
-			 "n", s->n, "mean", num(s->mean), "std", num(s->std),
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
+			 "n", s->n, "mean", num(s->mean), "hmean", num(s->hmean),
+			 "std", num(s->std),
 			 "median", num(s->median), "min", num(s->min),
 			 "max", num(s->max), "cv", num(s->cv),
 			 "ci95", num(s->ci95_lo), num(s->ci95_hi),
@@ -206,6 +212,28 @@ static json_t *test_json(const struct sigtest *t, const char *stat)
 		return json_null();
 	return json_pack("{s:o, s:o, s:o}", stat, num(t->stat), "df", num(t->df),
 			 "p", num(t->p));
+}
+
+static const char *const sig_method_names[] = {
+	[SIG_NONE] = "none",
+	[SIG_ROUNDS] = "rounds",
+	[SIG_INVOC_PAIRED] = "invocations-paired",
+	[SIG_INVOC] = "invocations",
+	[SIG_ONE_INVOC] = "one-invocation",
+	[SIG_TOO_FEW] = "too-few",
+};
+
+/* vs_baseline.test: how the mark was decided. */
+static json_t *sig_json(const struct point *p)
+{
+	const struct sigtest *t = &p->test;
+
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}",
+			 "method", sig_method_names[p->method], "n", p->test_n,
+			 "stat", t->valid ? num(t->stat) : json_null(),
+			 "df", t->valid ? num(t->df) : json_null(),
+			 "p", t->valid ? num(t->p) : json_null(),
+			 "p_holm", t->valid ? num(p->p_adj) : json_null());
 }
 
 static json_t *point_json(const struct results *r, unsigned v, unsigned row)
@@ -227,11 +255,12 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	point_metrics_json(o, p);
 	if (p->has_rel)
 		json_object_set_new(o, "vs_baseline",
-				    json_pack("{s:s, s:o, s:o, s:o, s:b}",
-					      "baseline", r->variants[r->baseline].name,
+				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}",
+					      "baseline", r->variants[results_base(r, v)].name,
 					      "rel_pct", num(p->rel),
 					      "welch", test_json(&p->welch, "t"),
 					      "mann_whitney", test_json(&p->mwu, "u"),
+					      "test", sig_json(p),
 					      "significant", p->significant));
 	else
 		json_object_set_new(o, "vs_baseline", json_null());
@@ -245,10 +274,11 @@ static json_t *variant_json(const struct variant *v)
 
 	for (unsigned i = 0; i < v->ncounters; i++)
 		json_array_append_new(names, json_string(v->counter_names[i]));
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:i}", "name", v->name,
 			      "lock", str_or_null(v->lock), "label", str_or_null(v->label),
 			      "plugin", str_or_null(v->origin), "plugin_sha256",
-			      str_or_null(v->sha256), "counters", names);
+			      str_or_null(v->sha256), "counters", names,
+			      "geomean_rel_pct", num(v->geo_rel), "geomean_points", v->geo_n);
 
 	if (o && v->kernel)
 		json_object_set_new(o, "kernel", json_true());
@@ -305,6 +335,10 @@ json_t *results_to_json(const struct results *r)
 			"cv_flag", r->cv_flag, "alpha", r->alpha);
 	if (!doc)
 		return NULL;
+	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i}",
+		"correction", "holm", "trim", SIG_TRIM, "min_effect_pct", r->min_effect,
+		"tests", r->ntests));
+	json_object_set_new(doc, "provenance", keep(r->provenance));
 	json_object_set_new(doc, "machine", keep(r->machine));
 	json_object_set_new(doc, "config", keep(r->config));
 	json_object_set_new(doc, "calibration", keep(r->calibration));

@@ -175,7 +175,7 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 	double steal = noise_steal_frac(n);
 
 	if (!n->present)
-		return 0;
+		return n->recorded;
 	if (n->npairs && n->probe_before && n->probe_after &&
 	    placement_changed(n, typical, o->probe_factor))
 		f |= NOISE_PLACEMENT;

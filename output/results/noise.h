@@ -77,6 +77,10 @@ struct run_noise {
 	/* Sampled section lengths (median of the samples, NAN when none). */
 	double cs_requested, cs_actual, ncs_requested, ncs_actual;
 	unsigned cs_samples, ncs_samples;
+	/* Flags a file recorded for a run whose measurements this model
+	 * does not hold (compare): used as they are when !present. */
+	unsigned recorded;
+	bool recorded_set;       /* the file had flags for this run */
 	/* Derived by noise_finalize(). */
 	unsigned flags;          /* enum noise_flag */
 	bool excluded;           /* left out of the statistics */

@@ -90,6 +90,7 @@ void results_free(struct results *r)
 		free(r->row_desc[i].metric);
 	}
 	free(r->row_desc);
+	free(r->base_of);
 	free(r->rows);
 	free(r->points);
 	free(r->variant_heading);
@@ -100,6 +101,7 @@ void results_free(struct results *r)
 	json_decref(r->config);
 	json_decref(r->placement);
 	json_decref(r->calibration);
+	json_decref(r->provenance);
 	json_decref(r->run_order);
 	results_noise_free(&r->noise);
 	memset(r, 0, sizeof(*r));
@@ -280,23 +282,234 @@ static void point_metrics(struct point *p)
 	p->write_rate = nrw ? wr / nrw : NAN;
 }
 
-static void point_versus(struct results *r, struct point *p,
-			 const struct point *b)
+/* A run usable in a test: its invocation, round and log rate. */
+struct obs {
+	unsigned inv, seq;
+	double lx;
+};
+
+static int cmp_obs(const void *pa, const void *pb)
+{
+	const struct obs *a = pa, *b = pb;
+
+	if (a->inv != b->inv)
+		return (a->inv > b->inv) - (a->inv < b->inv);
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* p's runs (not excluded, rate > 0) into o[], sorted; returns how many. */
+static unsigned point_obs(const struct point *p, struct obs *o)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nruns; i++) {
+		const struct run_sample *s = &p->runs[i];
+
+		if (!s->noise.excluded && s->ops_per_sec > 0)
+			o[n++] = (struct obs){s->invocation, s->seq, log(s->ops_per_sec)};
+	}
+	qsort(o, n, sizeof(*o), cmp_obs);
+	return n;
+}
+
+/* Per-invocation mean log rate of sorted o[0..n-1] into inv[]/m[];
+ * returns how many invocations. */
+static unsigned inv_means(const struct obs *o, unsigned n, unsigned *inv, double *m)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0, j; i < n; i = j) {
+		double sum = 0;
+
+		for (j = i; j < n && o[j].inv == o[i].inv; j++)
+			sum += o[j].lx;
+		inv[k] = o[i].inv;
+		m[k++] = sum / (j - i);
+	}
+	return k;
+}
+
+/*
+ * Log ratios of the runs of a and b made in the same invocation and
+ * round, into d[]; with by_inv, one value per invocation instead: the
+ * mean of its rounds' log ratios (or of the difference of its means
+ * when no round pairs).  Returns how many values.
+ */
+static unsigned paired_logs(const struct obs *a, unsigned na, const struct obs *b,
+			    unsigned nb, bool by_inv, double *d)
+{
+	unsigned n = 0, i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		unsigned inv = a[i].inv, i1 = i, j1 = j, k = 0;
+		double sum = 0, ma = 0, mb = 0;
+
+		if (a[i].inv != b[j].inv) {
+			if (a[i].inv < b[j].inv)
+				i++;
+			else
+				j++;
+			continue;
+		}
+		while (i1 < na && a[i1].inv == inv)
+			ma += a[i1++].lx;
+		while (j1 < nb && b[j1].inv == inv)
+			mb += b[j1++].lx;
+		for (unsigned x = i, y = j; x < i1 && y < j1;) {
+			if (a[x].seq == b[y].seq) {
+				if (by_inv)
+					sum += a[x].lx - b[y].lx, k++;
+				else
+					d[n++] = a[x].lx - b[y].lx;
+				x++, y++;
+			} else if (a[x].seq < b[y].seq) {
+				x++;
+			} else {
+				y++;
+			}
+		}
+		if (by_inv)
+			d[n++] = k ? sum / k : ma / (i1 - i) - mb / (j1 - j);
+		i = i1;
+		j = j1;
+	}
+	return n;
+}
+
+static bool same_set(const unsigned *a, unsigned na, const unsigned *b, unsigned nb)
+{
+	return na == nb && !memcmp(a, b, na * sizeof(*a));
+}
+
+/*
+ * The test of p against the baseline b follows how the runs were made
+ * (Kalibera & Jones, "Rigorous benchmarking in reasonable time", ISMM
+ * 2013: the replicate is the highest level that varies).  Rounds are
+ * blocks: the runs of one round ran back to back, interleaved, in one
+ * process, so within an invocation the runs are paired by round and
+ * the per-round log ratios tested with a trimmed t (one wild round of
+ * five is cut).  Across invocations the runs of one process are not
+ * independent replicates: one value per invocation is tested, and with
+ * one invocation on a side nothing can be said.
+ */
+static void point_test(struct point *p, const struct point *b)
+{
+	struct obs *oa = malloc((p->nruns + 1) * sizeof(*oa));
+	struct obs *ob = malloc((b->nruns + 1) * sizeof(*ob));
+	unsigned n = p->nruns + b->nruns + 2;
+	unsigned *ia = malloc(n * sizeof(*ia)), *ib = malloc(n * sizeof(*ib));
+	double *ma = malloc(n * sizeof(*ma)), *mb = malloc(n * sizeof(*mb));
+	double *d = malloc(n * sizeof(*d));
+	unsigned na, nb, ka, kb;
+
+	p->method = SIG_TOO_FEW;
+	p->test = (struct sigtest){.valid = false, .stat = NAN, .df = NAN, .p = NAN};
+	p->test_n = 0;
+	if (!oa || !ob || !ia || !ib || !ma || !mb || !d)
+		goto out;
+	na = point_obs(p, oa);
+	nb = point_obs(b, ob);
+	ka = inv_means(oa, na, ia, ma);
+	kb = inv_means(ob, nb, ib, mb);
+	if (same_set(ia, ka, ib, kb)) {
+		p->method = ka == 1 ? SIG_ROUNDS : SIG_INVOC_PAIRED;
+		p->test_n = paired_logs(oa, na, ob, nb, ka > 1, d);
+		stats_trimmed_t1(d, p->test_n, SIG_TRIM, &p->test, NULL);
+	} else if (ka < 2 || kb < 2) {
+		p->method = SIG_ONE_INVOC;
+		p->test_n = ka < kb ? ka : kb;
+	} else {
+		p->method = SIG_INVOC;
+		p->test_n = ka < kb ? ka : kb;
+		stats_welch(ma, ka, mb, kb, &p->test);
+	}
+	if (!p->test.valid && p->method != SIG_ONE_INVOC)
+		p->method = SIG_TOO_FEW;
+out:
+	free(oa);
+	free(ob);
+	free(ia);
+	free(ib);
+	free(ma);
+	free(mb);
+	free(d);
+}
+
+static void point_versus(struct point *p, const struct point *b)
 {
 	double *x = malloc((p->nruns + 1) * sizeof(*x));
 	double *y = malloc((b->nruns + 1) * sizeof(*y));
 
 	p->has_rel = false;
+	p->significant = false;
+	p->method = SIG_NONE;
+	p->p_adj = NAN;
 	if (x && y && p->status == POINT_OK && b->status == POINT_OK &&
 	    p->sum.n && b->sum.n && b->sum.mean != 0) {
 		p->has_rel = true;
 		p->rel = stats_rel_pct(p->sum.mean, b->sum.mean);
 		stats_welch(x, point_rates(p, x), y, point_rates(b, y), &p->welch);
 		stats_mann_whitney(x, point_rates(p, x), y, point_rates(b, y), &p->mwu);
-		p->significant = p->welch.valid && p->welch.p < r->alpha;
+		point_test(p, b);
 	}
 	free(x);
 	free(y);
+}
+
+/* Each variant's geometric mean of its ratios to its baseline. */
+static void results_geomean(struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		struct variant *var = &r->variants[v];
+		double sum = 0;
+
+		var->geo_n = 0;
+		var->geo_rel = NAN;
+		for (unsigned row = 0; row < r->nrows && !results_is_base(r, v); row++) {
+			const struct point *p = results_point(r, v, row);
+			const struct point *b = results_point(r, results_base(r, v), row);
+			double q;
+
+			if (!p->has_rel || !(p->sum.mean > 0) || !(b->sum.mean > 0))
+				continue;
+			q = log(p->sum.mean / b->sum.mean);
+			sum += r->row_desc && r->row_desc[row].lower_better ? -q : q;
+			var->geo_n++;
+		}
+		if (var->geo_n)
+			var->geo_rel = (exp(sum / var->geo_n) - 1) * 100;
+	}
+}
+
+/*
+ * Holm's correction over every test of the results (a sweep makes one
+ * per point), then the mark: adjusted p below alpha and a change at
+ * least min_effect percent.
+ */
+static void results_holm(struct results *r)
+{
+	unsigned n = r->nvariants * r->nrows;
+	double *pv = malloc((n + 1) * sizeof(*pv));
+	int m;
+
+	r->ntests = 0;
+	if (!pv)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		const struct point *p = &r->points[i];
+
+		pv[i] = p->has_rel && p->test.valid ? p->test.p : NAN;
+	}
+	m = stats_holm(pv, n, pv);
+	r->ntests = m > 0 ? (unsigned)m : 0;
+	for (unsigned i = 0; m >= 0 && i < n; i++) {
+		struct point *p = &r->points[i];
+
+		p->p_adj = pv[i];
+		p->significant = p->has_rel && !isnan(pv[i]) && pv[i] < r->alpha &&
+				 fabs(p->rel) >= r->min_effect;
+	}
+	free(pv);
 }
 
 void results_finalize(struct results *r)
@@ -317,8 +530,10 @@ void results_finalize(struct results *r)
 		}
 	for (unsigned v = 0; v < r->nvariants; v++)
 		for (unsigned row = 0; row < r->nrows; row++)
-			if (v != r->baseline)
-				point_versus(r, results_point(r, v, row),
-					     results_point(r, r->baseline, row));
+			if (!results_is_base(r, v))
+				point_versus(results_point(r, v, row),
+					     results_point(r, results_base(r, v), row));
+	results_holm(r);
+	results_geomean(r);
 	noise_finalize_adaptive(r);
 }

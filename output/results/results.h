@@ -18,11 +18,18 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 2
+#define RESULTS_SCHEMA_MINOR 3
 
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {
 	unsigned seq;            /* position in the sweep's run order */
+	/*
+	 * The process (or kernel module load) that made this run: 0 for
+	 * "the one that wrote the file"; compare numbers every file's
+	 * invocations apart.  Runs of one invocation are not independent
+	 * replicates of another (see results_finalize).
+	 */
+	unsigned invocation;
 	double window_s;         /* measured window, from the monitor's clock */
 	uint64_t ops;            /* operations completed in the window */
 	double ops_per_sec;      /* ops / window_s */
@@ -87,6 +94,30 @@ enum point_status {
 const char *point_status_name(enum point_status s);
 int point_status_parse(const char *name);
 
+/*
+ * How a point is tested against the baseline (results_finalize):
+ * - SIG_ROUNDS: both from one invocation; runs paired by round (seq),
+ *   trimmed t on the per-round log ratios.
+ * - SIG_INVOC_PAIRED: both from the same invocations, 2 or more; one
+ *   mean log ratio per invocation, trimmed t on those.
+ * - SIG_INVOC: from different invocations, 2 or more a side; Welch on
+ *   the invocations' mean log rates.
+ * - SIG_ONE_INVOC: different invocations, one on some side: the
+ *   variation between processes is unknown, so no p-value.
+ * - SIG_TOO_FEW: fewer than 2 rounds or invocations to pair.
+ */
+enum sig_method {
+	SIG_NONE,
+	SIG_ROUNDS,
+	SIG_INVOC_PAIRED,
+	SIG_INVOC,
+	SIG_ONE_INVOC,
+	SIG_TOO_FEW,
+};
+
+/* Trimming of the paired tests: one wild value of 5 is cut. */
+#define SIG_TRIM 0.2
+
 struct point {
 	enum point_status status;
 	char *error;             /* one line when not OK */
@@ -97,8 +128,12 @@ struct point {
 	bool has_rel;
 	double rel;              /* rel% to the baseline at this row */
 	bool high_cv;            /* CV above the flag threshold */
-	struct sigtest welch, mwu;
-	bool significant;        /* Welch p < alpha (when has_rel and valid) */
+	struct sigtest welch, mwu; /* on the runs, for reference (JSON) */
+	enum sig_method method;  /* the test behind `significant` */
+	struct sigtest test;     /* its result (valid false: not assessed) */
+	unsigned test_n;         /* rounds or invocations it used */
+	double p_adj;            /* test.p, Holm-adjusted over the results; NAN */
+	bool significant;        /* p_adj < alpha and |rel| >= min_effect */
 	/* Fairness over the runs' per-thread counts (mean over runs). */
 	double jain;
 	bool lt_unfair;          /* locktorture's max/2 > min in any run */
@@ -128,6 +163,12 @@ struct variant {
 	bool kernel;
 	unsigned ncounters;
 	char **counter_names;
+	/* Derived by results_finalize(): the geometric mean over the rows
+	 * of mean / baseline mean (base / mean for lower-better rows), as
+	 * a change in percent (> 0: better); NAN for a baseline or when
+	 * no row compares.  geo_n: how many rows it covers. */
+	double geo_rel;
+	unsigned geo_n;
 };
 
 /*
@@ -153,15 +194,36 @@ struct results {
 	struct row_desc *row_desc; /* [nrows] or NULL (see struct row_desc) */
 	struct point *points;    /* [v * nrows + r] */
 	unsigned baseline;
+	/*
+	 * Per-lock pairing (compare --baseline LABEL of several locks):
+	 * base_of[v] is the variant v is compared with (v itself: none, a
+	 * baseline).  NULL: every variant against `baseline`.
+	 */
+	unsigned *base_of;
 	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
 	double alpha;            /* significance level (0.05) */
+	double min_effect;       /* |rel%| below this is never significant (0) */
+	unsigned ntests;         /* valid tests in the Holm family */
 	bool incomplete;         /* interrupted or stopped early */
 	bool oversubscribed_any; /* some row had more threads than CPUs */
 	unsigned ncpus;          /* CPUs available for placement */
 	/* Opaque descriptions carried into JSON as they are. */
 	json_t *machine, *config, *placement, *calibration, *run_order;
+	json_t *provenance;      /* what made it: command, revision, ... (1.3) */
 	struct results_noise noise; /* noise options and counts (noise.h) */
 };
+
+/* The variant v is compared with (see base_of). */
+static inline unsigned results_base(const struct results *r, unsigned v)
+{
+	return r->base_of ? r->base_of[v] : r->baseline;
+}
+
+/* Is v a baseline (no rel% of its own)? */
+static inline bool results_is_base(const struct results *r, unsigned v)
+{
+	return results_base(r, v) == v;
+}
 
 static inline struct point *results_point(const struct results *r,
 					  unsigned v, unsigned row)

@@ -86,8 +86,8 @@ void noise_finalize(struct results *r)
 		for (unsigned j = 0; j < p->nruns; j++) {
 			const struct run_noise *n = &p->runs[j].noise;
 
-			rn->measured |= n->present;
-			rn->runs += n->present;
+			rn->measured |= n->present || n->recorded_set;
+			rn->runs += n->present || n->recorded_set;
 			for (unsigned b = 0; b < NOISE_NFLAGS; b++)
 				rn->by_flag[b] += !!(n->flags & (1u << b));
 		}

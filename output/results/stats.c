@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * output/results/stats.c - summaries, Student t, Welch and Mann-Whitney tests,
- * fairness and the latency histogram.  See stats.h for the contracts.
+ * output/results/stats.c - summaries, Student t, Welch, Mann-Whitney and
+ * trimmed paired t tests, Holm's adjustment, fairness and the latency
+ * histogram.  See stats.h for the contracts.
  *
  * Numerical methods:
  * - Regularized incomplete beta I_x(a,b) by its continued fraction
@@ -110,6 +111,14 @@ void stats_summarize(const double *x, unsigned n, struct summary *out)
 			out->max = x[i];
 	}
 	out->mean = mean_of(x, n);
+	out->hmean = NAN;
+	if (out->min > 0) {
+		double inv = 0;
+
+		for (i = 0; i < n; i++)
+			inv += 1 / x[i];
+		out->hmean = n / inv;
+	}
 
 	s = sorted_copy(x, n);
 	out->median = s ? median_sorted(s, n) : NAN;
@@ -390,6 +399,97 @@ void stats_welch(const double *a, unsigned na, const double *b, unsigned nb,
 	out->stat = (ma - mb) / sqrt(se2);
 	out->df = se2 * se2 / (sa * sa / (na - 1) + sb * sb / (nb - 1));
 	out->p = 2 * t_upper_tail(fabs(out->stat), out->df);
+}
+
+/* ---- trimmed paired t (Tukey-McLaughlin, Yuen's error) ----------- */
+
+void stats_trimmed_t1(const double *d, unsigned n, double trim,
+		      struct sigtest *out, double *tmean)
+{
+	unsigned g, h, i;
+	double *s, mt = 0, mw = 0, ss = 0, lo, hi, se2;
+
+	out->valid = false;
+	out->stat = out->df = out->p = NAN;
+	if (tmean)
+		*tmean = NAN;
+	if (!(trim >= 0 && trim < 0.5))
+		return;
+	g = (unsigned)floor(trim * n);
+	h = n - 2 * g;
+	if (n < 2 || h < 2 || !(s = sorted_copy(d, n)))
+		return;
+	lo = s[g];
+	hi = s[n - 1 - g];
+	for (i = g; i < n - g; i++)
+		mt += s[i];
+	mt /= h;
+	/* Winsorized mean, then the squared deviations around it. */
+	mw = (g * lo + g * hi + mt * h) / n;
+	for (i = 0; i < n; i++) {
+		double w = i < g ? lo : i >= n - g ? hi : s[i];
+
+		ss += (w - mw) * (w - mw);
+	}
+	free(s);
+	se2 = ss / ((double)h * (h - 1));	/* (n-1) sw2 / (h (h-1)) */
+	out->valid = true;
+	out->df = h - 1;
+	if (tmean)
+		*tmean = mt;
+	if (se2 == 0) {
+		out->stat = mt == 0 ? 0 : copysign(INFINITY, mt);
+		out->p = mt == 0 ? 1 : 0;
+		return;
+	}
+	out->stat = mt / sqrt(se2);
+	out->p = 2 * t_upper_tail(fabs(out->stat), out->df);
+	if (out->p > 1)
+		out->p = 1;
+}
+
+/* ---- Holm --------------------------------------------------------- */
+
+struct p_idx {
+	double p;
+	unsigned i;
+};
+
+static int cmp_p_idx(const void *pa, const void *pb)
+{
+	const struct p_idx *a = pa, *b = pb;
+
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+int stats_holm(const double *p, unsigned n, double *adj)
+{
+	struct p_idx *v = malloc((n ? n : 1) * sizeof(*v));
+	unsigned m = 0, j;
+	double run = 0;
+
+	if (!v)
+		return -1;
+	for (j = 0; j < n; j++)
+		if (!isnan(p[j]))
+			v[m++] = (struct p_idx){p[j], j};
+	qsort(v, m, sizeof(*v), cmp_p_idx);
+	for (j = 0; j < n; j++)
+		if (isnan(p[j]))
+			adj[j] = NAN;
+	for (j = 0; j < m; j++) {
+		double a = (double)(m - j) * v[j].p;
+
+		if (a > 1)
+			a = 1;
+		if (a > run)
+			run = a;
+		adj[v[j].i] = run;
+	}
+	free(v);
+	return (int)m;
 }
 
 /* ---- Mann-Whitney ------------------------------------------------- */

@@ -15,6 +15,8 @@
 struct summary {
 	unsigned n;
 	double mean;
+	double hmean;    /* harmonic mean n / sum(1/x): the mean of rates
+			  * (mmtests' Hmean); NAN unless every x > 0 */
 	double std;      /* sample std (n-1); NAN (undefined) when n < 2 */
 	double median;
 	double min, max;
@@ -71,6 +73,36 @@ void stats_welch(const double *a, unsigned na, const double *b, unsigned nb,
  */
 void stats_mann_whitney(const double *a, unsigned na, const double *b,
 			unsigned nb, struct sigtest *out);
+
+/*
+ * One-sample trimmed t-test of "the trimmed mean of d is 0", two-sided:
+ * the paired test on per-round differences (Tukey & McLaughlin, Sankhya
+ * A 25, 1963), with Yuen's standard error (Biometrika 61, 1974).
+ * g = floor(trim * n) values are cut from each end (trim in [0, 0.5));
+ * with h = n - 2g, the trimmed mean mt of the h middle values and the
+ * winsorized sample variance sw2 (each cut value replaced by the
+ * nearest kept one, n - 1 denominator):
+ *	stat = mt / sqrt((n - 1) * sw2 / (h * (h - 1))),  df = h - 1.
+ * trim = 0 is the ordinary paired t-test.  One wild value in d is cut
+ * once n >= 5 at trim = 0.2.  Needs h >= 2, else valid = false and
+ * stat/df/p are NAN.  sw2 == 0: p = 1 and stat = 0 when mt == 0, else
+ * p = 0 and stat = +/-INFINITY.  *tmean (may be NULL) gets mt (NAN when
+ * invalid).  valid is also false if the sorted copy cannot be made.
+ */
+void stats_trimmed_t1(const double *d, unsigned n, double trim,
+		      struct sigtest *out, double *tmean);
+
+/*
+ * Holm's step-down adjustment for n tests (Holm, Scand. J. Statist. 6,
+ * 1979): with the valid p-values sorted p_(1) <= ... <= p_(m) (m = how
+ * many of p[] are not NAN),
+ *	adj_(i) = max over j <= i of min(1, (m - j + 1) * p_(j)).
+ * Rejecting where adj < alpha keeps the familywise error rate at alpha
+ * under any dependence between the tests.  NAN entries stay NAN in adj
+ * and do not count in m.  adj may be p.  Returns m, or -1 (nothing
+ * written) when memory runs out.
+ */
+int stats_holm(const double *p, unsigned n, double *adj);
 
 /*
  * Student t CDF P(T <= t) for df > 0 (real df allowed; df = INFINITY is

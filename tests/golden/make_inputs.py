@@ -23,9 +23,11 @@ SEED = os.path.join(HERE, "seed")
 
 
 def runs(mean, std):
-    """Five samples with mean `mean` and sample std `std`."""
+    """Five samples with mean `mean` and sample std `std`.  Each is its
+    own invocation: the published runs were separate locktorture module
+    loads (or benchmark starts), not rounds inside one process."""
     xs = [mean - std, mean - std, mean, mean + std, mean + std]
-    return [{"seq": i, "window_s": 60.0, "ops": int(round(x * 60)),
+    return [{"seq": i, "invocation": i + 1, "window_s": 60.0, "ops": int(round(x * 60)),
              "ops_per_sec": x, "thread_ops": [],
              "exclusion": {"checked": True, "ok": True, "total_ops": 0,
                            "counter": 0, "violations": 0},
@@ -37,7 +39,7 @@ WRONG = {"n": 5, "mean": -1.0, "std": -1.0, "median": -1.0, "min": -1.0,
 
 
 def doc(label, lock, workload, row_heading, rows, cells, row_desc=None,
-        ncpus=0, cpu_model=None):
+        ncpus=0, cpu_model=None, kernel=None):
     """One results file: one variant `lock` labelled `label`; cells[i] is
     (mean, std) in ops/s for row i, or None (not measured)."""
     points = []
@@ -56,12 +58,21 @@ def doc(label, lock, workload, row_heading, rows, cells, row_desc=None,
         "variant_heading": "Kernel", "row_heading": row_heading,
         "unit": "ops/s", "std": "sample", "baseline": lock, "ncpus": ncpus,
         "cv_flag": 0.1, "alpha": 0.05,
-        "machine": {"cpu_model": cpu_model} if cpu_model else None,
+        "machine": machine(cpu_model, kernel),
         "config": None, "calibration": None, "placement": None,
         "run_order": None,
         "variants": [{"name": lock, "lock": lock, "label": label,
                       "plugin": None, "plugin_sha256": None, "counters": []}],
         "rows": rows, "row_desc": row_desc, "points": points}
+
+
+def machine(cpu_model, kernel):
+    m = {}
+    if cpu_model:
+        m["cpu_model"] = cpu_model
+    if kernel:
+        m["kernel"] = kernel
+    return m or None
 
 
 def write(outdir, name, d):
@@ -162,12 +173,53 @@ def speedup(outdir):
                   ncpus=144, cpu_model=cpu))
 
 
+def mmtests(outdir):
+    """docs/formats.md, mmtests: Hmean per row, two kernels; every run of
+    a column equal, so the harmonic mean is the published one and every
+    change is significant (as all are in the posting)."""
+    lines = seed_lines("mmtests-netperf-udp.txt")
+    kernels, labels = lines[1].split(), lines[2].split()
+    names, values = [], []
+    for l in lines[3:]:
+        tok = l.split()
+        names.append(tok[1])
+        values.append([float(tok[2]), float(tok[5])])
+    desc = [{"label": n, "metric": "Mbps", "better": "higher"} for n in names]
+    for v, label in enumerate(labels):
+        cells = [(values[r][v], 0.0) for r in range(len(names))]
+        write(outdir, "mmtests-%s.json" % label,
+              doc(label, "netperf", lines[0], "test", [0] * len(names), cells,
+                  row_desc=desc, kernel=kernels[v]))
+
+
+def lkp_compare(outdir):
+    """docs/formats.md, lkp-compare: mean and relative std per metric, two
+    commits; a std shown as ±N% is N% of the mean, a hidden one 0."""
+    lines = seed_lines("lkp-stress-ng-pipeherd.txt")
+    commits = lines[0].split()
+    names, cells = [], [[], []]
+    for l in lines[4:]:
+        m = re.match(r"\s*(\S+)( ±\s*(\d+)%)?\s+\S+%\s+(\S+)( ±\s*(\d+)%)?\s+(\S+)$", l)
+        names.append(m.group(7))
+        for v, (val, pct) in enumerate(((m.group(1), m.group(3)),
+                                        (m.group(4), m.group(6)))):
+            x = float(val)
+            cells[v].append((x, x * float(pct) / 100 if pct else 0.0))
+    desc = [{"label": n, "metric": "value", "better": "higher"} for n in names]
+    for v, c in enumerate(commits):
+        write(outdir, "lkp-%s.json" % c,
+              doc(c, "stress-ng", "pipeherd", "metric", [0] * len(names), cells[v],
+                  row_desc=desc))
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else HERE
     rtmutex(os.path.join(out, "rtmutex"))
     box(os.path.join(out, "aim7"))
     lkp(os.path.join(out, "lkp"))
     speedup(os.path.join(out, "cna"))
+    mmtests(os.path.join(out, "mmtests"))
+    lkp_compare(os.path.join(out, "lkp-compare"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# How often does lockbench call a difference significant when there is
+# none (A/A), and how often does it see a real one (power)?  Uses the
+# test plugin tests/plugins/padded.so loaded twice: the same lock under
+# two names, one copy optionally slowed by a calibrated amount of extra
+# work per acquisition.
+#
+# Measured, each REPS times (default 20), at 1 thread, default length
+# (-r 3, -d 1, --warmup 0.5) unless LB_OPTS says otherwise:
+#   within  A/A:  one run, padded_a vs padded_b, nothing slowed
+#   within  5%:   one run, padded_b 5% slower      (and 2%)
+#   across  A/A:  INV invocations labelled A vs INV labelled A2, compared
+#   across  5%:   INV invocations labelled A vs INV labelled B (5% slower)
+#   across  one:  one invocation a side (must say "not assessed")
+# A comparison counts as significant when its vs_baseline.significant
+# is true (the `~` mark absent); power counts only detections in the
+# right direction (rel < 0).
+#
+# usage: scripts/aa-significance.sh [-n REPS] [-i INV] [-o DIR] [./lockbench]
+#   LB_OPTS   extra options for every run (e.g. "-t 2" or "-r 5")
+#   SKIP      space-separated parts to skip: within across power2
+set -euo pipefail
+
+REPS=20
+INV=3
+OUT=
+while getopts "n:i:o:h" o; do
+	case $o in
+	n) REPS=$OPTARG ;;
+	i) INV=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	*) sed -n '3,25p' "$0"; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+LB=$(realpath "${1:-./lockbench}")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PLUGIN=$ROOT/build/tests/plugins/padded.so
+SKIP=${SKIP:-}
+read -r -a EXTRA <<<"${LB_OPTS:-}"
+
+[ -x "$LB" ] || { echo "aa-significance: no binary $LB" >&2; exit 2; }
+[ -f "$PLUGIN" ] || make -s -C "$ROOT" build/tests/plugins/padded.so >&2
+if [ -n "$OUT" ]; then mkdir -p "$OUT"; W=$OUT; else
+	W=$(mktemp -d); trap 'rm -rf "$W"' EXIT; fi
+
+# run OUT.json [lockbench options...]: one quiet invocation, JSON out.
+run() {
+	local out=$1
+	shift
+	"$LB" -q -t 1 "${EXTRA[@]}" --plugin "a=$PLUGIN" --plugin "b=$PLUGIN" "$@" \
+		-f json -o "$out" 2>>"$W/stderr.log"
+}
+
+# verdict FILE: "sig rel p method" of the second column at the first row.
+verdict() {
+	python3 - "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["points"] if p["variant_index"] == 1][0]
+vb = p["vs_baseline"] or {}
+t = vb.get("test") or {}
+print(int(bool(vb.get("significant"))), vb.get("rel_pct"), t.get("p"), t.get("method"))
+EOF
+}
+
+# ns per op of variant V in FILE at the first row (mean over runs).
+rate() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["points"] if p["variant"] == sys.argv[2]][0]
+print(p["summary"]["mean"])
+EOF
+}
+
+# Calibration: how much slower is padded with pad=P?  Pad for a slowdown
+# s solves 1/(1-s) - 1 = pad * (1/R - 1) / P, R the throughput ratio.
+calibrate() {
+	local P=400 r0 r1
+	run "$W/cal.json" -l padded_a,padded_b -r 5 --lock-opt "padded_b.pad=$P"
+	r0=$(rate "$W/cal.json" padded_a)
+	r1=$(rate "$W/cal.json" padded_b)
+	python3 -c "
+import sys
+P, r0, r1 = $P, $r0, $r1
+k = (r0 / r1 - 1) / P            # extra time per pad iteration / base time
+for s in (0.05, 0.02):
+    print(max(1, round((1 / (1 - s) - 1) / k)), end=' ')
+print()"
+}
+
+# tally NAME FILE: count of significant lines, out of all, and the rel%s.
+tally() {
+	python3 - "$1" "$2" "$REPS" <<'EOF'
+import statistics, sys
+name, path = sys.argv[1], sys.argv[2]
+rows = [l.split() for l in open(path) if l.strip()]
+sig = sum(int(r[0]) for r in rows)
+neg = sum(1 for r in rows if int(r[0]) and r[1] != "None" and float(r[1]) < 0)
+rel = [float(r[1]) for r in rows if r[1] != "None"]
+meth = sorted(set(r[3] for r in rows))
+med = statistics.median(rel) if rel else float("nan")
+print(f"{name:<28} significant {sig:>2}/{len(rows):<2} ({100 * sig / max(1, len(rows)):3.0f}%)"
+      f"  slower & significant {neg:>2}/{len(rows):<2}  median rel {med:+.2f}%  test {','.join(meth)}")
+EOF
+}
+
+echo "aa-significance: $(date -u +%FT%TZ) $(uname -r) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "options: -t 1 ${LB_OPTS:-} (defaults otherwise), $REPS repetitions, $INV invocations per label"
+read -r PAD5 PAD2 < <(calibrate)
+echo "calibrated: pad $PAD5 for 5%, pad $PAD2 for 2%"
+
+if [[ " $SKIP " != *" within "* ]]; then
+	: >"$W/w-aa" ; : >"$W/w-5" ; : >"$W/w-2"
+	for i in $(seq "$REPS"); do
+		run "$W/w-aa-$i.json" -l padded_a,padded_b && verdict "$W/w-aa-$i.json" >>"$W/w-aa"
+		run "$W/w-5-$i.json" -l padded_a,padded_b --lock-opt "padded_b.pad=$PAD5" &&
+			verdict "$W/w-5-$i.json" >>"$W/w-5"
+		if [[ " $SKIP " != *" power2 "* ]]; then
+			run "$W/w-2-$i.json" -l padded_a,padded_b --lock-opt "padded_b.pad=$PAD2" &&
+				verdict "$W/w-2-$i.json" >>"$W/w-2"
+		fi
+	done
+	tally "within a run, A/A" "$W/w-aa"
+	tally "within a run, 5% slower" "$W/w-5"
+	[[ " $SKIP " == *" power2 "* ]] || tally "within a run, 2% slower" "$W/w-2"
+fi
+
+if [[ " $SKIP " != *" across "* ]]; then
+	: >"$W/x-aa" ; : >"$W/x-5" ; : >"$W/x-1"
+	for i in $(seq "$REPS"); do
+		A=() A2=() B=()
+		for k in $(seq "$INV"); do
+			run "$W/x-$i-A-$k.json" -l padded_a --label A && A+=("$W/x-$i-A-$k.json")
+			run "$W/x-$i-A2-$k.json" -l padded_a --label A2 && A2+=("$W/x-$i-A2-$k.json")
+			run "$W/x-$i-B-$k.json" -l padded_a --label B \
+				--lock-opt "padded_a.pad=$PAD5" && B+=("$W/x-$i-B-$k.json")
+		done
+		"$LB" compare -f json -o "$W/x-aa-$i.json" "${A[@]}" "${A2[@]}" &&
+			verdict "$W/x-aa-$i.json" >>"$W/x-aa"
+		"$LB" compare -f json -o "$W/x-5-$i.json" "${A[@]}" "${B[@]}" &&
+			verdict "$W/x-5-$i.json" >>"$W/x-5"
+		"$LB" compare -f json -o "$W/x-1-$i.json" "${A[0]}" "${A2[0]}" &&
+			verdict "$W/x-1-$i.json" >>"$W/x-1"
+	done
+	tally "across invocations, A/A" "$W/x-aa"
+	tally "across invocations, 5% slower" "$W/x-5"
+	tally "one invocation a side, A/A" "$W/x-1"
+fi
+echo "done: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"
