@@ -26,6 +26,10 @@
 #define WAIT_LIMIT_S 1.0    /* a reply later than this: give the pair up */
 #define ROUND_LIMIT_S 0.002 /* a round longer than this ends early */
 #define PAIR_LIMIT_S 0.01   /* rounds of one pair after this are skipped */
+/* Rounds kept before the pair limit may cut the rest short: a median of
+ * one or two rounds is a stall (the host descheduling a vCPU for
+ * milliseconds), not a placement, and would flag a run by itself. */
+#define PAIR_MIN_ROUNDS 3
 
 /* The bounced line and the command lines, each on its own line. */
 struct probe_shared {
@@ -165,7 +169,7 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 		}
 		if (r)  /* round 0 warms the line and the caches up */
 			per[k++] = x;
-		if (lb_mono_s() - t0 > PAIR_LIMIT_S && k)
+		if (lb_mono_s() - t0 > PAIR_LIMIT_S && k >= PAIR_MIN_ROUNDS)
 			break;  /* a starved pair: what we have says enough */
 	}
 	atomic_store_explicit(&sh->line, SENTINEL, lb_rel);
