@@ -11,11 +11,15 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 
 CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Werror
-CPPFLAGS   += -DLOCKBENCH_VERSION='"$(VERSION)"' -Ilocks -Ioutput
+CPPFLAGS   += -DLOCKBENCH_VERSION='"$(VERSION)"' -Ilocks -Ioutput/results -Ioutput/render
 ALL_CFLAGS := -std=gnu11 -ffp-contract=off $(WARN) $(CFLAGS) -pthread $(PKG_CFLAGS) $(CPPFLAGS)
 LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
 
-SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c)
+# output/results/ is the results model (types, statistics, noise data,
+# JSON, resume, log import), output/render/ the formats that read it;
+# docs/architecture.md draws which folder may include which.
+SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c \
+		      output/results/*.c output/render/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
@@ -39,7 +43,7 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps bench bench-locks fuzz fuzz-ltlog
+.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -146,17 +150,15 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) $(CPPFLAGS)
-FUZZ_JSON_SRCS := output/json_read.c output/results.c output/stats.c \
-		  output/noise.c output/noise_json.c \
-		  output/render.c $(wildcard output/render_*.c)
+FUZZ_JSON_SRCS := $(wildcard output/results/*.c output/render/*.c)
 
-build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*.h)
+build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) -o $@ $(PKG_LIBS) -lm
 
-build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c output/ltlog.c output/ltlog.h
+build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c output/results/ltlog.c output/results/ltlog.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c output/ltlog.c -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c output/results/ltlog.c -o $@ -lm
 
 fuzz: build/fuzz/fuzz_json
 	@mkdir -p build/fuzz/corpus-json tests/fuzz/crashes-json
@@ -170,7 +172,12 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
-test: unit e2e asan tsan arm64
+# The include arrows of docs/architecture.md (and a negative check that
+# the checker catches planted bad includes).
+check-includes:
+	tests/check_includes.sh
+
+test: check-includes unit e2e asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench

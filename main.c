@@ -23,16 +23,16 @@
 
 #include "locks/plugin.h"
 #include "locks/registry.h"
-#include "output/noise_json.h"
-#include "output/render.h"
+#include "output/results/noise_json.h"
+#include "output/render/render.h"
 #include "output/cmds.h"
 #include "topology/cpulist.h"
 #include "topology/machine.h"
 #include "topology/mem.h"
 #include "topology/placement.h"
 #include "topology/sysfs.h"
-#include "output/json_read.h"
-#include "output/resume.h"
+#include "output/results/json_read.h"
+#include "output/results/resume.h"
 #include "workloads/layout.h"
 #include "workloads/probe.h"
 #include "workloads/sweep.h"
@@ -1348,7 +1348,7 @@ static int cmd_system(struct cli *c)
 	if (!strcmp(sub, "show")) {
 		json_t *d = machine_describe(NULL, 0);
 
-		rc = d ? machine_noise_report(d, stdout) : -1;
+		rc = d ? render_machine_report(d, stdout) : -1;
 		json_decref(d);
 		return rc < 0 ? 1 : 0;
 	}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rtmutex ordering evaluation (METHOD.md, FORMATS.md section 1) redone
+# The rtmutex ordering evaluation (docs/method.md, docs/formats.md "table") redone
 # with lockbench: writers 1..all CPUs pinned one per CPU, 5 runs per
 # point, a warm-up that is thrown away, a fixed window, the stock rtmutex
 # and its five ordering variants as the columns, rows named like

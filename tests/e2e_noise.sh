@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# e2e_noise.sh - noise handling end to end (issue 8): probe values in
+# e2e_noise.sh - noise handling end to end: probe values in
 # JSON for every run, flags, -r auto, --exclude-flagged, topo --c2c,
 # bad input.  Usage: tests/e2e_noise.sh [BINARY]
 set -u

@@ -59,7 +59,7 @@ for d in rtmutex aim7 lkp cna; do
 done
 ok
 
-# ---- seed tables, byte for byte (FORMATS.md 1-3) --------------------------
+# ---- seed tables, byte for byte (docs/formats.md: table, box, lkp) --------
 $LB compare --no-marks -f table $RT >"$T/rt.txt"
 same "$T/rt.txt" "$G/seed/rtmutex-locktorture-taishan200-96c.txt" "rtmutex table (seed)"
 $LB compare --no-marks -f box --unit jpm $AIM >"$T/aim.txt"
@@ -67,7 +67,7 @@ same "$T/aim.txt" "$G/seed/qrwlock-aim7-box.txt" "AIM7 box (seed)"
 $LB compare --no-marks -f lkp $LKP >"$T/lkp.txt"
 same "$T/lkp.txt" "$G/seed/taskgroup-lkp-spr.txt" "lkp blocks (seed)"
 
-# ---- speedup (FORMATS.md 4): the table byte for byte; the line above it
+# ---- speedup (docs/formats.md): the table byte for byte; the line above it
 # word for word, except that lockbench says what it measures ("ops/s")
 # where the posting said "total ops".
 $LB compare --no-marks -f speedup --unit ops/s $CNA >"$T/cna.txt"

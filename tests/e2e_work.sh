@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of the workloads and metrics (issue 6): rw, torture,
+# End-to-end tests of the workloads and metrics: rw, torture,
 # layout, the JSON metrics, -q, --resume, and scripts/plot.
 # Usage: e2e_work.sh BINARY
 set -u

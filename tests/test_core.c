@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../output/render.h"
+#include "../output/render/render.h"
 #include "../topology/cpulist.h"
 #include "../topology/placement.h"
 #include "../workloads/sweep.h"

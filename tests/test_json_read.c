@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The JSON reader (output/json_read.c): what results_to_json() writes
+ * The JSON reader (output/results/json_read.c): what results_to_json() writes
  * reads back as the same model; every kind of bad input gets one clear
  * message and an empty model; the fuzzer's saved inputs
  * (tests/fuzz/crashes-json/) still read without crashing.
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "json_read.h"
+#include "json_write.h"
 #include "render.h"
 
 /* Two variants, two rows, one point missing, every run field set. */

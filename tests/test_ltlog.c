@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_ltlog.c - unit tests of the locktorture log parser (output/ltlog.c).
+ * test_ltlog.c - unit tests of the locktorture log parser (output/results/ltlog.c).
  *
  * Fixtures live in tests/fixtures/locktorture/ (LT_FIXTURES overrides the
  * directory); expected values are worked out by hand in the comments.
  *
- * Build: cc -std=gnu11 -Ioutput tests/test_ltlog.c output/ltlog.c \
+ * Build: cc -std=gnu11 -Ioutput/results tests/test_ltlog.c output/results/ltlog.c \
  *        -lcmocka -lm
  */
 #include <errno.h>

@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "../output/render/render.h"
 #include "fakesys/fakesys.h"
 #include "machine.h"
 #include "sysfs.h"
@@ -885,7 +886,7 @@ static void test_restore_failure_keeps_state(void **state)
 
 /* ---- describe and report -------------------------------------------- */
 
-/* Run machine_noise_report() into a string (caller frees). */
+/* Run render_machine_report() into a string (caller frees). */
 static char *report(const json_t *d, int *warnings)
 {
 	char *text = NULL;
@@ -893,7 +894,7 @@ static char *report(const json_t *d, int *warnings)
 	FILE *out = open_memstream(&text, &len);
 
 	assert_non_null(out);
-	*warnings = machine_noise_report(d, out);
+	*warnings = render_machine_report(d, out);
 	fclose(out);
 	return text;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the noise handling (issue 8): run flags from synthetic
+ * Unit tests of the noise handling: run flags from synthetic
  * probe, steal, migration and section-length values; the `!` mark and
  * the summary line under the table; --exclude-flagged; the -r auto
  * stopping rule on synthetic sample streams (constant, noisy, drifting,
@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "../output/noise.h"
-#include "../output/render.h"
+#include "../output/results/noise.h"
+#include "../output/render/render.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
 #include "../workloads/probe.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/test_stats.c - cmocka tests of output/stats.c.
+ * tests/test_stats.c - cmocka tests of output/results/stats.c.
  *
  * Reference values are not produced by stats.c: they are published
  * figures (t tables, R's t.test output, ClickHouse's welchTTest docs,
@@ -10,8 +10,8 @@
  * mid-ranks, brute-force enumeration).  Its output is kept in
  * tests/data/stats_vectors.out; the tables below are pasted from it.
  *
- * Build: gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Ioutput \
- *	tests/test_stats.c output/stats.c -lcmocka -lm -o /tmp/test_stats
+ * Build: gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Ioutput/results \
+ *	tests/test_stats.c output/results/stats.c -lcmocka -lm -o /tmp/test_stats
  */
 #include <float.h>
 #include <limits.h>
@@ -745,7 +745,7 @@ static void test_rel_pct(void **state)
 	char buf[16];
 
 	(void)state;
-	/* FORMATS.md: k4 at 1 writer, 898.63 vs 899.91, prints "-0" */
+	/* published rtmutex table: k4 at 1 writer, 898.63 vs 899.91, prints "-0" */
 	assert_true(stats_rel_pct(898.63, 899.91) < 0);
 	snprintf(buf, sizeof(buf), "%+.0f", stats_rel_pct(898.63, 899.91));
 	assert_string_equal(buf, "-0");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Workloads and metrics (issue 6): rw validated against every
+ * Workloads and metrics: rw validated against every
  * reader-writer lock at 2 and 8 threads (and an exclusive lock, and the
  * busted negative control), torture and layout runs, the layout
  * variants' structure offsets, handover counting, per-run fairness and
@@ -23,9 +23,10 @@
 #include <cmocka.h>
 
 #include "../locks/registry.h"
-#include "../output/json_read.h"
-#include "../output/render.h"
-#include "../output/resume.h"
+#include "../output/results/json_read.h"
+#include "../output/results/json_write.h"
+#include "../output/render/render.h"
+#include "../output/results/resume.h"
 #include "../topology/mem.h"
 #include "../workloads/calibrate.h"
 #include "../workloads/layout.h"

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * machine.h - describe the machine, freeze its noise sources, restore it.
+ * Three files, one job each: machine_state.c (the record of changes,
+ * the state file, restore, reset), machine_tune.c (--freq parsing,
+ * tuning), machine_describe.c (the machine as JSON).  Printing the
+ * description is output/render/render_machine.c's job.
  *
  * Before measuring, lockbench freezes the frequency of the CPUs it uses
  * (userspace governor + scaling_setspeed, or scaling_min_freq =
@@ -57,7 +61,7 @@
  * system reset` (machine_reset_from_state()) undoes them.
  *
  * Why a flag and not a restore in the first handler: the sweep must stop
- * and still write every completed point (DESIGN.md), which needs stdio
+ * and still write every completed point (docs/method.md), which needs stdio
  * and malloc, so the normal path does the work; the handler-side restore
  * (open/write/close of strings prepared in advance) is only the fallback
  * when the normal path does not come back.
@@ -66,7 +70,6 @@
 #define LOCKBENCH_MACHINE_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
@@ -112,17 +115,10 @@ const char *machine_state_path(void);
  * Describe the machine state relevant to lock timings for CPUs @cpus
  * (@ncpus of them; 0: every CPU in /sys/devices/system/cpu/online).
  * Returns a new JSON object (the caller owns it; see the JSON keys in
- * machine.c), with null for whatever the machine does not expose, or
- * NULL when out of memory.
+ * machine_describe.c), with null for whatever the machine does not
+ * expose, or NULL when out of memory.
  */
 json_t *machine_describe(const int *cpus, unsigned ncpus);
-
-/*
- * Print @desc as `lockbench system show` does, one line per item, then
- * one "warning: ..." line per noise source.  Returns the number of
- * warnings printed (>= 0), or -EIO when writing to @out failed.
- */
-int machine_noise_report(const json_t *desc, FILE *out);
 
 /*
  * Parse a --freq argument into @req->freq/@req->khz: "auto", "off", or a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cs - the critical-section workload (METHOD.md "The worker loop"):
+ * cs - the critical-section workload (docs/method.md "The worker loop"):
  * lock, check and take the owner field, note the handover, write
  * --cs-write-pct of the --cs-lines shared lines and read the rest,
  * busy-wait --cs-ns, bump the unprotected counter, release the owner
@@ -17,7 +17,7 @@ static void cs_loop(struct worker *w)
 	unsigned left = CS_SAMPLE_EVERY; /* ops until the next sampled one */
 
 	while (!atomic_load_explicit(w->stop, lb_rlx)) {
-		/* 1 op in CS_SAMPLE_EVERY times its sections (issue 8):
+		/* 1 op in CS_SAMPLE_EVERY times its sections:
 		 * a countdown, no clock read on the common path. */
 		bool timed = false;
 
@@ -38,7 +38,7 @@ const struct workload_ops workload_cs_ops = {
 	.desc = "lock, write --cs-lines shared lines, wait --cs-ns, unlock, "
 		"wait ~--ncs-ns (exponential)",
 	.long_desc =
-		"The recommended benchmark (METHOD.md \"The worker loop\"): every\n"
+		"The recommended benchmark (docs/method.md, \"The worker loop\"): every\n"
 		"thread loops lock; write --cs-write-pct of the --cs-lines shared\n"
 		"lines and read the rest; busy-wait --cs-ns; unlock; busy-wait\n"
 		"--ncs-ns (exponential around the mean unless --ncs-dist fixed).\n"

@@ -69,7 +69,7 @@ static inline void wl_cs_body(struct worker *w, struct wl_hand *h)
 	wl_cs_body_timed(w, h, false);
 }
 
-/* The parallel section; `timed` samples its length (issue 8), scaled
+/* The parallel section; `timed` samples its length, scaled
  * back by the exponential draw so the samples estimate the mean. */
 static inline __attribute__((always_inline)) void
 wl_ncs_body_timed(struct worker *w, bool timed)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The runner's noise hooks (issue 8): around a run, the core-to-core
+ * The runner's noise hooks: around a run, the core-to-core
  * probe and the host steal of the CPUs in use; in each worker, its
  * context switches, the CPU it ended on and its section-length samples.
  * Everything here runs outside the timed loop.  With spec->noise NULL

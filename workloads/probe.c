@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/noise.h"
+#include "../output/results/noise.h"
 #include "lockbench/atomics.h"
 #include "probe.h"
 

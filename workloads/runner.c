@@ -41,7 +41,7 @@ struct thread_arg {
 	struct wnoise *wn; /* noise measurements (noise_run.h) or NULL */
 };
 
-/* ---- issue 6: sampled latency, extra counters, stutter --------------- */
+/* ---- sampled latency, extra counters, stutter ------------------------ */
 
 /* The run's merged latency histogram; workers merge into it on exit. */
 struct run_lat {
@@ -136,7 +136,7 @@ static void stutter_tick(const struct run_spec *sp, struct run_state *rs,
 		atomic_store_explicit(&rs->pause, (unsigned)((t - t0) / s) & 1, lb_rlx);
 }
 
-/* ---- end of issue 6 helpers ------------------------------------------ */
+/* ---- end of the workload-metric helpers ----------------------------- */
 
 static double now_s(void)
 {

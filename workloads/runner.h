@@ -12,7 +12,7 @@
 
 #include <signal.h>
 
-#include "../output/results.h"
+#include "../output/results/results.h"
 #include "../topology/placement.h"
 #include "workload.h"
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../locks/registry.h"
-#include "../output/results.h"
+#include "../output/results/results.h"
 #include "../topology/placement.h"
 #include "calibrate.h"
 #include "workload.h"

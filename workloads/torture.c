@@ -63,7 +63,7 @@ const struct workload_ops workload_torture_ops = {
 		"1/(400*threads) and, with --long-hold MS, an MS-long hold with\n"
 		"probability 1/(2000*threads*MS); --stutter S pauses every thread\n"
 		"every S seconds for S seconds.  The locking maintainers' point\n"
-		"(METHOD.md): these random long holds and pauses dominate the\n"
+		"(docs/method.md): these random long holds and pauses dominate the\n"
 		"numbers -- one 100 ms hold per 200,000 acquisitions caps a\n"
 		"spinlock near 2000 kops/s whatever the lock does -- so torture\n"
 		"finds bugs, and cs measures locks.  --long-hold defaults to 0\n"

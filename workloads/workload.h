@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "lockbench/lock.h"
-#include "../output/stats.h"
+#include "../output/results/stats.h"
 
 /* What the user asked for, plus the calibrated loop counts. */
 struct wl_params {
@@ -25,7 +25,7 @@ struct wl_params {
 	uint64_t cs_loops;    /* cs_ns converted to delay-loop iterations */
 	uint64_t ncs_loops;   /* ncs_ns converted likewise */
 	bool ncs_fixed;       /* --ncs-dist fixed: no randomisation */
-	/* Workloads and metrics of issue 6 (see workload.c for the defaults). */
+	/* Workload parameters and metrics (see workload.c for the defaults). */
 	unsigned cs_write_lines; /* of cs_lines, how many are written (rest read) */
 	unsigned read_pct;    /* rw/layout: share of operations that read */
 	unsigned readers;     /* rw --readers: the last N tids read */

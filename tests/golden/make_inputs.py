@@ -77,7 +77,7 @@ def seed_lines(name):
 
 
 def rtmutex(outdir):
-    """FORMATS.md section 1: kops/s, 6 kernels, rows nwriters_stress."""
+    """docs/formats.md, table: kops/s, 6 kernels, rows nwriters_stress."""
     lines = seed_lines("rtmutex-locktorture-taishan200-96c.txt")
     labels = lines[0].split()[1:]
     rows, cells = [], [[] for _ in labels]
@@ -96,7 +96,7 @@ def rtmutex(outdir):
 
 
 def box(outdir):
-    """FORMATS.md section 2: jobs per minute, rows are workloads."""
+    """docs/formats.md, box: jobs per minute, rows are workloads."""
     lines = seed_lines("qrwlock-aim7-box.txt")
     labels = [re.sub(r"^\d+\. ", "", l) for l in lines if re.match(r"^\d+\. ", l)]
     names, values = [], []
@@ -114,7 +114,7 @@ def box(outdir):
 
 
 def lkp(outdir):
-    """FORMATS.md section 3: mean±rstd% per (workload, kernel)."""
+    """docs/formats.md, lkp: mean±rstd% per (workload, kernel)."""
     lines = seed_lines("taskgroup-lkp-spr.txt")
     blocks, cur = [], None
     for l in lines[2:]:
@@ -145,7 +145,7 @@ def lkp(outdir):
 
 
 def speedup(outdir):
-    """FORMATS.md section 4: two variants, ops x10^7."""
+    """docs/formats.md, speedup: two variants, ops x10^7."""
     lines = seed_lines("cna-locktorture-speedup.txt")
     cpu = lines[0].split(", locktorture")[0]
     head = lines[1].split()

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/noise_json.h - the noise members of the JSON results (schema
+ * output/results/noise_json.h - the noise members of the JSON results (schema
  * 1.2, docs/json.md): per run, per point and at the top level.
  */
 #ifndef LOCKBENCH_NOISE_JSON_H

@@ -543,20 +543,6 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	return read_extra(d, o, s);
 }
 
-static enum point_status status_parse(const char *s)
-{
-	static const char *const n[] = {
-		[POINT_MISSING] = "missing", [POINT_OK] = "ok",
-		[POINT_FAILED] = "failed", [POINT_HUNG] = "hung",
-		[POINT_ERROR] = "error",
-	};
-
-	for (unsigned i = 0; s && i < sizeof(n) / sizeof(n[0]); i++)
-		if (!strcmp(n[i], s))
-			return (enum point_status)i;
-	return (enum point_status)-1;
-}
-
 /* Which variant and row a point is: by index, else by name/number. */
 static int point_where(struct rd *d, json_t *o, unsigned i,
 		       const struct results *r, unsigned *v, unsigned *row)
@@ -593,7 +579,7 @@ static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 	struct point *p;
 	json_t *runs;
 	char where[64];
-	int rc;
+	int rc, st;
 
 	if (!json_is_object(o))
 		return fail(d, "points[%u]: expected an object", i);
@@ -603,9 +589,10 @@ static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 	if (p->status != POINT_MISSING || p->nruns)
 		return fail(d, "points[%u]: point (%s, %u) listed twice", i,
 			    r->variants[v].name, r->rows[row]);
-	p->status = status_parse(json_string_value(json_object_get(o, "status")));
-	if ((int)p->status < 0)
+	st = point_status_parse(json_string_value(json_object_get(o, "status")));
+	if (st < 0)
 		return fail(d, "points[%u].status: expected ok, failed, hung, error or missing", i);
+	p->status = (enum point_status)st;
 	snprintf(where, sizeof(where), "points[%u]", i);
 	if ((rc = get_str(d, o, "error", where, &p->error)) ||
 	    (rc = get_array(d, o, "runs", where, false, &runs)))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The speedup table of FORMATS.md section 4, as in the CNA posting:
+ * The speedup table (docs/formats.md, "speedup"), as in the CNA posting:
  *
  *   Oracle X5-4 ..., locktorture, ops/s x10^7, average of 5 runs
  *   #thr  stock  patched  speedup (patched/stock)
@@ -16,23 +16,12 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
 
-#define CELL 64
-
-/* Format into a CELL-sized cell, truncating silently. */
-static void __attribute__((format(printf, 2, 3))) cellf(char *cell, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cell, CELL, fmt, ap);
-	va_end(ap);
-}
+#define CELL RENDER_CELL
 
 #define NCOLS 4
 
@@ -102,22 +91,22 @@ static void put_row(const struct results *r, const struct render_opts *o,
 	const struct point *p = results_point(r, other, row);
 	char name[CELL];
 
-	cellf(c[0], "%.*s%s", CELL - 2, results_row_name(r, row, name, sizeof(name)),
+	render_cellf(c[0], "%.*s%s", CELL - 2, results_row_name(r, row, name, sizeof(name)),
 		 o->marks && render_oversubscribed(r, row) ? "*" : "");
 	for (unsigned i = 0; i < 2; i++) {
 		const struct point *q = i ? p : b;
 
 		if (q->status == POINT_OK)
-			cellf(c[1 + i], "%.3f%s", q->sum.mean * k,
+			render_cellf(c[1 + i], "%.3f%s", q->sum.mean * k,
 				 o->marks && q->high_cv ? "?" : "");
 		else
-			cellf(c[1 + i], "-");
+			render_cellf(c[1 + i], "-");
 	}
 	if (p->has_rel)
-		cellf(c[3], "%.3f%s", 1 + p->rel / 100,
+		render_cellf(c[3], "%.3f%s", 1 + p->rel / 100,
 			 o->marks && !p->significant ? "~" : "");
 	else
-		cellf(c[3], "-");
+		render_cellf(c[3], "-");
 }
 
 int render_speedup(const struct results *r, const struct render_opts *o, FILE *f)
@@ -134,10 +123,10 @@ int render_speedup(const struct results *r, const struct render_opts *o, FILE *f
 		return -1;
 	e = scale_exp(r, unit_scale(o->unit));
 	k = unit_scale(o->unit) / pow(10, e);
-	cellf(c[0][0], "#%s", r->row_desc ? r->row_heading : "thr");
-	cellf(c[0][1], "%s", r->variants[r->baseline].name);
-	cellf(c[0][2], "%s", r->variants[other].name);
-	cellf(c[0][3], "speedup (%s/%s)", r->variants[other].name,
+	render_cellf(c[0][0], "#%s", r->row_desc ? r->row_heading : "thr");
+	render_cellf(c[0][1], "%s", r->variants[r->baseline].name);
+	render_cellf(c[0][2], "%s", r->variants[other].name);
+	render_cellf(c[0][3], "speedup (%s/%s)", r->variants[other].name,
 		 r->variants[r->baseline].name);
 	for (unsigned row = 0; row < r->nrows; row++)
 		put_row(r, o, row, k, c[1 + row]);

@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "render.h"
+
+void render_cellf(char *cell, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cell, RENDER_CELL, fmt, ap);
+	va_end(ap);
+}
 
 const struct format_info formats[] = {
 	{"table", "Lock: mcs ... / 1  1234.56  12.34  2345.67  23.45  +90%",
@@ -94,7 +104,7 @@ static const char *first_stop(const struct results *r)
 }
 
 /*
- * The noise notes (issue 8): `!` runs flagged for noise, and with -r auto
+ * The noise notes: `!` runs flagged for noise, and with -r auto
  * the points whose CI missed the target.  f NULL: only say (true/false)
  * whether there is anything to print.
  */

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JSON (-f json): the whole results model, documented in docs/json.md.
- * Throughputs are in ops/s whatever --unit says; the unit only changes
- * the text formats.  NaN (undefined statistics) is written as null.
+ * The results model as one JSON document, documented in docs/json.md
+ * (json_read.c reads it back).  Throughputs are in ops/s: the unit
+ * only changes the text formats.  NaN (undefined statistics) is
+ * written as null.
  */
 #include <math.h>
 
+#include "json_write.h"
 #include "noise_json.h"
-#include "render.h"
 
 #define LOCKBENCH_JSON_NAME "lockbench-results"
 
@@ -19,16 +20,6 @@ static json_t *num(double x)
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
-}
-
-static const char *status_name(enum point_status s)
-{
-	static const char *const n[] = {
-		[POINT_MISSING] = "missing", [POINT_OK] = "ok",
-		[POINT_FAILED] = "failed", [POINT_HUNG] = "hung",
-		[POINT_ERROR] = "error",
-	};
-	return n[s];
 }
 
 static json_t *u64_array(const uint64_t *v, unsigned n)
@@ -225,7 +216,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
 		      "variant", r->variants[v].name, "variant_index", v,
 		      "threads", r->rows[row], "row_index", row,
-		      "status", status_name(p->status),
+		      "status", point_status_name(p->status),
 		      "error", str_or_null(p->error),
 		      "oversubscribed", r->ncpus && r->rows[row] > r->ncpus,
 		      "runs", runs, "summary", summary_json(&p->sum),
@@ -317,18 +308,4 @@ json_t *results_to_json(const struct results *r)
 	json_object_set_new(doc, "row_desc", row_desc_json(r));
 	json_object_set_new(doc, "points", points);
 	return doc;
-}
-
-int render_json(const struct results *r, const struct render_opts *o, FILE *f)
-{
-	json_t *doc = results_to_json(r);
-	int rc;
-
-	(void)o;
-	if (!doc)
-		return -1;
-	rc = json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-	fputc('\n', f);
-	json_decref(doc);
-	return rc || ferror(f) ? -1 : 0;
 }

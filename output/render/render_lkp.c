@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lkp-style blocks (FORMATS.md section 3), as posted by the 0-day / lkp
+ * lkp-style blocks (docs/formats.md, "lkp"), as posted by the 0-day / lkp
  * robot:
  *
  *   postgres_sysbench/1instance/100%(nr_client=nr_cpu)

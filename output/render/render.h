@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "results.h"
+#include "../results/results.h"
 
 enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
 
@@ -43,6 +43,12 @@ double unit_scale(enum unit u);
 /* Parse --unit; 0 or -EINVAL. */
 int unit_parse(const char *s, enum unit *u);
 
+/* The cell size of the box and speedup tables, and a printf into one
+ * that truncates silently (render.c). */
+#define RENDER_CELL 64
+void render_cellf(char *cell, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Notes explaining the marks, once under a text format (render.c). */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
 /* The noise notes (render.c); f NULL: whether there are any. */
@@ -58,8 +64,15 @@ int render_speedup(const struct results *r, const struct render_opts *o, FILE *f
 /* Exactly two variants (the baseline and one other). */
 int speedup_check(const struct results *r, char *err, size_t len);
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
+/* The JSON document of results_to_json() (results/json_write.c). */
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);
-/* The whole results model as one JSON document (new reference). */
-json_t *results_to_json(const struct results *r);
+
+/*
+ * The machine description (results' "machine", topology's
+ * machine_describe()) as `lockbench system show` prints it, one line per
+ * item, then one "warning: ..." line per noise source.  Returns the
+ * number of warnings printed (>= 0), or -EIO when writing to @out failed.
+ */
+int render_machine_report(const json_t *desc, FILE *out);
 
 #endif

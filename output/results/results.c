@@ -7,6 +7,26 @@
 
 #include "results.h"
 
+static const char *const status_names[] = {
+	[POINT_MISSING] = "missing", [POINT_OK] = "ok",
+	[POINT_FAILED] = "failed", [POINT_HUNG] = "hung",
+	[POINT_ERROR] = "error",
+};
+
+const char *point_status_name(enum point_status s)
+{
+	return (unsigned)s < sizeof(status_names) / sizeof(status_names[0])
+		       ? status_names[s] : "?";
+}
+
+int point_status_parse(const char *name)
+{
+	for (unsigned i = 0; name && i < sizeof(status_names) / sizeof(status_names[0]); i++)
+		if (!strcmp(status_names[i], name))
+			return (int)i;
+	return -1;
+}
+
 int results_init(struct results *r, unsigned nvariants, unsigned nrows)
 {
 	memset(r, 0, sizeof(*r));

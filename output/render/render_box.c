@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The AIM7-style box table of FORMATS.md section 2, as posted in the
+ * The AIM7-style box table (docs/formats.md, "box"), as posted in the
  * qrwlock thread:
  *
  *   1. pthread_mutex
@@ -21,24 +21,12 @@
  * value whose CV is high, `~` after a change that is not significant,
  * blank otherwise, so the digits stay aligned.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
 
-#define CELL 64
-
-/* Format into a CELL-sized cell, truncating silently. */
-static void __attribute__((format(printf, 2, 3))) cellf(char *cell, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cell, CELL, fmt, ap);
-	va_end(ap);
-}
-
+#define CELL RENDER_CELL
 
 struct box {
 	unsigned ncols, nlines;  /* columns: title + variants */
@@ -82,21 +70,21 @@ static void put_point(const struct results *r, const struct render_opts *o,
 	const char *slot = b->slot ? " " : "";
 
 	if (p->status != POINT_OK) {
-		cellf(val, "%s%s", p->status == POINT_MISSING ? "-" :
+		render_cellf(val, "%s%s", p->status == POINT_MISSING ? "-" :
 			 p->status == POINT_FAILED ? "FAILED" :
 			 p->status == POINT_HUNG ? "HUNG" : "ERROR", slot);
-		cellf(pct, "-%s", slot);
+		render_cellf(pct, "-%s", slot);
 		return;
 	}
-	cellf(val, "%.*f%s", decimals(o->unit), p->sum.mean * k,
+	render_cellf(val, "%.*f%s", decimals(o->unit), p->sum.mean * k,
 		 b->slot && p->high_cv ? "?" : slot);
 	if (v == r->baseline)
-		cellf(pct, "0%%%s", slot);
+		render_cellf(pct, "0%%%s", slot);
 	else if (p->has_rel)
-		cellf(pct, "%+.1f%%%s", p->rel,
+		render_cellf(pct, "%+.1f%%%s", p->rel,
 			 b->slot && !p->significant ? "~" : slot);
 	else
-		cellf(pct, "-%s", slot);
+		render_cellf(pct, "-%s", slot);
 }
 
 /* Line 0 is the header; row r gives lines 1 + 2r (value) and 2 + 2r. */
@@ -105,19 +93,19 @@ static void fill_box(const struct results *r, const struct render_opts *o,
 {
 	char name[CELL];
 
-	cellf(bcell(b, 0, 0), "%s", r->variant_heading);
+	render_cellf(bcell(b, 0, 0), "%s", r->variant_heading);
 	for (unsigned v = 0; v < r->nvariants; v++)
-		cellf(bcell(b, 0, 1 + v), "%u%s", v + 1, b->slot ? " " : "");
+		render_cellf(bcell(b, 0, 1 + v), "%u%s", v + 1, b->slot ? " " : "");
 	for (unsigned row = 0; row < r->nrows; row++) {
 		bool named = r->row_desc && r->row_desc[row].label;
 
 		results_row_name(r, row, name, sizeof(name));
-		cellf(bcell(b, 1 + 2 * row, 0), "%s%s%s%s %s",
+		render_cellf(bcell(b, 1 + 2 * row, 0), "%s%s%s%s %s",
 			 named ? "" : r->row_heading, named ? "" : "=", name,
 			 o->marks && render_oversubscribed(r, row) ? "*" : "",
 			 r->row_desc && r->row_desc[row].metric ?
 			 r->row_desc[row].metric : unit_title(o->unit));
-		cellf(bcell(b, 2 + 2 * row, 0), "%% change from %u",
+		render_cellf(bcell(b, 2 + 2 * row, 0), "%% change from %u",
 			 r->baseline + 1);
 		for (unsigned v = 0; v < r->nvariants; v++)
 			put_point(r, o, b, v, row, bcell(b, 1 + 2 * row, 1 + v),

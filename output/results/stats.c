@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * output/stats.c - summaries, Student t, Welch and Mann-Whitney tests,
+ * output/results/stats.c - summaries, Student t, Welch and Mann-Whitney tests,
  * fairness and the latency histogram.  See stats.h for the contracts.
  *
  * Numerical methods:
@@ -129,6 +129,23 @@ void stats_summarize(const double *x, unsigned n, struct summary *out)
 #define CF_MAX_ITER 100000
 
 /*
+ * One step of the modified Lentz algorithm with partial numerator @num:
+ * updates the running C_j (*@c) and 1/D_j (*@d), each kept away from 0,
+ * and returns the factor C_j D_j that multiplies the convergent.
+ */
+static double lentz_step(double num, double *c, double *d)
+{
+	*d = 1 + num * *d;
+	*c = 1 + num / *c;
+	if (fabs(*d) < CF_TINY)
+		*d = CF_TINY;
+	if (fabs(*c) < CF_TINY)
+		*c = CF_TINY;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
+/*
  * Continued fraction of I_x(a,b) (DLMF 8.17.22) by modified Lentz:
  * returns h with I_x(a,b) = x^a (1-x)^b / (a B(a,b)) * h.  Converges
  * quickly for x < (a+1)/(a+b+2).
@@ -146,24 +163,10 @@ static double ibeta_cf(double a, double b, double x)
 	for (m = 1; m <= CF_MAX_ITER; m++) {
 		/* even term d_{2m} */
 		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < CF_TINY)
-			d = CF_TINY;
-		if (fabs(c) < CF_TINY)
-			c = CF_TINY;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(num, &c, &d);
 		/* odd term d_{2m+1} */
 		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < CF_TINY)
-			d = CF_TINY;
-		if (fabs(c) < CF_TINY)
-			c = CF_TINY;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(num, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < CF_EPS)
 			break;
@@ -630,4 +633,13 @@ unsigned long long hist_bucket_hi(unsigned b)
 		return b;
 	e = b / 8 + 2;
 	return ((9ull + b % 8) << (e - 3)) - 1;
+}
+
+double stats_ci_rel(const struct summary *s)
+{
+	if (s->n < 2 || !isfinite(s->ci95_half))
+		return NAN;
+	if (s->mean == 0)
+		return s->ci95_half == 0 ? 0 : INFINITY;
+	return s->ci95_half / fabs(s->mean);
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/noise.h - machine noise around each run (issue 8): the
+ * output/results/noise.h - machine noise around each run: the
  * core-to-core probe before and after a run, host steal time, worker
  * migrations and context switches, and how long the critical and
  * parallel sections really were.  The runner fills a struct run_noise
- * per run; noise_finalize() turns them into flags, the point's typical
- * probe values and the sweep-wide counts the renderers show; the
- * adaptive stopping rule (adapt_decide) lives here too.  Pure data and
- * pure functions: nothing here prints, reads a clock or touches /proc.
+ * per run; noise_finalize() (results_noise.c, declared in results.h)
+ * turns them into flags, the point's typical probe values and the
+ * sweep-wide counts the renderers show; the adaptive stopping rule
+ * (adapt_decide) lives here too.  Pure data and pure functions: nothing
+ * here prints, reads a clock or touches /proc, and nothing here knows
+ * struct results.
  */
 #ifndef LOCKBENCH_NOISE_H
 #define LOCKBENCH_NOISE_H
@@ -145,19 +147,6 @@ enum adapt_stop adapt_decide(const struct noise_opts *o, const double *const *x,
 /* Median of x[0..n-1] (x is reordered); NAN when n == 0. */
 double noise_median(double *x, unsigned n);
 
-struct results;
-struct point;
-/*
- * A point's typical probe values, its runs' flags and, with
- * --exclude-flagged, which runs are excluded (never all of them: a
- * point whose every run is flagged keeps them all).  Called by
- * noise_finalize() and by -r auto between rounds.
- */
-void noise_point_update(const struct results *r, struct point *p);
-/* Every point, then the sweep-wide counts; before the statistics. */
-void noise_finalize(struct results *r);
-/* After the statistics: the -r auto CI verdict of every point. */
-void noise_finalize_adaptive(struct results *r);
 void results_noise_free(struct results_noise *rn);
 
 #endif /* LOCKBENCH_NOISE_H */

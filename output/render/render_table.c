@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The locktorture-style table of FORMATS.md section 1, as posted in the
+ * The locktorture-style table (docs/formats.md, "table"), as posted in the
  * rtmutex patch evaluation:
  *
  *   Lock:               mcs                qspinlock
@@ -12,7 +12,7 @@
  * heading spans its cells and widens the last one when it is longer.
  * With marks on: `?` after a std whose CV is high, `~` after a rel that
  * is not significant, `*` after an oversubscribed row, `!` after the
- * mean of a point with runs flagged for noise (output/noise.h);
+ * mean of a point with runs flagged for noise (output/results/noise.h);
  * explained once under the table.
  */
 #include <stdlib.h>

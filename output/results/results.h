@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The results model: what was measured, as plain data.  The runner fills
- * runs; stats_finalize() (results.c) computes every summary; renderers
- * only read.  JSON carries all of it and `compare` reads it back.
+ * runs; results_finalize() (results.c, with results_noise.c for the
+ * noise flags) computes every summary; renderers only read.  JSON
+ * carries all of it (json_write.c, json_read.c) and `compare` reads it
+ * back.  This folder, output/results/, includes nothing outside itself:
+ * the measuring side and the renderers both use it (docs/architecture.md).
  */
 #ifndef LOCKBENCH_RESULTS_H
 #define LOCKBENCH_RESULTS_H
@@ -59,7 +62,7 @@ struct run_sample {
 	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
-	/* Probe, steal, migrations, section lengths (output/noise.h). */
+	/* Probe, steal, migrations, section lengths (output/results/noise.h). */
 	struct run_noise noise;
 };
 
@@ -70,6 +73,14 @@ enum point_status {
 	POINT_HUNG,     /* watchdog fired */
 	POINT_ERROR,    /* could not run (e.g. thread creation failed) */
 };
+
+/*
+ * A status's name in JSON and CSV ("missing", "ok", "failed", "hung",
+ * "error"); point_status_parse() is the way back, -1 for an unknown
+ * name or NULL.
+ */
+const char *point_status_name(enum point_status s);
+int point_status_parse(const char *name);
 
 struct point {
 	enum point_status status;
@@ -92,7 +103,7 @@ struct point {
 	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
-	struct point_noise noise;/* flags and typical probe (output/noise.h) */
+	struct point_noise noise;/* flags and typical probe (output/results/noise.h) */
 };
 
 struct variant {
@@ -163,6 +174,17 @@ const char *results_row_name(const struct results *r, unsigned row,
 			     char *buf, size_t len);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
+/*
+ * A point's typical probe values, its runs' flags and, with
+ * --exclude-flagged, which runs are excluded (never all of them: a
+ * point whose every run is flagged keeps them all).  Called by
+ * noise_finalize() and by -r auto between rounds.
+ */
+void noise_point_update(const struct results *r, struct point *p);
+/* Every point, then the sweep-wide counts; before the statistics. */
+void noise_finalize(struct results *r);
+/* After the statistics: the -r auto CI verdict of every point. */
+void noise_finalize_adaptive(struct results *r);
 /* Derive one run's fairness and trend (results_finalize does it for all). */
 void run_sample_derive(struct run_sample *s);
 /* "reader", "writer" or "mixed" (also when unknown): thread t's role. */

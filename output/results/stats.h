@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/stats.h - the statistics layer: summaries of runs, significance
+ * output/results/stats.h - the statistics layer: summaries of runs, significance
  * tests against the baseline, fairness indices and the log-bucket latency
  * histogram.  Pure functions: no printing, no I/O, no global state.
  *
  * Inputs are finite doubles; NaN or infinite samples give unspecified
- * (but memory-safe) results.  METHOD.md "Statistics" is the specification.
+ * (but memory-safe) results.  docs/method.md "Statistics" is the specification.
  */
 #ifndef LOCKBENCH_STATS_H
 #define LOCKBENCH_STATS_H
@@ -31,6 +31,12 @@ struct summary {
  * lose digits to cancellation when the std is small against the mean.
  */
 void stats_summarize(const double *x, unsigned n, struct summary *out);
+
+/*
+ * The relative 95% CI half-width, ci95_half / |mean|: NAN with fewer
+ * than two samples, 0 or infinity when the mean is 0.
+ */
+double stats_ci_rel(const struct summary *s);
 
 struct sigtest {
 	bool valid;      /* false when the test cannot be computed (too few samples) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CSV (-f csv, FORMATS.md section 5): one line per (variant, row, run)
+ * CSV (-f csv, docs/formats.md): one line per (variant, row, run)
  * after a header line, for spreadsheets.  A point without runs (not
  * measured, failed before a run completed) still gets one line with its
  * status and empty run fields.  `value` is ops_per_sec in --unit; an
@@ -29,16 +29,6 @@ static void csv_str(const char *s, FILE *f)
 	fputc('"', f);
 }
 
-static const char *status_text(enum point_status s)
-{
-	static const char *const n[] = {
-		[POINT_MISSING] = "missing", [POINT_OK] = "ok",
-		[POINT_FAILED] = "failed", [POINT_HUNG] = "hung",
-		[POINT_ERROR] = "error",
-	};
-	return n[s];
-}
-
 /* variant,lock,label,row,threads,status: the point's leading fields. */
 static void csv_point(const struct results *r, unsigned v, unsigned row, FILE *f)
 {
@@ -52,7 +42,7 @@ static void csv_point(const struct results *r, unsigned v, unsigned row, FILE *f
 	csv_str(var->label, f);
 	fputc(',', f);
 	csv_str(results_row_name(r, row, name, sizeof(name)), f);
-	fprintf(f, ",%u,%s,", r->rows[row], status_text(results_point(r, v, row)->status));
+	fprintf(f, ",%u,%s,", r->rows[row], point_status_name(results_point(r, v, row)->status));
 }
 
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f)

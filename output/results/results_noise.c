@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The noise pass over the results model: each point's typical probe
+ * values, its runs' flags, --exclude-flagged, the sweep-wide counts and
+ * the -r auto CI verdict (declared in results.h).  The per-run rules
+ * are noise.c's; this file applies them to points and sweeps.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+/* Median over the point's runs of pair i's probe values, before and
+ * after, for runs probing the same pairs as the first one. */
+static void point_typical(struct point *p)
+{
+	const struct run_noise *first = p->nruns ? &p->runs[0].noise : NULL;
+	unsigned np = first && first->present ? first->npairs : 0;
+	double *x = malloc((2 * (size_t)p->nruns + 1) * sizeof(*x));
+
+	point_noise_free(&p->noise);
+	p->noise.typical = np ? calloc(np, sizeof(double)) : NULL;
+	if (!x || !p->noise.typical) {
+		free(x);
+		return;
+	}
+	p->noise.npairs = np;
+	for (unsigned i = 0; i < np; i++) {
+		unsigned k = 0;
+
+		for (unsigned j = 0; j < p->nruns; j++) {
+			const struct run_noise *n = &p->runs[j].noise;
+
+			if (!n->present || n->npairs != np)
+				continue;
+			if (isfinite(n->probe_before[i]))
+				x[k++] = n->probe_before[i];
+			if (isfinite(n->probe_after[i]))
+				x[k++] = n->probe_after[i];
+		}
+		p->noise.typical[i] = noise_median(x, k);
+	}
+	free(x);
+}
+
+void noise_point_update(const struct results *r, struct point *p)
+{
+	const struct noise_opts *o = &r->noise.opts;
+	bool adaptive = p->noise.adaptive, warned = p->noise.cs_warned;
+
+	point_typical(p);
+	p->noise.adaptive = adaptive;
+	p->noise.cs_warned = warned;
+	for (unsigned j = 0; j < p->nruns; j++) {
+		struct run_noise *n = &p->runs[j].noise;
+		bool same = n->npairs == p->noise.npairs;
+
+		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL, o);
+		n->excluded = false;
+		p->noise.flagged += !!(n->flags & NOISE_NOISY);
+		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
+	}
+	if (!o->exclude_flagged || p->noise.flagged == p->nruns)
+		return;
+	for (unsigned j = 0; j < p->nruns; j++) {
+		struct run_noise *n = &p->runs[j].noise;
+
+		n->excluded = n->flags & NOISE_NOISY;
+		p->noise.excluded += n->excluded;
+	}
+}
+
+void noise_finalize(struct results *r)
+{
+	struct results_noise *rn = &r->noise;
+
+	rn->runs = rn->flagged = rn->excluded = 0;
+	memset(rn->by_flag, 0, sizeof(rn->by_flag));
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		struct point *p = &r->points[i];
+
+		noise_point_update(r, p);
+		rn->flagged += p->noise.flagged;
+		rn->excluded += p->noise.excluded;
+		for (unsigned j = 0; j < p->nruns; j++) {
+			const struct run_noise *n = &p->runs[j].noise;
+
+			rn->measured |= n->present;
+			rn->runs += n->present;
+			for (unsigned b = 0; b < NOISE_NFLAGS; b++)
+				rn->by_flag[b] += !!(n->flags & (1u << b));
+		}
+	}
+}
+
+void noise_finalize_adaptive(struct results *r)
+{
+	r->noise.not_reached = 0;
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		struct point *p = &r->points[i];
+
+		p->noise.adaptive = r->noise.opts.adaptive;
+		p->noise.ci_rel = stats_ci_rel(&p->sum);
+		p->noise.reached = isfinite(p->noise.ci_rel) &&
+				   p->noise.ci_rel <= r->noise.opts.ci_target;
+		if (p->noise.adaptive && p->status == POINT_OK && !p->noise.reached)
+			r->noise.not_reached++;
+	}
+}

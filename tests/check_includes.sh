@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# check_includes.sh - the include arrows of docs/architecture.md, checked.
+#
+#   tests/check_includes.sh              check this tree, then prove the
+#                                        checker fails on planted bad
+#                                        includes (run by `make test`)
+#   tests/check_includes.sh --tree DIR   check the tree at DIR only
+#
+# Every #include of a project file in the C sources of each part is
+# resolved as the compiler does (the including file's folder first,
+# then the -I folders of the Makefile's CPPFLAGS) and the folder it
+# lands in must be one the part may use:
+#
+#   locks/            locks/ only
+#   topology/         topology/ only (no lock, no renderer, no results)
+#   output/results/   output/results/ only (the results model); inside
+#                     it noise.* and stats.* do not include results.h
+#   output/render/    output/render/, output/results/
+#   workloads/        workloads/, locks/, topology/, output/results/
+#   cli/, main.c      anything (the front end)
+#   examples/, tests/plugins/   the installed lock headers only
+#                     (locks/lockbench/, as an out-of-tree plugin)
+#
+# A quoted include that resolves to no file is an error too (it would
+# hide an arrow).  Angle-bracket includes that resolve to no project
+# file are system headers and are ignored.  tests/ is not checked: a
+# test may include whatever it tests.
+set -u
+
+# part_of PATH: the part a file (path relative to the tree) belongs to.
+part_of() {
+	case $1 in
+	locks/lockbench/*) echo public ;;
+	locks/*) echo locks ;;
+	topology/*) echo topology ;;
+	output/results/*) echo results ;;
+	output/render/*) echo render ;;
+	workloads/*) echo workloads ;;
+	cli/* | main.c) echo cli ;;
+	# The subcommands still directly in output/ move to cli/ with the
+	# front-end split; until then they are front end.
+	output/*) echo cli ;;
+	examples/* | tests/plugins/*) echo plugin ;;
+	*) echo other ;;
+	esac
+}
+
+# allowed FROM TO: may part FROM include a file of part TO?
+allowed() {
+	local from=$1 to=$2
+	[ "$from" = "$to" ] && return 0
+	case $from:$to in
+	locks:public | public:public) return 0 ;;
+	render:results) return 0 ;;
+	workloads:locks | workloads:public | workloads:topology | workloads:results) return 0 ;;
+	cli:*) return 0 ;;
+	plugin:public) return 0 ;;
+	esac
+	return 1
+}
+
+# below_results FILE TARGET: inside the results model, noise.* and
+# stats.* sit below results.h: true when FILE breaks that.
+below_results() {
+	case $1 in
+	output/results/noise.[ch] | output/results/stats.[ch])
+		[ "$2" = output/results/results.h ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# check_tree DIR: print one line per forbidden or unresolved include;
+# exit 1 when there is any, else 0.
+check_tree() {
+	local root=$1 incdirs f dir line inc kind target part tpart bad=0 n=0
+	incdirs=$(sed -n 's/^CPPFLAGS[^=]*=//p' "$root/Makefile" |
+		grep -o -- '-I[^ ]*' | sed 's/^-I//')
+	cd "$root" || return 2
+	while IFS= read -r f; do
+		part=$(part_of "$f")
+		[ "$part" = other ] && continue
+		dir=$(dirname "$f")
+		while IFS= read -r line; do
+			n=$((n + 1))
+			line=${line#'#include '}
+			kind=${line:0:1}
+			inc=${line:1}
+			inc=${inc%%[\">]*}
+			target=
+			if [ "$kind" = '"' ] && [ -e "$dir/$inc" ]; then
+				target=$(realpath -m --relative-to=. "$dir/$inc")
+			else
+				for d in $incdirs; do
+					if [ -e "$d/$inc" ]; then
+						target=$(realpath -m --relative-to=. "$d/$inc")
+						break
+					fi
+				done
+			fi
+			if [ -z "$target" ]; then
+				if [ "$kind" = '"' ]; then
+					echo "$f: #include \"$inc\" resolves to no file"
+					bad=1
+				fi
+				continue
+			fi
+			tpart=$(part_of "$target")
+			if ! allowed "$part" "$tpart"; then
+				echo "$f: $part may not include $target ($tpart)"
+				bad=1
+			elif below_results "$f" "$target"; then
+				echo "$f: the noise data and statistics may not include $target (results.h uses them, not the other way round)"
+				bad=1
+			fi
+		done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' "$f" |
+			sed 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*/#include /')
+	done < <(find . \( -name '*.c' -o -name '*.h' -o -name '*.def' \) \
+		-not -path './build/*' -not -path './.git/*' | sed 's|^\./||' | sort)
+	if [ "$n" -eq 0 ]; then
+		echo "$root: no #include lines found: not a lockbench tree?"
+		return 1
+	fi
+	return $bad
+}
+
+if [ "${1:-}" = --tree ]; then
+	check_tree "$2"
+	exit
+fi
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+pass=0
+fail=0
+
+out=$(check_tree "$here")
+if [ $? -eq 0 ]; then
+	pass=$((pass + 1))
+else
+	echo "FAIL: forbidden includes in the tree:" >&2
+	echo "$out" >&2
+	fail=$((fail + 1))
+fi
+
+# ---- negative checks: a small tree with every part, clean, then one
+# planted bad include at a time; the checker must name it and fail. ----
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mk() { mkdir -p "$(dirname "$tmp/$1")" && printf '%s\n' "$2" >"$tmp/$1"; }
+clean_tree() {
+	rm -rf "${tmp:?}"/*
+	mk Makefile 'CPPFLAGS   += -DX -Ilocks -Ioutput/results -Ioutput/render'
+	mk locks/lockbench/lock.h '/* public */'
+	mk locks/mcs.c '#include "lockbench/lock.h"'
+	mk locks/registry.h '#include <stdio.h>'
+	mk topology/topo.h '#include <hwloc.h>'
+	mk topology/placement.c '#include "topo.h"'
+	mk output/results/results.h '#include "stats.h"'
+	mk output/results/stats.h '#include <stdbool.h>'
+	mk output/results/noise.c '#include "stats.h"'
+	mk output/render/render.h '#include "../results/results.h"'
+	mk output/render/render_table.c '#include "render.h"
+#include "results.h"'
+	mk workloads/runner.c '#include "../locks/registry.h"
+#include "../topology/topo.h"
+#include "../output/results/results.h"
+#include "lockbench/lock.h"'
+	mk cli/run.c '#include "../output/render/render.h"
+#include "../workloads/runner.c"'
+	mk main.c '#include "cli/run.c"'
+	mk examples/plugin.c '#include <lockbench/lock.h>'
+}
+
+clean_tree
+if out=$(check_tree "$tmp"); then
+	pass=$((pass + 1))
+else
+	echo "FAIL: the checker rejects a clean tree: $out" >&2
+	fail=$((fail + 1))
+fi
+
+# plant FILE LINE WHAT: FILE gets LINE; the checker must fail naming FILE.
+plant() {
+	clean_tree
+	printf '%s\n' "$2" >>"$tmp/$1"
+	out=$(check_tree "$tmp")
+	if [ $? -ne 0 ] && grep -q "^$1: " <<<"$out"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: not caught: $3 ($1: $2) -> '$out'" >&2
+		fail=$((fail + 1))
+	fi
+}
+plant locks/mcs.c '#include "../topology/topo.h"' "lock includes topology"
+plant locks/mcs.c '#include "../workloads/runner.c"' "lock includes a workload"
+plant topology/placement.c '#include "../locks/registry.h"' "topology includes a lock"
+plant topology/placement.c '#include "../output/render/render.h"' "topology includes a renderer"
+plant topology/placement.c '#include "results.h"' "topology includes the results model (-I path)"
+plant output/results/stats.h '#include "../../workloads/runner.c"' "results include a workload"
+plant output/results/results.h '#include "../../locks/registry.h"' "results include a lock"
+plant output/results/results.h '#include "../../topology/topo.h"' "results include topology"
+plant output/results/results.h '#include "render.h"' "results include a renderer (-I path)"
+plant output/results/noise.c '#include "results.h"' "noise includes results.h (the old cycle)"
+plant output/render/render_table.c '#include "../../locks/registry.h"' "renderer includes the lock registry"
+plant output/render/render_table.c '#include "../../workloads/runner.c"' "renderer includes a workload"
+plant output/render/render_table.c '#include "../../topology/topo.h"' "renderer includes topology"
+plant workloads/runner.c '#include "../output/render/render.h"' "workload includes a renderer"
+plant workloads/runner.c '#include "../cli/run.c"' "workload includes the front end"
+plant examples/plugin.c '#include "../locks/registry.h"' "plugin includes a private lock header"
+plant output/render/render_table.c '#include "no_such.h"' "unresolved include"
+plant output/render/render_table.c '  #  include "../../locks/registry.h"' "spaced directive"
+
+echo "check_includes: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
