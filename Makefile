@@ -13,7 +13,9 @@ CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Werror
 CPPFLAGS   += -DLOCKBENCH_VERSION='"$(VERSION)"' -Ilocks -Ioutput/results -Ioutput/render
 ALL_CFLAGS := -std=gnu11 -ffp-contract=off $(WARN) $(CFLAGS) -pthread $(PKG_CFLAGS) $(CPPFLAGS)
-LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
+# libnuma and libpfm4 (perf event names) ship no pkg-config file.
+SYS_LIBS   := -lnuma -lpfm -lm -pthread -ldl
+LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
 # output/results/ is the results model (types, statistics, noise data,
 # JSON, resume, log import), output/render/ the formats that read it;
@@ -61,12 +63,12 @@ build/$(1)/%.o: %.c
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")
-	$(Q)$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS))
+	$(Q)$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) $(SYS_LIBS),$$(LIBS))
 
 build/$(1)/tests/%: tests/%.c $(TEST_SUPPORT) $(call objs,$(1))
 	@mkdir -p $$(dir $$@)
 	$$(if $$(Q),@echo "  CC+LD [$(1)] $$@")
-	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS)) -lcmocka
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) $(SYS_LIBS),$$(LIBS)) -lcmocka
 endef
 $(eval $(call flavour,release))
 $(eval $(call flavour,asan))
@@ -128,7 +130,8 @@ QEMU_ARM64 := qemu-aarch64 -L /usr/aarch64-linux-gnu
 ARM64_QEMU_TESTS := test_core test_stats test_ltlog
 arm64:
 	@if command -v $(ARM64_CC) >/dev/null && $(ARM64_PKG) --exists $(PKGS) 2>/dev/null \
-	    && [ -e /usr/lib/aarch64-linux-gnu/libnuma.so ]; then \
+	    && [ -e /usr/lib/aarch64-linux-gnu/libnuma.so ] \
+	    && [ -e /usr/lib/aarch64-linux-gnu/libpfm.so ]; then \
 		set -e; \
 		$(MAKE) --no-print-directory build/arm64/lockbench \
 			$(foreach t,$(TESTS),build/arm64/tests/$(t)) \
