@@ -6,8 +6,28 @@ PREFIX     ?= /usr/local
 DESTDIR    ?=
 CC         ?= cc
 PKGS       := hwloc jansson
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+# A missing dependency is one line naming the Debian packages, not
+# pages of pkg-config errors and undefined references.  Checked for
+# every goal that compiles (cmocka only for the tests).
+has_pkg    = $(shell pkg-config --exists $(1) 2>/dev/null && echo y)
+has_header = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 && echo y)
+DEPS_MISSING = $(strip $(if $(shell command -v pkg-config),,pkg-config) \
+	$(if $(call has_pkg,hwloc),,libhwloc-dev) \
+	$(if $(call has_pkg,jansson),,libjansson-dev) \
+	$(if $(call has_header,numa.h),,libnuma-dev) \
+	$(if $(call has_header,perfmon/pfmlib_perf_event.h),,libpfm4-dev))
+TEST_DEPS_MISSING = $(if $(call has_header,cmocka.h),,libcmocka-dev)
+NO_DEPS_GOALS := clean uninstall check-deps arm64 fuzz fuzz-ltlog
+TEST_GOALS    := test unit unit-release unit-asan unit-tsan asan tsan
+ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+MISSING := $(strip $(DEPS_MISSING) $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),$(TEST_DEPS_MISSING)))
+ifneq ($(MISSING),)
+$(error missing build dependencies; install them with: apt-get install -y $(MISSING))
+endif
+endif
 
 CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Werror
@@ -21,7 +41,7 @@ LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 # JSON, resume, log import), output/render/ the formats that read it;
 # docs/architecture.md draws which folder may include which.
 SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c \
-		      output/results/*.c output/render/*.c)
+		      output/results/*.c output/render/*.c cli/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
@@ -100,6 +120,7 @@ e2e: lockbench
 	tests/e2e_plugin.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
+	tests/e2e_cli.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -219,10 +240,18 @@ build/release/tests/test_plugin build/asan/tests/test_plugin: | examples
 
 ABI_VERSION = $(shell sed -n 's/^\#define LOCKBENCH_ABI_VERSION //p' locks/lockbench/lock.h)
 
-install: lockbench
+# bash completion, generated from the binary's option tables.
+COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
+
+build/lockbench.bash: build/release/lockbench
+	$< help completion >$@.tmp && mv $@.tmp $@
+
+install: lockbench build/lockbench.bash
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/include/lockbench $(DESTDIR)$(PREFIX)/share/pkgconfig
+		$(DESTDIR)$(PREFIX)/include/lockbench $(DESTDIR)$(PREFIX)/share/pkgconfig \
+		$(DESTDIR)$(COMPLETION_DIR)
 	install -m 755 lockbench $(DESTDIR)$(PREFIX)/bin/lockbench
+	install -m 644 build/lockbench.bash $(DESTDIR)$(COMPLETION_DIR)/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
 	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
@@ -234,8 +263,16 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/include/lockbench/lock.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/atomics.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/kernel.h \
-		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
+		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc \
+		$(DESTDIR)$(COMPLETION_DIR)/lockbench
 	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench
+
+# The same check as a goal of its own: exit 1 with the one line.
+check-deps:
+	@missing="$(strip $(DEPS_MISSING) $(TEST_DEPS_MISSING))"; \
+	if [ -n "$$missing" ]; then \
+		echo "lockbench: missing build dependencies; install them with: apt-get install -y $$missing" >&2; \
+		exit 1; fi; echo "check-deps: all build and test dependencies found"
 
 clean:
 	rm -rf build lockbench tests/out

@@ -96,8 +96,11 @@ static void layout_loop(struct worker *w)
 	}
 }
 
+static const char *const layout_options[] = {"layouts", "read-pct", NULL};
+
 const struct workload_ops workload_layout_ops = {
 	.name = "layout",
+	.options = layout_options,
 	.desc = "false sharing: a hot counter beside read-mostly fields; "
 		"variants --layouts packed,aligned,per_node",
 	.long_desc =

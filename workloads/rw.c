@@ -67,8 +67,11 @@ static void rw_loop(struct worker *w)
 	}
 }
 
+static const char *const rw_options[] = {"readers", "writers", "read-pct", NULL};
+
 const struct workload_ops workload_rw_ops = {
 	.name = "rw",
+	.options = rw_options,
 	.desc = "readers (read_lock, read the lines) and writers (lock, write them); "
 		"--readers/--writers or --read-pct",
 	.long_desc =

@@ -109,12 +109,26 @@ const char *config_variant_name(const struct config *c, unsigned v)
 	return c->locks[v]->ops->name;
 }
 
-/* The workload parameters of variant v (its layout under -w layout). */
-static void params_for(const struct config *c, unsigned v, struct wl_params *p)
+/*
+ * Each variant's workload parameters, built once: the configuration's,
+ * with the delays converted to calibrated loop counts and, under
+ * -w layout, the variant's layout.  Malloc'ed, or NULL.
+ */
+static struct wl_params *variant_params(const struct config *c,
+					const struct calibration *cal)
 {
-	*p = c->params;
-	if (c->layouts)
-		p->layout = c->layouts[v];
+	struct wl_params *vp = calloc(c->nlocks + 1, sizeof(*vp));
+
+	for (unsigned v = 0; vp && v < c->nlocks; v++) {
+		vp[v] = c->params;
+		vp[v].cs_loops = calibrate_loops(cal, c->params.cs_ns);
+		vp[v].ncs_loops = calibrate_loops(cal, c->params.ncs_ns);
+		vp[v].long_loops = calibrate_loops(cal, c->params.long_hold_ms * 1000000ull);
+		vp[v].short_loops = calibrate_loops(cal, 2000); /* locktorture's 2 us */
+		if (c->layouts)
+			vp[v].layout = c->layouts[v];
+	}
+	return vp;
 }
 
 /*
@@ -194,15 +208,16 @@ int sweep_run(const struct config *c, const struct topo *topo,
 	struct thread_place *place;
 	double t0 = now_s();
 	struct sweep_noise sn = {0};
+	struct wl_params *vp = variant_params(c, cal);
 	int status = 0;
 
-	(void)cal;
 	for (unsigned i = 0; i < c->nthreads; i++)
 		maxthr = c->threads[i] > maxthr ? c->threads[i] : maxthr;
 	place = calloc(maxthr + 1, sizeof(*place));
-	if (!plan || !place) {
+	if (!plan || !place || !vp) {
 		free(plan);
 		free(place);
+		free(vp);
 		snprintf(err, errlen, "lockbench: out of memory");
 		return 1;
 	}
@@ -212,7 +227,6 @@ int sweep_run(const struct config *c, const struct topo *topo,
 		struct point *p = results_point(r, st->variant, st->row);
 		struct run_spec sp;
 		struct run_sample s;
-		struct wl_params params;
 		char msg[512] = "";
 		int rc, st_rc;
 
@@ -225,8 +239,7 @@ int sweep_run(const struct config *c, const struct topo *topo,
 				     msg, sizeof(msg)))
 			rc = RUN_ERROR;
 		else {
-			params_for(c, st->variant, &params);
-			spec_for(c, st, place, interrupted, &params, &sp);
+			spec_for(c, st, place, interrupted, &vp[st->variant], &sp);
 			rc = runner_run(&sp, &s, msg, sizeof(msg));
 			if (rc == RUN_OK)
 				warn_trend(c, st, &s);
@@ -252,5 +265,6 @@ int sweep_run(const struct config *c, const struct topo *topo,
 	progress_end(c);
 	free(plan);
 	free(place);
+	free(vp);
 	return status;
 }

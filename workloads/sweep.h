@@ -60,7 +60,8 @@ struct plan_step *plan_build(const struct config *c, unsigned *n);
 
 /*
  * Run the plan on `topo`, filling `r` (already results_init'ed with the
- * variants and rows).  Steps whose point already holds that run (kept
+ * variants and rows).  The delays of c->params become loop counts with
+ * `cal` (calibrate_loops) here; c->params' loop counts are not read.  Steps whose point already holds that run (kept
  * from --resume) are skipped.  Returns 0 when every point ran and passed, 1 when
  * a lock failed, hung or the sweep was interrupted (r->incomplete set
  * for the last two); err holds the first such message.

@@ -53,8 +53,11 @@ static void torture_loop(struct worker *w)
 	}
 }
 
+static const char *const torture_options[] = {"long-hold", "stutter", NULL};
+
 const struct workload_ops workload_torture_ops = {
 	.name = "torture",
+	.options = torture_options,
 	.desc = "locktorture's writer loop: rare 2 us delays, --long-hold MS, "
 		"--stutter S (a stress test)",
 	.long_desc =

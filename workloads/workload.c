@@ -4,16 +4,14 @@
 
 #include "workload.h"
 
-extern const struct workload_ops workload_cs_ops;
-extern const struct workload_ops workload_rw_ops;
-extern const struct workload_ops workload_torture_ops;
-extern const struct workload_ops workload_layout_ops;
+#define WORKLOAD(n) extern const struct workload_ops workload_##n##_ops;
+#include "registry.def"
+#undef WORKLOAD
 
 const struct workload_ops *const workloads[] = {
-	&workload_cs_ops,
-	&workload_rw_ops,
-	&workload_torture_ops,
-	&workload_layout_ops,
+#define WORKLOAD(n) &workload_##n##_ops,
+#include "registry.def"
+#undef WORKLOAD
 	NULL,
 };
 

@@ -116,6 +116,10 @@ struct workload_ops {
 	const char *long_desc; /* `list workloads -v`: several lines */
 	unsigned needs_caps;   /* lock capabilities required (enum lock_caps) */
 	unsigned flags;        /* enum wl_flags */
+	/* The run options that only this workload reads (NULL-terminated
+	 * names of rows of the option table; `list workloads -v` shows
+	 * them, and giving one with another workload is refused). */
+	const char *const *options;
 	/* Shared lines the workload needs after struct wl_shared; NULL:
 	 * --cs-lines. */
 	unsigned (*lines)(const struct wl_params *p);

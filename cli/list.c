@@ -3,9 +3,11 @@
 #include <string.h>
 
 #include "../locks/registry.h"
+#include "../output/render/render.h"
 #include "../workloads/workload.h"
 #include "cmds.h"
-#include "render.h"
+#include "err.h"
+#include "suggest.h"
 
 static const char *caps_text(unsigned caps, char *buf, size_t len)
 {
@@ -60,7 +62,23 @@ static void list_locks(bool verbose, bool broken)
 	}
 }
 
-/* One line per workload; with -v its long description, indented. */
+/* The options a workload declares, as --help shows them. */
+static void list_wl_options(const struct workload_ops *wl)
+{
+	for (unsigned k = 0; wl->options && wl->options[k]; k++) {
+		const struct opt *o = opt_find(&run_options, wl->options[k]);
+		const char *def = o ? (o->shown ? o->shown : o->def) : NULL;
+		char lhs[64];
+
+		if (!o)
+			continue;
+		snprintf(lhs, sizeof(lhs), "--%s %s", o->name, o->arg ? o->arg : "");
+		printf("%-10s %-18s %s%s%s%s\n", "", lhs, o->help, def ? " [" : "",
+		       def ? def : "", def ? "]" : "");
+	}
+}
+
+/* One line per workload; with -v its long description and options. */
 static void list_workloads(bool verbose)
 {
 	for (unsigned i = 0; workloads[i]; i++) {
@@ -76,6 +94,7 @@ static void list_workloads(bool verbose)
 			printf("%-10s %.*s\n", "", len, d);
 			d += len + (nl != NULL);
 		}
+		list_wl_options(workloads[i]);
 		printf("\n");
 	}
 }
@@ -92,19 +111,21 @@ static void list_placements(void)
 		printf("%-12s %s\n", placement_infos[i].name, placement_infos[i].desc);
 }
 
-int cmd_list(const char *what, const char *extra, bool verbose, bool broken)
-{
-	bool all = !what;
+static const char *const list_what[] = {"locks", "workloads", "formats", "placements"};
 
-	if (extra) {
-		fprintf(stderr, "lockbench: list: unexpected argument (%s)\n", extra);
-		return 2;
-	}
+int cmd_list(const struct cli *c)
+{
+	const char *what = c->argc ? c->argv[0] : NULL;
+	const char *extra = c->argc > 1 ? c->argv[1] : NULL;
+	bool all = !what, verbose = c->verbose, broken = c->include_broken;
+	char hint[96];
+
+	if (extra)
+		cli_die("list: unexpected argument (%s)", extra);
 	if (!all && strcmp(what, "locks") && strcmp(what, "workloads") &&
 	    strcmp(what, "formats") && strcmp(what, "placements")) {
-		fprintf(stderr, "lockbench: list (%s): valid: locks, workloads, "
-			"formats, placements\n", what);
-		return 2;
+		cli_die("list (%s): %svalid: locks, workloads, formats, placements",
+			what, suggest_text(hint, sizeof(hint), what, list_what, 4));
 	}
 	if (all || !strcmp(what, "locks"))
 		list_locks(verbose, broken);

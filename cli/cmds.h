@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The subcommands, one file each (run.c, list.c, topo.c, system.c,
+ * compare.c, import.c), and the text output of list and topo.
+ */
+#ifndef LOCKBENCH_CMDS_H
+#define LOCKBENCH_CMDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../topology/placement.h"
+#include "options.h"
+
+/* `lockbench [run]`, `topo`, `system`: the exit status. */
+int cmd_run(const struct cli *c);
+int cmd_topo(const struct cli *c);
+int cmd_system(const struct cli *c);
+
+/* `lockbench list [WHAT]`: 0, or 2 with one line on stderr. */
+int cmd_list(const struct cli *c);
+/* The machine summary of `lockbench topo`. */
+void print_topo(const struct topo *t, FILE *f);
+/* Where each of n threads goes under policy p; 0 or -EINVAL with err. */
+int print_placement(const struct topo *t, const struct placement_policy *p,
+		    unsigned n, FILE *f, char *err, size_t errlen);
+
+/* The core-to-core matrix m[i * n + j] (ns; NAN: unknown) of `topo --c2c`. */
+void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
+	       FILE *f);
+
+/*
+ * `lockbench compare [options] A.json ...` and `lockbench import
+ * locktorture [options] LOG ...` (import.c): argv[0] is the command
+ * word, the rest is parsed here with their own option tables.  Return the exit status: 0, or 2
+ * (bad usage or input: they exit(2) after one line on stderr).
+ */
+int cmd_compare(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+extern const struct opt_cmd compare_options, import_options;
+void compare_usage(FILE *f);
+void import_usage(FILE *f);
+
+/* `lockbench help [CMD | completion]`. */
+int cmd_help(int argc, char **argv);
+
+/*
+ * The commands.  Those with .parse read argv themselves (own option
+ * table); the others get the run options parsed (options.c).
+ */
+struct command {
+	const char *name;
+	const char *usage;                  /* after "lockbench " */
+	const char *summary;
+	int (*parse)(int argc, char **argv);
+	int (*run)(const struct cli *c);
+	const char *const *opts;            /* run options it reads (help) */
+};
+extern const struct command commands[];
+extern const unsigned ncommands;
+const struct command *command_find(const char *name);
+
+#endif

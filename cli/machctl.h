@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine around a run: signals (stop the sweep, restore the
+ * machine), the --freq / --numa-balancing request applied and undone,
+ * and the isolated CPU list.
+ */
+#ifndef LOCKBENCH_CLI_MACHCTL_H
+#define LOCKBENCH_CLI_MACHCTL_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "../topology/machine.h"
+
+/* Set by the first SIGINT/SIGTERM/SIGHUP after install_signals(). */
+extern volatile sig_atomic_t interrupted;
+void install_signals(void);
+
+/* Apply req to cpus (restored at exit); exit 3 when an explicit request
+ * cannot be met.  Returns the JSON list of changes. */
+json_t *machine_setup(const struct machine_req *req, const int *cpus,
+		      unsigned n, bool quiet);
+
+/* The isolated CPU list (isolcpus) through the sysfs root, or NULL. */
+const char *isolated_cpus(void);
+
+#endif

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "opt.h"
+#include "suggest.h"
+
+#define FIELD(dst, o, type) ((type *)((char *)(dst) + (o)->off))
+
+static unsigned long long parse_uint(const struct opt *o, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v < o->min || v > o->max)
+		cli_die("--%s (%s): must be a whole number in [%.0f, %.0f]",
+			o->name, s, o->min, o->max);
+	return v;
+}
+
+int opt_parse_duration(const char *s, double plain_ns, double *ns)
+{
+	static const struct {
+		const char *sfx;
+		double ns;
+	} units[] = {
+		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"m", 60e9}, {"h", 3600e9},
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || *s == '-' || v < 0)
+		return -1;
+	if (!*end) {
+		*ns = v * plain_ns;
+		return 0;
+	}
+	for (unsigned i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].sfx)) {
+			*ns = v * units[i].ns;
+			return 0;
+		}
+	return -1;
+}
+
+static double parse_seconds(const struct opt *o, const char *s)
+{
+	double ns;
+
+	if (opt_parse_duration(s, 1e9, &ns) || ns / 1e9 < o->min || ns / 1e9 > o->max)
+		cli_die("--%s (%s): must be a number of seconds in [%g, %g] "
+			"(or with a unit: 500ms, 2s, 1m)", o->name, s, o->min, o->max);
+	return ns / 1e9;
+}
+
+/* A whole number of `unit_ns` (ns or ms): plain, or a duration with a unit. */
+static unsigned long long parse_whole(const struct opt *o, const char *s,
+				      double unit_ns, const char *unit)
+{
+	double ns;
+
+	if (!strpbrk(s, "nums") || !strncmp(s, "0x", 2))
+		return parse_uint(o, s);
+	if (opt_parse_duration(s, unit_ns, &ns) || fmod(ns, unit_ns) != 0 ||
+	    ns / unit_ns < o->min || ns / unit_ns > o->max)
+		cli_die("--%s (%s): must be a whole number of %s in [%.0f, %.0f] "
+			"(or with a unit: 1us, 2ms, 1s)", o->name, s, unit, o->min, o->max);
+	return (unsigned long long)(ns / unit_ns);
+}
+
+static double parse_percent(const struct opt *o, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 100)
+		cli_die("--%s (%s): must be a percentage in (0, 100], e.g. 1%%",
+			o->name, s);
+	return v / 100;
+}
+
+static double parse_factor(const struct opt *o, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 1 || v > o->max)
+		cli_die("--%s (%s): must be a ratio above 1, e.g. 1.5", o->name, s);
+	return v;
+}
+
+static const char *parse_enum(const struct opt *o, const char *s)
+{
+	char valid[256] = "", hint[96];
+	unsigned n = 0;
+
+	for (; o->choices[n]; n++) {
+		if (!strcmp(o->choices[n], s))
+			return s;
+		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), "%s%s",
+			 n ? ", " : "", o->choices[n]);
+	}
+	cli_die("--%s (%s): %svalid: %s", o->name, s,
+		suggest_text(hint, sizeof(hint), s, o->choices, n), valid);
+}
+
+static void add_multi(struct opt_strlist *l, const char *arg)
+{
+	const char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+
+	if (!v)
+		cli_die("out of memory");
+	l->v = v;
+	l->v[l->n++] = arg;
+}
+
+void opt_set(const struct opt *o, void *dst, const char *arg)
+{
+	switch (o->type) {
+	case OPT_FLAG: *FIELD(dst, o, bool) = true; break;
+	case OPT_STR: *FIELD(dst, o, const char *) = arg; break;
+	case OPT_ENUM: *FIELD(dst, o, const char *) = parse_enum(o, arg); break;
+	case OPT_UINT: *FIELD(dst, o, unsigned long long) = parse_uint(o, arg); break;
+	case OPT_SECONDS: *FIELD(dst, o, double) = parse_seconds(o, arg); break;
+	case OPT_NS: *FIELD(dst, o, unsigned long long) = parse_whole(o, arg, 1, "ns"); break;
+	case OPT_MS: *FIELD(dst, o, unsigned long long) = parse_whole(o, arg, 1e6, "ms"); break;
+	case OPT_PERCENT: *FIELD(dst, o, double) = parse_percent(o, arg); break;
+	case OPT_FACTOR: *FIELD(dst, o, double) = parse_factor(o, arg); break;
+	case OPT_MULTI: add_multi(FIELD(dst, o, struct opt_strlist), arg); break;
+	case OPT_CALL: o->set(dst, arg); break;
+	}
+}
+
+void opt_defaults(const struct opt_cmd *c, void *dst)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->opts[i].def)
+			opt_set(&c->opts[i], dst, c->opts[i].def);
+}
+
+bool opt_given(const struct opt *o, const void *dst)
+{
+	return o->given && *(const bool *)((const char *)dst + o->given - 1);
+}
+
+const struct opt *opt_find(const struct opt_cmd *c, const char *name)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		if (!strcmp(c->opts[i].name, name))
+			return &c->opts[i];
+	return NULL;
+}
+
+/* getopt_long's tables: the long option's val is 256 + its row. */
+static void getopt_tables(const struct opt_cmd *c, struct option *lo, char *so)
+{
+	size_t k = 0;
+
+	so[k++] = '+';
+	for (unsigned i = 0; i < c->n; i++) {
+		const struct opt *o = &c->opts[i];
+
+		lo[i] = (struct option){o->name, o->arg ? required_argument : no_argument,
+					NULL, 256 + (int)i};
+		if (o->sname) {
+			so[k++] = o->sname;
+			if (o->arg)
+				so[k++] = ':';
+		}
+	}
+	lo[c->n] = (struct option){0};
+	so[k] = 0;
+}
+
+static const struct opt *row_of(const struct opt_cmd *c, int id)
+{
+	for (unsigned i = 0; id < 256 && i < c->n; i++)
+		if (c->opts[i].sname == id)
+			return &c->opts[i];
+	return id >= 256 && id < 256 + (int)c->n ? &c->opts[id - 256] : NULL;
+}
+
+/* Unknown option or missing argument: one line, a close name if any. */
+static void __attribute__((noreturn)) bad_option(const struct opt_cmd *c,
+						 const char *word, int shortopt)
+{
+	const char *names[256], *cmd = c->name, *close = NULL;
+	const char *sep = *cmd ? " " : "", *colon = *cmd ? ": " : "";
+	char name[64], hint[96] = "";
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < c->n && n < 256; i++)
+		names[n++] = c->opts[i].name;
+	if (shortopt)
+		cli_die("%s%s-%c: unknown option or missing argument; "
+			"try 'lockbench %s%s--help'", cmd, colon, shortopt, cmd, sep);
+	if (!strncmp(word, "--", 2)) {
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(word + 2, "="), word + 2);
+		close = opt_find(c, name) ? NULL : suggest(name, names, n);
+	}
+	if (close)
+		snprintf(hint, sizeof(hint), "did you mean --%s? ", close);
+	cli_die("%s%s%s: unknown option or missing argument; %stry 'lockbench %s%s--help'",
+		cmd, colon, word, hint, cmd, sep);
+}
+
+char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
+		 int *npos)
+{
+	struct option *lo = cli_calloc(c->n + 1, sizeof(*lo));
+	char *so = cli_calloc(2 * c->n + 2, 1);
+	char **pos = cli_calloc((size_t)argc + 1, sizeof(char *));
+	int id, n = 0;
+
+	getopt_tables(c, lo, so);
+	optind = 0;             /* glibc: start afresh, even on a second parse */
+	opterr = 0;
+	for (;;) {
+		const struct opt *o;
+
+		id = getopt_long(argc, argv, so, lo, NULL);
+		if (id == -1) {
+			if (optind >= argc)
+				break;
+			pos[n++] = argv[optind++];
+			continue;
+		}
+		o = row_of(c, id);
+		if (id == '?' || !o)
+			bad_option(c, argv[optind - 1], optopt && optopt < 256 ? optopt : 0);
+		opt_set(o, dst, optarg);
+		if (o->given)
+			*(bool *)((char *)dst + o->given - 1) = true;
+	}
+	free(lo);
+	free(so);
+	*npos = n;
+	return pos;
+}
+
+void opt_help_row(const struct opt *o, FILE *f)
+{
+	const char *def = o->shown ? o->shown : o->def;
+	char lhs[64];
+
+	if (o->sname)
+		snprintf(lhs, sizeof(lhs), "-%c, --%s%s%s", o->sname, o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(lhs, sizeof(lhs), "  --%s%s%s", o->name,
+			 o->arg ? " " : "", o->arg ? o->arg : "");
+	fprintf(f, "  %-28s %s", lhs, o->help);
+	if (def && *def)
+		fprintf(f, " [%s]", def);
+	fputc('\n', f);
+}
+
+void opt_help(const struct opt_cmd *c, FILE *f)
+{
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->opts[i].group)
+			fprintf(f, "\n%s:\n", c->opts[i].group);
+		opt_help_row(&c->opts[i], f);
+	}
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The option engine: a command declares its options as one table of
+ * `struct opt` rows (name, short name, type, default, range, help, the
+ * field it sets), in the spirit of fio's option tables.  From the table
+ * come getopt_long's tables, parsing and range checks, the defaults
+ * (each default is a string parsed by the same parser as the command
+ * line, so a default is written once), --help, the bash completion
+ * file and the unit test that checks the man page.
+ */
+#ifndef LOCKBENCH_CLI_OPT_H
+#define LOCKBENCH_CLI_OPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_FLAG,      /* bool, no argument */
+	OPT_STR,       /* const char *, checked where it is used */
+	OPT_ENUM,      /* const char *, one of .choices */
+	OPT_UINT,      /* unsigned long long in [min, max] (0x.. accepted) */
+	OPT_SECONDS,   /* double seconds: 1.5, 500ms, 2s, 1m (plain = s) */
+	OPT_NS,        /* unsigned long long ns: 250, 1us, 2ms (plain = ns) */
+	OPT_MS,        /* unsigned long long ms: 10, 1s (plain = ms) */
+	OPT_PERCENT,   /* double fraction of 1: "1%", "0.5%" or "1" */
+	OPT_FACTOR,    /* double ratio above 1, at most max */
+	OPT_MULTI,     /* struct opt_strlist: repeatable, in given order */
+	OPT_CALL,      /* .set(dst, arg); arg NULL when .arg is NULL */
+};
+
+/* Every value of a repeatable option, in command-line order. */
+struct opt_strlist {
+	const char **v;
+	unsigned n;
+};
+
+struct opt {
+	const char *name;       /* long name, without "--" */
+	char sname;             /* short name, 0: none */
+	enum opt_type type;
+	const char *arg;        /* metavar; NULL: takes no argument */
+	const char *def;        /* default, parsed like the command line */
+	const char *shown;      /* --help's default when not .def */
+	double min, max;        /* range (numeric types) */
+	size_t off;             /* offsetof() the field it sets */
+	size_t given;           /* OPT_GIVEN(field): a bool set when given */
+	const char *const *choices; /* OPT_ENUM: NULL-terminated */
+	void (*set)(void *dst, const char *arg); /* OPT_CALL */
+	const char *help;
+	const char *group;      /* starts a --help section */
+};
+
+/* .given of a row: offsetof a bool of the destination, plus one. */
+#define OPT_GIVEN(type, field) (offsetof(type, field) + 1)
+
+/* A command and its table. */
+struct opt_cmd {
+	const char *name;       /* "compare"; "" for the default command */
+	const struct opt *opts;
+	unsigned n;
+};
+
+/* Set every field to its parsed default (exit 2 on a broken default). */
+void opt_defaults(const struct opt_cmd *c, void *dst);
+
+/*
+ * Parse argv[1..argc-1] into dst: options anywhere on the line, the
+ * other words returned in order (malloc'ed, NULL-terminated, *npos of
+ * them).  Bad usage: one line on stderr (with "did you mean" for a
+ * misspelt long option) and exit 2.
+ */
+char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
+		 int *npos);
+
+/* One option's value into dst (the parser of the command line). */
+void opt_set(const struct opt *o, void *dst, const char *arg);
+
+/* The option list of --help: sections, one line per option. */
+void opt_help(const struct opt_cmd *c, FILE *f);
+void opt_help_row(const struct opt *o, FILE *f);
+
+/* The row named `name`, or NULL. */
+const struct opt *opt_find(const struct opt_cmd *c, const char *name);
+
+/* Whether the row's OPT_GIVEN bool is set in dst (false without one). */
+bool opt_given(const struct opt *o, const void *dst);
+
+/*
+ * Durations: "1.5" in `plain_ns` units, or a number with a unit (ns, us,
+ * ms, s, m).  0 and the value in ns, or -1.
+ */
+int opt_parse_duration(const char *s, double plain_ns, double *ns);
+
+#endif

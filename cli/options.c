@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The option table of `lockbench [run]`.  One row per option: its
+ * default is written here once, as the string a user would type, and
+ * parsed by the same parser (opt.c).  Help, getopt's tables, range
+ * checks, the completion file (`lockbench help --completion`) and the
+ * man-page test all come from these rows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "options.h"
+
+#define F(field) offsetof(struct cli, field)
+#define G(field) OPT_GIVEN(struct cli, field)
+
+static void set_runs(void *dst, const char *a)
+{
+	struct cli *c = dst;
+	static const struct opt runs = {.name = "runs", .min = 1, .max = 10000,
+					.type = OPT_UINT, .off = F(runs)};
+
+	c->runs_auto = !strcmp(a, "auto");
+	if (!c->runs_auto)
+		opt_set(&runs, c, a);
+}
+
+static void set_freq(void *dst, const char *a)
+{
+	struct cli *c = dst;
+
+	if (machine_parse_freq(a, &c->machine))
+		cli_die("--freq (%s): valid: auto, off, or a frequency such as "
+			"1500MHz, 1.5GHz, 1500000kHz", a);
+}
+
+static void set_numa_balancing(void *dst, const char *a)
+{
+	struct cli *c = dst;
+
+	if (!strcmp(a, "auto"))
+		c->machine.numa_balancing = NB_AUTO;
+	else if (!strcmp(a, "off"))
+		c->machine.numa_balancing = NB_OFF;
+	else if (!strcmp(a, "keep"))
+		c->machine.numa_balancing = NB_KEEP;
+	else
+		cli_die("--numa-balancing (%s): valid: auto, off, keep", a);
+}
+
+static void set_no_tune(void *dst, const char *a)
+{
+	(void)a;
+	set_freq(dst, "off");
+	set_numa_balancing(dst, "keep");
+}
+
+static const char *const orders[] = {"interleaved", "sequential", NULL};
+static const char *const ncs_dists[] = {"exp", "fixed", NULL};
+
+static const struct opt rows[] = {
+	{.name = "locks", .sname = 'l', .type = OPT_STR, .arg = "LIST",
+	 .def = DEFAULT_LOCKS, .off = F(locks), .given = G(locks_given),
+	 .group = "What",
+	 .help = "locks to compare, in column order (see `list locks`)"},
+	{.name = "workload", .sname = 'w', .type = OPT_STR, .arg = "NAME",
+	 .def = "cs", .off = F(workload),
+	 .help = "what each thread does (see `list workloads`)"},
+	{.name = "baseline", .type = OPT_STR, .arg = "LOCK",
+	 .shown = "first lock", .off = F(baseline),
+	 .help = "variant the rel% column is computed against"},
+	{.name = "include-broken", .type = OPT_FLAG,
+	 .off = F(include_broken),
+	 .help = "allow deliberately broken locks (busted)"},
+	{.name = "lock-opt", .type = OPT_MULTI, .arg = "LOCK.KEY=V",
+	 .off = F(lock_opts),
+	 .help = "set a lock tunable (repeatable; see `list locks -v`)"},
+	{.name = "plugin", .type = OPT_MULTI, .arg = "[TAG=]FILE",
+	 .off = F(plugins),
+	 .help = "add the locks of a shared object (repeatable; TAG renames each to NAME_TAG)"},
+	{.name = "threads", .sname = 't', .type = OPT_STR, .arg = "LIST",
+	 .shown = "1,2,4,..,max", .off = F(threads),
+	 .group = "How many",
+	 .help = "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs)"},
+	{.name = "warmup", .type = OPT_SECONDS, .arg = "S",
+	 .def = "0.5", .min = 0, .max = 3600, .off = F(warmup),
+	 .group = "How long",
+	 .help = "seconds of warm-up before each window"},
+	{.name = "duration", .sname = 'd', .type = OPT_SECONDS, .arg = "S",
+	 .def = "1", .min = 0.01, .max = 86400, .off = F(duration),
+	 .help = "seconds of the measured window"},
+	{.name = "runs", .sname = 'r', .type = OPT_CALL, .arg = "N",
+	 .def = "3", .min = 1, .max = 10000, .off = F(runs), .set = set_runs,
+	 .help = "runs per (lock, thread count) point, or auto (until --ci-target)"},
+	{.name = "ci-target", .type = OPT_PERCENT, .arg = "PCT",
+	 .def = "1%", .min = 0, .max = 100, .off = F(ci_target), .given = G(ci_target_given),
+	 .help = "-r auto: stop when every 95% CI half-width is within PCT of its mean"},
+	{.name = "max-runs", .type = OPT_UINT, .arg = "N",
+	 .def = "30", .min = 2, .max = 10000, .off = F(max_runs), .given = G(max_runs_given),
+	 .help = "-r auto: at most N runs per point"},
+	{.name = "min-runs", .type = OPT_UINT, .arg = "N",
+	 .def = "3", .min = 2, .max = 10000, .off = F(min_runs), .given = G(min_runs_given),
+	 .help = "-r auto: at least N runs per point"},
+	{.name = "time-budget", .type = OPT_SECONDS, .arg = "S",
+	 .shown = "none", .min = 0.01, .max = 1e7, .off = F(time_budget), .given = G(time_budget_given),
+	 .help = "-r auto: stop adding rounds before the sweep takes longer"},
+	{.name = "stat-interval", .type = OPT_SECONDS, .arg = "S",
+	 .def = "1", .min = 0.01, .max = 86400, .off = F(interval),
+	 .help = "time-series interval inside the window"},
+	{.name = "watchdog", .type = OPT_SECONDS, .arg = "S",
+	 .def = "10", .min = 0.1, .max = 86400, .off = F(watchdog),
+	 .help = "end a run whose threads make no progress this long"},
+	{.name = "order", .type = OPT_ENUM, .arg = "ORDER",
+	 .def = "interleaved", .off = F(order), .choices = orders,
+	 .help = "interleaved (run k of every lock, shuffled) or sequential"},
+	{.name = "seed", .type = OPT_STR, .arg = "N",
+	 .shown = "time", .off = F(seed),
+	 .help = "seed of the interleaving shuffle (recorded in JSON)"},
+	{.name = "cs-ns", .type = OPT_NS, .arg = "NS",
+	 .def = "0", .min = 0, .max = 1e9, .off = F(cs_ns),
+	 .group = "Critical and parallel sections",
+	 .help = "busy time inside the critical section"},
+	{.name = "ncs-ns", .type = OPT_NS, .arg = "NS",
+	 .def = "100", .min = 0, .max = 1e9, .off = F(ncs_ns),
+	 .help = "mean busy time between releases and acquisitions"},
+	{.name = "ncs-dist", .type = OPT_ENUM, .arg = "DIST",
+	 .def = "exp", .off = F(ncs_dist), .choices = ncs_dists,
+	 .help = "parallel-section length: exp (exponential) or fixed"},
+	{.name = "cs-lines", .type = OPT_UINT, .arg = "N",
+	 .def = "1", .min = 0, .max = 4096, .off = F(cs_lines),
+	 .help = "shared cache lines written inside the critical section"},
+	{.name = "cs-write-pct", .type = OPT_UINT, .arg = "P",
+	 .def = "100", .min = 0, .max = 100, .off = F(cs_write_pct),
+	 .help = "share of the --cs-lines written (the rest only read)"},
+	{.name = "readers", .type = OPT_UINT, .arg = "N",
+	 .min = 0, .max = MAX_THREADS, .off = F(readers), .given = G(readers_given),
+	 .group = "Workloads (list workloads -v)",
+	 .help = "rw: N threads read (the rest write, or --writers)"},
+	{.name = "writers", .type = OPT_UINT, .arg = "N",
+	 .min = 0, .max = MAX_THREADS, .off = F(writers), .given = G(writers_given),
+	 .help = "rw: N threads write (threads 0..N-1)"},
+	{.name = "read-pct", .type = OPT_UINT, .arg = "P",
+	 .def = "90", .min = 0, .max = 100, .off = F(read_pct), .given = G(read_pct_given),
+	 .help = "rw, layout: share of operations that read (per operation)"},
+	{.name = "long-hold", .type = OPT_MS, .arg = "MS",
+	 .def = "0", .min = 0, .max = 10000, .off = F(long_hold), .given = G(long_hold_given),
+	 .help = "torture: the rare long hold in ms (0: off)"},
+	{.name = "stutter", .type = OPT_SECONDS, .arg = "S",
+	 .def = "0", .min = 0, .max = 3600, .off = F(stutter), .given = G(stutter_given),
+	 .help = "torture: pause all threads every S s for S s (0: off)"},
+	{.name = "layouts", .type = OPT_STR, .arg = "LIST",
+	 .def = "packed,aligned,per_node", .off = F(layouts), .given = G(layouts_given),
+	 .help = "layout: the variants (columns)"},
+	{.name = "lat-sample", .type = OPT_UINT, .arg = "N",
+	 .def = "64", .min = 0, .max = 1e9, .off = F(lat_sample),
+	 .help = "time 1 acquisition in N (JSON latency; 0: off)"},
+	{.name = "placement", .sname = 'p', .type = OPT_STR, .arg = "POLICY",
+	 .def = "cores", .off = F(placement),
+	 .group = "Where",
+	 .help = "cores, smt, spread, node:N[,M], cpus:LIST, none"},
+	{.name = "isolated", .type = OPT_FLAG,
+	 .off = F(isolated),
+	 .help = "also use isolated CPUs (isolcpus)"},
+	{.name = "mem-node", .type = OPT_STR, .arg = "N",
+	 .shown = "first thread's", .off = F(mem_node),
+	 .help = "NUMA node of the lock and CS data: N, local or interleave"},
+	{.name = "topology", .type = OPT_STR, .arg = "SPEC",
+	 .shown = "this machine", .off = F(topology),
+	 .help = "hwloc synthetic string or XML file (with --dry-run)"},
+	{.name = "fake-nodes", .type = OPT_UINT, .arg = "N",
+	 .def = "0", .min = 0, .max = 1024, .off = F(fake_nodes),
+	 .help = "pretend thread t is on node t%N (tests NUMA-aware paths)"},
+	{.name = "freq", .type = OPT_CALL, .arg = "F",
+	 .def = "auto", .set = set_freq,
+	 .group = "Machine",
+	 .help = "auto (freeze where permitted), off, or e.g. 1500MHz (else exit 3)"},
+	{.name = "numa-balancing", .type = OPT_CALL, .arg = "M",
+	 .def = "auto", .set = set_numa_balancing,
+	 .help = "auto (off where permitted), off (else exit 3), keep"},
+	{.name = "no-tune", .type = OPT_CALL,
+	 .set = set_no_tune,
+	 .help = "touch nothing: same as --freq off --numa-balancing keep"},
+	{.name = "probe-factor", .type = OPT_FACTOR, .arg = "X",
+	 .def = "1.5", .min = 1, .max = 1000, .off = F(probe_factor),
+	 .group = "Noise",
+	 .help = "flag a run whose core-to-core probe moved by more than X"},
+	{.name = "no-probe", .type = OPT_FLAG,
+	 .off = F(no_probe),
+	 .help = "no core-to-core probe before and after each run"},
+	{.name = "exclude-flagged", .type = OPT_FLAG,
+	 .off = F(exclude_flagged),
+	 .help = "statistics without flagged runs (kept in JSON, marked)"},
+	{.name = "c2c", .type = OPT_FLAG,
+	 .off = F(c2c),
+	 .help = "topo: print the core-to-core latency matrix"},
+	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",
+	 .def = "table", .off = F(formats),
+	 .group = "Output",
+	 .help = "output formats, e.g. table,json (see `list formats`)"},
+	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
+	 .shown = "stdout", .off = F(output),
+	 .help = "write JSON (or the only format) here; others go to stdout"},
+	{.name = "label", .type = OPT_STR, .arg = "TEXT",
+	 .off = F(label),
+	 .help = "name of this run (e.g. the kernel), used by compare"},
+	{.name = "unit", .type = OPT_STR, .arg = "UNIT",
+	 .def = "kops/s", .off = F(unit),
+	 .help = "ops/s, kops/s, Mops/s or jpm in text formats"},
+	{.name = "row-name", .type = OPT_STR, .arg = "NAME",
+	 .def = "threads", .off = F(row_name),
+	 .help = "heading of the row dimension (e.g. nwriters_stress)"},
+	{.name = "no-marks", .type = OPT_FLAG,
+	 .off = F(no_marks),
+	 .help = "print tables without ? ~ * marks and notes"},
+	{.name = "dry-run", .type = OPT_FLAG,
+	 .off = F(dry_run),
+	 .help = "print the plan (points, placement, duration) and exit"},
+	{.name = "resume", .type = OPT_STR, .arg = "FILE",
+	 .off = F(resume),
+	 .help = "continue the interrupted sweep saved in FILE (same options)"},
+	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
+	 .off = F(quiet),
+	 .help = "no progress on stderr"},
+	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,
+	 .off = F(verbose),
+	 .help = "more detail (list locks -v)"},
+	{.name = "help", .sname = 'h', .type = OPT_FLAG,
+	 .off = F(help),
+	 .help = "this help"},
+	{.name = "version", .sname = 'V', .type = OPT_FLAG, .off = F(version),
+	 .help = "print the version"},
+};
+
+const struct opt_cmd run_options = {"", rows, sizeof(rows) / sizeof(rows[0])};
+
+void cli_parse(struct cli *c, int argc, char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	opt_defaults(&run_options, c);
+	c->argv_base = opt_parse(&run_options, c, argc, argv, &c->argc);
+	c->argv = c->argv_base;
+}
+
+void cli_free(struct cli *c)
+{
+	free(c->argv_base);
+	free(c->lock_opts.v);
+	free(c->plugins.v);
+}
+
+void cli_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockbench [run] [options]          run the sweep (default)\n"
+		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
+		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
+		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
+		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
+		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
+		"\n"
+		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
+		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");
+	opt_help(&run_options, f);
+	fprintf(f,
+		"\nDurations take a unit: -d 500ms, --warmup 1s, --cs-ns 1us, --long-hold 2s\n"
+		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"
+		"'lockbench help COMMAND' shows the options of another command.\n"
+		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
+		"hung, or the sweep was interrupted; 2 bad usage or input; 3 a\n"
+		"requested machine setting (--freq F, --numa-balancing off) could not\n"
+		"be applied.  LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
+		"LOCKBENCH_STATE names the machine state file.\n"
+		"See lockbench(1).\n");
+}

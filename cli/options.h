@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The options of `lockbench [run]` (and of list, topo and system, which
+ * read a few of them): one table, run_options, and the struct it fills.
+ * Adding an option is one row in options.c plus its use.
+ */
+#ifndef LOCKBENCH_CLI_OPTIONS_H
+#define LOCKBENCH_CLI_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "../topology/machine.h"
+#include "opt.h"
+
+#define MAX_THREADS 1024
+#define DEFAULT_LOCKS "pthread_mutex,ticket,mcs,qspinlock"
+
+/* What the command line said (parsed and range-checked, not yet
+ * validated against each other: config.c does that). */
+struct cli {
+	/* what */
+	const char *locks, *workload, *baseline;
+	bool locks_given, include_broken;
+	struct opt_strlist lock_opts, plugins;
+	/* how many, how long */
+	const char *threads, *order, *seed;
+	double warmup, duration, interval, watchdog;
+	unsigned long long runs, min_runs, max_runs;
+	bool runs_auto, min_runs_given, max_runs_given, ci_target_given, time_budget_given;
+	double ci_target, time_budget;
+	/* critical and parallel sections, workloads */
+	unsigned long long cs_ns, ncs_ns, cs_lines, cs_write_pct;
+	const char *ncs_dist, *layouts;
+	unsigned long long readers, writers, read_pct, long_hold, lat_sample;
+	bool readers_given, writers_given, read_pct_given, long_hold_given;
+	bool stutter_given, layouts_given;
+	double stutter;
+	/* where, the machine */
+	const char *placement, *mem_node, *topology;
+	unsigned long long fake_nodes;
+	bool isolated;
+	struct machine_req machine;      /* --freq, --numa-balancing, --no-tune */
+	/* noise */
+	double probe_factor;
+	bool no_probe, exclude_flagged, c2c;
+	/* output */
+	const char *formats, *output, *label, *unit, *row_name, *resume;
+	bool no_marks, dry_run, quiet, verbose, help, version;
+	/* the words that are not options, after the command word */
+	int argc;
+	char **argv;
+	char **argv_base;                /* the allocation argv points into */
+};
+
+extern const struct opt_cmd run_options;
+
+/* Defaults, then argv: exits 2 on bad usage. */
+void cli_parse(struct cli *c, int argc, char **argv);
+void cli_free(struct cli *c);
+
+/* `lockbench --help`. */
+void cli_usage(FILE *f);
+
+#endif

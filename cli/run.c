@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `lockbench [run]`: topology -> configuration -> (dry run | machine
+ * set-up -> calibration -> sweep -> restore) -> render.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../output/results/json_read.h"
+#include "../output/results/noise_json.h"
+#include "../output/results/resume.h"
+#include "../topology/machine.h"
+#include "cmds.h"
+#include "config.h"
+#include "err.h"
+#include "machctl.h"
+#include "outfile.h"
+#include "rundoc.h"
+#include "suggest.h"
+
+/* --resume: the interrupted sweep's file, read once. */
+struct resume {
+	const char *path;       /* NULL: not resuming */
+	bool loaded;
+	struct results old;
+};
+
+static struct results *resume_file(struct resume *rs)
+{
+	char err[512];
+
+	if (!rs->loaded) {
+		if (results_from_json(rs->path, &rs->old, err, sizeof(err)))
+			cli_die("--resume: %s", err);
+		rs->loaded = true;
+	}
+	return &rs->old;
+}
+
+static void resume_release(struct resume *rs)
+{
+	if (rs->loaded)
+		results_free(&rs->old);
+	rs->loaded = false;
+}
+
+/* Without --seed, the resumed sweep keeps the file's run order; then a
+ * different configuration is refused before anything runs (exit 2). */
+static void resume_prepare(struct resume *rs, bool seed_given, struct config *cf,
+			   const struct outputs *o)
+{
+	json_t *cfg, *seed;
+	char err[512];
+
+	if (!rs->path)
+		return;
+	seed = json_object_get(resume_file(rs)->config, "seed");
+	if (!seed_given && json_is_integer(seed))
+		cf->seed = (uint64_t)json_integer_value(seed);
+	cfg = config_json(cf, o);
+	if (results_resume_check(cfg, resume_file(rs), rs->path, err, sizeof(err)))
+		cli_die_msg(err);
+	json_decref(cfg);
+}
+
+/* Keep the file's completed runs (checked by resume_prepare already). */
+static void resume_apply(struct resume *rs, struct results *r)
+{
+	char err[512];
+
+	if (!rs->path)
+		return;
+	if (results_resume(r, resume_file(rs), rs->path, err, sizeof(err)))
+		cli_die_msg(err);
+	resume_release(rs);
+}
+
+/* --dry-run: the plan, its placement and how long it will take. */
+static void dry_run_plan(const struct config *cf, const struct topo *t)
+{
+	unsigned n;
+	double each = cf->warmup_s + cf->duration_s + 0.05;
+
+	free(plan_build(cf, &n));
+	printf("topology: %s (%u PUs, %u cores, %u NUMA nodes, %u packages)\n",
+	       t->source, t->npu, t->ncores, t->nnodes, t->npackages);
+	printf("locks: ");
+	for (unsigned i = 0; i < cf->nlocks; i++)
+		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
+		       i == cf->baseline ? " (baseline)" : "");
+	printf("\nworkload: %s  cs-ns %llu  ncs-ns %llu  cs-lines %u\n",
+	       cf->workload->name, (unsigned long long)cf->params.cs_ns,
+	       (unsigned long long)cf->params.ncs_ns, cf->params.cs_lines);
+	printf("points: %u locks x %u thread counts x %u runs = %u runs, %s order\n",
+	       cf->nlocks, cf->nthreads, cf->runs, n,
+	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
+	if (cf->noise.adaptive)
+		printf("-r auto: %u runs per point at most (at least %u), fewer once every "
+		       "95%% CI is within %g%% of its mean\n", cf->noise.max_runs,
+		       cf->noise.min_runs, cf->noise.ci_target * 100);
+	printf("estimated duration: %s%.0f s (%.2f s warm-up + %.2f s window per run)\n",
+	       cf->noise.adaptive ? "at most " : "", n * each, cf->warmup_s, cf->duration_s);
+}
+
+static int dry_run(const struct config *cf, const struct topo *t)
+{
+	unsigned usable = usable_cpus(cf, t);
+
+	dry_run_plan(cf, t);
+	for (unsigned i = 0; i < cf->nthreads; i++) {
+		unsigned nt = cf->threads[i];
+		struct thread_place *pl = calloc(nt, sizeof(*pl));
+		char err[256];
+
+		if (!pl || placement_assign(t, &cf->placement, nt, pl, err, sizeof(err))) {
+			free(pl);
+			continue;
+		}
+		printf("threads %u%s: cpus", nt, nt > usable ? " (oversubscribed)" : "");
+		for (unsigned k = 0; k < nt; k++)
+			printf("%s%d", k ? "," : " ", pl[k].cpu);
+		printf("\n");
+		free(pl);
+	}
+	return 0;
+}
+
+static void variant_setup(struct variant *v, const struct config *cf, unsigned i)
+{
+	const struct lock_entry *e = cf->locks[i];
+
+	v->name = strdup(config_variant_name(cf, i));
+	v->lock = strdup(e->ops->name);
+	v->label = cf->label ? strdup(cf->label) : NULL;
+	v->origin = e->origin ? strdup(e->origin) : NULL;
+	v->sha256 = e->origin ? strdup(e->sha256) : NULL;
+	v->counter_names = calloc(e->ops->ncounters + 1, sizeof(char *));
+	for (unsigned k = 0; v->counter_names && k < e->ops->ncounters; k++)
+		v->counter_names[k] = strdup(e->ops->counter_names[k]);
+	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
+}
+
+static void results_setup(struct results *r, const struct config *cf,
+			  const struct topo *t, const struct outputs *o,
+			  const struct calibration *cal)
+{
+	if (results_init(r, cf->nlocks, cf->nthreads))
+		cli_die("out of memory");
+	for (unsigned i = 0; i < cf->nlocks; i++)
+		variant_setup(&r->variants[i], cf, i);
+	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
+	r->baseline = cf->baseline;
+	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
+	r->row_heading = strdup(cf->row_heading);
+	r->label = cf->label ? strdup(cf->label) : NULL;
+	r->workload = strdup(cf->workload->name);
+	r->ncpus = usable_cpus(cf, t);
+	r->machine = machine_json(t);
+	r->config = config_json(cf, o);
+	r->placement = placement_json(cf, t);
+	r->run_order = run_order_json(cf);
+	r->noise.opts = cf->noise;
+	r->calibration = calibration_json(cal, &cf->params);
+}
+
+static json_t *json_or_null(json_t *j)
+{
+	return j ? j : json_null();
+}
+
+/* What a run needs once the command line is validated: the command
+ * line is not read after run_prepare(). */
+struct run {
+	struct topo t;
+	struct config cf;
+	struct outputs o;
+	struct resume rs;
+	struct machine_req machine;
+	bool dry_run;
+};
+
+/* Tune, calibrate, sweep, restore; r is filled.  0, or 1 (a failure). */
+static int measure(struct run *run, struct results *r)
+{
+	const struct config *cf = &run->cf;
+	struct calibration cal;
+	char err[512] = "";
+	unsigned ncpus;
+	int rc, *cpus = used_cpus(cf, &run->t, &ncpus);
+	json_t *before = machine_describe(cpus, ncpus);
+	json_t *changes = machine_setup(&run->machine, cpus, ncpus, cf->quiet);
+
+	calibrate_delay(&cal);
+	results_setup(r, cf, &run->t, &run->o, &cal);
+	resume_apply(&run->rs, r);
+	json_object_set_new(r->machine, "state_before", json_or_null(before));
+	json_object_set_new(r->machine, "changes", changes);
+	rc = sweep_run(cf, &run->t, &cal, r, &interrupted, err, sizeof(err));
+	json_object_set_new(r->machine, "state_after", json_or_null(machine_describe(cpus, ncpus)));
+	if (cf->noise.adaptive)
+		noise_prune_run_order(r);
+	machine_restore();
+	free(cpus);
+	if (rc)
+		cli_warn_msg(err);
+	if (interrupted)
+		cli_warn("interrupted: writing the points measured so far");
+	return rc ? 1 : 0;
+}
+
+/* A word that is neither an option nor a command: one line, exit 2. */
+static void __attribute__((noreturn)) bad_word(const char *w)
+{
+	const char *names[16];
+	char hint[96];
+	unsigned n = 0;
+
+	for (; n < ncommands && n < 16; n++)
+		names[n] = commands[n].name;
+	cli_die("unexpected argument (%s): %stry 'lockbench help'", w,
+		suggest_text(hint, sizeof(hint), w, names, n));
+}
+
+/* Validate the whole command line into run (exit 2 on bad usage). */
+static void run_prepare(struct run *run, const struct cli *c)
+{
+	char err[512] = "";
+
+	if (c->argc)
+		bad_word(c->argv[0]);
+	if (topo_load(&run->t, c->topology, isolated_cpus(), err, sizeof(err)))
+		cli_die_msg(err);
+	config_build(&run->cf, c, &run->t);
+	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
+	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
+						   .nrows = run->cf.nthreads});
+	run->rs = (struct resume){.path = c->resume};
+	resume_prepare(&run->rs, c->seed != NULL, &run->cf, &run->o);
+	run->machine = c->machine;
+	run->dry_run = c->dry_run;
+	if (!run->dry_run && !run->t.real)
+		cli_die("--topology (%s) describes another machine: use it with "
+			"--dry-run or 'lockbench topo'", c->topology);
+}
+
+int cmd_run(const struct cli *c)
+{
+	struct run run;
+	struct results r;
+	int rc, wrc;
+
+	run_prepare(&run, c);
+	if (run.dry_run) {
+		rc = dry_run(&run.cf, &run.t);
+		resume_release(&run.rs);
+	} else {
+		outputs_open(&run.o);
+		install_signals();
+		rc = measure(&run, &r);
+		results_finalize(&r);
+		wrc = outputs_write(&run.o, &r);
+		results_free(&r);
+		rc = wrc ? wrc : rc;
+	}
+	topo_free(&run.t);
+	config_free(&run.cf);
+	return rc;
+}

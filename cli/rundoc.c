@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../topology/mem.h"
+#include "rundoc.h"
+
+json_t *machine_json(const struct topo *t)
+{
+	struct utsname u;
+	char host[256] = "";
+
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s}",
+			 "hostname", host, "kernel", u.release, "kernel_version", u.version,
+			 "arch", u.machine, "cpu_model", t->cpu_model,
+			 "pus", t->npu, "cores", t->ncores, "l3_groups", t->nl3,
+			 "numa_nodes", t->nnodes, "packages", t->npackages,
+			 "topology", t->source);
+}
+
+/* --mem-node as the config echo writes it. */
+static const char *mem_node_text(const struct config *cf, char *buf, size_t len)
+{
+	if (cf->mem_node == MEM_NODE_LOCAL)
+		return "first thread's node";
+	if (cf->mem_node == MEM_NODE_INTERLEAVE)
+		return "interleave";
+	snprintf(buf, len, "%d", cf->mem_node);
+	return buf;
+}
+
+static json_t *locks_json(const struct config *cf, json_t **lopts)
+{
+	json_t *locks = json_array();
+
+	*lopts = json_object();
+	for (unsigned i = 0; i < cf->nlocks; i++) {
+		const struct lock_ops *op = cf->locks[i]->ops;
+		json_t *v = json_object();
+
+		json_array_append_new(locks, json_string(op->name));
+		for (unsigned k = 0; k < op->nopts; k++)
+			json_object_set_new(v, op->opts[k].name,
+					    json_integer((json_int_t)cf->lock_opt[i][k]));
+		json_object_set_new(*lopts, op->name, v);
+	}
+	return locks;
+}
+
+/* The workload members of the config object. */
+static void config_json_wl(json_t *j, const struct config *cf)
+{
+	const struct wl_params *p = &cf->params;
+	json_t *lay = json_null();
+
+	if (!j)
+		return;
+	if (cf->layouts) {
+		lay = json_array();
+		for (unsigned i = 0; i < cf->nlocks; i++)
+			json_array_append_new(lay, json_string(config_variant_name(cf, i)));
+	}
+	json_object_set_new(j, "cs_write_lines", json_integer(p->cs_write_lines));
+	json_object_set_new(j, "read_pct", p->fixed_roles ? json_null()
+							   : json_integer(p->read_pct));
+	json_object_set_new(j, "readers", p->fixed_roles && !p->writers_set ?
+			    json_integer(p->readers) : json_null());
+	json_object_set_new(j, "writers", p->writers_set ? json_integer(p->writers)
+							  : json_null());
+	json_object_set_new(j, "lat_sample", json_integer(p->lat_sample));
+	json_object_set_new(j, "long_hold_ms", json_integer(p->long_hold_ms));
+	json_object_set_new(j, "stutter_s", json_real(p->stutter_s));
+	json_object_set_new(j, "layouts", lay);
+}
+
+json_t *config_json(const struct config *cf, const struct outputs *o)
+{
+	json_t *lopts, *locks = locks_json(cf, &lopts), *threads = json_array(), *j;
+	char when[64], node[16];
+	time_t now = time(NULL);
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	for (unsigned i = 0; i < cf->nthreads; i++)
+		json_array_append_new(threads, json_integer(cf->threads[i]));
+	j = json_pack("{s:s, s:o, s:o, s:s, s:o, s:i, s:f, s:f, s:f, s:f, s:I, s:I, s:s,"
+		      " s:i, s:s, s:b, s:s, s:i, s:s, s:I, s:s, s:s}",
+		      "created", when, "locks", locks, "lock_opts", lopts,
+		      "baseline", cf->locks[cf->baseline]->ops->name,
+		      "threads", threads, "runs", cf->runs, "warmup_s", cf->warmup_s,
+		      "duration_s", cf->duration_s, "stat_interval_s", cf->interval_s,
+		      "watchdog_s", cf->watchdog_s, "cs_ns", (json_int_t)cf->params.cs_ns,
+		      "ncs_ns", (json_int_t)cf->params.ncs_ns,
+		      "ncs_dist", cf->params.ncs_fixed ? "fixed" : "exp",
+		      "cs_lines", cf->params.cs_lines, "placement", cf->placement.text,
+		      "isolated", cf->placement.use_isolated,
+		      "mem_node", mem_node_text(cf, node, sizeof(node)),
+		      "fake_nodes", cf->fake_nodes,
+		      "order", cf->order == ORDER_SEQUENTIAL ? "sequential" : "interleaved",
+		      "seed", (json_int_t)cf->seed, "unit", unit_name(o->ropts.unit),
+		      "workload", cf->workload->name);
+	config_json_wl(j, cf);
+	return j;
+}
+
+/* The placement of the largest thread count (malloc'ed), or NULL. */
+static struct thread_place *place_max(const struct config *cf, const struct topo *t,
+				      unsigned *maxthr)
+{
+	struct thread_place *pl;
+	char err[256];
+
+	*maxthr = 0;
+	for (unsigned i = 0; i < cf->nthreads; i++)
+		*maxthr = cf->threads[i] > *maxthr ? cf->threads[i] : *maxthr;
+	pl = calloc(*maxthr + 1, sizeof(*pl));
+	if (!pl || placement_assign(t, &cf->placement, *maxthr, pl, err, sizeof(err))) {
+		free(pl);
+		return NULL;
+	}
+	return pl;
+}
+
+/* Placement of the largest thread count (every smaller count is a
+ * prefix of it). */
+json_t *placement_json(const struct config *cf, const struct topo *t)
+{
+	unsigned maxthr;
+	struct thread_place *pl = place_max(cf, t, &maxthr);
+	json_t *a = json_array();
+
+	if (!pl) {
+		json_decref(a);
+		return json_null();
+	}
+	for (unsigned i = 0; i < maxthr; i++)
+		json_array_append_new(a, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b}",
+			"thread", i, "cpu", pl[i].cpu, "core", pl[i].core, "l3", pl[i].l3,
+			"node", cf->fake_nodes ? i % cf->fake_nodes : pl[i].node,
+			"node_os", pl[i].node_os, "package", pl[i].package,
+			"shared_cpu", pl[i].shared, "not_allowed", pl[i].not_allowed));
+	free(pl);
+	return json_pack("{s:s, s:o}", "policy", cf->placement.text, "threads", a);
+}
+
+json_t *run_order_json(const struct config *cf)
+{
+	unsigned n;
+	struct plan_step *p = plan_build(cf, &n);
+	json_t *a = json_array();
+
+	for (unsigned i = 0; p && i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i}",
+			"variant", config_variant_name(cf, p[i].variant),
+			"threads", cf->threads[p[i].row], "run", p[i].run + 1));
+	free(p);
+	return a;
+}
+
+json_t *calibration_json(const struct calibration *cal, const struct wl_params *p)
+{
+	return json_pack("{s:f, s:f, s:f, s:i, s:I, s:I, s:I}",
+		"loops_per_ns", cal->loops_per_ns, "ns_per_loop", cal->ns_per_loop,
+		"spread", cal->spread, "trials", cal->trials,
+		"loops_per_trial", (json_int_t)cal->loops_per_trial,
+		"cs_loops", (json_int_t)calibrate_loops(cal, p->cs_ns),
+		"ncs_loops", (json_int_t)calibrate_loops(cal, p->ncs_ns));
+}
+
+unsigned usable_cpus(const struct config *cf, const struct topo *t)
+{
+	unsigned *order, n = 0;
+	char err[256];
+
+	if (!placement_order(t, &cf->placement, &order, &n, err, sizeof(err)))
+		free(order);
+	return n;
+}
+
+int *used_cpus(const struct config *cf, const struct topo *t, unsigned *n)
+{
+	unsigned maxthr, k = 0;
+	struct thread_place *pl = place_max(cf, t, &maxthr);
+	int *cpus = calloc(maxthr + t->npu + 1, sizeof(*cpus));
+
+	for (unsigned i = 0; pl && cpus && i < maxthr; i++) {
+		int cpu = pl[i].cpu >= 0 ? pl[i].cpu : t->pu[pl[i].pu].os;
+		bool seen = false;
+
+		for (unsigned j = 0; j < k; j++)
+			seen |= cpus[j] == cpu;
+		if (!seen)
+			cpus[k++] = cpu;
+	}
+	free(pl);
+	*n = k;
+	return cpus;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `lockbench system show|tune|reset`: the machine's noise sources, the
+ * settings a run would make (kept until reset), and their undoing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../output/render/render.h"
+#include "../topology/machine.h"
+#include "cmds.h"
+#include "err.h"
+
+static int system_show(void)
+{
+	json_t *d = machine_describe(NULL, 0);
+	int rc = d ? render_machine_report(d, stdout) : -1;
+
+	json_decref(d);
+	return rc < 0 ? 1 : 0;
+}
+
+static int system_tune(const struct machine_req *req)
+{
+	json_t *changes = NULL;
+	char msg[512] = "";
+	int rc = machine_tune(req, NULL, 0, &changes, msg, sizeof(msg));
+
+	if (*msg)
+		cli_warn_msg(msg);
+	if (rc < 0)
+		return 3;
+	machine_tune_persist();
+	printf("lockbench: machine tuned (%zu settings changed); undo with "
+	       "'lockbench system reset'\n", changes ? json_array_size(changes) : 0);
+	json_decref(changes);
+	return 0;
+}
+
+static int system_reset(void)
+{
+	char msg[512] = "";
+	int rc = machine_reset_from_state(msg, sizeof(msg));
+
+	if (*msg)
+		fprintf(rc ? stderr : stdout, "%s\n", msg);
+	return rc ? 1 : 0;
+}
+
+int cmd_system(const struct cli *c)
+{
+	const char *sub = c->argc ? c->argv[0] : "show";
+
+	if (c->argc > 1)
+		cli_die("system: unexpected argument (%s)", c->argv[1]);
+	if (!strcmp(sub, "show"))
+		return system_show();
+	if (!strcmp(sub, "tune"))
+		return system_tune(&c->machine);
+	if (!strcmp(sub, "reset"))
+		return system_reset();
+	cli_die("system (%s): valid: show, tune, reset", sub);
+}

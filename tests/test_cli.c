@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the command line: the option engine (durations, parsing
+ * argv into the table's fields), "did you mean", the run option table
+ * itself (well-formed, defaults as documented, every workload option a
+ * row) and the JSON config echo checked against the table.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../cli/config.h"
+#include "../cli/opt.h"
+#include "../cli/options.h"
+#include "../cli/outfile.h"
+#include "../cli/rundoc.h"
+#include "../cli/suggest.h"
+#include "../workloads/workload.h"
+
+static void test_edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(edit_distance("kitten", "sitting"), 3);
+	assert_int_equal(edit_distance("", "abc"), 3);
+	assert_int_equal(edit_distance("mcs", "mcs"), 0);
+	assert_int_equal(edit_distance("qspinlok", "qspinlock"), 1);
+	assert_int_equal(edit_distance("tciket", "ticket"), 1); /* a swap is one */
+}
+
+static void test_suggest(void **state)
+{
+	static const char *const locks[] = {"ticket", "mcs", "qspinlock", "qrwlock",
+					    "rtmutex", "rtmutex_readonce"};
+	static const char *const orders[] = {"interleaved", "sequential"};
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(suggest("qspinlok", locks, 6), "qspinlock");
+	assert_string_equal(suggest("tciket", locks, 6), "ticket");
+	assert_null(suggest("zzzzzzzz", locks, 6));
+	assert_null(suggest("mcs", locks, 6));             /* exact: nothing to say */
+	assert_string_equal(suggest("seq", orders, 2), "sequential"); /* prefix */
+	assert_string_equal(suggest("rtmutex_r", locks, 6), "rtmutex_readonce");
+	assert_string_equal(suggest_text(buf, sizeof(buf), "mcz", locks, 6),
+			    "did you mean mcs? ");
+	assert_string_equal(suggest_text(buf, sizeof(buf), "zzzzzz", locks, 6), "");
+}
+
+static void test_durations(void **state)
+{
+	double ns;
+
+	(void)state;
+	assert_int_equal(opt_parse_duration("500ms", 1e9, &ns), 0);
+	assert_true(ns == 5e8);
+	assert_int_equal(opt_parse_duration("1.5", 1e9, &ns), 0);
+	assert_true(ns == 1.5e9);
+	assert_int_equal(opt_parse_duration("1us", 1, &ns), 0);
+	assert_true(ns == 1000);
+	assert_int_equal(opt_parse_duration("250", 1, &ns), 0);
+	assert_true(ns == 250);
+	assert_int_equal(opt_parse_duration("2m", 1e9, &ns), 0);
+	assert_true(ns == 120e9);
+	assert_int_equal(opt_parse_duration("5x", 1e9, &ns), -1);
+	assert_int_equal(opt_parse_duration("-1s", 1e9, &ns), -1);
+	assert_int_equal(opt_parse_duration("s", 1e9, &ns), -1);
+	assert_int_equal(opt_parse_duration("1 s", 1e9, &ns), -1);
+}
+
+/* Defaults as --help documents them (and as before the table). */
+static void test_run_defaults(void **state)
+{
+	struct cli c;
+	char *argv[] = {"lockbench", NULL};
+
+	(void)state;
+	cli_parse(&c, 1, argv);
+	assert_string_equal(c.locks, DEFAULT_LOCKS);
+	assert_string_equal(c.workload, "cs");
+	assert_true(c.warmup == 0.5 && c.duration == 1 && c.interval == 1 &&
+		    c.watchdog == 10);
+	assert_int_equal(c.runs, 3);
+	assert_false(c.runs_auto);
+	assert_int_equal(c.max_runs, 30);
+	assert_true(c.ci_target == 0.01 && c.probe_factor == 1.5);
+	assert_int_equal(c.cs_ns, 0);
+	assert_int_equal(c.ncs_ns, 100);
+	assert_int_equal(c.cs_lines, 1);
+	assert_int_equal(c.cs_write_pct, 100);
+	assert_int_equal(c.read_pct, 90);
+	assert_int_equal(c.lat_sample, 64);
+	assert_string_equal(c.layouts, "packed,aligned,per_node");
+	assert_string_equal(c.order, "interleaved");
+	assert_string_equal(c.ncs_dist, "exp");
+	assert_string_equal(c.formats, "table");
+	assert_string_equal(c.unit, "kops/s");
+	assert_int_equal(c.machine.freq, FREQ_AUTO);
+	assert_int_equal(c.machine.numa_balancing, NB_AUTO);
+	assert_false(c.locks_given || c.read_pct_given || c.layouts_given);
+	assert_int_equal(c.argc, 0);
+	cli_free(&c);
+}
+
+static void test_parse_argv(void **state)
+{
+	struct cli c;
+	char *argv[] = {"lockbench", "-l", "tas", "list", "-d", "500ms", "--cs-ns", "1us",
+			"--lock-opt", "a.b=1", "--lock-opt=c.d=2", "--no-tune", "-qv",
+			"--long-hold", "2s", "extra", NULL};
+
+	(void)state;
+	cli_parse(&c, 16, argv);
+	assert_string_equal(c.locks, "tas");
+	assert_true(c.locks_given);
+	assert_true(c.duration == 0.5);
+	assert_int_equal(c.cs_ns, 1000);
+	assert_int_equal(c.long_hold, 2000);
+	assert_true(c.long_hold_given);
+	assert_int_equal(c.lock_opts.n, 2);
+	assert_string_equal(c.lock_opts.v[1], "c.d=2");
+	assert_int_equal(c.machine.freq, FREQ_OFF);
+	assert_int_equal(c.machine.numa_balancing, NB_KEEP);
+	assert_true(c.quiet && c.verbose);
+	assert_int_equal(c.argc, 2);
+	assert_string_equal(c.argv[0], "list");
+	assert_string_equal(c.argv[1], "extra");
+	cli_free(&c);
+}
+
+/* The table is well formed: names unique, metavars, help, choices. */
+static void test_table_sane(void **state)
+{
+	const struct opt_cmd *t = &run_options;
+	char *argv[] = {"lockbench", NULL};
+	struct cli c;
+
+	(void)state;
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct opt *o = &t->opts[i];
+
+		assert_non_null(o->help);
+		assert_true((o->type == OPT_FLAG) == (o->arg == NULL) || o->type == OPT_CALL);
+		assert_true(o->type != OPT_ENUM || o->choices);
+		assert_true(o->type != OPT_CALL || o->set);
+		for (unsigned k = 0; k < i; k++) {
+			assert_string_not_equal(o->name, t->opts[k].name);
+			assert_true(!o->sname || o->sname != t->opts[k].sname);
+		}
+	}
+	cli_parse(&c, 1, argv);         /* every default parses */
+	cli_free(&c);
+}
+
+/* Every option a workload declares is a row with a "given" flag (the
+ * only-with check and list workloads -v need both). */
+static void test_workload_options(void **state)
+{
+	(void)state;
+	for (unsigned w = 0; workloads[w]; w++)
+		for (unsigned k = 0; workloads[w]->options && workloads[w]->options[k]; k++) {
+			const struct opt *o = opt_find(&run_options, workloads[w]->options[k]);
+
+			assert_non_null(o);
+			assert_true(o->given != 0);
+		}
+}
+
+/*
+ * The JSON config echo, checked against the table: every row is either
+ * echoed under a config key or listed as recorded elsewhere (or not a
+ * property of the results); a new row must be classified here.
+ */
+static const char *const echoed[][2] = {
+	{"locks", "locks"}, {"workload", "workload"}, {"baseline", "baseline"},
+	{"lock-opt", "lock_opts"}, {"threads", "threads"}, {"warmup", "warmup_s"},
+	{"duration", "duration_s"}, {"runs", "runs"}, {"stat-interval", "stat_interval_s"},
+	{"watchdog", "watchdog_s"}, {"order", "order"}, {"seed", "seed"},
+	{"cs-ns", "cs_ns"}, {"ncs-ns", "ncs_ns"}, {"ncs-dist", "ncs_dist"},
+	{"cs-lines", "cs_lines"}, {"cs-write-pct", "cs_write_lines"},
+	{"readers", "readers"}, {"writers", "writers"}, {"read-pct", "read_pct"},
+	{"long-hold", "long_hold_ms"}, {"stutter", "stutter_s"}, {"layouts", "layouts"},
+	{"lat-sample", "lat_sample"}, {"placement", "placement"}, {"isolated", "isolated"},
+	{"mem-node", "mem_node"}, {"fake-nodes", "fake_nodes"}, {"unit", "unit"},
+};
+static const char *const elsewhere[] = {
+	"include-broken", "plugin",                     /* variants: origin, sha256 */
+	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
+	"exclude-flagged",                              /* "noise" */
+	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
+	"label", "row-name",                            /* top level */
+	"c2c", "format", "output", "no-marks", "dry-run", "resume", "quiet",
+	"verbose", "help", "version",                   /* not results */
+};
+
+static void test_config_echo(void **state)
+{
+	char *argv[] = {"lockbench", "-l", "tas,mcs", NULL};
+	struct cli c;
+	struct topo t;
+	struct config cf;
+	struct outputs o;
+	char err[256];
+	json_t *j;
+
+	(void)state;
+	for (unsigned i = 0; i < run_options.n; i++) {
+		const char *name = run_options.opts[i].name;
+		unsigned hits = 0;
+
+		for (unsigned k = 0; k < sizeof(echoed) / sizeof(echoed[0]); k++)
+			hits += !strcmp(echoed[k][0], name);
+		for (unsigned k = 0; k < sizeof(elsewhere) / sizeof(elsewhere[0]); k++)
+			hits += !strcmp(elsewhere[k], name);
+		if (hits != 1)
+			fail_msg("option --%s: classify it in test_config_echo", name);
+	}
+	cli_parse(&c, 3, argv);
+	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
+	config_build(&cf, &c, &t);
+	outputs_parse(&o, c.formats, c.unit, NULL, true);
+	j = config_json(&cf, &o);
+	assert_non_null(j);
+	for (unsigned k = 0; k < sizeof(echoed) / sizeof(echoed[0]); k++)
+		if (!json_object_get(j, echoed[k][1]))
+			fail_msg("config echo lacks %s (--%s)", echoed[k][1], echoed[k][0]);
+	assert_int_equal(json_integer_value(json_object_get(j, "ncs_ns")), 100);
+	json_decref(j);
+	config_free(&cf);
+	topo_free(&t);
+	cli_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_run_defaults),
+		cmocka_unit_test(test_parse_argv),
+		cmocka_unit_test(test_table_sane),
+		cmocka_unit_test(test_workload_options),
+		cmocka_unit_test(test_config_echo),
+	};
+
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
