@@ -141,6 +141,20 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
 }
 
+/* The counters' names into the model; say once which were refused. */
+static void perf_setup(struct results *r, const struct config *cf)
+{
+	const char *names[PERF_MAX_EVENTS];
+	char note[1024];
+
+	for (unsigned i = 0; i < cf->perf.n; i++)
+		names[i] = cf->perf.ev[i].name;
+	if (results_set_perf_names(r, names, cf->perf.n))
+		cli_die("out of memory");
+	if (*perf_refusals_text(&cf->perf, note, sizeof(note)) && !cf->quiet)
+		cli_warn("counters not measured: %s", note);
+}
+
 static void results_setup(struct results *r, const struct config *cf,
 			  const struct topo *t, const struct outputs *o,
 			  const struct calibration *cal)
@@ -162,6 +176,7 @@ static void results_setup(struct results *r, const struct config *cf,
 	r->run_order = run_order_json(cf);
 	r->noise.opts = cf->noise;
 	r->calibration = calibration_json(cal, &cf->params);
+	perf_setup(r, cf);
 }
 
 static json_t *json_or_null(json_t *j)

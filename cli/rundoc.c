@@ -79,6 +79,23 @@ static void config_json_wl(json_t *j, const struct config *cf)
 	json_object_set_new(j, "layouts", lay);
 }
 
+/* --counters: what was asked, what each run measures, what the kernel
+ * refused and why (docs/json.md). */
+static json_t *counters_json(const struct config *cf)
+{
+	json_t *ev = json_array(), *no = json_array();
+
+	for (unsigned i = 0; i < cf->perf.n; i++)
+		json_array_append_new(ev, json_string(cf->perf.ev[i].name));
+	for (unsigned i = 0; i < cf->perf.nrefused; i++)
+		json_array_append_new(no, json_pack("{s:s, s:s}", "event",
+						    cf->perf.refused[i].name, "reason",
+						    cf->perf.refused[i].reason));
+	return json_pack("{s:s, s:o, s:o, s:b}", "requested", cf->perf_request,
+			 "events", ev, "unavailable", no,
+			 "user_only", cf->perf.exclude_kernel);
+}
+
 json_t *config_json(const struct config *cf, const struct outputs *o)
 {
 	json_t *lopts, *locks = locks_json(cf, &lopts), *threads = json_array(), *j;
@@ -105,6 +122,7 @@ json_t *config_json(const struct config *cf, const struct outputs *o)
 		      "seed", (json_int_t)cf->seed, "unit", unit_name(o->ropts.unit),
 		      "workload", cf->workload->name);
 	config_json_wl(j, cf);
+	json_object_set_new(j, "counters", counters_json(cf));
 	return j;
 }
 

@@ -192,10 +192,19 @@ static void note_add(char *note, size_t len, const char *name, const char *why,
 	*last_why = why;
 }
 
+const char *perf_refusals_text(const struct perf_set *s, char *buf, size_t len)
+{
+	const char *last = NULL;
+
+	*buf = '\0';
+	for (unsigned i = 0; i < s->nrefused; i++)
+		note_add(buf, len, s->refused[i].name, s->refused[i].reason, &last);
+	return buf;
+}
+
 int perf_set_probe(struct perf_set *s, char *note, size_t len)
 {
-	char scratch[1024], why[PERF_MAX_EVENTS][128];
-	const char *reason[PERF_MAX_EVENTS] = {0}, *last = NULL;
+	char scratch[1024], why[128];
 	int first = 0, rc[PERF_MAX_EVENTS];
 	unsigned kept = 0;
 
@@ -204,6 +213,7 @@ int perf_set_probe(struct perf_set *s, char *note, size_t len)
 		len = sizeof(scratch);
 	}
 	*note = '\0';
+	s->nrefused = 0;
 	for (unsigned i = 0; i < s->n; i++) {
 		rc[i] = try_event(s, &s->ev[i]);
 		/* Refused for kernel-mode counting only: count user space. */
@@ -215,16 +225,21 @@ int perf_set_probe(struct perf_set *s, char *note, size_t len)
 		}
 	}
 	for (unsigned i = 0; i < s->n; i++) {
+		struct perf_refusal *f = &s->refused[s->nrefused];
+
 		if (!rc[i]) {
 			s->ev[kept++] = s->ev[i];
 			continue;
 		}
-		reason[i] = perf_refusal_reason(-rc[i], why[i], sizeof(why[i]));
-		note_add(note, len, s->ev[i].name, reason[i], &last);
+		snprintf(f->name, sizeof(f->name), "%s", s->ev[i].name);
+		snprintf(f->reason, sizeof(f->reason), "%s",
+			 perf_refusal_reason(-rc[i], why, sizeof(why)));
+		s->nrefused++;
 		if (!first)
 			first = rc[i];
 	}
 	s->n = kept;
+	perf_refusals_text(s, note, len);
 	return s->explicit_list ? first : 0;
 }
 

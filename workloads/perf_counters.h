@@ -47,6 +47,12 @@ struct perf_set {
 	 * CAP_PERFMON) but allows user-mode. */
 	bool exclude_kernel;
 	perf_open_fn open;        /* NULL: the real system call */
+	/* What perf_set_probe() dropped, and why. */
+	unsigned nrefused;
+	struct perf_refusal {
+		char name[PERF_NAME_MAX];
+		char reason[128];
+	} refused[PERF_MAX_EVENTS];
 };
 
 /* The events `--counters auto` (the default) asks for. */
@@ -70,6 +76,11 @@ int perf_set_parse(const char *arg, struct perf_set *s, char *err, size_t len);
  * which ones and why (the caller exits 3).
  */
 int perf_set_probe(struct perf_set *s, char *note, size_t len);
+
+/* The refused events as one line into @buf, those refused for the same
+ * reason grouped: "cycles, instructions: no such event ...".  "" when
+ * none.  Returns @buf. */
+const char *perf_refusals_text(const struct perf_set *s, char *buf, size_t len);
 
 /* Why the kernel refused an event with -@err, in a few words. */
 const char *perf_refusal_reason(int err, char *buf, size_t len);

@@ -152,10 +152,34 @@ static bool render_has_metrics(const struct results *r)
 		const struct point *p = results_point(r, v, r->nrows - 1);
 
 		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
-					      (!isnan(p->hand_node) && p->hand_node < 1)))
+					      (!isnan(p->hand_node) && p->hand_node < 1) ||
+					      (r->nperf && p->perf_sum)))
 			return true;
 	}
 	return r->workload && !strcmp(r->workload, "rw");
+}
+
+/* --counters: each event per operation (mean over the runs) at `row`,
+ * one line per variant. */
+static void render_perf(const struct results *r, unsigned row, const char *name,
+			FILE *f)
+{
+	for (unsigned v = 0; r->nperf && v < r->nvariants; v++) {
+		const struct point *p = results_point(r, v, row);
+
+		if (p->status != POINT_OK || !p->perf_sum)
+			continue;
+		fprintf(f, "per operation at %s %s, %s:", name, r->row_heading,
+			r->variants[v].name);
+		for (unsigned e = 0; e < r->nperf; e++) {
+			double m = p->perf_sum[e].mean;
+
+			/* Three significant digits, without exponents for counts. */
+			fprintf(f, fabs(m) >= 100 ? "%s %s %.0f" : "%s %s %.3g",
+				e ? "," : "", r->perf_names[e], m);
+		}
+		fputc('\n', f);
+	}
 }
 
 static void render_metrics(const struct results *r, FILE *f)
@@ -198,6 +222,7 @@ static void render_metrics(const struct results *r, FILE *f)
 	}
 	if (rw)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
+	render_perf(r, row, name, f);
 }
 
 /*

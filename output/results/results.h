@@ -18,7 +18,7 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 2
+#define RESULTS_SCHEMA_MINOR 3
 
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {
