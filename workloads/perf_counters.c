@@ -231,7 +231,7 @@ int perf_set_probe(struct perf_set *s, char *note, size_t len)
 			s->ev[kept++] = s->ev[i];
 			continue;
 		}
-		snprintf(f->name, sizeof(f->name), "%s", s->ev[i].name);
+		memcpy(f->name, s->ev[i].name, sizeof(f->name));
 		snprintf(f->reason, sizeof(f->reason), "%s",
 			 perf_refusal_reason(-rc[i], why, sizeof(why)));
 		s->nrefused++;
