@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../topology/machine.h"
 #include "../topology/mem.h"
 #include "rundoc.h"
 
@@ -16,12 +17,12 @@ json_t *machine_json(const struct topo *t)
 
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:o*}",
 			 "hostname", host, "kernel", u.release, "kernel_version", u.version,
 			 "arch", u.machine, "cpu_model", t->cpu_model,
 			 "pus", t->npu, "cores", t->ncores, "l3_groups", t->nl3,
 			 "numa_nodes", t->nnodes, "packages", t->npackages,
-			 "topology", t->source);
+			 "topology", t->source, "environment", machine_environment());
 }
 
 /* --mem-node as the config echo writes it. */
