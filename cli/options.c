@@ -228,7 +228,7 @@ static const struct opt rows[] = {
 	 .help = "no progress on stderr"},
 	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,
 	 .off = F(verbose),
-	 .help = "more detail (list locks -v)"},
+	 .help = "more detail (list locks -v; a machine summary under tables)"},
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,
 	 .off = F(help),
 	 .help = "this help"},

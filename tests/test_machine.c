@@ -1085,6 +1085,22 @@ static void test_describe_env(void **state)
 	assert_string_equal(json_string_value(json_object_get(e, "model")), "full");
 	assert_string_equal(json_string_value(json_object_get(e, "source")), "command line");
 	json_decref(d);
+	/* The one-line summary of the results' machine (-v). */
+	d = json_pack("{s:s, s:s, s:o}", "cpu_model", "Fake CPU", "kernel", "6.9.0-fake",
+		      "environment", machine_environment());
+	text = NULL;
+	{
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		render_machine_summary(d, out);
+		fclose(out);
+	}
+	assert_string_equal(text, "machine: Fake CPU, kernel 6.9.0-fake, clocksource hpet, "
+			    "preemption full, cpuidle menu, THP always, hypervisor QEMU, "
+			    "cmdline: preempt=full\n");
+	free(text);
+	json_decref(d);
 	fake_put(f, "/sys/kernel/debug/sched/preempt", "none (voluntary) full");
 	d = machine_describe(NULL, 0);
 	e = json_object_get(d, "preemption");

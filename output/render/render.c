@@ -252,7 +252,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	if (!o->marks)
 		cv = ns = over = missing = false;
 	if (cv || ns || over || missing || failed || r->incomplete ||
-	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
+	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL) ||
+	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
 	if (cv)
@@ -275,4 +276,6 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
+	if (o->verbose)
+		render_machine_summary(r->machine, f);
 }

@@ -288,6 +288,33 @@ static int warn_machine(const json_t *d, FILE *out)
 	return n;
 }
 
+void render_machine_summary(const json_t *machine, FILE *out)
+{
+	const json_t *env = json_object_get(machine, "environment");
+	const json_t *pr = json_object_get(env, "preemption");
+	const json_t *hv = json_object_get(env, "hypervisor");
+	const json_t *cl = json_object_get(json_object_get(env, "cmdline"), "notable");
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(env))
+		return;
+	fprintf(out, "machine: %s, kernel %s, clocksource %s, preemption %s, cpuidle %s, "
+		"THP %s, hypervisor %s, cmdline:",
+		str_or(machine, "cpu_model", "?"), str_or(machine, "kernel", "?"),
+		str_or(json_object_get(env, "clocksource"), "current", "?"),
+		str_or(pr, "model", json_is_object(pr) ? "dynamic" : "?"),
+		str_or(json_object_get(env, "cpuidle"), "governor", "none"),
+		str_or(json_object_get(env, "thp"), "enabled", "none"),
+		json_is_true(json_object_get(hv, "detected")) ?
+		str_or(hv, "type", str_or(hv, "vendor", "yes")) :
+		json_is_false(json_object_get(hv, "detected")) ? "none" : "?");
+	json_object_foreach((json_t *)cl, key, v)
+		fprintf(out, " %s%s%s", key, *json_string_value(v) ? "=" : "",
+			json_string_value(v));
+	fprintf(out, "%s\n", json_object_size(cl) ? "" : " -");
+}
+
 int render_machine_report(const json_t *desc, FILE *out)
 {
 	const json_t *cpus = json_object_get(desc, "cpus");
