@@ -258,8 +258,8 @@ void cli_usage(FILE *f)
 	fprintf(f,
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
 		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
-		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
-		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
+		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N] [--c2c] [-f json]\n"
+		"       lockbench system [show|tune|reset] [-f json] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"
