@@ -287,6 +287,25 @@ static void merged_meta(const struct merge *m, struct results *r)
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
 }
 
+/* The perf events, when every file measured the same ones in the same
+ * order (else the merged results carry none). */
+static void merged_perf(const struct merge *m, struct results *r)
+{
+	const struct results *f = &m->in[0].r;
+
+	for (unsigned i = 1; i < m->nin; i++) {
+		const struct results *s = &m->in[i].r;
+
+		if (s->nperf != f->nperf)
+			return;
+		for (unsigned k = 0; k < f->nperf; k++)
+			if (strcmp(s->perf_names[k], f->perf_names[k]))
+				return;
+	}
+	if (f->nperf && results_set_perf_names(r, (const char *const *)f->perf_names, f->nperf))
+		cli_die("out of memory");
+}
+
 static void build_merged(const struct merge *m, struct results *r)
 {
 	const struct results *first = &m->in[0].r;
@@ -313,6 +332,7 @@ static void build_merged(const struct merge *m, struct results *r)
 		}
 	}
 	merged_meta(m, r);
+	merged_perf(m, r);
 }
 
 /* --baseline: a column name, or a file label (its first column). */

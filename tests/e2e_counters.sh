@@ -45,6 +45,24 @@ for p in d["points"]:
 grep -q "^per operation at 2 threads, mcs: task-clock [0-9.e+-]*, context-switches " "$OUT/stdout" \
 	&& ok || bad "table note: $(cat "$OUT/stdout")"
 
+# compare reads them back: runs keep their totals, points are recomputed.
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["label"] = "k1"
+json.dump(d, open(sys.argv[2], "w"))' "$OUT/sw.json" "$OUT/sw2.json"
+expect_exit 0 "compare with counters" -- "$BIN" compare -f json "$OUT/sw.json" "$OUT/sw2.json" \
+	-o "$OUT/cmp.json"
+python3 - "$OUT/sw.json" "$OUT/cmp.json" <<'PY' && ok || bad "counters through compare"
+import json, sys
+a, c = (json.load(open(f)) for f in sys.argv[1:])
+pa = {(p["variant"], p["threads"]): p for p in a["points"]}
+for p in c["points"]:
+    src = pa[(p["variant"].split("/")[-1], p["threads"])]
+    assert [r["perf"] for r in p["runs"]] == [r["perf"] for r in src["runs"]], p["variant"]
+    got, want = p["perf_per_op"]["task-clock"]["mean"], src["perf_per_op"]["task-clock"]["mean"]
+    assert abs(got - want) <= 1e-9 * want, (got, want)
+PY
+expect_exit 0 "compare table note" -- "$BIN" compare "$OUT/sw.json" "$OUT/sw2.json"
+grep -q "^per operation at 2 threads, .*mcs: task-clock" "$OUT/stdout" && ok || bad "compare note: $(cat "$OUT/stdout")"
+
 # off: nothing measured, nothing noted.
 expect_exit 0 "counters off" -- "$BIN" "${SHORT[@]}" --counters off -f json -o "$OUT/off.json"
 json "$OUT/off.json" '
