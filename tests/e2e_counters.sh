@@ -63,6 +63,20 @@ PY
 expect_exit 0 "compare table note" -- "$BIN" compare "$OUT/sw.json" "$OUT/sw2.json"
 grep -q "^per operation at 2 threads, .*mcs: task-clock" "$OUT/stdout" && ok || bad "compare note: $(cat "$OUT/stdout")"
 
+# compare checks the machine environment of its files: same, silent
+# and kept; different, one warning per item naming each file's value.
+grep -q "differ" "$OUT/stderr" && bad "compare warned about identical files: $(cat "$OUT/stderr")" || ok
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+d["machine"]["environment"]["clocksource"] = {"current": "hpet", "available": "hpet"}
+d["machine"]["environment"]["thp"] = {"enabled": "never", "defrag": "never"}
+json.dump(d, open(sys.argv[2], "w"))' "$OUT/sw2.json" "$OUT/sw3.json"
+expect_exit 0 "compare different machines" -- "$BIN" compare "$OUT/sw.json" "$OUT/sw3.json"
+grep -q "^lockbench: warning: the files differ in clocksource: sw \(\"[a-z_-]*\"\|null\), k1 \"hpet\"$" \
+	"$OUT/stderr" && ok || bad "clocksource warning: $(cat "$OUT/stderr")"
+grep -q "^lockbench: warning: the files differ in transparent huge pages: .*k1 \"never\"$" \
+	"$OUT/stderr" && ok || bad "THP warning: $(cat "$OUT/stderr")"
+[ "$(grep -c differ "$OUT/stderr")" -eq 2 ] && ok || bad "one warning per differing item: $(cat "$OUT/stderr")"
+
 # off: nothing measured, nothing noted.
 expect_exit 0 "counters off" -- "$BIN" "${SHORT[@]}" --counters off -f json -o "$OUT/off.json"
 json "$OUT/off.json" '

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -202,6 +203,18 @@ const char *perf_refusals_text(const struct perf_set *s, char *buf, size_t len)
 	return buf;
 }
 
+/* One counter per event per worker: 9 events at 1024 threads is more
+ * than the usual soft limit of 1024 open files, so use the hard one. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int perf_set_probe(struct perf_set *s, char *note, size_t len)
 {
 	char scratch[1024], why[128];
@@ -214,6 +227,8 @@ int perf_set_probe(struct perf_set *s, char *note, size_t len)
 	}
 	*note = '\0';
 	s->nrefused = 0;
+	if (s->n)
+		raise_fd_limit();
 	for (unsigned i = 0; i < s->n; i++) {
 		rc[i] = try_event(s, &s->ev[i]);
 		/* Refused for kernel-mode counting only: count user space. */

@@ -69,7 +69,8 @@ int perf_set_parse(const char *arg, struct perf_set *s, char *err, size_t len);
 
 /*
  * Try each event of @s on the calling thread and drop those the kernel
- * refuses.  @note (may be NULL) gets one line naming the dropped events
+ * refuses (and, with events left, raise the soft limit of open files to
+ * the hard one: each worker gets one file per event).  @note (may be NULL) gets one line naming the dropped events
  * and why ("cycles, instructions: no such event on this machine ..."),
  * "" when none was dropped.  Returns 0, or, when @s->explicit_list and
  * some event was refused, -errno of the first refusal with @note saying
