@@ -599,6 +599,21 @@ static int perf_collect(const struct run_spec *sp, struct perf_run *pr,
 	return RUN_OK;
 }
 
+/* measure() with the workers' perf counters around the window. */
+static int measure_counted(struct run_mem *m, struct monitor *mon,
+			   struct run_sample *out, char *err, size_t errlen)
+{
+	int rc = perf_open(mon->sp, m, &mon->perf, err, errlen);
+
+	if (!rc)
+		rc = measure(mon, out, m->w0);
+	if (!rc)
+		rc = perf_collect(mon->sp, mon->perf, out, err, errlen);
+	perf_run_close(mon->perf);
+	mon->perf = NULL;
+	return rc;
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
@@ -637,12 +652,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	mon.x0 = m.x;
 	mon.x1 = m.x + sp->nthreads;
 	if (!rc)
-		rc = perf_open(sp, &m, &mon.perf, err, errlen);
-	if (!rc)
-		rc = measure(&mon, out, m.w0);
-	if (!rc)
-		rc = perf_collect(sp, mon.perf, out, err, errlen);
-	perf_run_close(mon.perf);
+		rc = measure_counted(&m, &mon, out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		snprintf(err, errlen,
