@@ -186,6 +186,16 @@ static void test_refusals(void **state)
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1, \"thread_ops\": [-1]}]}]}",
 		"thread_ops[0]");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": -12.5}]}]}",
+		"points[0].runs[0].ops_per_sec: negative throughput (-12.5)");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1, \"series\": [1, -2]}]}]}",
+		"points[0].runs[0].series[1]: negative throughput (-2)");
+	/* JSON has no NaN or Infinity; an overflowing literal is refused too. */
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1e999}]}]}",
+		"cannot read results");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"},"
 		"{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"}]}", "listed twice");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "

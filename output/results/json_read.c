@@ -197,6 +197,9 @@ static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 	    (rc = get_str(d, o, "plugin_sha256", where, &v->sha256)) ||
 	    (rc = get_array(d, o, "counters", where, false, &names)))
 		return rc;
+	if (json_object_get(o, "kernel") && !json_is_boolean(json_object_get(o, "kernel")))
+		return fail(d, "%s.kernel: expected true or false", where);
+	v->kernel = json_is_true(json_object_get(o, "kernel"));
 	if (!names || !json_array_size(names))
 		return 0;
 	v->counter_names = calloc(json_array_size(names), sizeof(char *));
@@ -321,6 +324,9 @@ static int read_series(struct rd *d, json_t *a, const char *where,
 		if (!json_is_number(v) && !json_is_null(v))
 			return fail(d, "%s.series[%zu]: expected a number", where, i);
 		s->series[i] = json_is_null(v) ? NAN : json_number_value(v);
+		if (s->series[i] < 0)
+			return fail(d, "%s.series[%zu]: negative throughput (%g)", where,
+				    i, s->series[i]);
 	}
 	s->nseries = (unsigned)len;
 	return 0;
@@ -355,7 +361,8 @@ static bool run_key_known(const char *k)
 	static const char *const known[] = {
 		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
 		"exclusion", "series", "counters", "lock_node",
-		"rw", "latency", "handover", "fairness", "trend", "perf", NULL,
+		"rw", "latency", "handover", "fairness", "trend", "unfair_reported",
+		"perf", NULL,
 	};
 
 	for (unsigned i = 0; known[i]; i++)
@@ -572,6 +579,11 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    !isfinite(json_number_value(json_object_get(o, "ops_per_sec"))))
 		return fail(d, "%s.ops_per_sec: expected a number", where);
 	s->ops_per_sec = json_number_value(json_object_get(o, "ops_per_sec"));
+	/* A throughput below zero is no measurement; averaging it in would
+	 * give a plausible-looking wrong mean. */
+	if (s->ops_per_sec < 0)
+		return fail(d, "%s.ops_per_sec: negative throughput (%g)", where,
+			    s->ops_per_sec);
 	s->lock_node = json_is_integer(json_object_get(o, "lock_node"))
 			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
 			       : -1;
@@ -588,6 +600,10 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_handover(d, o, where, s)) || (rc = read_perf(d, o, where, s)))
 		return rc;
 	s->seq = (unsigned)seq;
+	a = json_object_get(o, "unfair_reported");
+	if (a && !json_is_boolean(a))
+		return fail(d, "%s.unfair_reported: expected true or false", where);
+	s->unfair_reported = json_is_true(a);
 	return read_extra(d, o, s);
 }
 
