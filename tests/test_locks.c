@@ -102,16 +102,20 @@ static void validate(const struct lock_entry *e, bool inlined, unsigned n,
 static void test_lock(void **state)
 {
 	const struct lock_entry *e = *state;
+	/* A built-in lock has its inlined loop (and is also checked once in
+	 * the generic one); a plugin (LB_PLUGINS) has only the generic one. */
+	bool inlined = !e->origin;
 
-	assert_non_null(e->loops);
+	if (inlined)
+		assert_non_null(e->loops);
 	for (unsigned i = 0; i < nthread_counts; i++) {
-		validate(e, true, thread_counts[i], 0);
+		validate(e, inlined, thread_counts[i], 0);
 		if (e->ops->caps & LOCK_CAP_NUMA) {
-			validate(e, true, thread_counts[i], 2);
-			validate(e, true, thread_counts[i], 4);
+			validate(e, inlined, thread_counts[i], 2);
+			validate(e, inlined, thread_counts[i], 4);
 		}
 	}
-	if (nthread_counts)
+	if (nthread_counts && inlined)
 		validate(e, false, thread_counts[0], 0);
 }
 
