@@ -17,7 +17,8 @@ has_header = $(shell echo '\#include <$(1)>' | $(CC) -E -x c - >/dev/null 2>&1 &
 DEPS_MISSING = $(strip $(if $(shell command -v pkg-config),,pkg-config) \
 	$(if $(call has_pkg,hwloc),,libhwloc-dev) \
 	$(if $(call has_pkg,jansson),,libjansson-dev) \
-	$(if $(call has_header,numa.h),,libnuma-dev))
+	$(if $(call has_header,numa.h),,libnuma-dev) \
+	$(if $(call has_header,perfmon/pfmlib_perf_event.h),,libpfm4-dev))
 TEST_DEPS_MISSING = $(if $(call has_header,cmocka.h),,libcmocka-dev)
 NO_DEPS_GOALS := clean uninstall check-deps arm64 fuzz fuzz-ltlog
 TEST_GOALS    := test unit unit-release unit-asan unit-tsan asan tsan
@@ -32,7 +33,9 @@ CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Werror
 CPPFLAGS   += -DLOCKBENCH_VERSION='"$(VERSION)"' -Ilocks -Ioutput/results -Ioutput/render
 ALL_CFLAGS := -std=gnu11 -ffp-contract=off $(WARN) $(CFLAGS) -pthread $(PKG_CFLAGS) $(CPPFLAGS)
-LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
+# libnuma and libpfm4 (perf event names) ship no pkg-config file.
+SYS_LIBS   := -lnuma -lpfm -lm -pthread -ldl
+LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
 # output/results/ is the results model (types, statistics, noise data,
 # JSON, resume, log import), output/render/ the formats that read it;
@@ -43,6 +46,8 @@ SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c \
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
+# The example plugin written as kernel code on <lockbench/kernel.h>.
+KERNEL_EXAMPLE := examples/kernel_mcs
 
 # Build flavours: objects and test binaries live in build/<flavour>/.
 SAN_asan := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -93,12 +98,12 @@ build/$(1)/cli/provenance.o: XDEFS = $(PROV_DEFS)
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")
-	$(Q)$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS))
+	$(Q)$$(CC_$(1)) $$(SAN_$(1)) $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) $(SYS_LIBS),$$(LIBS))
 
 build/$(1)/tests/%: tests/%.c $(TEST_SUPPORT) $(call objs,$(1))
 	@mkdir -p $$(dir $$@)
 	$$(if $$(Q),@echo "  CC+LD [$(1)] $$@")
-	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) -lnuma -lm -pthread -ldl,$$(LIBS)) -lcmocka
+	$(Q)$$(CC_$(1)) $$(ALL_CFLAGS) $$(XCFLAGS_$(1)) $$(SAN_$(1)) -Itests -Itests/fakesys -Itopology $$^ -o $$@ $$(if $$(XLIBS_$(1)),$$(XLIBS_$(1)) $(SYS_LIBS),$$(LIBS)) -lcmocka
 endef
 $(eval $(call flavour,release))
 $(eval $(call flavour,asan))
@@ -112,10 +117,15 @@ $(eval $(call flavour,arm64))
 
 # ---- tests ---------------------------------------------------------------
 
-unit-%: $(foreach t,$(TESTS),build/%/tests/$(t))
-	@set -e; for t in $^; do echo "== $$t"; $$t; done
+# test_locks validates the kernel-style example plugin like every
+# built-in lock (LB_PLUGINS).
+unit-%: $(foreach t,$(TESTS),build/%/tests/$(t)) | examples
+	@set -e; for t in $^; do echo "== $$t"; \
+		LB_PLUGINS=build/$(KERNEL_EXAMPLE).so $$t; done
 
+# The example's smp_cond_load_acquire() loop waits with pause (x86).
 unit: unit-release
+	tests/disasm_wait.sh native build/$(KERNEL_EXAMPLE).so
 
 e2e: lockbench
 	tests/e2e.sh ./lockbench
@@ -126,6 +136,7 @@ e2e: lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
+	tests/e2e_counters.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
@@ -138,9 +149,15 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.
-tsan: build/tsan/tests/test_locks
+# The kernel-style plugin is built with -fsanitize=thread too (TSan sees
+# only instrumented atomics) and validated at 2, 8 and 32 threads.
+tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
+		LB_VALIDATE_THREADS=2,8,32 LB_VALIDATE_SECONDS=0.1 \
+		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_kernel_h
 
 # arm64: build the binary and every test with the cross compiler and the
 # :arm64 libraries (-Werror), and run the single-threaded unit tests under
@@ -152,11 +169,14 @@ QEMU_ARM64 := qemu-aarch64 -L /usr/aarch64-linux-gnu
 ARM64_QEMU_TESTS := test_core test_stats test_ltlog
 arm64:
 	@if command -v $(ARM64_CC) >/dev/null && $(ARM64_PKG) --exists $(PKGS) 2>/dev/null \
-	    && [ -e /usr/lib/aarch64-linux-gnu/libnuma.so ]; then \
+	    && [ -e /usr/lib/aarch64-linux-gnu/libnuma.so ] \
+	    && [ -e /usr/lib/aarch64-linux-gnu/libpfm.so ]; then \
 		set -e; \
 		$(MAKE) --no-print-directory build/arm64/lockbench \
-			$(foreach t,$(TESTS),build/arm64/tests/$(t)); \
-		echo "arm64: binary and tests built"; \
+			$(foreach t,$(TESTS),build/arm64/tests/$(t)) \
+			build/arm64/$(KERNEL_EXAMPLE).so; \
+		echo "arm64: binary, tests and kernel-style plugin built"; \
+		tests/disasm_wait.sh arm64 build/arm64/$(KERNEL_EXAMPLE).so; \
 		if command -v qemu-aarch64 >/dev/null; then \
 			for t in $(ARM64_QEMU_TESTS); do \
 				echo "== arm64 (qemu) $$t"; \
@@ -218,7 +238,7 @@ bench-locks: lockbench
 # The example plugins (examples/) and the test plugins (tests/plugins/),
 # built against the in-tree public headers exactly as an out-of-tree
 # plugin is built against the installed ones (<lockbench/lock.h>).
-LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h
+LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h locks/lockbench/kernel.h
 PLUGINS := $(patsubst %.c,build/%.so,$(wildcard examples/*.c tests/plugins/*.c))
 
 examples: $(PLUGINS)
@@ -226,6 +246,15 @@ examples: $(PLUGINS)
 build/%.so: %.c $(LOCK_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+
+# The same plugins for TSan (instrumented) and for arm64 (cross).
+build/tsan/examples/%.so: examples/%.c $(LOCK_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) -shared -fPIC -Ilocks $< -o $@
+
+build/arm64/examples/%.so: examples/%.c $(LOCK_HEADERS)
+	@mkdir -p $(dir $@)
+	$(ARM64_CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
 
 # The loader's unit test loads them.
 build/release/tests/test_plugin build/asan/tests/test_plugin: | examples
@@ -256,6 +285,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/lockbench $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1 \
 		$(DESTDIR)$(PREFIX)/include/lockbench/lock.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/atomics.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/kernel.h \
 		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc \
 		$(DESTDIR)$(COMPLETION_DIR)/lockbench
 	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench

@@ -16,12 +16,19 @@
 /* `lockbench [run]`, `topo`, `system`: the exit status. */
 int cmd_run(const struct cli *c);
 int cmd_topo(const struct cli *c);
+/* -f of topo and system show: true for json, false for table (text);
+ * anything else exits 2 naming @cmd. */
+bool want_json(const char *cmd, const char *formats);
 int cmd_system(const struct cli *c);
 
 /* `lockbench list [WHAT]`: 0, or 2 with one line on stderr. */
 int cmd_list(const struct cli *c);
 /* The machine summary of `lockbench topo`. */
 void print_topo(const struct topo *t, FILE *f);
+/* Node @node's OS CPUs as a list with ranges ("0-11,24-35") into @buf. */
+const char *topo_node_cpus(const struct topo *t, unsigned node, char *buf, size_t len);
+/* A byte count as "32 KiB", "1 MiB" (exact units only) into @buf. */
+const char *size_text(unsigned long long b, char *buf, size_t len);
 /* Where each of n threads goes under policy p; 0 or -EINVAL with err. */
 int print_placement(const struct topo *t, const struct placement_policy *p,
 		    unsigned n, FILE *f, char *err, size_t errlen);

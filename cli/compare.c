@@ -430,6 +430,88 @@ static void merged_meta(const struct merge *m, struct results *r)
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
 }
 
+/*
+ * The machine environment (machine.environment, docs/json.md) of the
+ * files that record one: one warning per item that differs between
+ * them, naming each file's value; the merged results keep the
+ * environment when it is the same in every file.
+ */
+static void merged_environment(const struct merge *m, struct results *r)
+{
+	static const char *const items[][3] = {
+		{"clocksource", "current", "clocksource"},
+		{"preemption", "model", "preemption model"},
+		{"cmdline", "notable", "kernel command line"},
+		{"cpuidle", "governor", "cpuidle governor"},
+		{"hypervisor", "detected", "hypervisor"},
+		{"thp", "enabled", "transparent huge pages"},
+	};
+	const json_t *env[64] = {0};
+	unsigned n = 0, same = 0;
+
+	for (unsigned i = 0; i < m->nin && i < 64; i++)
+		if ((env[i] = json_object_get(m->in[i].r.machine, "environment")))
+			n++;
+	for (unsigned i = 1; i < m->nin && i < 64; i++)
+		same += env[i] && env[0] && json_equal((json_t *)env[0], (json_t *)env[i]);
+	if (n < 2)
+		goto keep;
+	for (size_t k = 0; k < sizeof(items) / sizeof(items[0]); k++) {
+		const json_t *first = NULL;
+		bool differ = false;
+		char line[1024];
+		size_t used;
+
+		for (unsigned i = 0; i < m->nin && i < 64 && !differ; i++) {
+			const json_t *v = json_object_get(json_object_get(env[i], items[k][0]),
+							  items[k][1]);
+
+			if (!env[i])
+				continue;
+			v = v ? v : json_null();
+			differ = first && !json_equal((json_t *)first, (json_t *)v);
+			first = first ? first : v;
+		}
+		if (!differ)
+			continue;
+		used = (size_t)snprintf(line, sizeof(line), "warning: the files differ in %s:",
+					items[k][2]);
+		for (unsigned i = 0; i < m->nin && i < 64 && used < sizeof(line); i++) {
+			json_t *v = json_object_get(json_object_get(env[i], items[k][0]),
+						    items[k][1]);
+			char *txt = env[i] ? json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT)
+					   : NULL;
+
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
+						 i ? "," : "", m->in[i].label, txt ? txt : "?");
+			free(txt);
+		}
+		cli_warn_msg(line);
+	}
+keep:
+	if (env[0] && same + 1 == m->nin && r->machine)
+		json_object_set(r->machine, "environment", (json_t *)env[0]);
+}
+
+/* The perf events, when every file measured the same ones in the same
+ * order (else the merged results carry none). */
+static void merged_perf(const struct merge *m, struct results *r)
+{
+	const struct results *f = &m->in[0].r;
+
+	for (unsigned i = 1; i < m->nin; i++) {
+		const struct results *s = &m->in[i].r;
+
+		if (s->nperf != f->nperf)
+			return;
+		for (unsigned k = 0; k < f->nperf; k++)
+			if (strcmp(s->perf_names[k], f->perf_names[k]))
+				return;
+	}
+	if (f->nperf && results_set_perf_names(r, (const char *const *)f->perf_names, f->nperf))
+		cli_die("out of memory");
+}
+
 static void build_merged(struct merge *m, struct results *r)
 {
 	const struct results *first = &m->in[0].r;
@@ -463,6 +545,8 @@ static void build_merged(struct merge *m, struct results *r)
 		}
 	}
 	merged_meta(m, r);
+	merged_environment(m, r);
+	merged_perf(m, r);
 }
 
 static const char *col_label(const struct merge *m, unsigned c)

@@ -326,6 +326,24 @@ static void config_noise(struct config *cf, const struct cli *c)
 	cf->runs = c->runs_auto ? n->max_runs : (unsigned)c->runs;
 }
 
+/*
+ * --counters into cf->perf: an unknown name is exit 2; events the kernel
+ * refuses are dropped (perf.refused says why), or exit 3 when the user
+ * named them.
+ */
+static void config_counters(struct config *cf, const struct cli *c)
+{
+	char err[1024];
+
+	cf->perf_request = c->counters;
+	if (perf_set_parse(c->counters, &cf->perf, err, sizeof(err)))
+		cli_die_msg(err);
+	if (perf_set_probe(&cf->perf, err, sizeof(err))) {
+		cli_warn("counters unavailable: %s", err);
+		exit(3);
+	}
+}
+
 /* A placement policy, "did you mean" for a misspelt one. */
 static void placement_or_die(const char *text, struct placement_policy *p)
 {
@@ -410,6 +428,7 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->min_effect_pct = c->min_effect * 100;
 	config_params(cf, c);
 	config_noise(cf, c);
+	config_counters(cf, c);
 }
 
 void config_free(struct config *cf)

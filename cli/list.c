@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,30 +148,88 @@ int cmd_list(const struct cli *c)
 	return 0;
 }
 
+const char *topo_node_cpus(const struct topo *t, unsigned node, char *buf, size_t len)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	buf[0] = '\0';
+	if (!set)
+		return buf;
+	for (unsigned i = 0; i < t->npu; i++)
+		if (t->pu[i].node == node && t->pu[i].os >= 0)
+			hwloc_bitmap_set(set, (unsigned)t->pu[i].os);
+	if (hwloc_bitmap_list_snprintf(buf, len, set) < 0)
+		buf[0] = '\0';
+	hwloc_bitmap_free(set);
+	return buf;
+}
+
+const char *size_text(unsigned long long b, char *buf, size_t len)
+{
+	if (b && b % (1ull << 30) == 0)
+		snprintf(buf, len, "%llu GiB", b >> 30);
+	else if (b && b % (1ull << 20) == 0)
+		snprintf(buf, len, "%llu MiB", b >> 20);
+	else if (b && b % 1024 == 0)
+		snprintf(buf, len, "%llu KiB", b >> 10);
+	else
+		snprintf(buf, len, "%llu B", b);
+	return buf;
+}
+
+/* "caches: L1 32 KiB x 2, L2 ..." (data and unified caches). */
+static void print_caches(const struct topo *t, FILE *f)
+{
+	const char *sep = "";
+	char sz[32];
+
+	fprintf(f, "caches:");
+	for (int i = 0; i < 4; i++)
+		if (t->ncache[i]) {
+			fprintf(f, "%s L%d %s x %u", sep, i + 1,
+				size_text(t->cache_size[i], sz, sizeof(sz)), t->ncache[i]);
+			sep = ",";
+		}
+	fprintf(f, "%s\n", *sep ? "" : " not reported");
+}
+
+/* The SLIT matrix, rows = from node, or one line saying there is none. */
+static void print_distances(const struct topo *t, FILE *f)
+{
+	if (!t->dist) {
+		fprintf(f, "numa distances: not reported\n");
+		return;
+	}
+	fprintf(f, "numa distances (ACPI SLIT, from \\ to):\n%6s", "");
+	for (unsigned j = 0; j < t->nnodes; j++)
+		fprintf(f, " %4u", j);
+	fputc('\n', f);
+	for (unsigned i = 0; i < t->nnodes; i++) {
+		fprintf(f, "%6u", i);
+		for (unsigned j = 0; j < t->nnodes; j++)
+			fprintf(f, " %4u", t->dist[i * t->nnodes + j]);
+		fputc('\n', f);
+	}
+}
+
 void print_topo(const struct topo *t, FILE *f)
 {
 	unsigned allowed = 0, isolated = 0;
+	char cpus[1024];
 
 	fprintf(f, "topology: %s\n", t->source);
 	fprintf(f, "cpu model: %s\n", t->cpu_model);
 	fprintf(f, "packages: %u  numa nodes: %u  l3 groups: %u  cores: %u  pus: %u\n",
 		t->npackages, t->nnodes, t->nl3, t->ncores, t->npu);
+	print_caches(t, f);
 	for (unsigned i = 0; i < t->npu; i++) {
 		allowed += t->pu[i].allowed;
 		isolated += t->pu[i].isolated;
 	}
 	fprintf(f, "allowed: %u of %u PUs  isolated: %u\n", allowed, t->npu, isolated);
-	for (unsigned n = 0; n < t->nnodes; n++) {
-		bool first = true;
-
-		fprintf(f, "node %u:", n);
-		for (unsigned i = 0; i < t->npu; i++)
-			if (t->pu[i].node == n) {
-				fprintf(f, "%s%d", first ? " cpus " : ",", t->pu[i].os);
-				first = false;
-			}
-		fprintf(f, "\n");
-	}
+	for (unsigned n = 0; n < t->nnodes; n++)
+		fprintf(f, "node %u: cpus %s\n", n, topo_node_cpus(t, n, cpus, sizeof(cpus)));
+	print_distances(t, f);
 }
 
 int print_placement(const struct topo *t, const struct placement_policy *p,

@@ -197,6 +197,10 @@ static const struct opt rows[] = {
 	{.name = "c2c", .type = OPT_FLAG,
 	 .off = F(c2c),
 	 .help = "topo: print the core-to-core latency matrix"},
+	{.name = "counters", .type = OPT_STR, .arg = "LIST",
+	 .def = "auto", .off = F(counters),
+	 .group = "Counters",
+	 .help = "perf events per operation, as `perf list` names them; auto or off"},
 	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",
 	 .def = "table", .off = F(formats),
 	 .group = "Output",
@@ -230,7 +234,7 @@ static const struct opt rows[] = {
 	 .help = "no progress on stderr"},
 	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,
 	 .off = F(verbose),
-	 .help = "more detail (list locks -v)"},
+	 .help = "more detail (list locks -v; a machine summary under tables)"},
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,
 	 .off = F(help),
 	 .help = "this help"},
@@ -262,8 +266,8 @@ void cli_usage(FILE *f)
 	fprintf(f,
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
 		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
-		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N]\n"
-		"       lockbench system [show|tune|reset] [--freq F] [--numa-balancing M]\n"
+		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N] [--c2c] [-f json]\n"
+		"       lockbench system [show|tune|reset] [-f json] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"

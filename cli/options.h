@@ -43,6 +43,8 @@ struct cli {
 	/* noise */
 	double probe_factor, min_effect;
 	bool no_probe, exclude_flagged, c2c;
+	/* counters */
+	const char *counters;
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume;
 	bool no_marks, header, dry_run, quiet, verbose, help, version;

@@ -146,6 +146,20 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
 }
 
+/* The counters' names into the model; say once which were refused. */
+static void perf_setup(struct results *r, const struct config *cf)
+{
+	const char *names[PERF_MAX_EVENTS];
+	char note[1024];
+
+	for (unsigned i = 0; i < cf->perf.n; i++)
+		names[i] = cf->perf.ev[i].name;
+	if (results_set_perf_names(r, names, cf->perf.n))
+		cli_die("out of memory");
+	if (*perf_refusals_text(&cf->perf, note, sizeof(note)) && !cf->quiet)
+		cli_warn("counters not measured: %s", note);
+}
+
 static void results_setup(struct results *r, const struct config *cf,
 			  const struct topo *t, const struct outputs *o)
 {
@@ -167,6 +181,7 @@ static void results_setup(struct results *r, const struct config *cf,
 	r->run_order = run_order_json(cf);
 	r->noise.opts = cf->noise;
 	r->calibration = calibration_json(&cf->params);
+	perf_setup(r, cf);
 }
 
 static json_t *json_or_null(json_t *j)
@@ -240,6 +255,7 @@ static void run_prepare(struct run *run, const struct cli *c)
 	config_build(&run->cf, c, &run->t);
 	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;
+	run->o.ropts.verbose = c->verbose;
 	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
 						   .nrows = run->cf.nthreads});
 	run->rs = (struct resume){.path = c->resume};

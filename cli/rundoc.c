@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../topology/machine.h"
 #include "../topology/mem.h"
 #include "../workloads/clock.h"
 #include "rundoc.h"
@@ -17,12 +18,12 @@ json_t *machine_json(const struct topo *t)
 
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:o*}",
 			 "hostname", host, "kernel", u.release, "kernel_version", u.version,
 			 "arch", u.machine, "cpu_model", t->cpu_model,
 			 "pus", t->npu, "cores", t->ncores, "l3_groups", t->nl3,
 			 "numa_nodes", t->nnodes, "packages", t->npackages,
-			 "topology", t->source);
+			 "topology", t->source, "environment", machine_environment());
 }
 
 /* --mem-node as the config echo writes it. */
@@ -80,6 +81,23 @@ static void config_json_wl(json_t *j, const struct config *cf)
 	json_object_set_new(j, "layouts", lay);
 }
 
+/* --counters: what was asked, what each run measures, what the kernel
+ * refused and why (docs/json.md). */
+static json_t *counters_json(const struct config *cf)
+{
+	json_t *ev = json_array(), *no = json_array();
+
+	for (unsigned i = 0; i < cf->perf.n; i++)
+		json_array_append_new(ev, json_string(cf->perf.ev[i].name));
+	for (unsigned i = 0; i < cf->perf.nrefused; i++)
+		json_array_append_new(no, json_pack("{s:s, s:s}", "event",
+						    cf->perf.refused[i].name, "reason",
+						    cf->perf.refused[i].reason));
+	return json_pack("{s:s, s:o, s:o, s:b}", "requested", cf->perf_request,
+			 "events", ev, "unavailable", no,
+			 "user_only", cf->perf.exclude_kernel);
+}
+
 json_t *config_json(const struct config *cf, const struct outputs *o)
 {
 	json_t *lopts, *locks = locks_json(cf, &lopts), *threads = json_array(), *j;
@@ -106,6 +124,7 @@ json_t *config_json(const struct config *cf, const struct outputs *o)
 		      "seed", (json_int_t)cf->seed, "unit", unit_name(o->ropts.unit),
 		      "workload", cf->workload->name);
 	config_json_wl(j, cf);
+	json_object_set_new(j, "counters", counters_json(cf));
 	return j;
 }
 

@@ -53,5 +53,29 @@ tree nofreq
 out=$("$bin" system show 2>&1)
 check "no cpufreq is reported" grep -q "no cpufreq" <<<"$out"
 
+# The environment items from the tree, as text and as JSON (-f json).
+mkdir -p "$root/sys/devices/system/clocksource/clocksource0" "$root/sys/kernel/mm/transparent_hugepage"
+echo acpi_pm >"$root/sys/devices/system/clocksource/clocksource0/current_clocksource"
+echo "tsc acpi_pm" >"$root/sys/devices/system/clocksource/clocksource0/available_clocksource"
+echo "ro nohz_full=1-3 mitigations=off" >"$root/proc/cmdline"
+echo "always madvise [never]" >"$root/sys/kernel/mm/transparent_hugepage/enabled"
+out=$("$bin" system show 2>&1)
+check "show: clocksource" grep -qx "clocksource      acpi_pm (available: tsc acpi_pm)" <<<"$out"
+check "show: cmdline" grep -qx "cmdline          mitigations=off nohz_full=1-3" <<<"$out"
+check "show: huge pages" grep -q "^huge pages       never" <<<"$out"
+check "show: slow clocksource warned" grep -q "warning: clocksource acpi_pm is slow" <<<"$out"
+out=$("$bin" system show -f json 2>&1)
+check "show -f json" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["clocksource"]["current"] == "acpi_pm", d["clocksource"]
+assert d["cmdline"]["notable"] == {"nohz_full": "1-3", "mitigations": "off"}, d["cmdline"]
+assert d["thp"] == {"enabled": "never", "defrag": None}, d["thp"]
+assert d["cpuidle"] is None and "preemption" in d and "hypervisor" in d
+assert len(d["cpus"]) == 4
+' "$out"
+"$bin" system show -f csv >/dev/null 2>&1
+check "show -f csv is exit 2" [ $? -eq 2 ]
+
 [ $fails -eq 0 ] && echo "e2e_machine: all passed" || echo "e2e_machine: $fails failed"
 [ $fails -eq 0 ]

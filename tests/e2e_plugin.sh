@@ -142,7 +142,7 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	D=$OUT/dest
 	expect_exit 0 "make install" -- make -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX=/usr/local
 	for f in bin/lockbench share/man/man1/lockbench.1 include/lockbench/lock.h \
-		include/lockbench/atomics.h share/pkgconfig/lockbench.pc; do
+		include/lockbench/atomics.h include/lockbench/kernel.h share/pkgconfig/lockbench.pc; do
 		[ -f "$D/usr/local/$f" ] && ok || bad "make install lacks $f"
 	done
 	export PKG_CONFIG_PATH=$D/usr/local/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
@@ -155,6 +155,26 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	expect_exit 0 "installed binary loads it" -- "$D/usr/local/bin/lockbench" --plugin "$OUT/installed.so" \
 		-l ticket_backoff -t 1 -r 1 --warmup 0 -d 0.05 --no-tune -q
 	grep -q "^Lock: *ticket_backoff" "$OUT/stdout" && ok || bad "installed run table"
+	# The kernel-style example against the installed <lockbench/kernel.h>:
+	# every run checks mutual exclusion (exit 1 on a violation), here at
+	# 2, 8 and 32 threads on this machine's CPUs.
+	# shellcheck disable=SC2086
+	expect_exit 0 "build kernel_mcs against installed headers" -- $CC -std=gnu11 -Wall -Wextra \
+		-Werror -O2 -shared -fPIC $cflags "$ROOT/examples/kernel_mcs.c" -o "$OUT/kmcs.so"
+	expect_exit 0 "kernel_mcs validated at 2,8,32 threads" -- "$D/usr/local/bin/lockbench" \
+		--plugin "$OUT/kmcs.so" -l kernel_mcs -t 2,8,32 -r 1 --warmup 0.02 -d 0.1 --no-tune -q \
+		-f json -o "$OUT/kmcs.json"
+	python3 - "$OUT/kmcs.json" <<'PY' && ok || bad "kernel_mcs runs: exclusion not checked or no progress"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = [p for p in d["points"] if p["variant"] == "kernel_mcs"]
+assert sorted(p["threads"] for p in pts) == [2, 8, 32], pts
+for p in pts:
+    assert p["status"] == "ok" and p["runs"], p
+    for r in p["runs"]:
+        x = r["exclusion"]
+        assert x["checked"] and x["ok"] and x["total_ops"] == x["counter"] > 0, x
+PY
 fi
 
 echo "e2e_plugin: $pass passed, $fail failed"

@@ -8,6 +8,9 @@ set -u
 BIN=${1:-./lockbench}
 DIR=$(dirname "$0")/golden/placement
 UPDATE=${2:-}
+OUT_ERR=$(mktemp)
+OUT_JSON=$(mktemp)
+trap 'rm -f "$OUT_ERR" "$OUT_JSON"' EXIT
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
@@ -60,6 +63,48 @@ out=$("$BIN" topo --topology "package:2 core:4 pu:1" -t 0 2>"$DIR/../../.topo.er
 [ $? -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$DIR/../../.topo.err")" -eq 1 ] && ok ||
 	bad "topo -t 0: want exit 2, one line on stderr, nothing on stdout"
 rm -f "$DIR/../../.topo.err"
+
+# The SLIT distance matrix, from an XML file that carries one.
+SLIT=$(dirname "$0")/fixtures/topo/numa4-slit.xml
+out=$("$BIN" topo --topology "$SLIT")
+want="numa distances (ACPI SLIT, from \\ to):
+          0    1    2    3
+     0   10   16   32   32
+     1   16   10   32   32
+     2   32   32   10   16
+     3   32   32   16   10"
+[ "$(printf '%s\n' "$out" | tail -6)" = "$want" ] && ok || bad "SLIT matrix: $out"
+printf '%s\n' "$out" | grep -qx "node 3: cpus 12-15" && ok || bad "node cpus as a range: $out"
+printf '%s\n' "$out" | grep -qx "caches: L3 16 MiB x 4" && ok || bad "cache sizes: $out"
+
+# shared-cpu only on threads that share a PU: 3 threads on 2 PUs.
+out=$("$BIN" topo --topology "core:2 pu:1" -t 3 | awk '/^[0-9]/ { print $1, $NF }')
+[ "$out" = "0 shared-cpu
+1 0
+2 shared-cpu" ] && ok || bad "shared-cpu marks: $out"
+
+# Validation before output: --c2c on a described topology prints nothing.
+out=$("$BIN" topo --topology "core:2 pu:1" --c2c 2>"$OUT_ERR")
+[ $? -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <"$OUT_ERR")" -eq 1 ] &&
+	grep -q "not with --topology" "$OUT_ERR" && ok || bad "topo --topology --c2c: $out"
+out=$("$BIN" topo -f csv 2>"$OUT_ERR")
+[ $? -eq 2 ] && [ -z "$out" ] && grep -q "topo -f (csv): valid: table (text), json" "$OUT_ERR" &&
+	ok || bad "topo -f csv"
+
+# -f json: the same facts as one document.
+"$BIN" topo --topology "$SLIT" -t 17 -f json >"$OUT_JSON" && ok || bad "topo -f json"
+python3 - "$OUT_JSON" <<'PY' && ok || bad "topo JSON content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["numa_nodes"] == 4 and d["pus"] == 16 and d["distances_reported"], d
+assert [n["cpus"] for n in d["nodes"]] == ["0-3", "4-7", "8-11", "12-15"], d["nodes"]
+assert d["nodes"][2]["distances"] == [32, 32, 10, 16], d["nodes"][2]
+assert d["caches"] == [{"level": 3, "size_bytes": 16 << 20, "count": 4}], d["caches"]
+t = d["placement"]["threads"]
+assert len(t) == 17 and d["placement"]["policy"] == "cores"
+assert [x["thread"] for x in t if x["shared_cpu"]] == [0, 16], t
+assert d["c2c"] is None
+PY
 
 echo "e2e_topo: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

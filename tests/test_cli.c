@@ -201,6 +201,7 @@ static const char *const echoed[][2] = {
 	{"long-hold", "long_hold_ms"}, {"stutter", "stutter_s"}, {"layouts", "layouts"},
 	{"lat-sample", "lat_sample"}, {"placement", "placement"}, {"isolated", "isolated"},
 	{"mem-node", "mem_node"}, {"fake-nodes", "fake_nodes"}, {"unit", "unit"},
+	{"counters", "counters"},
 };
 static const char *const elsewhere[] = {
 	"include-broken", "plugin",                     /* variants: origin, sha256 */

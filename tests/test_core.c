@@ -150,7 +150,14 @@ static void test_place_oversubscribed(void **state)
 	assert_int_equal(placement_parse("cores", &p, err, sizeof(err)), 0);
 	assert_int_equal(placement_assign(&t, &p, 5, pl, err, sizeof(err)), 0);
 	assert_int_equal(pl[4].cpu, 0); /* wraps around */
-	assert_true(pl[0].shared);
+	for (unsigned i = 0; i < 5; i++)
+		assert_true(pl[i].shared);
+	/* 3 on 2 PUs: thread 1 has cpu 1 to itself. */
+	assert_int_equal(placement_assign(&t, &p, 3, pl, err, sizeof(err)), 0);
+	assert_true(pl[0].shared && pl[2].shared);
+	assert_false(pl[1].shared);
+	assert_int_equal(placement_assign(&t, &p, 2, pl, err, sizeof(err)), 0);
+	assert_false(pl[0].shared || pl[1].shared);
 	topo_free(&t);
 }
 

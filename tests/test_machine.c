@@ -1012,6 +1012,137 @@ static void test_describe_no_cpufreq(void **state)
 	json_decref(d);
 }
 
+/* The kernel configuration and environment, every item from the tree. */
+static void test_describe_env(void **state)
+{
+	struct fake *f = *state;
+	json_t *d, *e, *st;
+	char *text;
+	int w;
+
+	fake_put(f, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet");
+	fake_put(f, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
+		 "tsc hpet acpi_pm");
+	fake_put(f, "/proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro "
+		 "mitigations=off nohz_full=2-3 isolcpus=domain,2-3 threadirqs quiet");
+	fake_put(f, "/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Thu Jan  1 00:00:00 UTC 2026");
+	fake_put(f, "/proc/sys/kernel/osrelease", "6.9.0-fake");
+	fake_put(f, "/boot/config-6.9.0-fake", "CONFIG_SMP=y\nCONFIG_PREEMPT_VOLUNTARY=y");
+	fake_put(f, CPU "/cpuidle/current_driver", "intel_idle");
+	fake_put(f, CPU "/cpuidle/current_governor_ro", "menu");
+	fake_put(f, CPU "/cpu0/cpuidle/state0/name", "POLL");
+	fake_put(f, CPU "/cpu0/cpuidle/state0/latency", "0");
+	fake_put(f, CPU "/cpu0/cpuidle/state1/name", "C6");
+	fake_put(f, CPU "/cpu0/cpuidle/state1/latency", "170");
+	fake_put(f, CPU "/cpu0/cpuidle/state1/disable", "1");
+	fake_put(f, "/sys/class/dmi/id/sys_vendor", "QEMU");
+	fake_put(f, "/sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)");
+	fake_put(f, "/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never");
+	fake_put(f, "/sys/kernel/mm/transparent_hugepage/defrag",
+		 "always defer defer+madvise [madvise] never");
+	d = machine_describe(NULL, 0);
+	assert_non_null(d);
+	e = json_object_get(d, "clocksource");
+	assert_string_equal(json_string_value(json_object_get(e, "current")), "hpet");
+	assert_string_equal(json_string_value(json_object_get(e, "available")), "tsc hpet acpi_pm");
+	e = json_object_get(d, "preemption");
+	assert_string_equal(json_string_value(json_object_get(e, "model")), "voluntary");
+	assert_true(json_is_true(json_object_get(e, "dynamic")));
+	assert_string_equal(json_string_value(json_object_get(e, "source")), "boot config default");
+	e = json_object_get(json_object_get(d, "cmdline"), "notable");
+	assert_int_equal(json_object_size(e), 4);
+	assert_string_equal(json_string_value(json_object_get(e, "mitigations")), "off");
+	assert_string_equal(json_string_value(json_object_get(e, "nohz_full")), "2-3");
+	assert_string_equal(json_string_value(json_object_get(e, "isolcpus")), "domain,2-3");
+	assert_string_equal(json_string_value(json_object_get(e, "threadirqs")), "");
+	e = json_object_get(d, "cpuidle");
+	assert_string_equal(json_string_value(json_object_get(e, "driver")), "intel_idle");
+	assert_string_equal(json_string_value(json_object_get(e, "governor")), "menu");
+	st = json_object_get(e, "states");
+	assert_int_equal(json_array_size(st), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(st, 1), "latency_us")), 170);
+	assert_true(json_is_true(json_object_get(json_array_get(st, 1), "disabled")));
+	assert_true(json_is_false(json_object_get(json_array_get(st, 0), "disabled")));
+	e = json_object_get(d, "hypervisor");
+	assert_true(json_is_true(json_object_get(e, "detected")));
+	assert_string_equal(json_string_value(json_object_get(e, "vendor")), "QEMU");
+	assert_true(json_is_null(json_object_get(e, "type")));
+	e = json_object_get(d, "thp");
+	assert_string_equal(json_string_value(json_object_get(e, "enabled")), "always");
+	assert_string_equal(json_string_value(json_object_get(e, "defrag")), "madvise");
+
+	text = report(d, &w);
+	assert_non_null(strstr(text, "clocksource      hpet (available: tsc hpet acpi_pm)\n"));
+	assert_non_null(strstr(text, "preemption       voluntary, dynamic (boot config default)\n"));
+	assert_non_null(strstr(text, "cmdline          mitigations=off nohz_full=2-3 isolcpus=domain,2-3 threadirqs\n"));
+	assert_non_null(strstr(text, "cpuidle          intel_idle, governor menu, states: POLL 0 us, C6 170 us (disabled)\n"));
+	assert_non_null(strstr(text, "hypervisor       yes (QEMU, Standard PC (Q35 + ICH9, 2009))\n"));
+	assert_non_null(strstr(text, "huge pages       always (defrag madvise)\n"));
+	assert_non_null(strstr(text, "warning: clocksource hpet is slow to read"));
+	assert_non_null(strstr(text, "warning: running under a hypervisor"));
+	free(text);
+	json_decref(d);
+
+	/* The debugfs view of a dynamic kernel wins; preempt= next. */
+	fake_put(f, "/proc/cmdline", "preempt=full quiet");
+	d = machine_describe(NULL, 0);
+	e = json_object_get(d, "preemption");
+	assert_string_equal(json_string_value(json_object_get(e, "model")), "full");
+	assert_string_equal(json_string_value(json_object_get(e, "source")), "command line");
+	json_decref(d);
+	/* The one-line summary of the results' machine (-v). */
+	d = json_pack("{s:s, s:s, s:o}", "cpu_model", "Fake CPU", "kernel", "6.9.0-fake",
+		      "environment", machine_environment());
+	text = NULL;
+	{
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		render_machine_summary(d, out);
+		fclose(out);
+	}
+	assert_string_equal(text, "machine: Fake CPU, kernel 6.9.0-fake, clocksource hpet, "
+			    "preemption full, cpuidle menu, THP always, hypervisor QEMU, "
+			    "cmdline: preempt=full\n");
+	free(text);
+	json_decref(d);
+	fake_put(f, "/sys/kernel/debug/sched/preempt", "none (voluntary) full");
+	d = machine_describe(NULL, 0);
+	e = json_object_get(d, "preemption");
+	assert_string_equal(json_string_value(json_object_get(e, "model")), "voluntary");
+	json_decref(d);
+	fake_put(f, "/proc/sys/kernel/version", "#1 SMP PREEMPT_RT Thu Jan  1 00:00:00 UTC 2026");
+	fake_put(f, "/sys/kernel/debug/sched/preempt", "");
+	d = machine_describe(NULL, 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "preemption"),
+							      "model")), "rt");
+	json_decref(d);
+}
+
+/* None of them exposed: nulls, and the report says unknown/none. */
+static void test_describe_env_absent(void **state)
+{
+	json_t *d = machine_describe(cpus4, 4);
+	char *text;
+	int w;
+
+	(void)state;
+	assert_true(json_is_null(json_object_get(d, "clocksource")));
+	assert_true(json_is_null(json_object_get(d, "preemption")));
+	assert_true(json_is_null(json_object_get(d, "cpuidle")));
+	assert_true(json_is_null(json_object_get(d, "thp")));
+	assert_true(json_is_false(json_object_get(json_object_get(d, "hypervisor"), "detected")));
+	text = report(d, &w);
+	assert_non_null(strstr(text, "clocksource      unknown\n"));
+	assert_non_null(strstr(text, "preemption       unknown\n"));
+	assert_non_null(strstr(text, "cpuidle          none\n"));
+	assert_non_null(strstr(text, "hypervisor       none\n"));
+	assert_null(strstr(text, "warning: clocksource"));
+	assert_null(strstr(text, "warning: running under a hypervisor"));
+	free(text);
+	json_decref(d);
+}
+
 static void test_describe_arm64_model(void **state)
 {
 	json_t *d = machine_describe(cpus4, 1);
@@ -1056,6 +1187,8 @@ int main(void)
 		cmocka_unit_test(test_report_cpu_ranges),
 		cmocka_unit_test_setup_teardown(test_describe_no_cpufreq, setup_nofreq, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_arm64_model, setup_arm, teardown),
+		cmocka_unit_test_setup_teardown(test_describe_env, setup_nofreq, teardown),
+		cmocka_unit_test_setup_teardown(test_describe_env_absent, setup_acpi, teardown),
 	};
 
 	sysfs_set_root(NOWHERE);

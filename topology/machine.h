@@ -121,6 +121,14 @@ const char *machine_state_path(void);
 json_t *machine_describe(const int *cpus, unsigned ncpus);
 
 /*
+ * The kernel configuration and environment part of the description
+ * alone, as a new object: clocksource, preemption, cmdline, cpuidle,
+ * hypervisor, thp (docs/json.md, `machine.environment`).  NULL when out
+ * of memory.
+ */
+json_t *machine_environment(void);
+
+/*
  * Parse a --freq argument into @req->freq/@req->khz: "auto", "off", or a
  * frequency: 1500MHz, 1.5GHz, 1500000kHz, 1500000 (a bare number is kHz,
  * as in sysfs); units are case-insensitive.  Returns 0, or -EINVAL for

@@ -451,6 +451,8 @@ json_t *machine_describe(const int *cpus, unsigned ncpus)
 	set(o, "numa_balancing", json_u64_at(NUMA_BAL_PATH), &ok);
 	set(o, "irqbalance", irq < 0 ? json_null() : json_boolean(irq), &ok);
 	set(o, "loadavg", describe_loadavg(), &ok);
+	if (ok && machine_describe_env(o))
+		ok = false;
 	if (!ok) {
 		json_decref(o);
 		return NULL;

@@ -7,7 +7,8 @@
  *	                    and `system reset`;
  *	machine_tune.c      --freq parsing and applying --freq and
  *	                    --numa-balancing through that record;
- *	machine_describe.c  the machine as JSON (what the results carry).
+ *	machine_describe.c  the machine as JSON (what the results carry);
+ *	machine_env.c       its kernel configuration and environment part.
  *
  * Printing the description is a renderer's job
  * (output/render/render_machine.c), not topology's.
@@ -104,5 +105,12 @@ int machine_read_attr(const char *dir, const char *attr, char *buf, size_t len);
  * no CPU list.  Returns 0 or -errno.
  */
 int machine_online_cpus(int **cpus, unsigned *n);
+
+/*
+ * Add the kernel configuration and environment to the description @o:
+ * "clocksource", "preemption", "cmdline", "cpuidle", "hypervisor",
+ * "thp" (machine_env.c).  0 or -ENOMEM.
+ */
+int machine_describe_env(json_t *o);
 
 #endif /* LOCKBENCH_MACHINE_IMPL_H */

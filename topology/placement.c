@@ -228,7 +228,8 @@ int placement_assign(const struct topo *t, const struct placement_policy *p,
 			.node = pu->node,
 			.node_os = pu->node_os,
 			.package = pu->package,
-			.shared = nthreads > n,
+			/* Wrapped round: PU i % n also runs thread i + n. */
+			.shared = i % n + n < nthreads,
 			.not_allowed = !pu->allowed,
 		};
 	}

@@ -152,6 +152,46 @@ static void read_model(hwloc_topology_t h, struct topo *t)
 		t->cpu_model[--n] = 0;
 }
 
+/* Sizes and counts of the data/unified caches, L1 to L4. */
+static void read_caches(hwloc_topology_t h, struct topo *t)
+{
+	static const hwloc_obj_type_t types[4] = {
+		HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L4CACHE,
+	};
+
+	for (int i = 0; i < 4; i++) {
+		hwloc_obj_t c = hwloc_get_next_obj_by_type(h, types[i], NULL);
+
+		t->ncache[i] = (unsigned)hwloc_get_nbobjs_by_type(h, types[i]);
+		t->cache_size[i] = c && c->attr ? c->attr->cache.size : 0;
+	}
+}
+
+/*
+ * The OS's NUMA latency matrix (hwloc's "NUMALatency", from the ACPI
+ * SLIT on Linux) into t->dist, or NULL when none is reported or it does
+ * not cover every node.
+ */
+static void read_distances(hwloc_topology_t h, struct topo *t)
+{
+	struct hwloc_distances_s *d[4];
+	unsigned nr = 4, n;
+
+	if (hwloc_distances_get_by_type(h, HWLOC_OBJ_NUMANODE, &nr, d,
+					HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) || !nr)
+		return;
+	n = d[0]->nbobjs;
+	if (n == t->nnodes && (t->dist = calloc((size_t)n * n, sizeof(*t->dist)))) {
+		for (unsigned i = 0; i < n; i++)
+			for (unsigned j = 0; j < n; j++)
+				t->dist[d[0]->objs[i]->logical_index * n +
+					d[0]->objs[j]->logical_index] =
+					(unsigned)d[0]->values[i * n + j];
+	}
+	for (unsigned i = 0; i < (nr < 4 ? nr : 4); i++)
+		hwloc_distances_release(h, d[i]);
+}
+
 int topo_load(struct topo *t, const char *spec, const char *isolated_list,
 	      char *err, size_t errlen)
 {
@@ -178,6 +218,8 @@ int topo_load(struct topo *t, const char *spec, const char *isolated_list,
 		mark_allowed(t);
 	mark_isolated(t, isolated_list);
 	read_model(h, t);
+	read_caches(h, t);
+	read_distances(h, t);
 	snprintf(t->source, sizeof(t->source), "%s%s",
 		 t->real ? "this machine" : looks_like_xml(spec) ? "xml: " : "synthetic: ",
 		 t->real ? "" : spec);
@@ -188,6 +230,7 @@ int topo_load(struct topo *t, const char *spec, const char *isolated_list,
 void topo_free(struct topo *t)
 {
 	free(t->pu);
+	free(t->dist);
 	memset(t, 0, sizeof(*t));
 }
 

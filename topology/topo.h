@@ -30,6 +30,13 @@ struct topo {
 	bool real;         /* describes this machine (pinning makes sense) */
 	char source[256];  /* "this machine", "synthetic: ...", "xml: path" */
 	char cpu_model[128];
+	/* Data/unified caches by level (index 0..3 = L1..L4): bytes of the
+	 * first one of that level (0: none) and how many there are. */
+	unsigned long long cache_size[4];
+	unsigned ncache[4];
+	/* The NUMA distance matrix the OS reports (ACPI SLIT), nnodes x
+	 * nnodes in dense node order, row = from; NULL when none. */
+	unsigned *dist;
 };
 
 /*

@@ -40,6 +40,7 @@ struct thread_arg {
 	int pin_errno; /* sched_setaffinity's errno, 0 when pinned */
 	struct run_lat *lat;       /* where the worker merges its histogram */
 	struct wnoise *wn; /* noise measurements (noise_run.h) or NULL */
+	pid_t os_tid;      /* the worker's thread id, for its perf counters */
 	const uint64_t *holder_ids; /* wl_holder_id() of every thread */
 };
 
@@ -257,6 +258,7 @@ static void *worker_main(void *argp)
 		.rng = 0x9e3779b97f4a7c15ull * (a->tid + 1) + 1,
 		.samp = noise_worker_setup(a->wn, pl->cpu),
 	};
+	a->os_tid = gettid();
 	/* Release our thread_init to the other threads; the acquire of `go`
 	 * below then orders every thread_init before any lock operation. */
 	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
@@ -315,6 +317,7 @@ struct monitor {
 	struct worker_slot *slot;
 	struct run_state *rs;
 	struct worker_slot *x0, *x1;   /* slots at window start / end */
+	struct perf_run *perf;         /* the workers' counters, or NULL */
 	double t0;
 	uint64_t last_sum;
 	double last_progress;
@@ -362,6 +365,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	tw = lb_mono_s();
 	prev = snapshot(m->slot, sp->nthreads, w0);
 	slots_copy(m->slot, sp->nthreads, m->x0);
+	perf_run_enable(m->perf);
 	atomic_store_explicit(&m->rs->window, 1, lb_rlx);
 	tend = tw + sp->duration_s;
 	cap = (unsigned)(sp->duration_s / sp->interval_s) + 2;
@@ -381,6 +385,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	}
 	snapshot(m->slot, sp->nthreads, out->thread_ops);
 	atomic_store_explicit(&m->rs->window, 0, lb_rlx);
+	perf_run_disable(m->perf);
 	slots_copy(m->slot, sp->nthreads, m->x1);
 	out->window_s = lb_mono_s() - tw;
 	return RUN_OK;
@@ -556,6 +561,59 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 	return RUN_OK;
 }
 
+/* Open the workers' counters (they are all ready, so their ids are
+ * known); RUN_OK or RUN_ERROR. */
+static int perf_open(const struct run_spec *sp, struct run_mem *m,
+		     struct perf_run **pr, char *err, size_t errlen)
+{
+	pid_t *tids;
+	int rc;
+
+	*pr = NULL;
+	if (!sp->perf || !sp->perf->n)
+		return RUN_OK;
+	tids = malloc(sp->nthreads * sizeof(*tids));
+	if (!tids) {
+		snprintf(err, errlen, "lockbench: counters: out of memory");
+		return RUN_ERROR;
+	}
+	for (unsigned i = 0; i < sp->nthreads; i++)
+		tids[i] = m->args[i].os_tid;
+	rc = perf_run_open(sp->perf, tids, sp->nthreads, pr, err, errlen);
+	free(tids);
+	return rc ? RUN_ERROR : RUN_OK;
+}
+
+/* The window's counter totals into out->perf; RUN_OK or RUN_ERROR. */
+static int perf_collect(const struct run_spec *sp, struct perf_run *pr,
+			struct run_sample *out, char *err, size_t errlen)
+{
+	if (!pr)
+		return RUN_OK;
+	out->perf = calloc(sp->perf->n, sizeof(double));
+	if (!out->perf || perf_run_read(pr, out->perf, &out->perf_scaled)) {
+		snprintf(err, errlen, "lockbench: counters: reading them failed");
+		return RUN_ERROR;
+	}
+	out->nperf = sp->perf->n;
+	return RUN_OK;
+}
+
+/* measure() with the workers' perf counters around the window. */
+static int measure_counted(struct run_mem *m, struct monitor *mon,
+			   struct run_sample *out, char *err, size_t errlen)
+{
+	int rc = perf_open(mon->sp, m, &mon->perf, err, errlen);
+
+	if (!rc)
+		rc = measure(mon, out, m->w0);
+	if (!rc)
+		rc = perf_collect(mon->sp, mon->perf, out, err, errlen);
+	perf_run_close(mon->perf);
+	mon->perf = NULL;
+	return rc;
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
@@ -594,7 +652,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	mon.x0 = m.x;
 	mon.x1 = m.x + sp->nthreads;
 	if (!rc)
-		rc = measure(&mon, out, m.w0);
+		rc = measure_counted(&m, &mon, out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		snprintf(err, errlen,

@@ -14,6 +14,7 @@
 
 #include "../output/results/results.h"
 #include "../topology/placement.h"
+#include "perf_counters.h"
 #include "workload.h"
 
 struct run_spec {
@@ -30,6 +31,9 @@ struct run_spec {
 	double watchdog_s;                 /* no progress this long = hung */
 	volatile sig_atomic_t *interrupted;/* set by SIGINT/SIGTERM handlers */
 	const struct noise_opts *noise;    /* probe/steal/samples; NULL: off */
+	/* perf_event counters over the window (perf_counters.h); NULL or
+	 * no events: off. */
+	const struct perf_set *perf;
 };
 
 enum run_rc {

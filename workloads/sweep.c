@@ -151,7 +151,7 @@ static void spec_for(const struct config *c, const struct plan_step *st,
 		.fake_nodes = c->fake_nodes, .mem_node = c->mem_node,
 		.warmup_s = c->warmup_s, .duration_s = c->duration_s,
 		.interval_s = c->interval_s, .watchdog_s = c->watchdog_s,
-		.interrupted = intr, .noise = &c->noise,
+		.interrupted = intr, .noise = &c->noise, .perf = &c->perf,
 	};
 	/* Memory on the first thread's node unless --mem-node says. */
 	if (c->mem_node == MEM_NODE_LOCAL && place[0].cpu >= 0)

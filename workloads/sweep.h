@@ -12,6 +12,7 @@
 #include "../locks/registry.h"
 #include "../output/results/results.h"
 #include "../topology/placement.h"
+#include "perf_counters.h"
 #include "workload.h"
 
 enum run_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL };
@@ -41,6 +42,10 @@ struct config {
 	 * layouts, each run with the `null` lock); NULL otherwise. */
 	unsigned *layouts;
 	struct noise_opts noise;           /* probe, flags, -r auto (noise.h) */
+	/* --counters: the events every run measures (those the kernel
+	 * refused are in perf.refused); perf_request is the argument. */
+	struct perf_set perf;
+	const char *perf_request;
 };
 
 /* Column name of variant v: its layout under -w layout, else its lock. */

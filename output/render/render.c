@@ -244,7 +244,8 @@ static bool render_has_metrics(const struct results *r)
 		const struct point *p = results_point(r, v, r->nrows - 1);
 
 		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
-					      (!isnan(p->hand_node) && p->hand_node < 1)))
+					      (!isnan(p->hand_node) && p->hand_node < 1) ||
+					      (r->nperf && p->perf_sum)))
 			return true;
 	}
 	return r->workload && !strcmp(r->workload, "rw");
@@ -345,6 +346,28 @@ void render_wrapped(FILE *f, const char *text, unsigned indent)
 	fputc('\n', f);
 }
 
+/* --counters: each event per operation (mean over the runs) at `row`,
+ * one line per variant. */
+static void render_perf(const struct results *r, unsigned row, const char *at,
+			FILE *f)
+{
+	for (unsigned v = 0; r->nperf && v < r->nvariants; v++) {
+		const struct point *p = results_point(r, v, row);
+
+		if (p->status != POINT_OK || !p->perf_sum)
+			continue;
+		fprintf(f, "per operation %s, %s:", at, r->variants[v].name);
+		for (unsigned e = 0; e < r->nperf; e++) {
+			double m = p->perf_sum[e].mean;
+
+			/* Three significant digits, without exponents for counts. */
+			fprintf(f, fabs(m) >= 100 ? "%s %s %.0f" : "%s %s %.3g",
+				e ? "," : "", r->perf_names[e], m);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void render_metrics(const struct results *r, FILE *f)
 {
 	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
@@ -385,6 +408,7 @@ static void render_metrics(const struct results *r, FILE *f)
 	}
 	if (rw)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
+	render_perf(r, row, at, f);
 }
 
 /* Kernel locktorture columns next to userspace ones (compare marks them). */
@@ -495,7 +519,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		cv = ns = over = missing = unfair = false;
 	if (cv || ns || over || missing || unfair || failed || r->incomplete || kernel_mixed(r) ||
 	    (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
-	    render_noise_notes(r, o, NULL))
+	    render_noise_notes(r, o, NULL) ||
+	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
 	if (cv)
@@ -525,4 +550,6 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 			"different measurements side by side, not one\n");
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
+	if (o->verbose)
+		render_machine_summary(r->machine, f);
 }

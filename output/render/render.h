@@ -15,6 +15,7 @@ enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
 struct render_opts {
 	enum unit unit;
 	bool marks;        /* ?, ~, * marks and their notes (default on) */
+	bool verbose;      /* -v: a one-line machine summary under the notes */
 };
 
 struct format_info {
@@ -91,5 +92,12 @@ int render_json(const struct results *r, const struct render_opts *o, FILE *f);
  * number of warnings printed (>= 0), or -EIO when writing to @out failed.
  */
 int render_machine_report(const json_t *desc, FILE *out);
+
+/*
+ * One line summing up the results' machine (its "environment" and
+ * kernel: what compare checks) into @out: "machine: ...".  Nothing when
+ * the results carry no environment (imports, older files).
+ */
+void render_machine_summary(const json_t *machine, FILE *out);
 
 #endif

@@ -168,11 +168,87 @@ static void report_machine(const json_t *d, FILE *out)
 			json_number_value(json_array_get(la, 2)));
 }
 
+/* A string member of @o, or @def. */
+static const char *str_or(const json_t *o, const char *key, const char *def)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : def;
+}
+
+/* The clocksource, preemption and command-line lines. */
+static void report_kernel_env(const json_t *d, FILE *out)
+{
+	const json_t *cs = json_object_get(d, "clocksource");
+	const json_t *pr = json_object_get(d, "preemption");
+	const json_t *cl = json_object_get(json_object_get(d, "cmdline"), "notable");
+	const char *key;
+	json_t *v;
+
+	if (json_is_object(cs))
+		fprintf(out, "%-16s %s (available: %s)\n", "clocksource",
+			str_or(cs, "current", "?"), str_or(cs, "available", "?"));
+	else
+		fprintf(out, "%-16s unknown\n", "clocksource");
+	if (json_is_object(pr))
+		fprintf(out, "%-16s %s%s (%s)\n", "preemption",
+			str_or(pr, "model", "dynamic, current model unknown"),
+			json_is_true(json_object_get(pr, "dynamic")) &&
+			json_string_value(json_object_get(pr, "model")) ? ", dynamic" : "",
+			str_or(pr, "source", "?"));
+	else
+		fprintf(out, "%-16s unknown\n", "preemption");
+	if (!json_is_object(cl)) {
+		fprintf(out, "%-16s unknown\n", "cmdline");
+		return;
+	}
+	fprintf(out, "%-16s", "cmdline");
+	json_object_foreach((json_t *)cl, key, v)
+		fprintf(out, " %s%s%s", key, *json_string_value(v) ? "=" : "",
+			json_string_value(v));
+	fprintf(out, "%s\n", json_object_size(cl) ? "" : " none of the parameters lock timings depend on");
+}
+
+/* The cpuidle, hypervisor and transparent huge page lines. */
+static void report_env(const json_t *d, FILE *out)
+{
+	const json_t *ci = json_object_get(d, "cpuidle"), *st, *e;
+	const json_t *hv = json_object_get(d, "hypervisor");
+	const json_t *thp = json_object_get(d, "thp"), *det;
+	size_t i;
+
+	if (json_is_object(ci)) {
+		fprintf(out, "%-16s %s, governor %s, states:", "cpuidle",
+			str_or(ci, "driver", "driver ?"), str_or(ci, "governor", "?"));
+		st = json_object_get(ci, "states");
+		json_array_foreach(st, i, e)
+			fprintf(out, "%s %s %lld us%s", i ? "," : "", str_or(e, "name", "?"),
+				(long long)json_integer_value(json_object_get(e, "latency_us")),
+				json_is_true(json_object_get(e, "disabled")) ? " (disabled)" : "");
+		fprintf(out, "%s\n", json_array_size(st) ? "" : " none");
+	} else {
+		fprintf(out, "%-16s %s\n", "cpuidle", "none");
+	}
+	det = json_object_get(hv, "detected");
+	if (json_is_true(det))
+		fprintf(out, "%-16s yes (%s%s%s)\n", "hypervisor",
+			str_or(hv, "type", str_or(hv, "vendor", "type unknown")),
+			json_string_value(json_object_get(hv, "product")) ? ", " : "",
+			str_or(hv, "product", ""));
+	else
+		fprintf(out, "%-16s %s\n", "hypervisor", json_is_false(det) ? "none" : "unknown");
+	if (json_is_object(thp))
+		fprintf(out, "%-16s %s (defrag %s)\n", "huge pages", str_or(thp, "enabled", "?"),
+			str_or(thp, "defrag", "?"));
+	else
+		fprintf(out, "%-16s %s\n", "huge pages", "no transparent huge pages");
+}
+
 /* The machine-wide warnings; returns how many were printed. */
 static int warn_machine(const json_t *d, FILE *out)
 {
 	const json_t *shared = json_object_get(d, "smt_shared"), *v;
-	const char *iso = json_string_value(json_object_get(d, "isolated"));
+	const char *iso = json_string_value(json_object_get(d, "isolated")), *s;
 	int n = 0;
 
 	if (json_is_true(json_object_get(json_object_get(d, "boost"), "on")))
@@ -197,6 +273,12 @@ static int warn_machine(const json_t *d, FILE *out)
 	if (json_is_integer(v) && json_integer_value(v) > 0)
 		n += fprintf(out, "warning: kernel.numa_balancing is %lld: pages and tasks migrate during the run\n",
 			     (long long)json_integer_value(v)) > 0;
+	s = json_string_value(json_object_get(json_object_get(d, "clocksource"), "current"));
+	if (s && (!strcmp(s, "hpet") || !strcmp(s, "acpi_pm") || !strcmp(s, "jiffies")))
+		n += fprintf(out, "warning: clocksource %s is slow to read: every timestamp of a run costs far more than with tsc or arch_sys_counter\n",
+			     s) > 0;
+	if (json_is_true(json_object_get(json_object_get(d, "hypervisor"), "detected")))
+		n += fprintf(out, "warning: running under a hypervisor: the host can deschedule a vCPU holding a lock (lock-holder preemption; see steal time)\n") > 0;
 	if (json_is_true(json_object_get(d, "irqbalance")))
 		n += fprintf(out, "warning: irqbalance is running: it moves interrupts between CPUs during the run\n") > 0;
 	v = json_array_get(json_object_get(d, "loadavg"), 0);
@@ -204,6 +286,33 @@ static int warn_machine(const json_t *d, FILE *out)
 		n += fprintf(out, "warning: load average %.2f > 0.5: other work competes with the run\n",
 			     json_number_value(v)) > 0;
 	return n;
+}
+
+void render_machine_summary(const json_t *machine, FILE *out)
+{
+	const json_t *env = json_object_get(machine, "environment");
+	const json_t *pr = json_object_get(env, "preemption");
+	const json_t *hv = json_object_get(env, "hypervisor");
+	const json_t *cl = json_object_get(json_object_get(env, "cmdline"), "notable");
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(env))
+		return;
+	fprintf(out, "machine: %s, kernel %s, clocksource %s, preemption %s, cpuidle %s, "
+		"THP %s, hypervisor %s, cmdline:",
+		str_or(machine, "cpu_model", "?"), str_or(machine, "kernel", "?"),
+		str_or(json_object_get(env, "clocksource"), "current", "?"),
+		str_or(pr, "model", json_is_object(pr) ? "dynamic" : "?"),
+		str_or(json_object_get(env, "cpuidle"), "governor", "none"),
+		str_or(json_object_get(env, "thp"), "enabled", "none"),
+		json_is_true(json_object_get(hv, "detected")) ?
+		str_or(hv, "type", str_or(hv, "vendor", "yes")) :
+		json_is_false(json_object_get(hv, "detected")) ? "none" : "?");
+	json_object_foreach((json_t *)cl, key, v)
+		fprintf(out, " %s%s%s", key, *json_string_value(v) ? "=" : "",
+			json_string_value(v));
+	fprintf(out, "%s\n", json_object_size(cl) ? "" : " -");
 }
 
 int render_machine_report(const json_t *desc, FILE *out)
@@ -214,6 +323,8 @@ int render_machine_report(const json_t *desc, FILE *out)
 	report_head(desc, out);
 	n = report_cpus(cpus, out);
 	report_machine(desc, out);
+	report_kernel_env(desc, out);
+	report_env(desc, out);
 	if (n)
 		fprintf(out, "warning: frequency cannot be controlled on this machine (no cpufreq)\n");
 	n += warn_governors(cpus, out);

@@ -27,6 +27,7 @@ struct rd {
 	const char *name;
 	char *err;
 	size_t errlen;
+	const struct results *r;   /* the results being read (perf names) */
 };
 
 static int __attribute__((format(printf, 2, 3))) fail(struct rd *d, const char *fmt, ...)
@@ -362,7 +363,7 @@ static bool run_key_known(const char *k)
 		"seq", "invocation", "window_s", "ops", "ops_per_sec", "thread_ops",
 		"exclusion", "series", "counters", "lock_node",
 		"rw", "latency", "handover", "fairness", "trend", "unfair_reported",
-		NULL,
+		"perf", NULL,
 	};
 
 	for (unsigned i = 0; known[i]; i++)
@@ -544,6 +545,53 @@ static int read_recorded_flags(struct rd *d, json_t *o, const char *where,
 	return 0;
 }
 
+/* (1.3) runs[].perf: each of the results' perf events by name; null or
+ * a missing event reads as NAN (not measured). */
+static int read_perf(struct rd *d, json_t *o, const char *where, struct run_sample *s)
+{
+	json_t *p = json_object_get(o, "perf"), *ev;
+	char w[160];
+
+	if (!p || json_is_null(p) || !d->r->nperf)
+		return 0;
+	snprintf(w, sizeof(w), "%s.perf", where);
+	ev = json_object_get(p, "events");
+	if (!json_is_object(p) || !json_is_object(ev))
+		return fail(d, "%s: expected an object with \"events\"", w);
+	s->perf = calloc(d->r->nperf, sizeof(*s->perf));
+	if (!s->perf)
+		return oom(d);
+	s->nperf = d->r->nperf;
+	s->perf_scaled = json_is_true(json_object_get(p, "scaled"));
+	for (unsigned i = 0; i < s->nperf; i++) {
+		json_t *t = json_object_get(json_object_get(ev, d->r->perf_names[i]), "total");
+
+		if (t && !json_is_null(t) && !json_is_number(t))
+			return fail(d, "%s.events.%s.total: expected a number or null", w,
+				    d->r->perf_names[i]);
+		s->perf[i] = json_is_number(t) ? json_number_value(t) : NAN;
+	}
+	return 0;
+}
+
+/* (1.3) The perf event names of config.counters.events, if any. */
+static int read_perf_names(struct rd *d, json_t *doc, struct results *r)
+{
+	json_t *ev = json_object_get(json_object_get(json_object_get(doc, "config"),
+						     "counters"), "events"), *x;
+	const char *names[64];
+	size_t i, n = 0;
+
+	if (!json_is_array(ev))
+		return 0;
+	json_array_foreach(ev, i, x) {
+		if (!json_is_string(x) || n == 64)
+			return fail(d, "config.counters.events: expected at most 64 names");
+		names[n++] = json_string_value(x);
+	}
+	return results_set_perf_names(r, names, (unsigned)n) ? oom(d) : 0;
+}
+
 /* One run into s (owned by the caller, freed by it on error too). */
 static int read_run(struct rd *d, json_t *o, const char *where,
 		    const struct variant *var, struct run_sample *s)
@@ -577,7 +625,7 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_series(d, a, where, s)) ||
 	    (rc = read_counters(d, json_object_get(o, "counters"), where, var, s)) ||
 	    (rc = read_rw(d, o, where, s)) || (rc = read_latency(d, o, where, s)) ||
-	    (rc = read_handover(d, o, where, s)))
+	    (rc = read_handover(d, o, where, s)) || (rc = read_perf(d, o, where, s)))
 		return rc;
 	s->seq = (unsigned)seq;
 	a = json_object_get(o, "unfair_reported");
@@ -745,7 +793,9 @@ static int read_doc(struct rd *d, json_t *doc, struct results *r)
 			if (!strcmp(r->variants[k].name, r->variants[v].name))
 				return fail(d, "variants: %s listed twice", r->variants[v].name);
 	}
-	if ((rc = read_rows(d, doc, r)) || (rc = read_top(d, doc, r)))
+	d->r = r;
+	if ((rc = read_rows(d, doc, r)) || (rc = read_top(d, doc, r)) ||
+	    (rc = read_perf_names(d, doc, r)))
 		return rc;
 	for (unsigned i = 0; i < json_array_size(points); i++)
 		if ((rc = read_point(d, json_array_get(points, i), i, r)))

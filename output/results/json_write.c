@@ -161,7 +161,40 @@ static void point_metrics_json(json_t *o, const struct point *p)
 
 /* ---- end of workload metrics ----------------------------------------- */
 
-static json_t *run_json(const struct variant *var, const struct run_sample *s)
+/* ---- perf counters (schema 1.3) --------------------------------------- */
+
+/* A run's counters: {name: {"total", "per_op"}}, null when none. */
+static json_t *run_perf_json(const struct results *r, const struct run_sample *s)
+{
+	json_t *o;
+
+	if (!s->nperf || !s->perf)
+		return json_null();
+	o = json_object();
+	for (unsigned i = 0; i < s->nperf && i < r->nperf; i++)
+		json_object_set_new(o, r->perf_names[i],
+			json_pack("{s:o, s:o}", "total", num(s->perf[i]),
+				  "per_op", num(s->ops ? s->perf[i] / (double)s->ops : NAN)));
+	return json_pack("{s:o, s:b}", "events", o, "scaled", s->perf_scaled);
+}
+
+static json_t *summary_json(const struct summary *s);
+
+/* A point's counters per operation over its runs, null when none. */
+static json_t *point_perf_json(const struct results *r, const struct point *p)
+{
+	json_t *o;
+
+	if (!r->nperf || !p->perf_sum)
+		return json_null();
+	o = json_object();
+	for (unsigned i = 0; i < r->nperf; i++)
+		json_object_set_new(o, r->perf_names[i], summary_json(&p->perf_sum[i]));
+	return o;
+}
+
+static json_t *run_json(const struct results *r, const struct variant *var,
+			const struct run_sample *s)
 {
 	json_t *series = json_array(), *counters = json_object(), *o;
 
@@ -186,6 +219,8 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 		json_object_set_new(o, "lock_node", s->lock_node >= 0
 						    ? json_integer(s->lock_node) : json_null());
 	run_metrics_json(o, s);
+	if (o)
+		json_object_set_new(o, "perf", run_perf_json(r, s));
 	if (o && s->unfair_reported)
 		json_object_set_new(o, "unfair_reported", json_true());
 	add_extra(o, s->extra);
@@ -242,7 +277,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	json_t *runs = json_array(), *o;
 
 	for (unsigned i = 0; i < p->nruns; i++)
-		json_array_append_new(runs, run_json(&r->variants[v], &p->runs[i]));
+		json_array_append_new(runs, run_json(r, &r->variants[v], &p->runs[i]));
 	o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
 		      "variant", r->variants[v].name, "variant_index", v,
 		      "threads", r->rows[row], "row_index", row,
@@ -253,6 +288,8 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 		      "high_cv", p->high_cv,
 		      "fairness", "jain", num(p->jain), "lt_unfair", p->lt_unfair);
 	point_metrics_json(o, p);
+	if (o)
+		json_object_set_new(o, "perf_per_op", point_perf_json(r, p));
 	if (p->has_rel)
 		json_object_set_new(o, "vs_baseline",
 				    json_pack("{s:s, s:o, s:o, s:o, s:o, s:b}",

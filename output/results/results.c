@@ -55,6 +55,7 @@ void run_sample_free(struct run_sample *s)
 	free(s->thread_kind);
 	free(s->lat);
 	json_decref(s->extra);
+	free(s->perf);
 	noise_run_free(&s->noise);
 	memset(s, 0, sizeof(*s));
 }
@@ -80,6 +81,7 @@ void results_free(struct results *r)
 		free(r->points[i].runs);
 		free(r->points[i].error);
 		free(r->points[i].lat);
+		free(r->points[i].perf_sum);
 		point_noise_free(&r->points[i].noise);
 	}
 	for (unsigned i = 0; r->variants && i < r->nvariants; i++)
@@ -104,6 +106,9 @@ void results_free(struct results *r)
 	json_decref(r->provenance);
 	json_decref(r->run_order);
 	results_noise_free(&r->noise);
+	for (unsigned i = 0; i < r->nperf; i++)
+		free(r->perf_names[i]);
+	free(r->perf_names);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -138,6 +143,7 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	d->thread_reads = dup_mem(s->thread_reads, s->nthreads * sizeof(uint64_t));
 	d->thread_kind = dup_mem(s->thread_kind, s->nthreads);
 	d->lat = dup_mem(s->lat, s->lat ? sizeof(*s->lat) : 0);
+	d->perf = dup_mem(s->perf, s->nperf * sizeof(double));
 	if (noise_run_dup(&d->noise, &s->noise) |
 	    ((s->nthreads && s->thread_reads && !d->thread_reads) ||
 	     (s->nthreads && s->thread_kind && !d->thread_kind) ||
@@ -145,11 +151,34 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	     (s->nthreads && s->thread_ops && !d->thread_ops) ||
 	     (s->nseries && s->series && !d->series) ||
 	     (s->ncounters && s->counters && !d->counters) ||
+	     (s->nperf && s->perf && !d->perf) ||
 	     (s->extra && !d->extra))) {
 		run_sample_free(d);
 		return -ENOMEM;
 	}
 	p->nruns++;
+	return 0;
+}
+
+int results_set_perf_names(struct results *r, const char *const *names, unsigned n)
+{
+	char **v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		if (!(v[i] = strdup(names[i]))) {
+			while (i--)
+				free(v[i]);
+			free(v);
+			return -ENOMEM;
+		}
+	}
+	for (unsigned i = 0; i < r->nperf; i++)
+		free(r->perf_names[i]);
+	free(r->perf_names);
+	r->perf_names = v;
+	r->nperf = n;
 	return 0;
 }
 
@@ -435,6 +464,28 @@ out:
 	free(d);
 }
 
+/* Each perf counter per operation, summarised over the runs that have
+ * it (a run without the counter or with no operations is left out). */
+static void point_perf(const struct results *r, struct point *p)
+{
+	double *x = malloc((p->nruns + 1) * sizeof(*x));
+
+	free(p->perf_sum);
+	p->perf_sum = r->nperf ? calloc(r->nperf, sizeof(*p->perf_sum)) : NULL;
+	for (unsigned e = 0; x && p->perf_sum && e < r->nperf; e++) {
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < p->nruns; i++) {
+			const struct run_sample *s = &p->runs[i];
+
+			if (e < s->nperf && s->ops && !isnan(s->perf[e]))
+				x[n++] = s->perf[e] / (double)s->ops;
+		}
+		stats_summarize(x, n, &p->perf_sum[e]);
+	}
+	free(x);
+}
+
 static void point_versus(struct point *p, const struct point *b)
 {
 	double *x = malloc((p->nruns + 1) * sizeof(*x));
@@ -526,6 +577,7 @@ void results_finalize(struct results *r)
 			p->high_cv = p->sum.n > 1 && p->sum.cv > r->cv_flag;
 			point_fairness(p);
 			point_metrics(p);
+			point_perf(r, p);
 			free(x);
 		}
 	for (unsigned v = 0; v < r->nvariants; v++)

@@ -76,6 +76,14 @@ struct run_sample {
 	double trend_pct;        /* its change, last vs first interval, % of mean */
 	/* Probe, steal, migrations, section lengths (output/results/noise.h). */
 	struct run_noise noise;
+	/*
+	 * perf_event counters (results.perf_names), each summed over the
+	 * workers over the window; NAN when the kernel never scheduled the
+	 * event.  perf_scaled: some value was scaled for multiplexing.
+	 */
+	unsigned nperf;
+	double *perf;
+	bool perf_scaled;
 };
 
 enum point_status {
@@ -144,6 +152,8 @@ struct point {
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
 	struct point_noise noise;/* flags and typical probe (output/results/noise.h) */
+	/* [results.nperf] each counter per operation over the runs, or NULL. */
+	struct summary *perf_sum;
 };
 
 struct variant {
@@ -211,6 +221,10 @@ struct results {
 	json_t *machine, *config, *placement, *calibration, *run_order;
 	json_t *provenance;      /* what made it: command, revision, ... (1.3) */
 	struct results_noise noise; /* noise options and counts (noise.h) */
+	/* The perf_event counters every run carries (--counters), by name
+	 * as `perf list` spells them; 0 and NULL when none. */
+	unsigned nperf;
+	char **perf_names;
 };
 
 /* The variant v is compared with (see base_of). */
@@ -233,6 +247,8 @@ static inline struct point *results_point(const struct results *r,
 
 /* Allocate the grid; 0 or -ENOMEM. Names are copied. */
 int results_init(struct results *r, unsigned nvariants, unsigned nrows);
+/* Name the perf counters of the runs (copies); 0 or -ENOMEM. */
+int results_set_perf_names(struct results *r, const char *const *names, unsigned n);
 void results_free(struct results *r);
 /* Append a copy of `s` to point (v, row); 0 or -ENOMEM. */
 int results_add_run(struct results *r, unsigned v, unsigned row,

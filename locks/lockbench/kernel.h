@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lockbench/kernel.h - the Linux kernel's names for the primitives lock
+ * code uses, so a lock written for the kernel (or a patch to one) can be
+ * dropped into a plugin with its text unchanged:
+ *
+ *   READ_ONCE WRITE_ONCE smp_load_acquire smp_store_release
+ *   smp_mb smp_rmb smp_wmb smp_mb__before_atomic smp_mb__after_atomic
+ *   smp_acquire__after_ctrl_dep barrier likely unlikely cpu_relax
+ *   smp_cond_load_relaxed smp_cond_load_acquire (the VAL convention)
+ *   xchg cmpxchg try_cmpxchg (_relaxed/_acquire/_release) on any scalar
+ *   atomic_t, atomic_long_t, atomic64_t: read set add sub inc dec and/or/
+ *   xor andnot, *_return, fetch_*, xchg, cmpxchg, try_cmpxchg, each with
+ *   the kernel's _relaxed/_acquire/_release variants
+ *   atomic_cond_read_relaxed atomic_cond_read_acquire
+ *   u8..u64 s8..s64
+ *
+ * Semantics follow Documentation/atomic_t.txt and
+ * Documentation/memory-barriers.txt: void RMW ops and _relaxed are
+ * unordered; _acquire/_release order one side; value-returning ops
+ * without a suffix are fully ordered (an smp_mb() on each side).
+ *
+ * Everything is built on the compiler's __atomic builtins, which are
+ * what <stdatomic.h> expands to, so ThreadSanitizer sees every access
+ * and its ordering.  TSan does not model fences: a lock that relies on
+ * smp_mb()/smp_rmb()/smp_wmb() alone for ordering may get false reports
+ * there (the hardware and the compiler still get the fence).
+ *
+ * Waiting: smp_cond_load_*() re-reads *ptr until the condition holds.
+ * On arm64 it waits between reads as the kernel does
+ * (arch/arm64/include/asm/barrier.h, asm/cmpxchg.h __cmpwait): arm the
+ * exclusive monitor with a load-exclusive of the word and sleep in WFE
+ * until another CPU writes the line (or the kernel's event stream ticks).
+ * On x86 it spins with `pause`.
+ *
+ * Include it after <lockbench/lock.h>.  The kernel's atomic_fetch_add()
+ * and friends take (i, v) where C11's generic functions of the same name
+ * take (object, value): this header replaces those five C11 names
+ * (atomic_fetch_{add,sub,or,xor,and}); the _explicit forms are untouched.
+ */
+#ifndef LOCKBENCH_KERNEL_H
+#define LOCKBENCH_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "atomics.h"
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+/* Compiler barrier. */
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+/* ---- barriers ------------------------------------------------------ */
+
+/* GCC warns (-Wtsan) that TSan ignores fences; that is documented above,
+ * so keep a plugin's -Werror TSan build quiet about it. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define LB_K_NO_TSAN_WARN_BEGIN                                                \
+	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wtsan\"")
+#define LB_K_NO_TSAN_WARN_END _Pragma("GCC diagnostic pop")
+#else
+#define LB_K_NO_TSAN_WARN_BEGIN
+#define LB_K_NO_TSAN_WARN_END
+#endif
+
+LB_K_NO_TSAN_WARN_BEGIN
+static inline void lb_k_fence_sc(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void lb_k_fence_acq(void)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
+static inline void lb_k_fence_rel(void)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+LB_K_NO_TSAN_WARN_END
+
+/* smp_rmb() orders loads with loads, smp_wmb() stores with stores; the
+ * C11 acquire and release fences are the portable fences that include
+ * those (arm64: dmb ishld and dmb ish; x86: compiler barriers). */
+#define smp_mb() lb_k_fence_sc()
+#define smp_rmb() lb_k_fence_acq()
+#define smp_wmb() lb_k_fence_rel()
+/* Order a void atomic RMW (atomic_inc, ...) with what follows/precedes. */
+#define smp_mb__before_atomic() smp_mb()
+#define smp_mb__after_atomic() smp_mb()
+/* Upgrade a control dependency to acquire (kernel: smp_rmb()). */
+#define smp_acquire__after_ctrl_dep() smp_rmb()
+
+/*
+ * The kernel's fully ordered RMW ops are at least as strong as an
+ * smp_mb() before and after.  A seq_cst RMW gives that on x86 (a locked
+ * instruction) but not on arm64, where GCC builds it from
+ * load-acquire/store-release exclusives that let an earlier plain store
+ * pass a later plain load; the kernel's arm64 atomics end with
+ * `dmb ish` for that reason, and so do these.
+ */
+#if defined(__aarch64__)
+#define lb_k_full_after() __asm__ __volatile__("dmb ish" ::: "memory")
+#else
+#define lb_k_full_after() do { } while (0)
+#endif
+
+/* ---- ONCE accesses, acquire/release -------------------------------- */
+
+/*
+ * READ_ONCE/WRITE_ONCE: relaxed atomic accesses (no tearing, no fusing,
+ * no invented loads), which is what the kernel emits.  The kernel's
+ * memory model also orders a READ_ONCE() before accesses that depend on
+ * its value (address dependencies) and a WRITE_ONCE() after a preceding
+ * full barrier; ThreadSanitizer models neither dependencies nor fences,
+ * so under TSan they become an acquire load and a release store.  TSan
+ * then checks a lock against the kernel's guarantees, slightly
+ * strengthened: a bug that needs a missing dependency to show is not
+ * found there.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define LB_K_ONCE_LOAD __ATOMIC_ACQUIRE
+#define LB_K_ONCE_STORE __ATOMIC_RELEASE
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LB_K_ONCE_LOAD __ATOMIC_ACQUIRE
+#define LB_K_ONCE_STORE __ATOMIC_RELEASE
+#endif
+#endif
+#ifndef LB_K_ONCE_LOAD
+#define LB_K_ONCE_LOAD __ATOMIC_RELAXED
+#define LB_K_ONCE_STORE __ATOMIC_RELAXED
+#endif
+#define READ_ONCE(x) __atomic_load_n(&(x), LB_K_ONCE_LOAD)
+#define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), LB_K_ONCE_STORE)
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+/* ---- generic xchg / cmpxchg on any scalar -------------------------- */
+
+#define lb_k_xchg(p, n, mo) __atomic_exchange_n((p), (n), (mo))
+#define xchg_relaxed(p, n) lb_k_xchg(p, n, __ATOMIC_RELAXED)
+#define xchg_acquire(p, n) lb_k_xchg(p, n, __ATOMIC_ACQUIRE)
+#define xchg_release(p, n) lb_k_xchg(p, n, __ATOMIC_RELEASE)
+#define xchg(p, n)                                                             \
+	({                                                                     \
+		__typeof__(*(p)) lb_k_r_ = lb_k_xchg(p, n, __ATOMIC_SEQ_CST);  \
+		lb_k_full_after();                                             \
+		lb_k_r_;                                                       \
+	})
+
+/* try_cmpxchg: true and *ptr = new if *ptr == *oldp; else false and the
+ * current value in *oldp.  The failure ordering is relaxed, as in the
+ * kernel (a failed _acquire cmpxchg orders nothing). */
+#define lb_k_try_cmpxchg(p, oldp, n, mo)                                       \
+	__atomic_compare_exchange_n((p), (oldp), (n), false, (mo),             \
+				    __ATOMIC_RELAXED)
+#define try_cmpxchg_relaxed(p, o, n) lb_k_try_cmpxchg(p, o, n, __ATOMIC_RELAXED)
+#define try_cmpxchg_acquire(p, o, n) lb_k_try_cmpxchg(p, o, n, __ATOMIC_ACQUIRE)
+#define try_cmpxchg_release(p, o, n) lb_k_try_cmpxchg(p, o, n, __ATOMIC_RELEASE)
+#define try_cmpxchg(p, o, n)                                                   \
+	({                                                                     \
+		bool lb_k_ok_ = lb_k_try_cmpxchg(p, o, n, __ATOMIC_SEQ_CST);   \
+		lb_k_full_after();                                             \
+		lb_k_ok_;                                                      \
+	})
+
+/* cmpxchg: returns the value *ptr held before (== old on success). */
+#define lb_k_cmpxchg(p, o, n, try)                                             \
+	({                                                                     \
+		__typeof__(*(p)) lb_k_old_ = (o);                              \
+		(void)try(p, &lb_k_old_, n);                                   \
+		lb_k_old_;                                                     \
+	})
+#define cmpxchg_relaxed(p, o, n) lb_k_cmpxchg(p, o, n, try_cmpxchg_relaxed)
+#define cmpxchg_acquire(p, o, n) lb_k_cmpxchg(p, o, n, try_cmpxchg_acquire)
+#define cmpxchg_release(p, o, n) lb_k_cmpxchg(p, o, n, try_cmpxchg_release)
+#define cmpxchg(p, o, n) lb_k_cmpxchg(p, o, n, try_cmpxchg)
+
+/* ---- waiting ------------------------------------------------------- */
+
+/*
+ * Wait until *p may have changed from val.  arm64: SEVL+WFE consumes
+ * any stale event so the second WFE really sleeps; the load-exclusive
+ * arms the monitor, so a write to the line by another CPU sends the
+ * event that ends the WFE.  If *p already differs, do not sleep.
+ */
+#if defined(__aarch64__)
+#define LB_K_CMPWAIT(bits, w, sfx)                                             \
+	static inline void lb_k_cmpwait##bits(const volatile void *p,          \
+					      uint##bits##_t val)              \
+	{                                                                      \
+		uint64_t tmp;                                                  \
+		__asm__ __volatile__("	sevl\n"                               \
+				     "	wfe\n"                                \
+				     "	ldxr" sfx "	%" w "0, %1\n"         \
+				     "	eor	%" w "0, %" w "0, %" w "2\n"  \
+				     "	cbnz	%" w "0, 1f\n"               \
+				     "	wfe\n"                                \
+				     "1:"                                      \
+				     : "=&r"(tmp)                              \
+				     : "Q"(*(const volatile uint##bits##_t *)p), \
+				       "r"(val)                                \
+				     : "memory");                              \
+	}
+LB_K_CMPWAIT(8, "w", "b")
+LB_K_CMPWAIT(16, "w", "h")
+LB_K_CMPWAIT(32, "w", "")
+LB_K_CMPWAIT(64, "x", "")
+#undef LB_K_CMPWAIT
+
+static inline void lb_k_cmpwait(const volatile void *p, uint64_t val, unsigned size)
+{
+	switch (size) {
+	case 1: lb_k_cmpwait8(p, (uint8_t)val); break;
+	case 2: lb_k_cmpwait16(p, (uint16_t)val); break;
+	case 4: lb_k_cmpwait32(p, (uint32_t)val); break;
+	default: lb_k_cmpwait64(p, val); break;
+	}
+}
+/* Pointers and integers of every width fit in 64 bits. */
+#define lb_k_wait(p, val)                                                      \
+	lb_k_cmpwait((p), (uint64_t)(uintptr_t)(val), sizeof(*(p)))
+#else
+#define lb_k_wait(p, val) cpu_relax()
+#endif
+
+/* The type of x without const/volatile (the kernel's
+ * __unqual_scalar_typeof): _Generic drops qualifiers of scalars. */
+#define lb_k_unqual_typeof(x)                                                  \
+	__typeof__(_Generic((x),                                               \
+		char: (char)0, signed char: (signed char)0,                    \
+		unsigned char: (unsigned char)0, short: (short)0,              \
+		unsigned short: (unsigned short)0, int: (int)0,                \
+		unsigned int: (unsigned int)0, long: (long)0,                  \
+		unsigned long: (unsigned long)0, long long: (long long)0,      \
+		unsigned long long: (unsigned long long)0, _Bool: (_Bool)0,    \
+		default: (x)))
+
+/*
+ * smp_cond_load_relaxed(ptr, cond) / smp_cond_load_acquire(ptr, cond):
+ * load *ptr into VAL until cond (an expression in VAL) is true; return
+ * VAL.  The _acquire form orders the final load before what follows.
+ */
+#define lb_k_cond_load(ptr, cond_expr, mo)                                     \
+	({                                                                     \
+		__typeof__(ptr) lb_k_p_ = (ptr);                               \
+		lb_k_unqual_typeof(*lb_k_p_) VAL;                              \
+		for (;;) {                                                     \
+			VAL = __atomic_load_n(lb_k_p_, (mo));                  \
+			if (cond_expr)                                         \
+				break;                                         \
+			lb_k_wait(lb_k_p_, VAL);                               \
+		}                                                              \
+		(__typeof__(*(ptr)))VAL;                                       \
+	})
+#define smp_cond_load_relaxed(ptr, cond_expr)                                  \
+	lb_k_cond_load(ptr, cond_expr, __ATOMIC_RELAXED)
+#define smp_cond_load_acquire(ptr, cond_expr)                                  \
+	lb_k_cond_load(ptr, cond_expr, __ATOMIC_ACQUIRE)
+
+/* ---- atomic_t, atomic_long_t, atomic64_t --------------------------- */
+
+typedef struct {
+	int counter;
+} atomic_t;
+typedef struct {
+	long counter;
+} atomic_long_t;
+typedef struct {
+	s64 counter;
+} atomic64_t;
+
+#define ATOMIC_INIT(i) {(i)}
+#define ATOMIC_LONG_INIT(i) {(i)}
+#define ATOMIC64_INIT(i) {(i)}
+
+#define atomic_cond_read_relaxed(v, c) smp_cond_load_relaxed(&(v)->counter, (c))
+#define atomic_cond_read_acquire(v, c) smp_cond_load_acquire(&(v)->counter, (c))
+#define atomic_long_cond_read_relaxed(v, c) smp_cond_load_relaxed(&(v)->counter, (c))
+#define atomic_long_cond_read_acquire(v, c) smp_cond_load_acquire(&(v)->counter, (c))
+
+/* These C11 generic functions take (object, value); the kernel's take
+ * (i, v).  The kernel's win here. */
+#undef atomic_fetch_add
+#undef atomic_fetch_sub
+#undef atomic_fetch_or
+#undef atomic_fetch_xor
+#undef atomic_fetch_and
+
+/* One ordering variant SFX with C11 order MO of every RMW op of type
+ * PFX##_t (pfx = atomic, atomic_long, atomic64; T its integer). */
+#define LB_K_ATOMIC_RMW(pfx, T, sfx, mo, post)                                 \
+	static inline T pfx##_fetch_add##sfx(T i, pfx##_t *v)                  \
+	{ T r = __atomic_fetch_add(&v->counter, i, mo); post; return r; }      \
+	static inline T pfx##_fetch_sub##sfx(T i, pfx##_t *v)                  \
+	{ T r = __atomic_fetch_sub(&v->counter, i, mo); post; return r; }      \
+	static inline T pfx##_fetch_and##sfx(T i, pfx##_t *v)                  \
+	{ T r = __atomic_fetch_and(&v->counter, i, mo); post; return r; }      \
+	static inline T pfx##_fetch_andnot##sfx(T i, pfx##_t *v)               \
+	{ T r = __atomic_fetch_and(&v->counter, ~i, mo); post; return r; }     \
+	static inline T pfx##_fetch_or##sfx(T i, pfx##_t *v)                   \
+	{ T r = __atomic_fetch_or(&v->counter, i, mo); post; return r; }       \
+	static inline T pfx##_fetch_xor##sfx(T i, pfx##_t *v)                  \
+	{ T r = __atomic_fetch_xor(&v->counter, i, mo); post; return r; }      \
+	static inline T pfx##_fetch_inc##sfx(pfx##_t *v)                       \
+	{ return pfx##_fetch_add##sfx(1, v); }                                 \
+	static inline T pfx##_fetch_dec##sfx(pfx##_t *v)                       \
+	{ return pfx##_fetch_sub##sfx(1, v); }                                 \
+	/* *_return from the builtins: they wrap like the kernel's (which \
+	 * builds with -fno-strict-overflow) where `fetch + i` could be  \
+	 * signed overflow. */                                               \
+	static inline T pfx##_add_return##sfx(T i, pfx##_t *v)                 \
+	{ T r = __atomic_add_fetch(&v->counter, i, mo); post; return r; }      \
+	static inline T pfx##_sub_return##sfx(T i, pfx##_t *v)                 \
+	{ T r = __atomic_sub_fetch(&v->counter, i, mo); post; return r; }      \
+	static inline T pfx##_inc_return##sfx(pfx##_t *v)                      \
+	{ return pfx##_add_return##sfx(1, v); }                                \
+	static inline T pfx##_dec_return##sfx(pfx##_t *v)                      \
+	{ return pfx##_sub_return##sfx(1, v); }                                \
+	static inline T pfx##_xchg##sfx(pfx##_t *v, T n)                       \
+	{ T r = __atomic_exchange_n(&v->counter, n, mo); post; return r; }     \
+	static inline bool pfx##_try_cmpxchg##sfx(pfx##_t *v, T *old, T n)     \
+	{                                                                      \
+		bool ok = __atomic_compare_exchange_n(&v->counter, old, n,     \
+				false, mo, __ATOMIC_RELAXED);                  \
+		post;                                                          \
+		return ok;                                                     \
+	}                                                                      \
+	static inline T pfx##_cmpxchg##sfx(pfx##_t *v, T old, T n)             \
+	{ (void)pfx##_try_cmpxchg##sfx(v, &old, n); return old; }
+
+#define LB_K_ATOMIC(pfx, T)                                                    \
+	static inline T pfx##_read(const pfx##_t *v)                           \
+	{ return __atomic_load_n(&v->counter, __ATOMIC_RELAXED); }             \
+	static inline T pfx##_read_acquire(const pfx##_t *v)                   \
+	{ return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE); }             \
+	static inline void pfx##_set(pfx##_t *v, T i)                          \
+	{ __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED); }                \
+	static inline void pfx##_set_release(pfx##_t *v, T i)                  \
+	{ __atomic_store_n(&v->counter, i, __ATOMIC_RELEASE); }                \
+	LB_K_ATOMIC_RMW(pfx, T, _relaxed, __ATOMIC_RELAXED, (void)0)           \
+	LB_K_ATOMIC_RMW(pfx, T, _acquire, __ATOMIC_ACQUIRE, (void)0)           \
+	LB_K_ATOMIC_RMW(pfx, T, _release, __ATOMIC_RELEASE, (void)0)           \
+	LB_K_ATOMIC_RMW(pfx, T, , __ATOMIC_SEQ_CST, lb_k_full_after())         \
+	/* Void ops order nothing (Documentation/atomic_t.txt). */             \
+	static inline void pfx##_add(T i, pfx##_t *v)                          \
+	{ (void)pfx##_fetch_add_relaxed(i, v); }                               \
+	static inline void pfx##_sub(T i, pfx##_t *v)                          \
+	{ (void)pfx##_fetch_sub_relaxed(i, v); }                               \
+	static inline void pfx##_inc(pfx##_t *v)                               \
+	{ (void)pfx##_fetch_add_relaxed(1, v); }                               \
+	static inline void pfx##_dec(pfx##_t *v)                               \
+	{ (void)pfx##_fetch_sub_relaxed(1, v); }                               \
+	static inline void pfx##_and(T i, pfx##_t *v)                          \
+	{ (void)pfx##_fetch_and_relaxed(i, v); }                               \
+	static inline void pfx##_andnot(T i, pfx##_t *v)                       \
+	{ (void)pfx##_fetch_andnot_relaxed(i, v); }                            \
+	static inline void pfx##_or(T i, pfx##_t *v)                           \
+	{ (void)pfx##_fetch_or_relaxed(i, v); }                                \
+	static inline void pfx##_xor(T i, pfx##_t *v)                          \
+	{ (void)pfx##_fetch_xor_relaxed(i, v); }                               \
+	/* Fully ordered tests, as in the kernel. */                           \
+	static inline bool pfx##_dec_and_test(pfx##_t *v)                      \
+	{ return pfx##_dec_return(v) == 0; }                                   \
+	static inline bool pfx##_inc_and_test(pfx##_t *v)                      \
+	{ return pfx##_inc_return(v) == 0; }
+
+LB_K_ATOMIC(atomic, int)
+LB_K_ATOMIC(atomic_long, long)
+LB_K_ATOMIC(atomic64, s64)
+
+#undef LB_K_ATOMIC
+#undef LB_K_ATOMIC_RMW
+
+#endif /* LOCKBENCH_KERNEL_H */
