@@ -10,6 +10,7 @@
  * list, topo, system, compare, import, help.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,8 @@ int main(int argc, char **argv)
 	char err[PATH_MAX + 512];
 	int rc;
 
+	/* A closed stdout fails the write (checked, one line), not the process. */
+	signal(SIGPIPE, SIG_IGN);
 	if (cmd && cmd->parse)
 		return cmd->parse(argc - 1, argv + 1);
 	cli_parse(&c, argc, argv);

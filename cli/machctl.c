@@ -5,19 +5,37 @@
 #include "../topology/sysfs.h"
 #include "err.h"
 #include "machctl.h"
+#include "outfile.h"
 
 volatile sig_atomic_t interrupted;
 
 /*
- * First SIGINT/SIGTERM/SIGHUP: set the flag; the sweep stops, writes what
- * it measured and restores the machine on the normal path.  A second
- * one (a stuck run, an insistent user): restore with async-signal-safe
- * calls only and die by the signal.
+ * Every signal whose default action ends the process and that can be
+ * caught (SIGKILL and SIGSTOP cannot).  SIGPIPE is ignored instead: a
+ * closed stdout then fails the write, which is reported and checked.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+/*
+ * First stop signal: set the flag; the sweep stops, writes what it
+ * measured and restores the machine on the normal path.  A second one
+ * (a stuck run, an insistent user): restore with async-signal-safe
+ * calls only, remove the output's temporary twin and die by the signal.
  */
 static void on_signal(int sig)
 {
 	if (interrupted) {
 		machine_restore_signal_safe();
+		outputs_unlink_signal_safe();
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
@@ -27,14 +45,14 @@ static void on_signal(int sig)
 void install_signals(void)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
+	unsigned n = sizeof(stop_signals) / sizeof(stop_signals[0]);
 
 	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (unsigned i = 0; i < n; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (unsigned i = 0; i < n; i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void restore_atexit(void)
