@@ -17,8 +17,6 @@
 #include "json_read.h"
 #include "ltlog.h"
 
-#define MAX_LOG_BYTES (512u << 20)
-
 /* One importable log run. */
 struct entry {
 	const char *type;         /* points into the parsed log */
@@ -178,7 +176,7 @@ static int parse_logs(struct imp *m, const char *const *paths, unsigned n, FILE 
 	for (unsigned i = 0; i < n; i++) {
 		char *buf = NULL, why[256] = "";
 		size_t len = 0;
-		int rc = file_slurp(paths[i], MAX_LOG_BYTES, &buf, &len);
+		int rc = file_slurp(paths[i], input_limit(LOG_MAX_BYTES), &buf, &len);
 
 		if (rc)
 			return rc == -ENOMEM ? rc : (fail(m, "cannot import (%s): %s", paths[i],

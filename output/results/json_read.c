@@ -738,10 +738,12 @@ int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 		return -errno;
 	errno = 0;
 	for (;;) {
-		if (max && cap > max) {
+		if (max && n > max) {
 			rc = -EFBIG;
 			break;
 		}
+		if (max && cap > max + 1)
+			cap = max + 1;
 		if (!(nb = realloc(b, cap))) {
 			rc = -ENOMEM;
 			break;
@@ -764,15 +766,50 @@ int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
+int input_limit_parse(const char *text, size_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!text || *text < '0' || *text > '9')
+		return -EINVAL;
+	v = strtoull(text, &end, 10);
+	if (!strcmp(end, "K") || !strcmp(end, "KiB"))
+		v = v > ULLONG_MAX >> 10 ? ULLONG_MAX : v << 10;
+	else if (!strcmp(end, "M") || !strcmp(end, "MiB"))
+		v = v > ULLONG_MAX >> 20 ? ULLONG_MAX : v << 20;
+	else if (!strcmp(end, "G") || !strcmp(end, "GiB"))
+		v = v > ULLONG_MAX >> 30 ? ULLONG_MAX : v << 30;
+	else if (*end)
+		return -EINVAL;
+	if (errno || v < 1024 || v > (unsigned long long)SIZE_MAX / 2)
+		return -ERANGE;
+	*bytes = (size_t)v;
+	return 0;
+}
+
+size_t input_limit(size_t def)
+{
+	size_t v;
+
+	return input_limit_parse(getenv("LOCKBENCH_MAX_INPUT"), &v) ? def : v;
+}
+
 int results_from_json(const char *path, struct results *r, char *err,
 		      size_t errlen)
 {
+	size_t len = 0, max = input_limit(RESULTS_MAX_BYTES);
 	char *buf = NULL;
-	size_t len = 0;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = file_slurp(path, 0, &buf, &len);
+	rc = file_slurp(path, max, &buf, &len);
+	if (rc == -EFBIG) {
+		snprintf(err, errlen, "cannot read results (%s): larger than the input "
+			 "limit of %zu bytes (LOCKBENCH_MAX_INPUT raises it)", path, max);
+		return -EINVAL;
+	}
 	if (rc) {
 		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(-rc));
 		return rc == -ENOMEM ? rc : -ENOENT;
