@@ -56,6 +56,7 @@ static void set_no_tune(void *dst, const char *a)
 	set_numa_balancing(dst, "keep");
 }
 
+static const char *const tune_options[] = {"freq", "numa-balancing", NULL};
 static const char *const orders[] = {"interleaved", "sequential", NULL};
 static const char *const ncs_dists[] = {"exp", "fixed", NULL};
 
@@ -179,7 +180,7 @@ static const struct opt rows[] = {
 	 .def = "auto", .set = set_numa_balancing,
 	 .help = "auto (off where permitted), off (else exit 3), keep"},
 	{.name = "no-tune", .type = OPT_CALL,
-	 .set = set_no_tune,
+	 .set = set_no_tune, .conflicts = tune_options,
 	 .help = "touch nothing: same as --freq off --numa-balancing keep"},
 	{.name = "probe-factor", .type = OPT_FACTOR, .arg = "X",
 	 .def = "1.5", .min = 1, .max = 1000, .off = F(probe_factor),
