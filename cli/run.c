@@ -180,7 +180,8 @@ struct run {
 	bool dry_run;
 };
 
-/* Tune, calibrate, sweep, restore; r is filled.  0, or 1 (a failure). */
+/* Tune, calibrate, sweep, restore; r is filled.  0, 1 (a lock failed,
+ * hung, or the sweep was interrupted) or 2 (a run could not be set up). */
 static int measure(struct run *run, struct results *r)
 {
 	const struct config *cf = &run->cf;
@@ -206,7 +207,7 @@ static int measure(struct run *run, struct results *r)
 		cli_warn_msg(err);
 	if (interrupted)
 		cli_warn("interrupted: writing the points measured so far");
-	return rc ? 1 : 0;
+	return rc;
 }
 
 /* A word that is neither an option nor a command: one line, exit 2. */
