@@ -24,12 +24,15 @@
 #include "topology/sysfs.h"
 
 /* The command named by the first word that is not an option: run when
- * there is none (or it is no command: run refuses it). */
+ * there is none (or it is no command: run refuses it).  compare, import
+ * and help parse their own options, so they must come first. */
 static const struct command *command_word(struct cli *c)
 {
 	const struct command *cmd = c->argc ? command_find(c->argv[0]) : NULL;
 
-	if (!cmd || !cmd->run)
+	if (cmd && !cmd->run)
+		cli_die("%s: the command comes first: lockbench %s ...", cmd->name, cmd->name);
+	if (!cmd)
 		return command_find("run");
 	c->argc--;
 	c->argv++;

@@ -20,6 +20,7 @@
 #   output/render/    output/render/, output/results/
 #   workloads/        workloads/, locks/, topology/, output/results/
 #   cli/, main.c      anything (the front end)
+#   output/           nothing but the two folders above
 #   examples/, tests/plugins/   the installed lock headers only
 #                     (locks/lockbench/, as an out-of-tree plugin)
 #
@@ -39,9 +40,8 @@ part_of() {
 	output/render/*) echo render ;;
 	workloads/*) echo workloads ;;
 	cli/* | main.c) echo cli ;;
-	# The subcommands still directly in output/ move to cli/ with the
-	# front-end split; until then they are front end.
-	output/*) echo cli ;;
+	# output/ itself holds only its two layers.
+	output/*) echo stray ;;
 	examples/* | tests/plugins/*) echo plugin ;;
 	*) echo other ;;
 	esac
@@ -81,6 +81,11 @@ check_tree() {
 	while IFS= read -r f; do
 		part=$(part_of "$f")
 		[ "$part" = other ] && continue
+		if [ "$part" = stray ]; then
+			echo "$f: output/ holds only output/results/ and output/render/"
+			bad=1
+			continue
+		fi
 		dir=$(dirname "$f")
 		while IFS= read -r line; do
 			n=$((n + 1))
@@ -209,6 +214,7 @@ plant workloads/runner.c '#include "../output/render/render.h"' "workload includ
 plant workloads/runner.c '#include "../cli/run.c"' "workload includes the front end"
 plant examples/plugin.c '#include "../locks/registry.h"' "plugin includes a private lock header"
 plant output/render/render_table.c '#include "no_such.h"' "unresolved include"
+plant output/list.c '/* a command */' "a file directly in output/"
 plant output/render/render_table.c '  #  include "../../locks/registry.h"' "spaced directive"
 
 echo "check_includes: $pass passed, $fail failed"

@@ -96,6 +96,14 @@ complete_test() {
 [ "$(complete_test lockbench -f js)" = "json" ] && ok || bad "complete -f js"
 [ "$(complete_test lockbench import lock)" = "locktorture" ] && ok || bad "complete import"
 
+# make install puts the completion where bash-completion looks; uninstall
+# takes it away again (a scratch DESTDIR, never the real /usr).
+make -s -C "$ROOT" install DESTDIR="$OUT/root" PREFIX=/usr >/dev/null 2>&1 && ok || bad "make install"
+cmp -s "$OUT/root/usr/share/bash-completion/completions/lockbench" "$OUT/lb.bash" &&
+	ok || bad "installed completion differs from 'help completion'"
+make -s -C "$ROOT" uninstall DESTDIR="$OUT/root" PREFIX=/usr >/dev/null 2>&1 && ok || bad "make uninstall"
+[ -z "$(find "$OUT/root" -type f)" ] && ok || bad "uninstall left: $(find "$OUT/root" -type f)"
+
 # make without a dependency: one line naming the Debian packages.
 got=$(PKG_CONFIG_LIBDIR=/nonexistent make -s -C "$ROOT" -n lockbench 2>&1)
 [ "$(printf '%s\n' "$got" | wc -l)" -eq 1 ] && ok || bad "make without deps: not one line: $got"

@@ -951,6 +951,37 @@ static void test_describe_acpi(void **state)
 	json_decref(d);
 }
 
+/*
+ * CPU lists in the report are ranges in CPU order whatever the order of
+ * the description (a placement may list CPUs in any order): a JSON
+ * description made by hand, no sysfs involved.
+ */
+static void test_report_cpu_ranges(void **state)
+{
+	json_t *d = json_pack(
+		"{s:[{s:i, s:{s:s}}, {s:i, s:{s:s}}, {s:i, s:{s:s}},"
+		" {s:i, s:{s:s}}, {s:i, s:{s:s}}], s:[i, i, i, i]}",
+		"cpus",
+		"cpu", 5, "cpufreq", "governor", "powersave",
+		"cpu", 2, "cpufreq", "governor", "schedutil",
+		"cpu", 0, "cpufreq", "governor", "schedutil",
+		"cpu", 7, "cpufreq", "governor", "powersave",
+		"cpu", 1, "cpufreq", "governor", "schedutil",
+		"smt_shared", 9, 3, 1, 2);
+	char *text;
+	int w;
+
+	(void)state;
+	assert_non_null(d);
+	text = report(d, &w);
+	assert_int_equal(w, 3);
+	assert_non_null(strstr(text, "warning: governor powersave on cpus 5,7 "));
+	assert_non_null(strstr(text, "warning: governor schedutil on cpus 0-2 "));
+	assert_non_null(strstr(text, "warning: SMT siblings in use (cpus 1-3,9)"));
+	free(text);
+	json_decref(d);
+}
+
 /* A quiet, tuned machine: no warning at all. */
 static void test_report_quiet(void **state)
 {
@@ -1048,6 +1079,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_failure_keeps_state, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_acpi, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_report_quiet, setup_acpi, teardown),
+		cmocka_unit_test(test_report_cpu_ranges),
 		cmocka_unit_test_setup_teardown(test_describe_no_cpufreq, setup_nofreq, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_arm64_model, setup_arm, teardown),
 	};
