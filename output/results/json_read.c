@@ -44,6 +44,15 @@ static int __attribute__((format(printf, 2, 3))) fail(struct rd *d, const char *
 	return -EINVAL;
 }
 
+/*
+ * Bounds of a plausible run, to refuse corrupt or forged files rather
+ * than print "-100%" or "+inf%": no lock is taken 10^12 times a second
+ * (a few GHz of cores each taking it once a cycle stay far below), and
+ * no window lasts longer than --duration's own limit of a day.
+ */
+#define MAX_OPS_PER_SEC 1e12
+#define MAX_WINDOW_S 86400.0
+
 static int oom(struct rd *d)
 {
 	fail(d, "out of memory");
@@ -320,6 +329,10 @@ static int read_series(struct rd *d, json_t *a, const char *where,
 		if (!json_is_number(v) && !json_is_null(v))
 			return fail(d, "%s.series[%zu]: expected a number", where, i);
 		s->series[i] = json_is_null(v) ? NAN : json_number_value(v);
+		if (!isnan(s->series[i]) &&
+		    !(s->series[i] >= 0 && s->series[i] <= MAX_OPS_PER_SEC))
+			return fail(d, "%s.series[%zu] (%g): impossible, expected a rate "
+				    "in [0, %g]", where, i, s->series[i], MAX_OPS_PER_SEC);
 	}
 	s->nseries = (unsigned)len;
 	return 0;
@@ -520,10 +533,12 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 
 	if (!json_is_object(o))
 		return fail(d, "%s: expected an object", where);
-	if (!json_is_number(json_object_get(o, "ops_per_sec")) ||
-	    !isfinite(json_number_value(json_object_get(o, "ops_per_sec"))))
+	if (!json_is_number(json_object_get(o, "ops_per_sec")))
 		return fail(d, "%s.ops_per_sec: expected a number", where);
 	s->ops_per_sec = json_number_value(json_object_get(o, "ops_per_sec"));
+	if (!(s->ops_per_sec >= 0 && s->ops_per_sec <= MAX_OPS_PER_SEC))
+		return fail(d, "%s.ops_per_sec (%g): impossible, expected a rate in [0, %g]",
+			    where, s->ops_per_sec, MAX_OPS_PER_SEC);
 	s->lock_node = json_is_integer(json_object_get(o, "lock_node"))
 			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
 			       : -1;
@@ -539,6 +554,9 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_rw(d, o, where, s)) || (rc = read_latency(d, o, where, s)) ||
 	    (rc = read_handover(d, o, where, s)))
 		return rc;
+	if (!isnan(s->window_s) && !(s->window_s > 0 && s->window_s <= MAX_WINDOW_S))
+		return fail(d, "%s.window_s (%g): impossible, expected seconds in (0, %g]",
+			    where, s->window_s, MAX_WINDOW_S);
 	s->seq = (unsigned)seq;
 	return read_extra(d, o, s);
 }
