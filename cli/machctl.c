@@ -11,12 +11,13 @@ volatile sig_atomic_t interrupted;
 
 /*
  * Every signal whose default action ends the process and that can be
- * caught (SIGKILL and SIGSTOP cannot).  SIGPIPE is ignored instead: a
- * closed stdout then fails the write, which is reported and checked.
+ * caught (SIGKILL and SIGSTOP cannot).  SIGPIPE and SIGXFSZ are ignored
+ * instead: a closed stdout or a file-size limit then fails the write,
+ * which is checked and reported (one line, exit 2).
  */
 static const int stop_signals[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,
 #ifdef SIGPWR
 	SIGPWR,
 #endif
@@ -53,6 +54,7 @@ void install_signals(void)
 	for (unsigned i = 0; i < n; i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 static void restore_atexit(void)

@@ -178,6 +178,10 @@ static int parse_logs(struct imp *m, const char *const *paths, unsigned n, FILE 
 		size_t len = 0;
 		int rc = file_slurp(paths[i], input_limit(LOG_MAX_BYTES), &buf, &len);
 
+		if (rc == -EFBIG)
+			return fail(m, "cannot import (%s): larger than the input limit of "
+				    "%zu bytes (LOCKBENCH_MAX_INPUT raises it)", paths[i],
+				    input_limit(LOG_MAX_BYTES));
 		if (rc)
 			return rc == -ENOMEM ? rc : (fail(m, "cannot import (%s): %s", paths[i],
 							  strerror(-rc)), -ENOENT);
