@@ -111,6 +111,7 @@ e2e: lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
+	tests/e2e_faults.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \

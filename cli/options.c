@@ -268,9 +268,11 @@ void cli_usage(FILE *f)
 		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"
 		"'lockbench help COMMAND' shows the options of another command.\n"
 		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
-		"hung, or the sweep was interrupted; 2 bad usage or input; 3 a\n"
-		"requested machine setting (--freq F, --numa-balancing off) could not\n"
-		"be applied.  LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
-		"LOCKBENCH_STATE names the machine state file.\n"
+		"hung, or the sweep was interrupted; 2 bad usage or input, a failed\n"
+		"write, or a lock that could not be set up; 3 a requested machine\n"
+		"setting (--freq F, --numa-balancing off) could not be applied.\n"
+		"LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
+		"LOCKBENCH_STATE names the machine state file; LOCKBENCH_MAX_INPUT\n"
+		"raises the input size limits (64M results, 512M logs).\n"
 		"See lockbench(1).\n");
 }
