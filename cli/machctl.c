@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../topology/sysfs.h"
 #include "err.h"
@@ -75,7 +76,8 @@ json_t *machine_setup(const struct machine_req *req, const int *cpus,
 		cli_warn_msg(*msg ? msg : "machine tuning failed");
 		exit(3);
 	}
-	if (rc == 1 && *msg && !quiet)
+	/* A state file left by a killed run is reported even with -q. */
+	if (rc == 1 && *msg && (!quiet || strstr(msg, "restore it with")))
 		cli_warn_msg(msg);
 	return changes ? changes : json_array();
 }

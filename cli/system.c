@@ -3,8 +3,10 @@
  * `lockbench system show|tune|reset`: the machine's noise sources, the
  * settings a run would make (kept until reset), and their undoing.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../output/render/render.h"
 #include "../topology/machine.h"
@@ -15,7 +17,14 @@ static int system_show(void)
 {
 	json_t *d = machine_describe(NULL, 0);
 	int rc = d ? render_machine_report(d, stdout) : -1;
+	char cmd[PATH_MAX + 64];
+	struct stat st;
 
+	if (!stat(machine_state_path(), &st))
+		cli_warn("machine state (%s): settings changed by a lockbench that "
+			 "has not restored them (running, killed, or 'system tune'); "
+			 "restore them with: %s", machine_state_path(),
+			 machine_reset_command(cmd, sizeof(cmd)));
 	json_decref(d);
 	return rc < 0 ? 1 : 0;
 }

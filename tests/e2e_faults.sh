@@ -120,7 +120,12 @@ wait $pid 2>/dev/null
 ls "$OUT"/k9.json* >/dev/null 2>&1 && bad "kill -9 left $(ls "$OUT"/k9.json*)" || ok
 # ... and the tuned machine is restored by `system reset`.
 [ -e "$LOCKBENCH_STATE" ] && ok || bad "kill -9: no state file to reset from"
-expect_exit 0 "next run reports the stale state" -- "$BIN" "${QUICK[@]}" -l tas --no-tune -q
+expect_exit 0 "next run reports the stale state" -- "$BIN" "${QUICK[@]}" -l tas
+grep -q "restore it with: LOCKBENCH_STATE='$LOCKBENCH_STATE' lockbench system reset" \
+	"$OUT/stderr" && ok || bad "stale state, run: $(cat "$OUT/stderr")"
+expect_exit 0 "system show reports the stale state" -- "$BIN" system show
+grep -q "restore them with: LOCKBENCH_STATE='$LOCKBENCH_STATE' lockbench system reset" \
+	"$OUT/stderr" && ok || bad "stale state, system show: $(cat "$OUT/stderr")"
 expect_exit 3 "run with --freq refuses a stale state" -- "$BIN" "${QUICK[@]}" -l tas --freq 1500MHz
 grep -q "restore it with: LOCKBENCH_STATE='$LOCKBENCH_STATE' lockbench system reset" \
 	"$OUT/stderr" && ok || bad "stale state: no restore command: $(cat "$OUT/stderr")"
