@@ -60,7 +60,7 @@ CC_tsan    := $(CC)
 
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-.PHONY: all test unit e2e golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
+.PHONY: all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -178,12 +178,17 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
+# The instruction-count guard: the cs loop of null, tas and ticket under
+# valgrind against a per-operation budget (deterministic; no timing).
+insn: lockbench
+	tests/e2e_insn.sh ./lockbench
+
 # The include arrows of docs/architecture.md (and a negative check that
 # the checker catches planted bad includes).
 check-includes:
 	tests/check_includes.sh
 
-test: check-includes unit e2e asan tsan arm64
+test: check-includes unit e2e insn asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The subcommands, one file each (run.c, list.c, topo.c, system.c,
- * compare.c, import.c), and the text output of list and topo.
+ * compare.c, import.c, help.c), and the text output of list and topo.
  */
 #ifndef LOCKBENCH_CMDS_H
 #define LOCKBENCH_CMDS_H
@@ -30,10 +30,11 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
 	       FILE *f);
 
 /*
- * `lockbench compare [options] A.json ...` and `lockbench import
- * locktorture [options] LOG ...` (import.c): argv[0] is the command
- * word, the rest is parsed here with their own option tables.  Return the exit status: 0, or 2
- * (bad usage or input: they exit(2) after one line on stderr).
+ * `lockbench compare [options] A.json ...` (compare.c) and `lockbench
+ * import locktorture [options] LOG ...` (import.c): argv[0] is the
+ * command word, the rest is parsed with their own option tables.
+ * Return the exit status: 0, or 2 (bad usage or input: they exit(2)
+ * after one line on stderr).
  */
 int cmd_compare(int argc, char **argv);
 int cmd_import(int argc, char **argv);

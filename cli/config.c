@@ -96,6 +96,23 @@ static void config_layouts(struct config *cf, const struct cli *c)
 	free(list);
 }
 
+/* The index of tunable `key` of lock o; exits 2 naming a close one. */
+static unsigned lock_opt_index(const struct lock_ops *o, const char *key,
+			       const char *arg)
+{
+	const char *names[64];
+	char hint[96];
+	unsigned k;
+
+	for (k = 0; k < o->nopts && k < 64; k++) {
+		if (!strcmp(o->opts[k].name, key))
+			return k;
+		names[k] = o->opts[k].name;
+	}
+	cli_die("--lock-opt (%s): %s has no option %s; %ssee 'lockbench list locks -v'",
+		arg, o->name, key, suggest_text(hint, sizeof(hint), key, names, k));
+}
+
 /* Apply one --lock-opt LOCK.KEY=V to the variants running LOCK; a lock
  * that is not among them is refused, not skipped. */
 static void config_lock_opt(struct config *cf, const char *s)
@@ -115,11 +132,7 @@ static void config_lock_opt(struct config *cf, const char *s)
 	e = lock_registry_find(lock);
 	if (!e)
 		cli_die("--lock-opt (%s): unknown lock %s", s, lock);
-	for (k = 0; k < e->ops->nopts && strcmp(e->ops->opts[k].name, key); k++)
-		;
-	if (k == e->ops->nopts)
-		cli_die("--lock-opt (%s): %s has no option %s (see "
-			"'lockbench list locks -v')", s, lock, key);
+	k = lock_opt_index(e->ops, key, s);
 	snprintf(name, sizeof(name), "lock-opt %s.%s", lock, key);
 	row.min = (double)e->ops->opts[k].min;
 	row.max = (double)e->ops->opts[k].max;

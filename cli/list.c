@@ -45,8 +45,11 @@ static void list_locks(bool verbose, bool broken)
 		       e->origin ? e->origin : "");
 		if (!verbose)
 			continue;
-		printf("%-30s caps: %s; lock %zu bytes, per-thread context %zu bytes\n",
-		       "", caps_text(o->caps, caps, sizeof(caps)), o->lock_size, o->ctx_size);
+		printf("%-30s caps: %s; lock %zu bytes, per-thread context %zu bytes; "
+		       "loop: %s\n", "", caps_text(o->caps, caps, sizeof(caps)),
+		       o->lock_size, o->ctx_size,
+		       e->loops ? "inline (lock and unlock inlined)"
+				: "generic (calls through the ops table)");
 		for (unsigned k = 0; k < o->nopts; k++)
 			printf("%-30s --lock-opt %s.%s=N  %s [%llu, range %llu-%llu]\n", "",
 			       o->name, o->opts[k].name, o->opts[k].help,

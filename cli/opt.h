@@ -5,8 +5,9 @@
  * field it sets), in the spirit of fio's option tables.  From the table
  * come getopt_long's tables, parsing and range checks, the defaults
  * (each default is a string parsed by the same parser as the command
- * line, so a default is written once), --help, the bash completion
- * file and the unit test that checks the man page.
+ * line, so a default is written once), --help and the bash completion
+ * (help.c); tests/e2e.sh and tests/e2e_cli.sh check the man page against
+ * --help both ways.
  */
 #ifndef LOCKBENCH_CLI_OPT_H
 #define LOCKBENCH_CLI_OPT_H

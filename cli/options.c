@@ -3,8 +3,8 @@
  * The option table of `lockbench [run]`.  One row per option: its
  * default is written here once, as the string a user would type, and
  * parsed by the same parser (opt.c).  Help, getopt's tables, range
- * checks, the completion file (`lockbench help --completion`) and the
- * man-page test all come from these rows.
+ * checks and the completion file (`lockbench help completion`) come from
+ * these rows; tests/test_cli.c checks the JSON config echo against them.
  */
 #include <stdlib.h>
 #include <string.h>

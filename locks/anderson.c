@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 /* One flag per cache line: 1 = the holder of this slot may enter. */
 struct anderson_slot {
@@ -123,3 +124,6 @@ const struct lock_ops lock_anderson_ops = {
 	.lock = anderson_lock,
 	.unlock = anderson_unlock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(anderson, anderson_lock, anderson_unlock, anderson_lock, anderson_unlock);

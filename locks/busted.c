@@ -6,6 +6,7 @@
  * --include-broken is given.
  */
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 struct busted {
 	_Atomic uint32_t held;
@@ -38,3 +39,6 @@ const struct lock_ops lock_busted_ops = {
 	.lock = busted_lock,
 	.unlock = busted_unlock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(busted, busted_lock, busted_unlock, busted_lock, busted_unlock);

@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 enum { CBOMCS_OPT_BATCH };
 
@@ -272,3 +273,6 @@ const struct lock_ops lock_cbomcs_ops = {
 	.ncounters = 2,
 	.read_counters = cbomcs_read_counters,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(cbomcs, cbomcs_lock, cbomcs_unlock, cbomcs_lock, cbomcs_unlock);

@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 struct clh_node {
 	LB_ALIGNED _Atomic uint32_t locked; /* 1 while its owner holds or waits */
@@ -132,3 +133,6 @@ const struct lock_ops lock_clh_ops = {
 	.lock = clh_lock,
 	.unlock = clh_unlock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(clh, clh_lock, clh_unlock, clh_lock, clh_unlock);

@@ -43,6 +43,7 @@
 #include <time.h>
 
 #include "qspinlock.h"
+#include "../workloads/loop.h"
 
 enum { CNA_OPT_NS, CNA_OPT_COUNT };
 
@@ -426,3 +427,6 @@ const struct lock_ops lock_cna_ops = {
 	.ncounters = CNA_NCOUNTERS,
 	.read_counters = cna_read_counters,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(cna, cna_lock, cna_unlock, cna_lock, cna_unlock);

@@ -12,6 +12,7 @@
  */
 #include "futex_sys.h"
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 enum { FUTEX_FREE, FUTEX_LOCKED, FUTEX_CONTENDED };
 
@@ -114,3 +115,6 @@ const struct lock_ops lock_futex_ops = {
 	.ncounters = FUTEX_NCNT,
 	.read_counters = futex_read_counters,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(futex, futex_lock, futex_unlock, futex_lock, futex_unlock);

@@ -17,6 +17,7 @@
 #include <errno.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 enum { HMCS_OPT_THRESHOLD };
 
@@ -240,3 +241,6 @@ const struct lock_ops lock_hmcs_ops = {
 	.ncounters = 2,
 	.read_counters = hmcs_read_counters,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(hmcs, hmcs_lock, hmcs_unlock, hmcs_lock, hmcs_unlock);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 struct mcs_node {
 	_Atomic(struct mcs_node *) next;
@@ -83,3 +84,6 @@ const struct lock_ops lock_mcs_ops = {
 	.unlock = mcs_unlock,
 	.trylock = mcs_trylock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(mcs, mcs_lock, mcs_unlock, mcs_lock, mcs_unlock);

@@ -33,6 +33,7 @@
 
 #include "futex_sys.h"
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 #define MSP_WAITERS ((uintptr_t)0x1)
 #define MSP_HANDOFF ((uintptr_t)0x2)
@@ -505,3 +506,6 @@ const struct lock_ops lock_mutex_spin_ops = {
 	.ncounters = MSP_NCNT,
 	.read_counters = msp_read_counters,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(mutex_spin, msp_lock, msp_unlock, msp_lock, msp_unlock);

@@ -5,6 +5,7 @@
  * every other lock's figure includes.
  */
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 static void null_lock(void *lock, void *ctx)
 {
@@ -32,3 +33,6 @@ const struct lock_ops lock_null_ops = {
 	.read_lock = null_lock,
 	.read_unlock = null_lock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(null, null_lock, null_lock, null_lock, null_lock);

@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 /* Initialise the rwlock with the given kind.  Returns 0 or -errno. */
 static int prw_init_kind(void *lock, int kind)
@@ -106,3 +107,7 @@ const struct lock_ops lock_pthread_rwlock_wpref_ops = {
 	.read_lock = prw_read_lock,
 	.read_unlock = prw_unlock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(pthread_rwlock, prw_write_lock, prw_unlock, prw_read_lock, prw_unlock);
+LB_LOOPS_SHARED(pthread_rwlock_wpref, pthread_rwlock);

@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 static int pspin_init(void *lock, const struct lock_init *in)
 {
@@ -50,3 +51,6 @@ const struct lock_ops lock_pthread_spin_ops = {
 	.unlock = pspin_unlock,
 	.trylock = pspin_trylock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(pthread_spin, pspin_lock, pspin_unlock, pspin_lock, pspin_unlock);

@@ -20,6 +20,7 @@
 #include <errno.h>
 
 #include "qspinlock.h"
+#include "../workloads/loop.h"
 
 #define QW_WAITING 0x100u  /* a writer is waiting */
 #define QW_LOCKED 0x0ffu   /* a writer holds the lock */
@@ -244,3 +245,7 @@ const struct lock_ops lock_qrwlock_steal_ops = {
 	.read_lock = qrw_steal_read_lock,
 	QRW_OPS_COMMON,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(qrwlock, qrw_write_lock, qrw_write_unlock, qrw_read_lock, qrw_read_unlock);
+LB_LOOPS(qrwlock_steal, qrw_write_lock, qrw_write_unlock, qrw_steal_read_lock, qrw_read_unlock);

@@ -15,6 +15,7 @@
 #include <errno.h>
 
 #include "qspinlock.h"
+#include "../workloads/loop.h"
 
 /*
  * Allocate the tail -> node table and the per-thread counters for
@@ -166,3 +167,6 @@ const struct lock_ops lock_qspinlock_ops = {
 	.ncounters = 2,
 	.read_counters = qspinlock_read_counters,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(qspinlock, qspinlock_lock, qspinlock_unlock, qspinlock_lock, qspinlock_unlock);

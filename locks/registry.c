@@ -5,12 +5,17 @@
 
 #include "registry.h"
 
-#define LOCK(n) extern const struct lock_ops lock_##n##_ops;
+#define LOCK(n)                                                                \
+	extern const struct lock_ops lock_##n##_ops;                           \
+	extern const struct lock_loops lock_##n##_loops;
 #include "registry.def"
 #undef LOCK
 
-static const struct lock_ops *const builtin[] = {
-#define LOCK(n) &lock_##n##_ops,
+static const struct {
+	const struct lock_ops *ops;
+	const struct lock_loops *loops;
+} builtin[] = {
+#define LOCK(n) {&lock_##n##_ops, &lock_##n##_loops},
 #include "registry.def"
 #undef LOCK
 };
@@ -27,8 +32,10 @@ static int registry_fill(void)
 	entries = calloc(NBUILTIN, sizeof(*entries));
 	if (!entries)
 		return -ENOMEM;
-	for (unsigned i = 0; i < NBUILTIN; i++)
-		entries[i].ops = builtin[i];
+	for (unsigned i = 0; i < NBUILTIN; i++) {
+		entries[i].ops = builtin[i].ops;
+		entries[i].loops = builtin[i].loops;
+	}
 	nentries = NBUILTIN;
 	return 0;
 }

@@ -53,6 +53,7 @@
 
 #include "futex_sys.h"
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 #define RTM_HAS_WAITERS ((uintptr_t)1)
 /* The kernel's DEFAULT_PRIO: SCHED_OTHER at nice 0.  Lower is higher. */
@@ -446,7 +447,8 @@ static void rtm_read_counters(void *lock, uint64_t *out)
 		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
 }
 
-/* One variant: specialised slow lock and trylock, and its ops table. */
+/* One variant: specialised slow lock and trylock, its ops table and its
+ * worker loops with lock and unlock inlined (workloads/loop.h). */
 #define RTM_VARIANT(sfx, v, d)                                                 \
 	static void __attribute__((noinline))                                  \
 	rtm_slowlock_##sfx(struct rtmutex *l, struct rtm_ctx *me)              \
@@ -483,7 +485,8 @@ static void rtm_read_counters(void *lock, uint64_t *out)
 		.counter_names = rtm_counter_names,                            \
 		.ncounters = RTM_NCNT,                                         \
 		.read_counters = rtm_read_counters,                            \
-	}
+	};                                                                     \
+	LB_LOOPS(sfx, rtm_lock_##sfx, rtm_unlock, rtm_lock_##sfx, rtm_unlock)
 
 RTM_VARIANT(rtmutex, RTM_STOCK,
 	    "rt_mutex shape, k0-stock: xchg_acquire owner, CAS loop marks waiters");

@@ -17,6 +17,7 @@
 #include <errno.h>
 
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 #define RWC_BIAS 0x01000000ll
 
@@ -119,3 +120,6 @@ const struct lock_ops lock_rwlock_classic_ops = {
 	.read_lock = rwc_read_lock,
 	.read_unlock = rwc_read_unlock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(rwlock_classic, rwc_write_lock, rwc_write_unlock, rwc_read_lock, rwc_read_unlock);

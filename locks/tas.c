@@ -6,6 +6,7 @@
  * shared-memory multiprocessors", IEEE TPDS 1(1), 1990.
  */
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 struct tas {
 	_Atomic uint32_t locked;
@@ -47,3 +48,6 @@ const struct lock_ops lock_tas_ops = {
 	.unlock = tas_unlock,
 	.trylock = tas_trylock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(tas, tas_lock, tas_unlock, tas_lock, tas_unlock);

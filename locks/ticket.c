@@ -8,6 +8,7 @@
  * spinlock (arch/x86/include/asm/spinlock.h).
  */
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 /* Low half: owner (now serving).  High half: next ticket. */
 #define TICKET_NEXT_ONE (1ull << 32)
@@ -86,3 +87,6 @@ const struct lock_ops lock_ticket_ops = {
 	.unlock = ticket_unlock,
 	.trylock = ticket_trylock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(ticket, ticket_lock, ticket_unlock, ticket_lock, ticket_unlock);

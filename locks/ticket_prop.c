@@ -10,6 +10,7 @@
  * (section 2.2, "ticket lock with proportional backoff").
  */
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 /* Low half: owner (now serving).  High half: next ticket. */
 #define TPROP_NEXT_ONE (1ull << 32)
@@ -118,3 +119,6 @@ const struct lock_ops lock_ticket_prop_ops = {
 	.unlock = tprop_unlock,
 	.trylock = tprop_trylock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(ticket_prop, tprop_lock, tprop_unlock, tprop_lock, tprop_unlock);

@@ -7,6 +7,7 @@
  * Anderson, IEEE TPDS 1990; Mellor-Crummey & Scott, ACM TOCS 9(1), 1991.
  */
 #include "lockbench/lock.h"
+#include "../workloads/loop.h"
 
 enum { TTAS_OPT_MIN, TTAS_OPT_MAX };
 
@@ -105,3 +106,6 @@ const struct lock_ops lock_ttas_ops = {
 	.unlock = ttas_unlock,
 	.trylock = ttas_trylock,
 };
+
+/* The worker loops with lock and unlock inlined (workloads/loop.h). */
+LB_LOOPS(ttas, ttas_lock, ttas_unlock, ttas_lock, ttas_unlock);

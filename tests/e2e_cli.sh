@@ -19,6 +19,8 @@ bad_input "layout typo" "did you mean aligned?" -w layout --layouts packed,aling
 bad_input "option typo" "did you mean --locks?" --lokcs tas
 bad_input "enum prefix" "did you mean sequential?" --order seq
 bad_input "command typo" "did you mean list?" lsit
+bad_input "lock-opt key typo" "did you mean backoff_min?" --lock-opt ttas.backof_min=3
+bad_input "help after an option" "help: the command comes first" -l tas help
 bad_input "list target typo" "did you mean workloads?" list workload
 expect_exit 2 "help typo" -- "$BIN" help tpo
 grep -q "unknown command (tpo): did you mean topo?" "$OUT/stderr" && ok || bad "help tpo"

@@ -42,6 +42,7 @@ for p in d["points"]:
         assert len(r["workers"]) == p["threads"]
         for w in r["workers"]:
             assert w["cpu"] >= 0 and w["cpu_end"] >= 0 and w["nivcsw"] >= 0
+            assert w["core_ghz_before"] > 0 and w["core_ghz_after"] > 0
         assert r["steal"] is None or 0 <= r["steal"]["fraction"] <= 1
         assert isinstance(r["flags"], list) and r["excluded"] is False
         if p["threads"] == 1 or ncpu < 2:
@@ -52,7 +53,12 @@ for p in d["points"]:
         for v in pr["before_ns"] + pr["after_ns"]:
             assert v is not None and 10 <= v <= 1e6, v
         for f in r["flags"]:
-            assert f in ("placement_changed", "steal", "migrated", "cs_length_off")
+            assert f in ("placement_changed", "steal", "migrated", "cs_length_off",
+                         "core_speed_moved")
+        cs = r["core_speed"]
+        assert cs is not None and 0.1 < cs["before_ghz"] < 10 and 0.1 < cs["after_ghz"] < 10, cs
+        assert abs(cs["after_ghz"] / cs["before_ghz"] - 1 - cs["change"]) < 1e-9
+        assert (abs(cs["change"]) > d["noise"]["speed_tolerance"]) == ("core_speed_moved" in r["flags"])
     if p["threads"] == 2 and ncpu >= 2:
         t = p["noise"]["probe_typical_ns"]
         assert len(t) == 1 and 10 <= t[0] <= 1e6, t

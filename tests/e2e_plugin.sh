@@ -58,6 +58,12 @@ grep -q "^ticket_backoff .* plugin: $TB_REAL\$" "$OUT/stdout" && ok \
 grep "^ticket " "$OUT/stdout" | grep -q "plugin:" && bad "built-in ticket marked plugin" || ok
 expect_exit 0 "list locks -v --plugin" -- "$BIN" list locks -v --plugin "$TB"
 grep -q "lock-opt ticket_backoff.backoff_max" "$OUT/stdout" && ok || bad "plugin options not listed"
+# Which worker loop each lock runs: built-ins their own, inlined; plugins
+# the generic one through the ops table.
+grep -A1 "^ticket_backoff " "$OUT/stdout" | grep -q "loop: generic" && ok \
+	|| bad "plugin not listed as the generic loop"
+grep -A1 "^ticket " "$OUT/stdout" | grep -q "loop: inline" && ok \
+	|| bad "built-in ticket not listed as inlined"
 
 # The plugin against its built-in twin: both measured, both checked, the
 # JSON traces the plugin to its file.

@@ -4,6 +4,8 @@
  * the same runner and mutual-exclusion check at several thread counts
  * (oversubscribing this 2-CPU machine), NUMA-aware locks also with
  * pretend nodes; `busted` must be caught.  No per-lock copy of the test.
+ * Each lock runs its own inlined loop (workloads/loop.h) at every
+ * thread count and the generic loop plugins use at the first.
  *
  * Environment: LB_VALIDATE_THREADS (default "2,8,32"),
  * LB_VALIDATE_SECONDS (window, default 0.2), LB_SKIP_BROKEN=1 (TSan:
@@ -31,10 +33,13 @@ static double window_s = 0.2;
 static struct topo topo;
 static struct calibration cal;
 
-/* One run of `ops` at n threads; fills s and returns the runner's code. */
-static int run_once(const struct lock_ops *ops, unsigned n, unsigned fake_nodes,
-		    uint64_t cs_ns, struct run_sample *s, char *err, size_t errlen)
+/* One run of lock `e` at n threads, in its inlined loop or the generic
+ * one; fills s and returns the runner's code. */
+static int run_once(const struct lock_entry *e, bool inlined, unsigned n,
+		    unsigned fake_nodes, uint64_t cs_ns, struct run_sample *s,
+		    char *err, size_t errlen)
 {
+	const struct lock_ops *ops = e->ops;
 	struct placement_policy p;
 	struct thread_place *pl = calloc(n, sizeof(*pl));
 	uint64_t *opt = calloc(ops->nopts + 1, sizeof(*opt));
@@ -51,11 +56,13 @@ static int run_once(const struct lock_ops *ops, unsigned n, unsigned fake_nodes,
 	assert_int_equal(placement_parse("cores", &p, err, errlen), 0);
 	assert_int_equal(placement_assign(&topo, &p, n, pl, err, errlen), 0);
 	sp = (struct run_spec){
-		.ops = ops, .lock_opt = opt, .wl = workload_find("cs"), .params = &wp,
+		.ops = ops, .loops = inlined ? e->loops : NULL, .lock_opt = opt,
+		.wl = workload_find("cs"), .params = &wp,
 		.nthreads = n, .place = pl, .fake_nodes = fake_nodes,
 		.mem_node = MEM_NODE_LOCAL, .warmup_s = 0.05, .duration_s = window_s,
 		.interval_s = window_s, .watchdog_s = 20,
 	};
+	assert_int_equal(runner_inlined(&sp), inlined);
 	rc = runner_run(&sp, s, err, errlen);
 	free(pl);
 	free(opt);
@@ -63,17 +70,20 @@ static int run_once(const struct lock_ops *ops, unsigned n, unsigned fake_nodes,
 	return rc;
 }
 
-static void validate(const struct lock_ops *ops, unsigned n, unsigned fake_nodes)
+static void validate(const struct lock_entry *e, bool inlined, unsigned n,
+		     unsigned fake_nodes)
 {
+	const struct lock_ops *ops = e->ops;
+	const char *loop = inlined ? "" : " (generic loop)";
 	struct run_sample s;
 	char err[512] = "";
-	int rc = run_once(ops, n, fake_nodes, 0, &s, err, sizeof(err));
+	int rc = run_once(e, inlined, n, fake_nodes, 0, &s, err, sizeof(err));
 
 	if (rc != RUN_OK)
-		fail_msg("%s at %u threads: %s", ops->name, n, err);
+		fail_msg("%s at %u threads%s: %s", ops->name, n, loop, err);
 	if (!s.exclusion_ok)
-		fail_msg("%s at %u threads%s: mutual exclusion violated: counter %llu, "
-			 "ops %llu, owner violations %llu", ops->name, n,
+		fail_msg("%s at %u threads%s%s: mutual exclusion violated: counter %llu, "
+			 "ops %llu, owner violations %llu", ops->name, n, loop,
 			 fake_nodes ? " (fake nodes)" : "",
 			 (unsigned long long)s.counter, (unsigned long long)s.total_ops,
 			 (unsigned long long)s.violations);
@@ -87,30 +97,36 @@ static void validate(const struct lock_ops *ops, unsigned n, unsigned fake_nodes
 
 static void test_lock(void **state)
 {
-	const struct lock_ops *ops = *state;
+	const struct lock_entry *e = *state;
 
+	assert_non_null(e->loops);
 	for (unsigned i = 0; i < nthread_counts; i++) {
-		validate(ops, thread_counts[i], 0);
-		if (ops->caps & LOCK_CAP_NUMA) {
-			validate(ops, thread_counts[i], 2);
-			validate(ops, thread_counts[i], 4);
+		validate(e, true, thread_counts[i], 0);
+		if (e->ops->caps & LOCK_CAP_NUMA) {
+			validate(e, true, thread_counts[i], 2);
+			validate(e, true, thread_counts[i], 4);
 		}
 	}
+	if (nthread_counts)
+		validate(e, false, thread_counts[0], 0);
 }
 
 /* The negative control: the check must catch a lock that excludes
  * nobody (a longer critical section makes overlaps certain). */
 static void test_busted_is_caught(void **state)
 {
-	const struct lock_ops *ops = *state;
+	const struct lock_entry *e = *state;
 	struct run_sample s;
 	char err[512];
 
-	assert_int_equal(run_once(ops, 2, 0, 500, &s, err, sizeof(err)), RUN_OK);
-	assert_true(s.exclusion_checked);
-	assert_false(s.exclusion_ok);
-	assert_true(s.violations > 0 || s.counter != s.total_ops);
-	run_sample_free(&s);
+	for (int inlined = 1; inlined >= 0; inlined--) {
+		assert_int_equal(run_once(e, inlined, 2, 0, 500, &s, err, sizeof(err)),
+				 RUN_OK);
+		assert_true(s.exclusion_checked);
+		assert_false(s.exclusion_ok);
+		assert_true(s.violations > 0 || s.counter != s.total_ops);
+		run_sample_free(&s);
+	}
 }
 
 int main(void)
@@ -141,7 +157,7 @@ int main(void)
 		tests[k].name = ops->name;
 		tests[k].test_func = ops->caps & LOCK_CAP_BROKEN ? test_busted_is_caught
 								 : test_lock;
-		tests[k].initial_state = (void *)ops;
+		tests[k].initial_state = (void *)lock_registry_at(i);
 		k++;
 	}
 	return _cmocka_run_group_tests("locks", tests, k, NULL, NULL);

@@ -126,6 +126,38 @@ static void test_flags_steal_migration_cs(void **state)
 	assert_int_equal(noise_run_flags(&n, NULL, &o), 0);
 	assert_string_equal(noise_flag_name(0), "placement_changed");
 	assert_string_equal(noise_flag_name(3), "cs_length_off");
+	assert_string_equal(noise_flag_name(4), "core_speed_moved");
+}
+
+/* The core-speed probe: the median worker's speed moving by more than
+ * speed_tolerance (2%) flags the run as noisy, either way; an unknown
+ * speed flags nothing. */
+static void test_flag_core_speed(void **state)
+{
+	struct worker_noise w[3] = {
+		{.cpu = 0, .cpu_end = 0, .speed_before = 3.80, .speed_after = 3.82},
+		{.cpu = 1, .cpu_end = 1, .speed_before = 3.81, .speed_after = 3.83},
+		{.cpu = 2, .cpu_end = 2, .speed_before = 3.79, .speed_after = 3.81},
+	};
+	struct run_noise n = {.present = true, .nworkers = 3, .w = w,
+			      .cs_actual = NAN, .ncs_actual = NAN};
+	struct noise_opts o;
+	double b, a;
+
+	(void)state;
+	noise_opts_default(&o);
+	assert_true(fabs(o.speed_tolerance - 0.02) < 1e-12);
+	noise_core_speed(&n, &b, &a);
+	assert_true(fabs(b - 3.80) < 1e-12 && fabs(a - 3.82) < 1e-12);
+	assert_int_equal(noise_run_flags(&n, NULL, &o), 0);        /* +0.5% */
+	w[0].speed_after = w[1].speed_after = 3.70;                 /* median -2.6% */
+	assert_int_equal(noise_run_flags(&n, NULL, &o), NOISE_CORE_SPEED);
+	assert_true(NOISE_NOISY & NOISE_CORE_SPEED);
+	w[0].speed_after = w[1].speed_after = 3.90;                 /* +2.6% */
+	assert_int_equal(noise_run_flags(&n, NULL, &o), NOISE_CORE_SPEED);
+	for (unsigned i = 0; i < 3; i++)
+		w[i].speed_before = 0;                               /* unknown */
+	assert_int_equal(noise_run_flags(&n, NULL, &o), 0);
 }
 
 /* Two locks x one row, three runs each, with the given probe/steal. */
@@ -184,7 +216,7 @@ static void test_summary_line(void **state)
 	assert_non_null(strstr(t, "0.80!"));   /* ticket's mean 803.33 ops/s */
 	assert_non_null(strstr(t, "2.00!"));   /* mcs' mean 2003.33 ops/s */
 	assert_non_null(strstr(t, "!  noisy runs: 2 of 6 flagged (placement changed 1, "
-			       "steal 1, migrated 0)\n"));
+			       "steal 1, migrated 0, core speed moved 0)\n"));
 	assert_null(strstr(t, "excluded"));
 	free(t);
 	t = render(&r, false);
@@ -465,6 +497,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flags_probe),
 		cmocka_unit_test(test_flags_steal_migration_cs),
+		cmocka_unit_test(test_flag_core_speed),
 		cmocka_unit_test(test_summary_line),
 		cmocka_unit_test(test_exclude_flagged),
 		cmocka_unit_test(test_exclude_never_empties),

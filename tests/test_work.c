@@ -30,6 +30,7 @@
 #include "../topology/mem.h"
 #include "../workloads/calibrate.h"
 #include "../workloads/layout.h"
+#include "../workloads/loop.h"
 #include "../workloads/runner.h"
 
 static double window_s = 0.15;
@@ -54,7 +55,8 @@ static struct wl_params params(uint64_t cs_ns)
 static int run_wl(const char *lock, const char *wl, const struct wl_params *wp,
 		  unsigned n, unsigned fake_nodes, struct run_sample *s)
 {
-	const struct lock_ops *ops = lock_registry_find(lock)->ops;
+	const struct lock_entry *e = lock_registry_find(lock);
+	const struct lock_ops *ops = e->ops;
 	struct placement_policy p;
 	struct thread_place *pl = calloc(n, sizeof(*pl));
 	uint64_t *opt = calloc(ops->nopts + 1, sizeof(*opt));
@@ -69,7 +71,8 @@ static int run_wl(const char *lock, const char *wl, const struct wl_params *wp,
 	assert_int_equal(placement_parse("cores", &p, err, sizeof(err)), 0);
 	assert_int_equal(placement_assign(&topo, &p, n, pl, err, sizeof(err)), 0);
 	sp = (struct run_spec){
-		.ops = ops, .lock_opt = opt, .wl = workload_find(wl), .params = wp,
+		.ops = ops, .loops = e->loops, .lock_opt = opt,
+		.wl = workload_find(wl), .params = wp,
 		.nthreads = n, .place = pl, .fake_nodes = fake_nodes,
 		.mem_node = MEM_NODE_LOCAL, .warmup_s = 0.03, .duration_s = window_s,
 		.interval_s = window_s, .watchdog_s = 20,
@@ -250,29 +253,50 @@ static void test_layout_offsets(void **state)
 	assert_int_equal(layout_parse("nope"), -1);
 }
 
-/* wl_handover counts same node / L3 / core against the last holder. */
+/* The loop's cold entry path counts handovers against the last holder
+ * (the owner word), and wl_publish() turns them into the slot's counts:
+ * re-acquisitions by the same thread are same node, L3 and core. */
 static void test_handover_counting(void **state)
 {
 	static struct wl_shared sh;
-	struct worker a = {.sh = &sh}, b = {.sh = &sh};
-	struct wl_hand h = {0};
+	static struct worker_slot slot;
+	uint64_t ids[3] = {wl_holder_id(0, 0, 0), wl_holder_id(1, 2, 3),
+			   wl_holder_id(1, 2, 4)};
+	struct worker a = {.sh = &sh, .slot = &slot, .tid = 0, .nthreads = 3,
+			   .holder_ids = ids};
+	struct worker b = a, c = a;
 
 	(void)state;
-	a.holder_id = wl_holder_id(0, 0, 0);
-	b.holder_id = wl_holder_id(1, 2, 3);
-	wl_handover(&a, &h);            /* first: nobody before */
-	assert_int_equal(h.n, 0);
-	wl_handover(&a, &h);            /* a after a: same everything */
-	wl_handover(&b, &h);            /* b after a: different everything */
-	wl_handover(&b, &h);
-	assert_int_equal(h.n, 3);
-	assert_int_equal(h.node, 2);
-	assert_int_equal(h.l3, 2);
-	assert_int_equal(h.core, 2);
-	b.holder_id = wl_holder_id(1, 2, 4); /* same node and L3, other core */
-	wl_handover(&b, &h);
-	assert_int_equal(h.node, 3);
-	assert_int_equal(h.core, 2);
+	b.tid = 1;
+	c.tid = 2;
+	wl_enter_cold(&a, 0, false);           /* first: nobody before */
+	/* a after a: the common path, nothing on the cold one */
+	wl_enter_cold(&b, 1, false);           /* b after a: different everything */
+	/* b after b: common path */
+	wl_publish(&a, 2, 0);                  /* a: 2 ops, 1 handover (to itself) */
+	assert_int_equal(slot.hand_n, 1);
+	assert_int_equal(slot.same_node, 1);
+	assert_int_equal(slot.same_core, 1);
+	wl_publish(&b, 2, 0);                  /* b: 2 handovers, 1 from a */
+	assert_int_equal(slot.hand_n, 2);
+	assert_int_equal(slot.same_node, 1);
+	assert_int_equal(slot.same_l3, 1);
+	assert_int_equal(slot.same_core, 1);
+	wl_enter_cold(&c, 2, false);           /* c after b: same node and L3, other core */
+	wl_publish(&c, 1, 0);
+	assert_int_equal(slot.hand_n, 1);
+	assert_int_equal(slot.same_node, 1);
+	assert_int_equal(slot.same_l3, 1);
+	assert_int_equal(slot.same_core, 0);
+	/* Reads are not exclusive acquisitions. */
+	wl_publish(&c, 5, 4);
+	assert_int_equal(slot.hand_n, 1);
+	assert_int_equal(slot.reads, 4);
+	/* Somebody inside (WL_HELD) is a violation, and a reader too. */
+	wl_enter_cold(&a, 2 | WL_HELD, false);
+	assert_int_equal(sh.violations, 1);
+	wl_enter_cold(&a, 1, true);
+	assert_int_equal(sh.violations, 2);
 }
 
 /* Per-run fairness from known per-thread counts. */

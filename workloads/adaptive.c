@@ -4,23 +4,17 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "adaptive.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* "critical section 170 ns for --cs-ns 200" when that section is off. */
-static int describe_off(char *buf, size_t len, const char *what, const char *opt,
-			double req, double actual, const struct noise_opts *o)
+static int describe_off(char *buf, size_t len, bool first, const char *what,
+			const char *opt, double req, double actual,
+			const struct noise_opts *o)
 {
 	if (!noise_length_off(req, actual, o))
 		return 0;
-	return snprintf(buf, len, "%s%s %.0f ns for --%s %.0f", *buf ? ", " : "",
+	return snprintf(buf, len, "%s%s %.0f ns for --%s %.0f", first ? "" : ", ",
 			what, actual, opt, req);
 }
 
@@ -36,15 +30,15 @@ static void warn_lengths(const struct config *c, struct results *r,
 	if (p->nruns <= st->run || p->noise.cs_warned)
 		return;
 	n = &p->runs[p->nruns - 1].noise;
-	k = describe_off(msg, sizeof(msg), "critical section", "cs-ns",
+	k = describe_off(msg, sizeof(msg), true, "critical section", "cs-ns",
 			 n->cs_requested, n->cs_actual, &c->noise);
-	describe_off(msg + k, sizeof(msg) - (size_t)k, "parallel section", "ncs-ns",
-		     n->ncs_requested, n->ncs_actual, &c->noise);
+	describe_off(msg + k, sizeof(msg) - (size_t)k, k == 0, "parallel section",
+		     "ncs-ns", n->ncs_requested, n->ncs_actual, &c->noise);
 	if (!*msg)
 		return;
 	p->noise.cs_warned = true;
 	fprintf(stderr, "lockbench: warning: %s at %u threads: %s (off by more than "
-		"%.0f%%; busy-delay calibration drifted?)\n",
+		"%.0f%%; the machine busy, or delays below the clock's resolution?)\n",
 		c->locks[st->variant]->ops->name, c->threads[st->row], msg,
 		c->noise.cs_tolerance * 100);
 }
@@ -85,7 +79,7 @@ static enum adapt_stop decide_row(const struct config *c, struct results *r,
 static void row_begin(const struct config *c, const struct plan_step *st,
 		      struct sweep_noise *sn)
 {
-	double t = now_s(), left = c->noise.time_budget_s - (t - sn->t_sweep0);
+	double t = lb_mono_s(), left = c->noise.time_budget_s - (t - sn->t_sweep0);
 
 	sn->t_row0 = t;
 	sn->row_budget = 0;
@@ -111,7 +105,7 @@ unsigned sweep_noise_next(const struct config *c, struct results *r,
 
 	if (!sn->begun) {
 		sn->begun = true;
-		sn->t_sweep0 = now_s();
+		sn->t_sweep0 = lb_mono_s();
 	}
 	if (prev)
 		warn_lengths(c, r, prev);
@@ -122,7 +116,7 @@ unsigned sweep_noise_next(const struct config *c, struct results *r,
 		return i;
 	if (prev && (i == total || plan[i].run != prev->run ||
 		     plan[i].row != prev->row)) {
-		s = decide_row(c, r, prev->row, prev->run + 1, now_s() - sn->t_row0,
+		s = decide_row(c, r, prev->row, prev->run + 1, lb_mono_s() - sn->t_row0,
 			       sn->row_budget);
 		if (i == total || plan[i].row != prev->row)
 			r->noise.row_stop[prev->row] = s ? s : ADAPT_MAX_RUNS;

@@ -2,18 +2,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "calibrate.h"
 #include "workload.h"
 
 #define TRIALS 7
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -30,18 +23,18 @@ void calibrate_delay(struct calibration *c)
 	/* Grow the trial until it lasts about 2 ms, so clock granularity
 	 * and the call overhead are noise. */
 	for (;;) {
-		double t0 = now_ns();
+		double t0 = (double)lb_mono_ns();
 
 		lb_delay(loops);
-		if (now_ns() - t0 > 2e6 || loops >= (1ull << 32))
+		if ((double)lb_mono_ns() - t0 > 2e6 || loops >= (1ull << 32))
 			break;
 		loops *= 2;
 	}
 	for (unsigned i = 0; i < TRIALS; i++) {
-		double t0 = now_ns(), dt;
+		double t0 = (double)lb_mono_ns(), dt;
 
 		lb_delay(loops);
-		dt = now_ns() - t0;
+		dt = (double)lb_mono_ns() - t0;
 		rate[i] = (double)loops / (dt > 1 ? dt : 1);
 	}
 	qsort(rate, TRIALS, sizeof(rate[0]), cmp_double);

@@ -7,30 +7,12 @@
  * field, unlock, then --ncs-ns of thread-local busy work drawn from an
  * exponential distribution so threads do not fall into lockstep.
  */
-#include "cs_body.h"
+#include "loop.h"
 
+/* The generic loop (plugins): the template through the ops table. */
 static void cs_loop(struct worker *w)
 {
-	const struct lock_ops *ops = w->ops;
-	struct wl_hand h = {0};
-	uint64_t n = 0;
-	unsigned left = CS_SAMPLE_EVERY; /* ops until the next sampled one */
-
-	while (!atomic_load_explicit(w->stop, lb_rlx)) {
-		/* 1 op in CS_SAMPLE_EVERY times its sections:
-		 * a countdown, no clock read on the common path. */
-		bool timed = false;
-
-		if (__builtin_expect(--left == 0, 0)) {
-			left = CS_SAMPLE_EVERY;
-			timed = w->samp != NULL;
-		}
-		wl_acquire(w, ops->lock);
-		wl_cs_body_timed(w, &h, timed);
-		ops->unlock(w->lock, w->ctx);
-		wl_ncs_body_timed(w, timed);
-		wl_publish(w, ++n, 0, &h);
-	}
+	wl_cs_loop_t(w, w->ops->lock, w->ops->unlock);
 }
 
 const struct workload_ops workload_cs_ops = {
@@ -46,4 +28,5 @@ const struct workload_ops workload_cs_ops = {
 		"counter; handovers and sampled acquisition latency are recorded.",
 	.needs_caps = 0,
 	.loop = cs_loop,
+	.inline_loop = WL_LOOP_CS,
 };

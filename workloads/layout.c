@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "cs_body.h"
+#include "loop.h"
 #include "layout.h"
 
 const char *const wl_layout_names[WL_NLAYOUTS] = {
@@ -81,9 +81,11 @@ static void layout_loop(struct worker *w)
 	enum wl_layout l = (enum wl_layout)w->p->layout;
 	char *base = (char *)w->sh->lines;
 	_Atomic int64_t *mine = (_Atomic int64_t *)(base + layout_hot_offset(l, w->node));
-	struct wl_hand h = {0};
+	struct wl_env e;
 	uint64_t n = 0, reads = 0;
 
+	wl_loop_begin(w);
+	e = wl_env_get(w);
 	while (!atomic_load_explicit(w->stop, lb_rlx)) {
 		if (lb_rand(&w->rng) % 100 < w->p->read_pct) {
 			lb_sink(layout_read(base, l, w->nnodes));
@@ -91,8 +93,8 @@ static void layout_loop(struct worker *w)
 		} else {
 			atomic_fetch_add_explicit(mine, 1, lb_rlx);
 		}
-		wl_ncs_body(w);
-		wl_publish(w, ++n, reads, &h);
+		wl_ncs(&e, &w->rng);
+		wl_publish(w, ++n, reads);
 	}
 }
 

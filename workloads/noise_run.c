@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../topology/steal.h"
+#include "corespeed.h"
 #include "noise_run.h"
 #include "probe.h"
 #include "sample.h"
@@ -32,11 +33,6 @@ struct noise_run {
 	struct wnoise *wn;       /* [nthreads] */
 	unsigned nthreads;
 };
-
-static double now_s(void)
-{
-	return (double)lb_now_ns() * 1e-9;
-}
 
 /* The distinct pinned CPUs of the run, in thread order. */
 static unsigned distinct_cpus(const struct run_spec *sp, int *cpus)
@@ -94,7 +90,7 @@ struct noise_run *noise_run_begin(const struct run_spec *sp)
 		return NULL;
 	}
 	probe_pairs(nr->cpus, nr->ncpus, nr->pair_cpu);
-	nr->t0 = now_s();
+	nr->t0 = lb_mono_s();
 	nr->steal_ok = nr->ncpus && !steal_read(nr->cpus, nr->ncpus, &nr->steal0);
 	probe_run(nr->pair_cpu, nr->npairs, &run_probe, nr->before);
 	return nr;
@@ -105,20 +101,6 @@ struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid)
 	return nr && tid < nr->nthreads ? &nr->wn[tid] : NULL;
 }
 
-/* The clock's cost: the least of a few back-to-back reads. */
-static uint64_t clock_cost_ns(void)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (unsigned i = 0; i < 16; i++) {
-		uint64_t t0 = lb_now_ns(), t1 = lb_now_ns();
-
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
-}
-
 struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
 {
 	if (!wn)
@@ -126,15 +108,15 @@ struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
 	wn->out.cpu = cpu;
 	wn->out.cpu_end = -1;
 	wn->samp = calloc(1, sizeof(*wn->samp));
-	if (wn->samp)
-		wn->samp->clock_ns = clock_cost_ns();
 	return wn->samp;
 }
 
 void noise_worker_begin(struct wnoise *wn)
 {
-	if (wn)
-		getrusage(RUSAGE_THREAD, &wn->ru0);
+	if (!wn)
+		return;
+	wn->out.speed_before = core_speed_probe();
+	getrusage(RUSAGE_THREAD, &wn->ru0);
 }
 
 void noise_worker_end(struct wnoise *wn)
@@ -143,6 +125,7 @@ void noise_worker_end(struct wnoise *wn)
 
 	if (!wn)
 		return;
+	wn->out.speed_after = core_speed_probe();
 	wn->out.cpu_end = sched_getcpu();
 	if (getrusage(RUSAGE_THREAD, &ru))
 		return;
@@ -150,27 +133,52 @@ void noise_worker_end(struct wnoise *wn)
 	wn->out.nivcsw = ru.ru_nivcsw - wn->ru0.ru_nivcsw;
 }
 
-/* Median over every worker's ring of one kind (cs or ncs); NAN if none. */
-static double samples_median(const struct noise_run *nr, bool ncs, unsigned *count)
+/*
+ * The typical section length over every worker's ring of one kind (cs
+ * or ncs); NAN if none.  Each sample is a length over its draw (1 for
+ * the CS; for the NCS, mult/256 of the mean); the samples whose ratio
+ * lies between half and twice the median ratio (a preempted delay is
+ * not the delay's length) give sum(length) / sum(draw).  A ratio of
+ * sums, not a median: the tick counter may step coarsely (every 10 ns on
+ * a VM whose TSC reads advance 24-25 ticks at a time), which puts every
+ * sample, and so a median, on that lattice, while the mean of delays
+ * started at random phases is not biased by it.
+ */
+static double samples_typical(const struct noise_run *nr, bool ncs, unsigned *count)
 {
-	double *x = malloc(((size_t)nr->nthreads * CS_SAMPLE_SLOTS + 1) * sizeof(*x));
+	size_t cap = (size_t)nr->nthreads * CS_SAMPLE_SLOTS + 1;
+	double *x = malloc(cap * sizeof(*x)), *r = malloc(cap * sizeof(*r));
+	double *wgt = malloc(cap * sizeof(*wgt)), *rs = malloc(cap * sizeof(*rs));
+	double m, sum = 0, sw = 0;
 	unsigned k = 0;
-	double m;
 
 	*count = 0;
-	if (!x)
+	if (!x || !r || !wgt || !rs) {
+		free(x), free(r), free(wgt), free(rs);
 		return NAN;
+	}
 	for (unsigned i = 0; i < nr->nthreads; i++) {
 		const struct cs_samples *s = nr->wn[i].samp;
 		unsigned n = !s ? 0 : ncs ? s->ncs_n : s->cs_n;
 
 		*count += n;
-		for (unsigned j = 0; j < n && j < CS_SAMPLE_SLOTS; j++)
-			x[k++] = ncs ? s->ncs[j] : s->cs[j];
+		for (unsigned j = 0; j < n && j < CS_SAMPLE_SLOTS; j++) {
+			wgt[k] = ncs ? s->ncs_mult[j] / 256.0 : 1;
+			x[k] = ncs ? s->ncs[j] : s->cs[j];
+			if (wgt[k] > 0) {
+				r[k] = x[k] / wgt[k];
+				k++;
+			}
+		}
 	}
-	m = noise_median(x, k);
-	free(x);
-	return m;
+	m = noise_median(memcpy(rs, r, k * sizeof(*rs)), k); /* sorts its copy */
+	for (unsigned j = 0; isfinite(m) && j < k; j++)
+		if (r[j] >= m / 2 && r[j] <= m * 2) {
+			sum += x[j];
+			sw += wgt[j];
+		}
+	free(x), free(r), free(wgt), free(rs);
+	return sw > 0 ? sum / sw : m;
 }
 
 static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
@@ -193,7 +201,7 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 		n->steal_known = true;
 		n->steal_ncpus = nr->ncpus;
 		n->steal_s = (double)(steal1 - nr->steal0) * steal_tick_s();
-		n->steal_window_s = now_s() - nr->t0;
+		n->steal_window_s = lb_mono_s() - nr->t0;
 	}
 	n->w = calloc(nr->nthreads, sizeof(*n->w));
 	n->nworkers = n->w ? nr->nthreads : 0;
@@ -201,8 +209,8 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 		n->w[i] = nr->wn[i].out;
 	n->cs_requested = (double)sp->params->cs_ns;
 	n->ncs_requested = (double)sp->params->ncs_ns;
-	n->cs_actual = samples_median(nr, false, &n->cs_samples);
-	n->ncs_actual = samples_median(nr, true, &n->ncs_samples);
+	n->cs_actual = samples_typical(nr, false, &n->cs_samples);
+	n->ncs_actual = samples_typical(nr, true, &n->ncs_samples);
 }
 
 void noise_run_end(struct noise_run *nr, const struct run_spec *sp,

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "../output/results/noise.h"
+#include "clock.h"
 #include "lockbench/atomics.h"
 #include "probe.h"
 
@@ -35,14 +36,6 @@ struct probe_shared {
 	_Atomic int pin_err;
 	LB_ALIGNED _Atomic uint32_t done_seq;  /* helper: left the pair */
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static int pin_self(int cpu)
 {
@@ -96,12 +89,12 @@ static void *helper_main(void *arg)
 /* Spin (yielding now and then) until *p == v; false after the limit. */
 static bool wait_eq32(_Atomic uint32_t *p, uint32_t v, double limit_s)
 {
-	double until = now_s() + limit_s;
+	double until = lb_mono_s() + limit_s;
 
 	for (unsigned k = 1; atomic_load_explicit(p, lb_acq) != v; k++) {
 		cpu_relax();
 		if (!(k & 1023)) {
-			if (now_s() > until)
+			if (lb_mono_s() > until)
 				return false;
 			sched_yield();
 		}
@@ -117,7 +110,7 @@ static bool wait_eq32(_Atomic uint32_t *p, uint32_t v, double limit_s)
  */
 static double one_round(struct probe_shared *sh, uint64_t *v, unsigned trips)
 {
-	double t0 = now_s(), t = t0;
+	double t0 = lb_mono_s(), t = t0;
 	unsigned k;
 
 	for (k = 0; k < trips && t - t0 < ROUND_LIMIT_S; k++) {
@@ -127,14 +120,14 @@ static double one_round(struct probe_shared *sh, uint64_t *v, unsigned trips)
 		atomic_store_explicit(&sh->line, *v + 1, lb_rel);
 		while (atomic_load_explicit(&sh->line, lb_acq) != want) {
 			cpu_relax();
-			if (!(++spins & 0xfff) && now_s() - t0 > WAIT_LIMIT_S)
+			if (!(++spins & 0xfff) && lb_mono_s() - t0 > WAIT_LIMIT_S)
 				return NAN;
 		}
 		*v = want;
 		if (!(k & 7))
-			t = now_s();
+			t = lb_mono_s();
 	}
-	return (now_s() - t0) * 1e9 / k;
+	return (lb_mono_s() - t0) * 1e9 / k;
 }
 
 /*
@@ -145,7 +138,7 @@ static double one_round(struct probe_shared *sh, uint64_t *v, unsigned trips)
 static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 			 const struct probe_cfg *cfg, bool *lost)
 {
-	double per[64], med = NAN, t0 = now_s();
+	double per[64], med = NAN, t0 = lb_mono_s();
 	unsigned nr = cfg->rounds < 63 ? cfg->rounds : 63, k = 0;
 	uint64_t v = 0;
 
@@ -172,7 +165,7 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 		}
 		if (r)  /* round 0 warms the line and the caches up */
 			per[k++] = x;
-		if (now_s() - t0 > PAIR_LIMIT_S && k)
+		if (lb_mono_s() - t0 > PAIR_LIMIT_S && k)
 			break;  /* a starved pair: what we have says enough */
 	}
 	atomic_store_explicit(&sh->line, SENTINEL, lb_rel);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "../topology/mem.h"
 #include "noise_run.h"
 #include "runner.h"
@@ -39,6 +40,7 @@ struct thread_arg {
 	int pin_errno; /* sched_setaffinity's errno, 0 when pinned */
 	struct run_lat *lat;       /* where the worker merges its histogram */
 	struct wnoise *wn; /* noise measurements (noise_run.h) or NULL */
+	const uint64_t *holder_ids; /* wl_holder_id() of every thread */
 };
 
 /* ---- sampled latency, extra counters, stutter ------------------------ */
@@ -115,9 +117,18 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
 	}
-	/* The monitor reads each counter of a slot separately while the
-	 * worker runs, so a same_* delta may include an acquisition whose
-	 * hand_n bump it missed (at most one per thread): clamp. */
+	/* The read and handover counters reach the slot on the loop's
+	 * sampled operations (workloads/loop.h), so at each edge of the
+	 * window they lag the exact operation count by less than one
+	 * sampling period per thread: clamp what that could invert. */
+	{
+		uint64_t ops = 0;
+
+		for (unsigned i = 0; i < sp->nthreads; i++)
+			ops += SLOT_DELTA(&x1[i], &x0[i], ops);
+		out->hand_n = out->hand_n < ops ? out->hand_n : ops;
+		out->read_ops = out->read_ops < ops ? out->read_ops : ops;
+	}
 	out->hand_node = out->hand_node < out->hand_n ? out->hand_node : out->hand_n;
 	out->hand_l3 = out->hand_l3 < out->hand_n ? out->hand_l3 : out->hand_n;
 	out->hand_core = out->hand_core < out->hand_n ? out->hand_core : out->hand_n;
@@ -136,15 +147,7 @@ static void stutter_tick(const struct run_spec *sp, struct run_state *rs,
 		atomic_store_explicit(&rs->pause, (unsigned)((t - t0) / s) & 1, lb_rlx);
 }
 
-/* ---- end of the workload-metric helpers ----------------------------- */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+/* ---- end of the workload-metric helpers ------------------------------ */
 
 static void sleep_s(double s)
 {
@@ -166,6 +169,35 @@ static size_t shared_size(const struct run_spec *sp)
 static void *lock_alloc_cb(size_t size)
 {
 	return mem_alloc(size, MEM_NODE_LOCAL);
+}
+
+/* The loop a run's workers execute: the lock's own inlined loop for
+ * this workload when it carries one, else the workload's generic one. */
+static void (*runner_loop(const struct run_spec *sp))(struct worker *)
+{
+	enum wl_loop_kind k = sp->wl->inline_loop;
+
+	if (sp->loops && k != WL_LOOP_NONE && sp->loops->loop[k])
+		return sp->loops->loop[k];
+	return sp->wl->loop;
+}
+
+bool runner_inlined(const struct run_spec *sp)
+{
+	return runner_loop(sp) != sp->wl->loop;
+}
+
+/* Where every thread runs, packed as the handover statistics compare it
+ * (node: --fake-nodes too, as the lock sees it). */
+static uint64_t *holder_ids_get(const struct run_spec *sp)
+{
+	uint64_t *id = calloc(sp->nthreads, sizeof(*id));
+
+	for (unsigned i = 0; id && i < sp->nthreads; i++)
+		id[i] = wl_holder_id(sp->fake_nodes ? i % sp->fake_nodes
+						    : sp->place[i].node,
+				     sp->place[i].l3, sp->place[i].core);
+	return id;
 }
 
 /* Worker side: context on our own node, thread_init, wait for go, loop. */
@@ -212,10 +244,9 @@ static void *worker_main(void *argp)
 	if (a->err)
 		atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
 	w = (struct worker){
-		.lat = w.lat, .lat_left = sp->params->lat_sample,
+		.lat = w.lat,
 		.nthreads = sp->nthreads, .node = lt.node, .nnodes = lt.nnodes,
-		.l3 = lt.l3, .core = lt.core,
-		.holder_id = wl_holder_id(lt.node, lt.l3, lt.core),
+		.l3 = lt.l3, .core = lt.core, .holder_ids = a->holder_ids,
 		.window = &a->rs->window, .pause = &a->rs->pause,
 		.ops = sp->ops, .lock = a->lock, .ctx = ctx,
 		/* The `null` lock excludes nobody: give it private data so
@@ -233,7 +264,7 @@ static void *worker_main(void *argp)
 		sched_yield();
 	if (!atomic_load_explicit(&a->rs->failed, lb_rlx)) {
 		noise_worker_begin(a->wn);
-		sp->wl->loop(&w);
+		runner_loop(sp)(&w);
 		noise_worker_end(a->wn);
 	}
 	lat_put(a->lat, w.lat);
@@ -296,7 +327,7 @@ struct monitor {
 static int monitor_wait(struct monitor *m, double until)
 {
 	for (;;) {
-		double t = now_s();
+		double t = lb_mono_s();
 		uint64_t sum;
 
 		if (m->sp->interrupted && *m->sp->interrupted)
@@ -319,7 +350,7 @@ static int monitor_wait(struct monitor *m, double until)
 static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 {
 	const struct run_spec *sp = m->sp;
-	double t0 = now_s(), tw, tend, tick;
+	double t0 = lb_mono_s(), tw, tend, tick;
 	uint64_t prev;
 	unsigned cap;
 	int rc;
@@ -328,7 +359,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	rc = monitor_wait(m, t0 + sp->warmup_s);
 	if (rc)
 		return rc;
-	tw = now_s();
+	tw = lb_mono_s();
 	prev = snapshot(m->slot, sp->nthreads, w0);
 	slots_copy(m->slot, sp->nthreads, m->x0);
 	atomic_store_explicit(&m->rs->window, 1, lb_rlx);
@@ -344,14 +375,14 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 			return rc;
 		cur = snapshot(m->slot, sp->nthreads, NULL);
 		if (out->nseries < cap)
-			out->series[out->nseries++] = (double)(cur - prev) / (now_s() - tick);
+			out->series[out->nseries++] = (double)(cur - prev) / (lb_mono_s() - tick);
 		prev = cur;
-		tick = now_s();
+		tick = lb_mono_s();
 	}
 	snapshot(m->slot, sp->nthreads, out->thread_ops);
 	atomic_store_explicit(&m->rs->window, 0, lb_rlx);
 	slots_copy(m->slot, sp->nthreads, m->x1);
-	out->window_s = now_s() - tw;
+	out->window_s = lb_mono_s() - tw;
 	return RUN_OK;
 }
 
@@ -359,10 +390,10 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 static bool join_all(struct thread_arg *a, struct run_state *rs, unsigned n,
 		     double timeout)
 {
-	double until = now_s() + timeout;
+	double until = lb_mono_s() + timeout;
 
 	while (atomic_load_explicit(&rs->exited, lb_acq) < n) {
-		if (now_s() > until)
+		if (lb_mono_s() > until)
 			return false;
 		sleep_s(0.001);
 	}
@@ -424,6 +455,7 @@ struct run_mem {
 	bool lock_inited;
 	struct worker_slot *x;     /* 2 * nthreads: window start, end */
 	struct run_lat *lat;
+	uint64_t *holder_ids;
 };
 
 static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
@@ -452,10 +484,12 @@ static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
 	out->thread_ops = calloc(sp->nthreads, sizeof(uint64_t));
 	m->x = mem_alloc(2 * m->slot_size, MEM_NODE_LOCAL);
 	m->lat = calloc(1, sizeof(*m->lat));
+	m->holder_ids = holder_ids_get(sp);
+	lb_clock_rate(); /* measured once, before any worker reads it */
 	if (m->lat)
 		pthread_mutex_init(&m->lat->mx, NULL);
 	if (!m->rs || !m->lock || !m->sh || !m->slot || !m->args || !m->w0 ||
-	    !out->thread_ops || !m->x || !m->lat) {
+	    !out->thread_ops || !m->x || !m->lat || !m->holder_ids) {
 		snprintf(err, errlen, "lockbench: %s: out of memory", sp->ops->name);
 		return -ENOMEM;
 	}
@@ -483,16 +517,17 @@ static void run_mem_put(const struct run_spec *sp, struct run_mem *m)
 	if (m->lat)
 		pthread_mutex_destroy(&m->lat->mx);
 	free(m->lat);
+	free(m->holder_ids);
 }
 
 /* Release the workers and wait for all of them to be ready first. */
 static int release_workers(const struct run_spec *sp, struct run_mem *m,
 			   char *err, size_t errlen)
 {
-	double until = now_s() + 10 + sp->nthreads * 0.1;
+	double until = lb_mono_s() + 10 + sp->nthreads * 0.1;
 
 	while (atomic_load_explicit(&m->rs->ready, lb_acq) < sp->nthreads) {
-		if (now_s() > until) {
+		if (lb_mono_s() > until) {
 			snprintf(err, errlen,
 				 "lockbench: %s: %u threads did not start within %.0f s",
 				 sp->ops->name, sp->nthreads, 10 + sp->nthreads * 0.1);
@@ -538,7 +573,8 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	for (unsigned i = 0; i < sp->nthreads; i++)
 		m.args[i] = (struct thread_arg){.spec = sp, .rs = m.rs, .lock = m.lock,
 						.sh = m.sh, .slot = m.slot + i, .tid = i,
-						.lat = m.lat, .wn = noise_run_worker(nr, i)};
+						.lat = m.lat, .wn = noise_run_worker(nr, i),
+						.holder_ids = m.holder_ids};
 	if (start_threads(sp, m.args, err, errlen)) {
 		/* Let the started ones through and out again. */
 		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);

@@ -18,6 +18,7 @@
 
 struct run_spec {
 	const struct lock_ops *ops;
+	const struct lock_loops *loops;    /* the lock's inlined loops, or NULL */
 	const uint64_t *lock_opt;          /* values of ops->opts */
 	const struct workload_ops *wl;
 	const struct wl_params *params;
@@ -46,5 +47,9 @@ enum run_rc {
  */
 int runner_run(const struct run_spec *spec, struct run_sample *out,
 	       char *err, size_t errlen);
+
+/* Whether the run's workers execute the lock's inlined loop (else the
+ * workload's generic loop, through the ops table). */
+bool runner_inlined(const struct run_spec *spec);
 
 #endif

@@ -14,57 +14,17 @@
  * writer owns the lines, on entry and on exit.  Any sighting is a
  * violation; the counter must equal the number of write operations.
  */
-#include "cs_body.h"
+#include "loop.h"
 
-/* The shared section of a reader. */
-static inline void rw_read_body(struct worker *w)
-{
-	struct wl_shared *sh = w->sh;
-	uint64_t sum = 0;
-
-	atomic_fetch_add_explicit(&sh->readers, 1, lb_rlx);
-	if (atomic_load_explicit(&sh->owner, lb_rlx) != 0)
-		atomic_fetch_add_explicit(&sh->violations, 1, lb_rlx);
-	for (unsigned i = 0; i < w->p->cs_lines; i++)
-		sum += sh->lines[i].w[0];
-	lb_sink(sum);
-	lb_delay(w->p->cs_loops);
-	if (atomic_load_explicit(&sh->owner, lb_rlx) != 0)
-		atomic_fetch_add_explicit(&sh->violations, 1, lb_rlx);
-	atomic_fetch_sub_explicit(&sh->readers, 1, lb_rlx);
-}
-
-/* Is this operation a read? */
-static inline bool rw_pick_read(struct worker *w)
-{
-	if (w->p->fixed_roles)
-		return wl_is_reader(w->p, w->tid, w->nthreads);
-	return lb_rand(&w->rng) % 100 < w->p->read_pct;
-}
-
+/* The generic loop (plugins): the template through the ops table. */
 static void rw_loop(struct worker *w)
 {
 	const struct lock_ops *ops = w->ops;
 	bool shared = ops->caps & LOCK_CAP_RW;
-	void (*rlock)(void *, void *) = shared ? ops->read_lock : ops->lock;
-	void (*runlock)(void *, void *) = shared ? ops->read_unlock : ops->unlock;
-	struct wl_hand h = {0};
-	uint64_t n = 0, reads = 0;
 
-	while (!atomic_load_explicit(w->stop, lb_rlx)) {
-		if (rw_pick_read(w)) {
-			wl_acquire(w, rlock);
-			rw_read_body(w);
-			runlock(w->lock, w->ctx);
-			reads++;
-		} else {
-			wl_acquire(w, ops->lock);
-			wl_cs_body(w, &h);
-			ops->unlock(w->lock, w->ctx);
-		}
-		wl_ncs_body(w);
-		wl_publish(w, ++n, reads, &h);
-	}
+	wl_rw_loop_t(w, ops->lock, ops->unlock,
+		     shared ? ops->read_lock : ops->lock,
+		     shared ? ops->read_unlock : ops->unlock);
 }
 
 static const char *const rw_options[] = {"readers", "writers", "read-pct", NULL};
@@ -90,4 +50,5 @@ const struct workload_ops workload_rw_ops = {
 	.needs_caps = 0,
 	.flags = WL_RW,
 	.loop = rw_loop,
+	.inline_loop = WL_LOOP_RW,
 };

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Sampled critical- and parallel-section lengths: one operation in
- * CS_SAMPLE_EVERY (a countdown in the worker loop, off the common path)
- * reads the clock around the busy delays and keeps the result in the
+ * CS_SAMPLE_EVERY (the worker loop's one countdown, off the common path)
+ * reads the tick clock around the delays and keeps the result in the
  * worker's own ring; the runner takes the medians after the run.
  */
 #ifndef LOCKBENCH_SAMPLE_H
 #define LOCKBENCH_SAMPLE_H
 
 #include <stdint.h>
-#include <time.h>
 
-#include "workload.h"
+#include "clock.h"
 
 #define CS_SAMPLE_EVERY 256
 #define CS_SAMPLE_SLOTS 256
@@ -19,54 +18,43 @@
 /* One worker's samples, in its own memory (ring: the latest SLOTS). */
 struct cs_samples {
 	uint32_t cs[CS_SAMPLE_SLOTS];   /* ns of the CS delay */
-	uint32_t ncs[CS_SAMPLE_SLOTS];  /* ns of the NCS delay, scaled to its mean */
+	uint32_t ncs[CS_SAMPLE_SLOTS];  /* ns of the NCS delay as drawn */
+	uint16_t ncs_mult[CS_SAMPLE_SLOTS]; /* its draw: 256 = the mean */
 	unsigned cs_n, ncs_n;           /* samples taken */
-	uint64_t clock_ns;              /* cost of one clock read, subtracted */
+	uint64_t clock_ticks;           /* cost of one lb_ticks() read, subtracted */
+	double ns_per_tick;
 };
 
-static inline uint64_t lb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* t1 - t0 less the clock's own cost, saturated to 32 bits. */
+/* t1 - t0 in ns, less the clock's own cost, saturated to 32 bits. */
 static inline uint32_t lb_sample_ns(const struct cs_samples *s, uint64_t t0,
 				    uint64_t t1)
 {
 	uint64_t d = t1 - t0;
+	double ns;
 
-	d = d > s->clock_ns ? d - s->clock_ns : 0;
-	return d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+	d = d > s->clock_ticks ? d - s->clock_ticks : 0;
+	ns = (double)d * s->ns_per_tick + 0.5;
+	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 }
 
-/* lb_delay(loops), timed into the CS ring. */
-static inline void cs_sample_delay(struct cs_samples *s, uint64_t loops)
+static inline void cs_sample_put(struct cs_samples *s, uint64_t t0, uint64_t t1)
 {
-	uint64_t t0 = lb_now_ns();
-
-	lb_delay(loops);
-	s->cs[s->cs_n++ % CS_SAMPLE_SLOTS] = lb_sample_ns(s, t0, lb_now_ns());
+	s->cs[s->cs_n++ % CS_SAMPLE_SLOTS] = lb_sample_ns(s, t0, t1);
 }
 
 /*
- * lb_delay(loops), timed into the NCS ring.  The delay was drawn as
- * mult/256 of the mean: the sample is scaled back by 256/mult so the
- * median estimates the requested mean (tiny draws, mult < 32, are too
- * short to time well and are not kept).
+ * An NCS delay drawn as mult/256 of the mean, timed from t0 to t1: kept
+ * with its draw, so that the runner estimates the mean as the sum of the
+ * lengths over the sum of the draws (a ratio that does not magnify the
+ * clock's error on the short draws, as scaling each sample would).
  */
-static inline void ncs_sample_delay(struct cs_samples *s, uint64_t loops,
-				    unsigned mult)
+static inline void ncs_sample_put(struct cs_samples *s, uint64_t t0, uint64_t t1,
+				  unsigned mult)
 {
-	uint64_t t0 = lb_now_ns(), d;
+	unsigned i = s->ncs_n++ % CS_SAMPLE_SLOTS;
 
-	lb_delay(loops);
-	d = lb_sample_ns(s, t0, lb_now_ns());
-	if (mult >= 32)
-		s->ncs[s->ncs_n++ % CS_SAMPLE_SLOTS] =
-			(uint32_t)(d * 256 / mult > UINT32_MAX ? UINT32_MAX : d * 256 / mult);
+	s->ncs[i] = lb_sample_ns(s, t0, t1);
+	s->ncs_mult[i] = (uint16_t)mult;
 }
 
 #endif

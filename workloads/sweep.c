@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "../topology/mem.h"
 #include "adaptive.h"
 #include "runner.h"
@@ -63,20 +64,12 @@ struct plan_step *plan_build(const struct config *c, unsigned *n)
 	return p;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* One progress line on stderr: updating in place on a terminal. */
 static void progress(const struct config *c, const struct plan_step *st,
 		     unsigned done, unsigned total, double t0, const char *what)
 {
 	static int tty = -1;
-	double el = now_s() - t0, eta = done ? el / done * (total - done) : 0;
+	double el = lb_mono_s() - t0, eta = done ? el / done * (total - done) : 0;
 
 	if (c->quiet)
 		return;
@@ -155,6 +148,7 @@ static void spec_for(const struct config *c, const struct plan_step *st,
 {
 	*sp = (struct run_spec){
 		.ops = c->locks[st->variant]->ops,
+		.loops = c->locks[st->variant]->loops,
 		.lock_opt = c->lock_opt[st->variant],
 		.wl = c->workload, .params = params,
 		.nthreads = c->threads[st->row], .place = place,
@@ -206,7 +200,7 @@ int sweep_run(const struct config *c, const struct topo *topo,
 	unsigned total, maxthr = 0;
 	struct plan_step *plan = plan_build(c, &total);
 	struct thread_place *place;
-	double t0 = now_s();
+	double t0 = lb_mono_s();
 	struct sweep_noise sn = {0};
 	struct wl_params *vp = variant_params(c, cal);
 	int status = 0;

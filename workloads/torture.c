@@ -11,46 +11,12 @@
  * reproduced: user space has no business calling the scheduler in the
  * timed loop.
  */
-#include "cs_body.h"
+#include "loop.h"
 
-/* The rare delays inside the critical section. */
-static inline void torture_delay(struct worker *w)
-{
-	const struct wl_params *p = w->p;
-	uint64_t n = w->nthreads;
-
-	if (p->long_hold_ms && !(lb_rand(&w->rng) % (n * 2000 * p->long_hold_ms)))
-		lb_delay(p->long_loops);
-	if (!(lb_rand(&w->rng) % (n * 200 * 2)))
-		lb_delay(p->short_loops);
-}
-
-/* Stutter: wait outside the lock while the pause flag is up. */
-static inline void torture_stutter(struct worker *w)
-{
-	while (atomic_load_explicit(w->pause, lb_rlx) &&
-	       !atomic_load_explicit(w->stop, lb_rlx))
-		cpu_relax();
-}
-
+/* The generic loop (plugins): the template through the ops table. */
 static void torture_loop(struct worker *w)
 {
-	const struct lock_ops *ops = w->ops;
-	struct wl_hand h = {0};
-	uint64_t n = 0;
-
-	while (!atomic_load_explicit(w->stop, lb_rlx)) {
-		torture_stutter(w);
-		wl_acquire(w, ops->lock);
-		cs_enter(w);
-		wl_handover(w, &h);
-		torture_delay(w);
-		lb_delay(w->p->cs_loops);
-		cs_leave(w);
-		ops->unlock(w->lock, w->ctx);
-		wl_ncs_body(w);
-		wl_publish(w, ++n, 0, &h);
-	}
+	wl_torture_loop_t(w, w->ops->lock, w->ops->unlock);
 }
 
 static const char *const torture_options[] = {"long-hold", "stutter", NULL};
@@ -73,4 +39,5 @@ const struct workload_ops workload_torture_ops = {
 		"(off); use --ncs-ns 0 for locktorture's back-to-back writers.",
 	.needs_caps = 0,
 	.loop = torture_loop,
+	.inline_loop = WL_LOOP_TORTURE,
 };

@@ -12,7 +12,6 @@
 #define LOCKBENCH_WORKLOAD_H
 
 #include <stdint.h>
-#include <time.h>
 
 #include "lockbench/lock.h"
 #include "../output/results/stats.h"
@@ -51,14 +50,21 @@ struct cs_line {
 
 /*
  * Data the critical section touches, shared by all workers: the
- * unprotected counter and owner used for the mutual-exclusion check (own
- * line), the violation count (own line), then --cs-lines lines.
+ * unprotected counter and the owner word used for the mutual-exclusion
+ * check (own line), the violation count (own line), then --cs-lines
+ * lines.
+ *
+ * The owner word holds the holder's tid + 1 with WL_HELD set while a
+ * writer is inside, and the last writer's tid + 1 (WL_HELD clear) once
+ * it left: one load on entry both checks exclusion and tells whether the
+ * lock changed hands (0: never held).
  */
+#define WL_HELD (1ull << 63)
+
 struct wl_shared {
 	LB_ALIGNED _Atomic uint64_t counter; /* bumped non-atomically in the CS */
-	_Atomic uint32_t owner;              /* holder's tid + 1, 0 when free */
+	_Atomic uint64_t owner;              /* see above */
 	_Atomic uint32_t readers;            /* rw: readers inside (atomic RMW) */
-	_Atomic uint64_t last_holder;        /* wl_holder_id() of the last writer */
 	LB_ALIGNED _Atomic uint64_t violations;
 	struct cs_line lines[];
 };
@@ -78,6 +84,17 @@ struct worker_slot {
 
 struct cs_samples;
 
+/*
+ * Handovers seen on the cold path of the loop: acquisitions that found
+ * the lock never held before, or last held by another thread (and of
+ * those, how many from our node / L3 / core).  Re-acquisitions by the
+ * same thread, the common case at low contention, are not counted at
+ * all: they are the exclusive operations less these.
+ */
+struct wl_hand {
+	uint64_t nobody, other, node, l3, core;
+};
+
 struct worker {
 	const struct lock_ops *ops;
 	void *lock;
@@ -89,15 +106,31 @@ struct worker {
 	unsigned tid;
 	bool check;            /* false for LOCK_CAP_NOLOCK: private data */
 	uint64_t rng;
-	/* Issue 6: where we run, phase flags, sampled latency. */
+	/* Where we run, phase flags, sampled latency. */
 	unsigned nthreads;
 	unsigned node, nnodes, l3, core; /* dense ids (node: --fake-nodes too) */
-	uint64_t holder_id;    /* wl_holder_id() of this thread */
+	const uint64_t *holder_ids; /* wl_holder_id() of every tid */
 	const _Atomic uint32_t *window; /* 1 inside the measured window */
 	const _Atomic uint32_t *pause;  /* torture --stutter: 1 = stand still */
 	struct hist *lat;      /* own histogram (own node), NULL = not sampled */
-	unsigned lat_left;     /* acquisitions until the next sample */
 	struct cs_samples *samp; /* section-length samples (sample.h) or NULL */
+	/* Filled by the loop (workloads/loop.h), cold path only. */
+	struct wl_hand hand;
+	unsigned every;        /* operations between two sampled ones */
+	unsigned lat_acc, samp_acc; /* sampled-op credit towards latency / sections */
+	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks; /* delays */
+	struct wl_spin_cal {
+		uint64_t tail, step, cost, fine;
+	} spin;                /* wl_spin()'s calibration (loop.h) */
+	double ns_per_tick;
+};
+
+/* The worker loops a built-in lock carries, its lock and unlock inlined
+ * (workloads/loop.h); indexed by workload_ops.inline_loop. */
+enum wl_loop_kind { WL_LOOP_NONE, WL_LOOP_CS, WL_LOOP_RW, WL_LOOP_TORTURE, WL_NLOOPS };
+
+struct lock_loops {
+	void (*loop[WL_NLOOPS])(struct worker *w);
 };
 
 /* Workload flags. */
@@ -123,7 +156,8 @@ struct workload_ops {
 	/* Shared lines the workload needs after struct wl_shared; NULL:
 	 * --cs-lines. */
 	unsigned (*lines)(const struct wl_params *p);
-	void (*loop)(struct worker *w);
+	void (*loop)(struct worker *w);   /* the generic loop (plugins) */
+	enum wl_loop_kind inline_loop;    /* which lock_loops entry replaces it */
 };
 
 /* Shared cache lines of `wl` with `p` (the runner's allocation size). */
@@ -165,70 +199,20 @@ static inline uint64_t wl_holder_id(unsigned node, unsigned l3, unsigned core)
 	       (uint64_t)(l3 & 0xfffff) << 20 | (core & 0xfffff);
 }
 
-static inline uint64_t wl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * Acquire with `acquire` (lock or read_lock), timing one acquisition in
- * lat_sample with CLOCK_MONOTONIC (vDSO: no syscall) into the worker's
- * own histogram while the window is open.  The other acquisitions pay
- * one decrement and a predictable branch.
- */
-static inline void wl_acquire(struct worker *w,
-			      void (*acquire)(void *lock, void *ctx))
-{
-	uint64_t t0;
-
-	if (!w->lat || --w->lat_left) {
-		acquire(w->lock, w->ctx);
-		return;
-	}
-	w->lat_left = w->p->lat_sample;
-	t0 = wl_now_ns();
-	acquire(w->lock, w->ctx);
-	if (atomic_load_explicit(w->window, lb_rlx))
-		hist_add(w->lat, wl_now_ns() - t0);
-}
-
-/*
- * Inside an exclusive critical section: note who held the lock before
- * us and count a handover that stayed on our node / L3 / core.  The
- * counts live in locals of the loop (struct wl_hand) and reach the slot
- * with the op count.
- */
-struct wl_hand {
-	uint64_t n, node, l3, core;
-};
-
-static inline void wl_handover(struct worker *w, struct wl_hand *h)
-{
-	uint64_t prev = atomic_load_explicit(&w->sh->last_holder, lb_rlx);
-	uint64_t me = w->holder_id;
-
-	atomic_store_explicit(&w->sh->last_holder, me, lb_rlx);
-	if (!prev)
-		return;
-	h->n++;
-	h->node += (prev >> 40 & 0xfffff) == (me >> 40 & 0xfffff);
-	h->l3 += (prev >> 20 & 0xfffff) == (me >> 20 & 0xfffff);
-	h->core += (prev & 0xfffff) == (me & 0xfffff);
-}
-
-/* Publish the loop's counters to the slot (relaxed stores, own line). */
-static inline void wl_publish(struct worker *w, uint64_t ops, uint64_t reads,
-			      const struct wl_hand *h)
+/* Publish the loop's counters to the slot (relaxed stores, own line):
+ * the handovers as the slot counts them (see struct worker_slot). */
+static inline void wl_publish(struct worker *w, uint64_t ops, uint64_t reads)
 {
 	struct worker_slot *s = w->slot;
+	const struct wl_hand *h = &w->hand;
+	uint64_t writes = ops - reads;
+	uint64_t hand = writes > h->nobody ? writes - h->nobody : 0;
+	uint64_t self = hand > h->other ? hand - h->other : 0;
 
-	atomic_store_explicit(&s->hand_n, h->n, lb_rlx);
-	atomic_store_explicit(&s->same_node, h->node, lb_rlx);
-	atomic_store_explicit(&s->same_l3, h->l3, lb_rlx);
-	atomic_store_explicit(&s->same_core, h->core, lb_rlx);
+	atomic_store_explicit(&s->hand_n, hand, lb_rlx);
+	atomic_store_explicit(&s->same_node, self + h->node, lb_rlx);
+	atomic_store_explicit(&s->same_l3, self + h->l3, lb_rlx);
+	atomic_store_explicit(&s->same_core, self + h->core, lb_rlx);
 	atomic_store_explicit(&s->reads, reads, lb_rlx);
 	atomic_store_explicit(&s->ops, ops, lb_rlx);
 }

@@ -120,8 +120,9 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 		return flag || ad;
 	if (flag)
 		fprintf(f, "!  noisy runs: %u of %u flagged (placement changed %u, "
-			"steal %u, migrated %u)%s\n", rn->flagged, rn->runs,
-			rn->by_flag[0], rn->by_flag[1], rn->by_flag[2],
+			"steal %u, migrated %u, core speed moved %u)%s\n", rn->flagged,
+			rn->runs, rn->by_flag[0], rn->by_flag[1], rn->by_flag[2],
+			rn->by_flag[4],
 			rn->excluded ? "; excluded from the statistics" : "");
 	if (!ad)
 		return true;

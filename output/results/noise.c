@@ -17,7 +17,7 @@ void noise_opts_default(struct noise_opts *o)
 {
 	*o = (struct noise_opts){
 		.probe = true, .probe_factor = 1.5, .steal_max = 0.01,
-		.cs_tolerance = 0.10, .cs_min_ns = 50, .ci_target = 0.01,
+		.cs_tolerance = 0.10, .speed_tolerance = 0.02, .cs_min_ns = 50, .ci_target = 0.01,
 		.min_runs = 3, .max_runs = 30,
 	};
 }
@@ -26,6 +26,7 @@ const char *noise_flag_name(unsigned i)
 {
 	static const char *const names[NOISE_NFLAGS] = {
 		"placement_changed", "steal", "migrated", "cs_length_off",
+		"core_speed_moved",
 	};
 	return i < NOISE_NFLAGS ? names[i] : "?";
 }
@@ -138,6 +139,35 @@ bool noise_length_off(double req, double actual, const struct noise_opts *o)
 	return fabs(actual - req) > o->cs_tolerance * req;
 }
 
+void noise_core_speed(const struct run_noise *n, double *before, double *after)
+{
+	double *b = malloc((n->nworkers + 1) * sizeof(*b));
+	double *a = malloc((n->nworkers + 1) * sizeof(*a));
+	unsigned k = 0;
+
+	*before = *after = 0;
+	for (unsigned i = 0; a && b && n->w && i < n->nworkers; i++)
+		if (n->w[i].speed_before > 0 && n->w[i].speed_after > 0) {
+			b[k] = n->w[i].speed_before;
+			a[k++] = n->w[i].speed_after;
+		}
+	if (k) {
+		*before = noise_median(b, k);
+		*after = noise_median(a, k);
+	}
+	free(a);
+	free(b);
+}
+
+/* The core speed moved by more than `tol` (either way) over the run. */
+static bool speed_moved(const struct run_noise *n, double tol)
+{
+	double b, a;
+
+	noise_core_speed(n, &b, &a);
+	return b > 0 && a > 0 && fabs(a / b - 1) > tol;
+}
+
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 			 const struct noise_opts *o)
 {
@@ -158,6 +188,8 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 	if (noise_length_off(n->cs_requested, n->cs_actual, o) ||
 	    noise_length_off(n->ncs_requested, n->ncs_actual, o))
 		f |= NOISE_CS_OFF;
+	if (o->speed_tolerance > 0 && speed_moved(n, o->speed_tolerance))
+		f |= NOISE_CORE_SPEED;
 	return f;
 }
 

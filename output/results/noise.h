@@ -23,6 +23,7 @@ struct noise_opts {
 	double probe_factor;     /* --probe-factor: a ratio above this flags a run */
 	double steal_max;        /* steal above this fraction of the window flags */
 	double cs_tolerance;     /* actual CS/NCS length off by more: flagged */
+	double speed_tolerance;  /* core speed moved by more: flagged (0.02) */
 	uint64_t cs_min_ns;      /* ... only when the request is at least this */
 	bool exclude_flagged;    /* --exclude-flagged: statistics without them */
 	bool adaptive;           /* -r auto */
@@ -40,11 +41,12 @@ enum noise_flag {
 	NOISE_STEAL = 1u << 1,     /* "steal": host steal above steal_max */
 	NOISE_MIGRATED = 1u << 2,  /* "migrated": a pinned worker ended elsewhere */
 	NOISE_CS_OFF = 1u << 3,    /* "cs_length_off": actual section length off */
+	NOISE_CORE_SPEED = 1u << 4,/* "core_speed_moved": the core-speed probe moved */
 };
 /* The flags that make a run noisy (the ! mark, --exclude-flagged).
  * NOISE_CS_OFF is a property of the configuration, not of the run's luck. */
-#define NOISE_NOISY (NOISE_PLACEMENT | NOISE_STEAL | NOISE_MIGRATED)
-#define NOISE_NFLAGS 4
+#define NOISE_NOISY (NOISE_PLACEMENT | NOISE_STEAL | NOISE_MIGRATED | NOISE_CORE_SPEED)
+#define NOISE_NFLAGS 5
 /* JSON name of flag bit i (0..NOISE_NFLAGS-1). */
 const char *noise_flag_name(unsigned i);
 
@@ -53,6 +55,9 @@ struct worker_noise {
 	int cpu;                 /* the CPU it was pinned to, -1 when not pinned */
 	int cpu_end;             /* sched_getcpu() just after the loop, -1 unknown */
 	long nvcsw, nivcsw;      /* voluntary / involuntary switches in the loop */
+	/* Core-speed probe on its CPU just before and after its loop:
+	 * dependent additions per ns (about the clock in GHz); 0 unknown. */
+	double speed_before, speed_after;
 };
 
 /* Noise measurements of one run.  Owned arrays: see noise_run_free(). */
@@ -88,6 +93,10 @@ double noise_steal_frac(const struct run_noise *n);
  * for pair i, NAN or NULL when unknown).  Pure: unit tests feed it
  * synthetic values.
  */
+/* The run's core speed before and after its loops (median over the
+ * workers; 0 when unknown). */
+void noise_core_speed(const struct run_noise *n, double *before, double *after);
+
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 			 const struct noise_opts *o);
 

@@ -35,10 +35,12 @@ static json_t *workers_json(const struct run_noise *n)
 	for (unsigned i = 0; i < n->nworkers; i++) {
 		const struct worker_noise *w = &n->w[i];
 
-		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:b}",
+		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:b, s:o, s:o}",
 			"cpu", w->cpu, "cpu_end", w->cpu_end,
 			"nvcsw", (json_int_t)w->nvcsw, "nivcsw", (json_int_t)w->nivcsw,
-			"migrated", w->cpu >= 0 && w->cpu_end >= 0 && w->cpu != w->cpu_end));
+			"migrated", w->cpu >= 0 && w->cpu_end >= 0 && w->cpu != w->cpu_end,
+			"core_ghz_before", w->speed_before > 0 ? json_real(w->speed_before) : json_null(),
+			"core_ghz_after", w->speed_after > 0 ? json_real(w->speed_after) : json_null()));
 	}
 	return a;
 }
@@ -63,6 +65,14 @@ void noise_run_add_json(json_t *o, const struct run_noise *n)
 			  "window_s", num(n->steal_window_s), "cpus", n->steal_ncpus,
 			  "fraction", num(noise_steal_frac(n))));
 	json_object_set_new(o, "workers", workers_json(n));
+	{
+		double b, a;
+
+		noise_core_speed(n, &b, &a);
+		json_object_set_new(o, "core_speed", !(b > 0 && a > 0) ? json_null() :
+			json_pack("{s:f, s:f, s:f}", "before_ghz", b, "after_ghz", a,
+				  "change", a / b - 1));
+	}
 	json_object_set_new(o, "cs_ns_requested", num(n->cs_requested));
 	json_object_set_new(o, "cs_ns_actual_median", num(n->cs_actual));
 	json_object_set_new(o, "cs_samples", json_integer(n->cs_samples));
@@ -102,10 +112,10 @@ json_t *noise_results_json(const struct results *r)
 
 	for (unsigned b = 0; b < NOISE_NFLAGS; b++)
 		json_object_set_new(by, noise_flag_name(b), json_integer(rn->by_flag[b]));
-	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
+	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
 		"measured", rn->measured, "probe", o->probe,
 		"probe_factor", o->probe_factor, "steal_max", o->steal_max,
-		"cs_tolerance", o->cs_tolerance, "cs_min_ns", (json_int_t)o->cs_min_ns,
+		"cs_tolerance", o->cs_tolerance, "speed_tolerance", o->speed_tolerance, "cs_min_ns", (json_int_t)o->cs_min_ns,
 		"exclude_flagged", o->exclude_flagged,
 		"adaptive", !o->adaptive ? json_null() :
 			json_pack("{s:f, s:i, s:i, s:o, s:i}", "ci_target", o->ci_target,

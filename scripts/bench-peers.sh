@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# lockbench side by side with its peers at 1 thread, empty critical and
+# parallel sections, interleaved: run k of every contender, then run k+1.
+# Prints ns per lock+unlock pair (median of the runs) and lockbench's
+# throughput relative to the best peer's (peer ns / lockbench ns: 1.00
+# is as fast, below 0.90 is a lockbench loop that costs more than the
+# peer's).
+#
+#   scripts/bench-peers.sh [./lockbench]
+#
+# Peers, built from source folders you name (nothing is downloaded; no
+# peer code is in this repository); any left unset is skipped:
+#   LOCKHAMMER_DIR  ARM's synchronization-benchmarks checkout (the whole
+#                   repository: lockhammer includes ../../ext)
+#   CK_DIR          Concurrency Kit checkout (regressions/ck_spinlock)
+#   LIBSLOCK_DIR    libslock checkout (bmarks/stress_one.c)
+# or as arguments after the binary: lockhammer=DIR ck=DIR libslock=DIR.
+# RUNS (default 5) runs of DURATION (default 1) seconds each.
+#
+# The same section everywhere: lockbench --cs-lines 0 --ncs-ns 0 (the
+# mutual-exclusion check stays on); lockhammer -c 0 -p 0 (not -c 0ns,
+# which is a calibrated loop of 0-30 iterations, not an empty section);
+# ck's LATENCY benchmarks (lock, unlock, nothing between); libslock's
+# stress_one -n 1 -a 0 -p 0 -c 0.
+set -euo pipefail
+BIN=$(realpath "${1:-./lockbench}")
+shift || true
+for a in "$@"; do
+	case $a in
+	lockhammer=*) LOCKHAMMER_DIR=${a#*=} ;;
+	ck=*) CK_DIR=${a#*=} ;;
+	libslock=*) LIBSLOCK_DIR=${a#*=} ;;
+	*) echo "bench-peers: unknown argument ($a): want lockhammer=, ck= or libslock=DIR" >&2
+	   exit 2 ;;
+	esac
+done
+RUNS=${RUNS:-5}
+DURATION=${DURATION:-1}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+log() { echo "bench-peers: $*" >&2; }
+
+# contender table: NAME LOCK COMMAND... (lines in $W/contenders)
+: >"$W/contenders"
+add() { echo "$*" >>"$W/contenders"; }
+
+for l in null tas ttas ticket anderson mcs clh qspinlock pthread_mutex; do
+	add "lockbench $l lb $l"
+done
+
+# ---- build the peers (in copies under $W) ----------------------------------
+if [ -n "${LOCKHAMMER_DIR:-}" ]; then
+	log "building lockhammer from $LOCKHAMMER_DIR"
+	cp -r "$LOCKHAMMER_DIR" "$W/sb"
+	lh=$W/sb/benchmarks/lockhammer
+	if make -C "$lh" -j2 >"$W/lh.log" 2>&1; then
+		b=$(ls -d "$lh"/build.relax_pause 2>/dev/null || ls -d "$lh"/build.* | head -1)
+		add "lockhammer null lh $b/lh_empty"
+		add "lockhammer tas lh $b/lh_swap_mutex"
+		add "lockhammer ticket lh $b/lh_ticket_spinlock"
+		add "lockhammer clh lh $b/lh_clh_spinlock"
+		add "lockhammer qspinlock lh $b/lh_queued_spinlock"
+		add "lockhammer pthread_mutex lh $b/lh_pthread_mutex_lock"
+	else
+		log "lockhammer did not build (see its make output): skipped"; tail -5 "$W/lh.log" >&2
+	fi
+fi
+if [ -n "${CK_DIR:-}" ]; then
+	log "building Concurrency Kit's spinlock benchmarks from $CK_DIR"
+	cp -r "$CK_DIR" "$W/ck"
+	# STEPS x 4 pairs per run: about DURATION seconds at ~5 ns a pair.
+	steps=$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 5e7}')
+	if (cd "$W/ck" && ./configure >/dev/null 2>&1) &&
+	   make -B -C "$W/ck/regressions/ck_spinlock/benchmark" ck_fas.LATENCY ck_ticket.LATENCY \
+		ck_mcs.LATENCY ck_clh.LATENCY ck_anderson.LATENCY pthread.LATENCY \
+		CFLAGS="-O2 -I../../../include -D_GNU_SOURCE -DSTEPS=$steps" >"$W/ck.log" 2>&1; then
+		d=$W/ck/regressions/ck_spinlock/benchmark
+		add "ck tas ck $steps $d/ck_fas.LATENCY"
+		add "ck ticket ck $steps $d/ck_ticket.LATENCY"
+		add "ck mcs ck $steps $d/ck_mcs.LATENCY"
+		add "ck clh ck $steps $d/ck_clh.LATENCY"
+		add "ck anderson ck $steps $d/ck_anderson.LATENCY"
+		add "ck pthread_mutex ck $steps $d/pthread.LATENCY"
+	else
+		log "ck did not build: skipped"; tail -5 "$W/ck.log" >&2
+	fi
+fi
+if [ -n "${LIBSLOCK_DIR:-}" ]; then
+	log "building libslock's stress_one from $LIBSLOCK_DIR (one binary per lock)"
+	for v in SPINLOCK:tas TTAS:ttas TICKET:ticket MCS:mcs CLH:clh ARRAY:anderson MUTEX:pthread_mutex; do
+		rm -rf "$W/sl"
+		cp -r "$LIBSLOCK_DIR" "$W/sl"
+		if make -B -C "$W/sl" stress_one LOCK_VERSION=-DUSE_${v%%:*}_LOCKS >"$W/sl.log" 2>&1; then
+			cp "$W/sl/stress_one" "$W/sl_${v#*:}"
+			add "libslock ${v#*:} sl $W/sl_${v#*:}"
+		else
+			log "libslock ${v%%:*} did not build: skipped"; tail -3 "$W/sl.log" >&2
+		fi
+	done
+	rm -rf "$W/sl"
+fi
+
+# ---- one run of one contender: ns per pair on stdout -------------------------
+run_one() {
+	local kind=$1
+	shift
+	case $kind in
+	lb)
+		"$BIN" -l "$1" -t 1 -r 1 --warmup 0.2 -d "$DURATION" --cs-lines 0 --ncs-ns 0 \
+			--no-tune --no-probe -q -f json -o "$W/lb.json" >/dev/null
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+r=d["points"][0]["runs"][0]
+assert d["points"][0]["status"] == "ok", d["points"][0]["status"]
+print("%.3f" % (1e9 / r["ops_per_sec"]))' "$W/lb.json"
+		;;
+	lh)
+		"$1" -c 0 -p 0 -t 1 -D "$DURATION" 2>&1 |
+			awk '/locks\/wall_sec/ {h = 1; next} h && NF {v = $NF} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
+		;;
+	ck)
+		local steps=$1 t0 t1
+		t0=$(date +%s%N)
+		"$2" >/dev/null
+		t1=$(date +%s%N)
+		awk -v a="$t0" -v b="$t1" -v s="$steps" 'BEGIN {printf "%.3f\n", (b - a) / (4 * s)}'
+		;;
+	sl)
+		"$1" -n 1 -a 0 -p 0 -c 0 -d "$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 1000}')" 2>&1 |
+			awk -F'[( ]+' '/^#acquires/ {for (i = 1; i <= NF; i++) if ($i == "/") v = $(i - 1)} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
+		;;
+	esac
+}
+
+# ---- interleaved runs ---------------------------------------------------------
+for k in $(seq 1 "$RUNS"); do
+	log "round $k of $RUNS"
+	while read -r peer lock kind args; do
+		# shellcheck disable=SC2086
+		ns=$(run_one "$kind" $args) || ns=
+		[ -n "$ns" ] && echo "$peer $lock $ns" >>"$W/results"
+	done <"$W/contenders"
+done
+
+# ---- table ----------------------------------------------------------------------
+python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
+import collections, statistics, subprocess, sys
+res = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    peer, lock, ns = line.split()
+    res[(lock, peer)].append(float(ns))
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+            if l.startswith("model name")), "?")
+print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s"
+      % (sys.argv[2], cpu))
+print("%-14s %10s %11s %11s %11s  %-11s %s" % ("lock", "lockbench", "lockhammer", "ck",
+                                             "libslock", "best peer", "lockbench/best"))
+locks = ["null", "tas", "ttas", "ticket", "anderson", "mcs", "clh", "qspinlock", "pthread_mutex"]
+for lock in locks:
+    med = {p: statistics.median(v) for (l, p), v in res.items() if l == lock}
+    if "lockbench" not in med:
+        continue
+    peers = {p: v for p, v in med.items() if p != "lockbench"}
+    cell = lambda p: "%11.2f" % med[p] if p in med else "%11s" % "-"
+    if peers:
+        best = min(peers, key=peers.get)
+        ratio = "%.2f" % (peers[best] / med["lockbench"])
+    else:
+        best, ratio = "-", "-"
+    print("%-14s %10.2f %s %s %s  %-11s %s" % (lock, med["lockbench"], cell("lockhammer"),
+                                             cell("ck"), cell("libslock"), best, ratio))
+PY

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The worker loops of the cs, rw and torture workloads, written once as
+ * always-inline templates over the lock's lock and unlock functions.
+ *
+ * A built-in lock instantiates them in its own file with
+ * LB_LOOPS(name, lock, unlock, read_lock, read_unlock): the compiler
+ * sees the lock's static functions and inlines them into the loop, so
+ * the timed loop is the lock plus a handful of instructions, as in ARM's
+ * lockhammer (one binary per lock there).  Plugins run the same template
+ * through the ops table's function pointers (the generic loop of
+ * workloads/cs.c, rw.c, torture.c).
+ *
+ * What the common path of an operation does beyond the lock (an empty
+ * section: --cs-lines 0, no delays):
+ *   - one load of the owner word on entry, compared with our own id: it
+ *     is both the exclusion check (somebody inside has WL_HELD set) and
+ *     the handover check (another thread held it last); anything but
+ *     "ours, free" goes to a cold function;
+ *   - the store of the owner word, the unprotected counter's load and
+ *     store, the owner word's check and release on leave;
+ *   - the operation count stored to the worker's own slot;
+ *   - one countdown to the next sampled operation, and the stop flag.
+ * Everything else happens on the sampled operation, one in
+ * `worker.every` (64 by default), out of line: latency timing, section
+ * length samples, and publishing the read and handover counters (so
+ * those counters lag the operation count by less than `every`
+ * operations per thread at the edges of the window; the operation count
+ * itself is exact).  Parameters that cannot change during the run are
+ * copied into locals (struct wl_env) before the loop.
+ */
+#ifndef LOCKBENCH_LOOP_H
+#define LOCKBENCH_LOOP_H
+
+#include "sample.h"
+#include "workload.h"
+
+#define WL_INLINE static inline __attribute__((always_inline))
+
+typedef void (*wl_lock_fn)(void *lock, void *ctx);
+
+/* The loop's read-only view of the worker, in locals. */
+struct wl_env {
+	struct wl_shared *sh;
+	void *lock, *ctx;
+	uint64_t me;                   /* our owner word: tid + 1 */
+	unsigned wlines, lines;        /* --cs-lines written / in all */
+	uint64_t cs_t, ncs_t;          /* delays in ticks (0: none) */
+	struct wl_spin_cal spin;       /* wl_spin()'s calibration */
+	bool ncs_fixed;
+	const _Atomic uint32_t *stop;
+	_Atomic uint64_t *ops;         /* our slot's operation count */
+};
+
+/* The mutable state the sampled operation carries over. */
+struct wl_state {
+	uint64_t n, reads, rng;
+};
+
+/* ---- out of line (workloads/loop.c) ---------------------------------- */
+
+/* Before the loop: tick rate, delays in ticks, the sampling period. */
+void wl_loop_begin(struct worker *w);
+/* After it: publish every counter. */
+void wl_loop_end(struct worker *w, uint64_t n, uint64_t reads);
+/* The owner word was not ours on entry: a violation (somebody inside, or
+ * a reader), or a handover to count. */
+void wl_enter_cold(struct worker *w, uint64_t seen, bool readers);
+/* Somebody else was inside with us. */
+void wl_violation(struct worker *w);
+/* One sampled operation of each workload: the same work as the common
+ * path, timed, then the counters published.  Return the countdown to the
+ * next one. */
+unsigned wl_cs_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
+		       wl_lock_fn ul);
+unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
+		       wl_lock_fn ul, wl_lock_fn rlk, wl_lock_fn rul);
+unsigned wl_torture_sampled(struct worker *w, struct wl_state *st,
+			    wl_lock_fn lk, wl_lock_fn ul);
+
+/* ---- the pieces of an operation --------------------------------------- */
+
+WL_INLINE struct wl_env wl_env_get(const struct worker *w)
+{
+	return (struct wl_env){
+		.sh = w->sh, .lock = w->lock, .ctx = w->ctx, .me = w->tid + 1,
+		.wlines = w->p->cs_write_lines, .lines = w->p->cs_lines,
+		.cs_t = w->cs_ticks, .ncs_t = w->ncs_ticks, .spin = w->spin,
+		.ncs_fixed = w->p->ncs_fixed, .stop = w->stop, .ops = &w->slot->ops,
+	};
+}
+
+/*
+ * Busy-wait `t` ticks on a deadline of the tick counter.  Far from the
+ * deadline each turn pauses (cpu_relax); within `tail` ticks of it the
+ * loop reads only the counter, so the overshoot is not one pause (21-52
+ * ns on some virtual machines); and the last step, shorter than one
+ * counter read (~10 ns on a VM whose TSC read costs that much), is a
+ * calibrated count of empty loop turns (`fine`: turns per tick, 16.16
+ * fixed point).  A delay shorter than two reads is all turns.  `cost` is what a delay of nothing costs (the reads
+ * themselves): the deadline starts that much earlier.  `tail`, `step`,
+ * `cost` and `fine` are measured by each worker before its loop
+ * (wl_loop_begin()), so the calibration is re-checked every run.
+ */
+#define WL_SPIN_TAIL_NS 120
+
+WL_INLINE void wl_turns(uint64_t n)
+{
+	while (n--)
+		__asm__ __volatile__("");
+}
+
+WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
+{
+	uint64_t t0, d;
+
+	if (t < c->cost + c->step) {  /* below what the counter can time */
+		wl_turns(t * c->fine >> 16);
+		return;
+	}
+	t0 = lb_ticks() - c->cost;
+	while ((d = lb_ticks() - t0) + c->tail < t)
+		cpu_relax();
+	while (d + c->step < t)
+		d = lb_ticks() - t0;
+	if (d < t)
+		wl_turns((t - d) * c->fine >> 16);
+}
+
+/* Take the owner word: anybody inside (or a reader, for rw) is a
+ * violation; another last holder is a handover (both cold). */
+WL_INLINE void wl_enter(struct worker *w, const struct wl_env *e, const bool rw)
+{
+	uint64_t o = atomic_load_explicit(&e->sh->owner, lb_rlx);
+	bool rd = rw && atomic_load_explicit(&e->sh->readers, lb_rlx) != 0;
+
+	if (__builtin_expect(o != e->me || rd, 0))
+		wl_enter_cold(w, o, rd);
+	atomic_store_explicit(&e->sh->owner, e->me | WL_HELD, lb_rlx);
+}
+
+/*
+ * Bump the unprotected counter, check the owner word is still ours and
+ * give it back.  The counter and the owner word are relaxed atomics
+ * accessed with separate load and store (never an atomic RMW): if the
+ * lock fails to exclude, two holders overwrite each other and the
+ * counter ends below the operation count, and the owner check sees the
+ * other holder.
+ */
+WL_INLINE void wl_leave(struct worker *w, const struct wl_env *e, const bool rw)
+{
+	struct wl_shared *sh = e->sh;
+	uint64_t c = atomic_load_explicit(&sh->counter, lb_rlx);
+
+	atomic_store_explicit(&sh->counter, c + 1, lb_rlx);
+	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) != (e->me | WL_HELD) ||
+			     (rw && atomic_load_explicit(&sh->readers, lb_rlx) != 0), 0))
+		wl_violation(w);
+	atomic_store_explicit(&sh->owner, e->me, lb_rlx);
+}
+
+/* Write the first --cs-write-pct of the --cs-lines lines, read the rest.
+ * The lines are plain memory on purpose, so that ThreadSanitizer checks
+ * the lock's happens-before edges. */
+WL_INLINE void wl_cs_data(const struct wl_env *e)
+{
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < e->wlines; i++)
+		e->sh->lines[i].w[0]++;
+	for (; i < e->lines; i++)
+		sum += e->sh->lines[i].w[0];
+	lb_sink(sum);
+}
+
+/* The NCS length of this operation in ticks: the mean, or an exponential
+ * draw around it (*mult: the draw, 256 = the mean). */
+WL_INLINE uint64_t wl_ncs_len(const struct wl_env *e, uint64_t *rng, unsigned *mult)
+{
+	*mult = 256;
+	if (e->ncs_fixed)
+		return e->ncs_t;
+	*mult = lb_exp_table[lb_rand(rng) & 255];
+	/* rounded: truncating biased short delays low */
+	return (e->ncs_t * *mult + 128) / 256;
+}
+
+WL_INLINE void wl_ncs(const struct wl_env *e, uint64_t *rng)
+{
+	unsigned mult;
+
+	if (e->ncs_t)
+		wl_spin(wl_ncs_len(e, rng, &mult), &e->spin);
+}
+
+/* A reader's section (rw): count ourselves in (an atomic RMW: readers
+ * are concurrent by design), check no writer is inside on entry and on
+ * exit, read the lines, wait --cs-ns. */
+WL_INLINE void wl_read_body(struct worker *w, const struct wl_env *e)
+{
+	struct wl_shared *sh = e->sh;
+	uint64_t sum = 0;
+
+	atomic_fetch_add_explicit(&sh->readers, 1, lb_rlx);
+	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) & WL_HELD, 0))
+		wl_violation(w);
+	for (unsigned i = 0; i < e->lines; i++)
+		sum += sh->lines[i].w[0];
+	lb_sink(sum);
+	if (e->cs_t)
+		wl_spin(e->cs_t, &e->spin);
+	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) & WL_HELD, 0))
+		wl_violation(w);
+	atomic_fetch_sub_explicit(&sh->readers, 1, lb_rlx);
+}
+
+/* Is this rw operation a read? */
+WL_INLINE bool wl_pick_read(const struct worker *w, uint64_t *rng)
+{
+	if (w->p->fixed_roles)
+		return wl_is_reader(w->p, w->tid, w->nthreads);
+	return lb_rand(rng) % 100 < w->p->read_pct;
+}
+
+/* torture: the rare delays inside the critical section
+ * (kernel/locking/locktorture.c, torture_spin_lock_write_delay()). */
+WL_INLINE void wl_torture_delay(const struct worker *w, uint64_t *rng)
+{
+	const struct wl_params *p = w->p;
+	uint64_t n = w->nthreads;
+
+	if (p->long_hold_ms && !(lb_rand(rng) % (n * 2000 * p->long_hold_ms)))
+		wl_spin(w->long_ticks, &w->spin);
+	if (!(lb_rand(rng) % (n * 200 * 2)))
+		wl_spin(w->short_ticks, &w->spin);
+}
+
+/* torture --stutter: wait outside the lock while the pause flag is up. */
+WL_INLINE void wl_stutter(const struct worker *w)
+{
+	while (atomic_load_explicit(w->pause, lb_rlx) &&
+	       !atomic_load_explicit(w->stop, lb_rlx))
+		cpu_relax();
+}
+
+/* ---- the loops --------------------------------------------------------- */
+
+/* Entering the cold branch: hand the loop's state to the sampled
+ * operation and take it back. */
+#define WL_SAMPLED(call)                                                       \
+	do {                                                                   \
+		struct wl_state st_ = {n, reads, rng};                         \
+		left = (call);                                                 \
+		n = st_.n;                                                     \
+		reads = st_.reads;                                             \
+		rng = st_.rng;                                                 \
+	} while (0)
+
+/* cs; `empty` (a constant) drops the section's data and delays when the
+ * run has none, so the loop is only the lock and the checks. */
+WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
+			 const bool empty)
+{
+	const struct wl_env e = wl_env_get(w);
+	uint64_t n = 0, reads = 0, rng = w->rng;
+	unsigned left = w->every;
+
+	while (!atomic_load_explicit(e.stop, lb_rlx)) {
+		if (__builtin_expect(--left == 0, 0)) {
+			WL_SAMPLED(wl_cs_sampled(w, &st_, lk, ul));
+			continue;
+		}
+		lk(e.lock, e.ctx);
+		wl_enter(w, &e, false);
+		if (!empty) {
+			wl_cs_data(&e);
+			if (e.cs_t)
+				wl_spin(e.cs_t, &e.spin);
+		}
+		wl_leave(w, &e, false);
+		ul(e.lock, e.ctx);
+		if (!empty)
+			wl_ncs(&e, &rng);
+		atomic_store_explicit(e.ops, ++n, lb_rlx);
+	}
+	w->rng = rng;
+	wl_loop_end(w, n, reads);
+}
+
+WL_INLINE void wl_cs_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
+{
+	wl_loop_begin(w);
+	if (!w->p->cs_lines && !w->cs_ticks && !w->ncs_ticks)
+		wl_cs_run(w, lk, ul, true);
+	else
+		wl_cs_run(w, lk, ul, false);
+}
+
+WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
+			    wl_lock_fn rlk, wl_lock_fn rul)
+{
+	struct wl_env e;
+	uint64_t n = 0, reads = 0, rng;
+	unsigned left;
+
+	wl_loop_begin(w);
+	e = wl_env_get(w);
+	rng = w->rng;
+	left = w->every;
+	while (!atomic_load_explicit(e.stop, lb_rlx)) {
+		if (__builtin_expect(--left == 0, 0)) {
+			WL_SAMPLED(wl_rw_sampled(w, &st_, lk, ul, rlk, rul));
+			continue;
+		}
+		if (wl_pick_read(w, &rng)) {
+			rlk(e.lock, e.ctx);
+			wl_read_body(w, &e);
+			rul(e.lock, e.ctx);
+			reads++;
+		} else {
+			lk(e.lock, e.ctx);
+			wl_enter(w, &e, true);
+			wl_cs_data(&e);
+			if (e.cs_t)
+				wl_spin(e.cs_t, &e.spin);
+			wl_leave(w, &e, true);
+			ul(e.lock, e.ctx);
+		}
+		wl_ncs(&e, &rng);
+		atomic_store_explicit(e.ops, ++n, lb_rlx);
+	}
+	w->rng = rng;
+	wl_loop_end(w, n, reads);
+}
+
+WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
+{
+	struct wl_env e;
+	uint64_t n = 0, reads = 0, rng;
+	unsigned left;
+
+	wl_loop_begin(w);
+	e = wl_env_get(w);
+	rng = w->rng;
+	left = w->every;
+	while (!atomic_load_explicit(e.stop, lb_rlx)) {
+		if (__builtin_expect(--left == 0, 0)) {
+			WL_SAMPLED(wl_torture_sampled(w, &st_, lk, ul));
+			continue;
+		}
+		wl_stutter(w);
+		lk(e.lock, e.ctx);
+		wl_enter(w, &e, false);
+		wl_torture_delay(w, &rng);
+		if (e.cs_t)
+			wl_spin(e.cs_t, &e.spin);
+		wl_leave(w, &e, false);
+		ul(e.lock, e.ctx);
+		wl_ncs(&e, &rng);
+		atomic_store_explicit(e.ops, ++n, lb_rlx);
+	}
+	w->rng = rng;
+	wl_loop_end(w, n, reads);
+}
+
+/*
+ * Instantiate the loops for one built-in lock and define
+ * `lock_<name>_loops` (the registry pairs it with lock_<name>_ops).  An
+ * exclusive-only lock passes its lock/unlock as rlk/rul: rw then runs
+ * every operation exclusive, as the generic loop does.
+ */
+#define LB_LOOPS(name, lk, ul, rlk, rul)                                        \
+	static void name##_cs_loop(struct worker *w) { wl_cs_loop_t(w, lk, ul); } \
+	static void name##_rw_loop(struct worker *w)                           \
+	{                                                                      \
+		wl_rw_loop_t(w, lk, ul, rlk, rul);                             \
+	}                                                                      \
+	static void name##_torture_loop(struct worker *w)                      \
+	{                                                                      \
+		wl_torture_loop_t(w, lk, ul);                                  \
+	}                                                                      \
+	LB_LOOPS_SHARED(name, name)
+
+/* `lock_<name>_loops` made of the loops LB_LOOPS instantiated as `of`
+ * (locks that differ only in their init share them). */
+#define LB_LOOPS_SHARED(name, of)                                              \
+	const struct lock_loops lock_##name##_loops = {{                       \
+		[WL_LOOP_CS] = of##_cs_loop,                                   \
+		[WL_LOOP_RW] = of##_rw_loop,                                   \
+		[WL_LOOP_TORTURE] = of##_torture_loop,                         \
+	}}
+
+#endif
