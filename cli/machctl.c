@@ -44,6 +44,34 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
+/*
+ * The signals of a crash (a plugin's bad pointer, an abort): restore
+ * with async-signal-safe calls only, remove the output's twin, and let
+ * the signal end the process as it would have (SA_RESETHAND: returning
+ * re-runs the faulting instruction, or abort() re-raises, under the
+ * default action, so a core dump is kept).  Not under the sanitizers,
+ * whose own handlers report these.
+ */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP};
+
+static void on_crash(int sig)
+{
+	(void)sig;
+	machine_restore_signal_safe();
+	outputs_unlink_signal_safe();
+}
+
+static void install_crash_handlers(void)
+{
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+	struct sigaction sa = {.sa_handler = on_crash, .sa_flags = SA_RESETHAND | SA_NODEFER};
+
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &sa, NULL);
+#endif
+}
+
 void install_signals(void)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -56,6 +84,7 @@ void install_signals(void)
 		sigaction(stop_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
+	install_crash_handlers();
 }
 
 static void restore_atexit(void)

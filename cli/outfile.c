@@ -130,6 +130,9 @@ void outputs_open(struct outputs *o)
 			cli_die("cannot write output (%s): %s", o->path, strerror(EISDIR));
 		if (!S_ISREG(st.st_mode)) {
 			o->direct = true;
+			if (access(o->target, W_OK))
+				cli_die("cannot write output (%s): %s", o->path,
+					strerror(errno));
 			return;
 		}
 	} else if (errno != ENOENT) {
@@ -171,8 +174,13 @@ static int outputs_create(struct outputs *o)
 		if (fd >= 0) {
 			live_tmp_set = 1;
 			memcpy(o->tmp, live_tmp, sizeof(o->tmp));
-			if (fchmod(fd, o->mode))
+			if (fchmod(fd, o->mode)) {
+				int e = errno;
+
+				close(fd);
 				fd = -1;
+				errno = e;
+			}
 		}
 	}
 	if (fd < 0 || !(o->file = fdopen(fd, "w"))) {
