@@ -36,9 +36,10 @@ LIBS       := $(PKG_LIBS) -lnuma -lm -pthread -ldl
 
 # output/results/ is the results model (types, statistics, noise data,
 # JSON, resume, log import), output/render/ the formats that read it;
-# docs/architecture.md draws which folder may include which.
+# kernel/ drives the kernel's locktorture module; docs/architecture.md
+# draws which folder may include which.
 SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c \
-		      output/results/*.c output/render/*.c cli/*.c)
+		      output/results/*.c output/render/*.c cli/*.c kernel/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
@@ -112,6 +113,7 @@ e2e: lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
 	tests/e2e_faults.sh ./lockbench
+	tests/e2e_locktorture.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -119,6 +121,7 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 	tests/e2e_results.sh build/asan/lockbench
 	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
+	tests/e2e_locktorture.sh build/asan/lockbench
 
 # TSan on the lock validation: every lock's happens-before edges checked
 # on the plain critical-section data.

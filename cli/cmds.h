@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The subcommands, one file each (run.c, list.c, topo.c, system.c,
- * compare.c, import.c, help.c), and the text output of list and topo.
+ * compare.c, import.c, locktorture.c, help.c), and the text output of
+ * list and topo.
  */
 #ifndef LOCKBENCH_CMDS_H
 #define LOCKBENCH_CMDS_H
@@ -41,6 +42,16 @@ int cmd_import(int argc, char **argv);
 extern const struct opt_cmd compare_options, import_options;
 void compare_usage(FILE *f);
 void import_usage(FILE *f);
+
+/*
+ * `lockbench locktorture [options]` (locktorture.c): run the kernel's
+ * locktorture module.  The exit status: 0; 1 a run reported failures or
+ * was interrupted; 2 bad usage; 3 locktorture cannot run here (one line
+ * saying what is missing) or a --freq/--numa-balancing request failed.
+ */
+int cmd_locktorture(int argc, char **argv);
+extern const struct opt_cmd locktorture_options;
+void locktorture_usage(FILE *f);
 
 /* `lockbench help [CMD | completion]`. */
 int cmd_help(int argc, char **argv);

@@ -39,9 +39,13 @@ struct column {
 	char *name;
 };
 
+/* Appended to the name of a kernel locktorture column next to userspace ones. */
+#define KERNEL_MARK "[k]"
+
 struct merge {
 	struct input *in;
 	unsigned nin;
+	bool mixed;               /* kernel and userspace columns together */
 	struct column *col;
 	unsigned ncol;
 	char **row_key;           /* union of row names, in output order */
@@ -94,6 +98,20 @@ static const struct row_desc *row_desc_of(const struct results *r, const char *k
 	return NULL;
 }
 
+/*
+ * Do two workloads measure comparable things?  The same workload, or the
+ * kernel's locktorture next to lockbench's torture workload (its writer
+ * loop in userspace): two different measurements of one lock family,
+ * shown side by side with the kernel columns marked.
+ */
+static bool same_workload(const char *a, const char *b)
+{
+	bool ka = same_str(a, "locktorture"), kb = same_str(b, "locktorture");
+
+	return same_str(a, b) || (ka && same_str(b, "torture")) ||
+	       (kb && same_str(a, "torture"));
+}
+
 /* Workloads, units and row metrics must agree; say which files differ. */
 static void check_inputs(const struct merge *m)
 {
@@ -102,7 +120,7 @@ static void check_inputs(const struct merge *m)
 	for (unsigned i = 1; i < m->nin; i++) {
 		const struct input *b = &m->in[i];
 
-		if (!same_str(a->r.workload, b->r.workload))
+		if (!same_workload(a->r.workload, b->r.workload))
 			cli_die("cannot compare (%s, %s): different workloads (%s, %s)",
 			     a->path, b->path, a->r.workload ? a->r.workload : "none",
 			     b->r.workload ? b->r.workload : "none");
@@ -154,11 +172,10 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 			continue;
 		c->in = i;
 		c->var = v;
-		if (nsel == 1) {
-			c->name = cli_strdup(in->label);
-		} else if (asprintf(&c->name, "%s/%s", in->label, lock) < 0) {
+		if (asprintf(&c->name, "%s%s%s%s", in->label, nsel == 1 ? "" : "/",
+			     nsel == 1 ? "" : lock,
+			     m->mixed && in->r.variants[v].kernel ? KERNEL_MARK : "") < 0)
 			cli_die("out of memory");
-		}
 		for (unsigned k = 0; k < m->ncol; k++)
 			if (!strcmp(m->col[k].name, c->name))
 				cli_die("cannot compare (%s, %s): both give a column %s; "
@@ -222,6 +239,7 @@ static void copy_variant(struct variant *d, const struct variant *s,
 	d->label = cli_strdup(label);
 	d->origin = cli_strdup(s->origin);
 	d->sha256 = cli_strdup(s->sha256);
+	d->kernel = s->kernel;
 	d->counter_names = cli_calloc(s->ncounters, sizeof(char *));
 	for (unsigned k = 0; k < s->ncounters; k++)
 		d->counter_names[k] = cli_strdup(s->counter_names[k]);
@@ -385,6 +403,12 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 		m->ncol += m->in[i].r.nvariants;
 	m->col = cli_calloc(m->ncol, sizeof(*m->col));
 	m->ncol = 0;
+	for (unsigned i = 0; i < m->nin; i++)
+		for (unsigned v = 0; v < m->in[i].r.nvariants; v++)
+			for (unsigned j = 0; j < m->nin; j++)
+				for (unsigned w = 0; w < m->in[j].r.nvariants; w++)
+					m->mixed |= m->in[i].r.variants[v].kernel &&
+						    !m->in[j].r.variants[w].kernel;
 	for (unsigned i = 0; i < m->nin; i++)
 		add_columns(m, i, locks);
 	union_rows(m);

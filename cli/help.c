@@ -33,8 +33,11 @@ const struct command commands[] = {
 	 NULL, cmd_system, system_opts},
 	{"compare", "compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...",
 	 "saved runs side by side", cmd_compare, NULL, NULL},
-	{"import", "import locktorture [--label L] [-o OUT.json] dmesg.log ...",
+	{"import", "import locktorture [--label L] [--nwriters N] [-o OUT.json] dmesg.log ...",
 	 "kernel locktorture logs as lockbench results", cmd_import, NULL, NULL},
+	{"locktorture", "locktorture [-t LIST] [--torture-type T] [-r N] [-o OUT.json]",
+	 "run the kernel's locktorture module, placed and frozen like a sweep",
+	 cmd_locktorture, NULL, NULL},
 	{"help", "help [COMMAND | completion]",
 	 "this list, a command's options, or the bash completion script",
 	 cmd_help, NULL, NULL},
@@ -51,9 +54,13 @@ const struct command *command_find(const char *name)
 
 static void help_overview(FILE *f)
 {
+	int w = 0;
+
+	for (unsigned i = 0; i < ncommands; i++)
+		w = (int)strlen(commands[i].name) > w ? (int)strlen(commands[i].name) : w;
 	fprintf(f, "usage: lockbench COMMAND [options]\n\n");
 	for (unsigned i = 0; i < ncommands; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
 	fprintf(f, "\n'lockbench help COMMAND' shows a command's options; "
 		"'lockbench --help' those of run.\n");
 }
@@ -66,6 +73,8 @@ static void help_command(const struct command *c, FILE *f)
 		compare_usage(f);
 	else if (!strcmp(c->name, "import"))
 		import_usage(f);
+	else if (!strcmp(c->name, "locktorture"))
+		locktorture_usage(f);
 	else if (!strcmp(c->name, "help"))
 		help_overview(f);
 	else {
@@ -171,6 +180,7 @@ static void completion(FILE *f)
 	own_table(f, &compare_options, "", "-X '!*.json' ");
 	own_table(f, &import_options,
 		  "\t\timport) COMPREPLY=($(compgen -W locktorture -- \"$cur\")); return ;;\n", "");
+	own_table(f, &locktorture_options, "", "");
 	fprintf(f, "\thelp) COMPREPLY=($(compgen -W \"");
 	for (unsigned i = 0; i < ncommands; i++)
 		fprintf(f, "%s ", commands[i].name);

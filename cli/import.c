@@ -15,14 +15,30 @@
 
 struct import_args {
 	struct output_args out;
-	const char *label;
-	bool quiet;
+	const char *label, *type;
+	unsigned long long nwriters, nreaders, stat_interval;
+	bool quiet, nwriters_given, nreaders_given, stat_interval_given;
 };
+
+#define IA(field) offsetof(struct import_args, field)
+#define IG(field) OPT_GIVEN(struct import_args, field)
 
 static const struct opt import_rows[] = {
 	{.name = "label", .type = OPT_STR, .arg = "L",
-	 .off = offsetof(struct import_args, label),
+	 .off = IA(label),
 	 .help = "name of these runs (e.g. the kernel) in compare"},
+	{.name = "nwriters", .type = OPT_UINT, .arg = "N", .min = 1, .max = 1000000,
+	 .off = IA(nwriters), .given = IG(nwriters_given),
+	 .help = "nwriters_stress of runs whose log does not say (no Start or End line)",
+	 .group = "What a log lacks (used only where the log does not say)"},
+	{.name = "nreaders", .type = OPT_UINT, .arg = "N", .max = 1000000,
+	 .off = IA(nreaders), .given = IG(nreaders_given),
+	 .help = "nreaders_stress of those runs"},
+	{.name = "torture-type", .type = OPT_STR, .arg = "T", .off = IA(type),
+	 .help = "torture_type of those runs (spin_lock, rtmutex_lock, ...)"},
+	{.name = "stat-interval", .type = OPT_UINT, .arg = "S", .min = 1, .max = 86400,
+	 .off = IA(stat_interval), .given = IG(stat_interval_given),
+	 .help = "stat_interval (s) of those runs, for logs without timestamps"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
 	 .off = offsetof(struct import_args, quiet),
 	 .help = "no warnings about skipped runs"},
@@ -37,9 +53,13 @@ void import_usage(FILE *f)
 	fprintf(f,
 		"usage: lockbench import locktorture [options] dmesg.log ...\n"
 		"Kernel locktorture logs as lockbench results (JSON by default): one\n"
-		"run per log run, rows nwriters_stress, one column per torture_type.\n");
+		"run per log run, rows nwriters_stress, one column per torture_type.\n"
+		"A run reporting Fail > 0 is FAILED and the exit status 1.\n");
 	opt_help(&import_options, f);
 }
+
+/* What a torture_type name is made of (it also goes into module parameters). */
+#define TYPE_CHARS "abcdefghijklmnopqrstuvwxyz_0123456789"
 
 /* The words after the options: "locktorture" and at least one log. */
 static void import_check_words(char **w, int n)
@@ -57,6 +77,7 @@ static void import_check_words(char **w, int n)
 int cmd_import(int argc, char **argv)
 {
 	struct import_args a = {0};
+	struct import_fill fill = {0};
 	struct results r;
 	struct outputs o;
 	char err[512], **w;
@@ -70,13 +91,23 @@ int cmd_import(int argc, char **argv)
 		return 0;
 	}
 	import_check_words(w, n);
+	if (a.type && (!*a.type || strlen(a.type) > 60 ||
+		       strspn(a.type, TYPE_CHARS) != strlen(a.type)))
+		cli_die("--torture-type (%s): not a locktorture type name (e.g. spin_lock, "
+			"rtmutex_lock)", a.type);
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	fill.nwriters = a.nwriters_given ? (int)a.nwriters : -1;
+	fill.nreaders = a.nreaders_given ? (int)a.nreaders : -1;
+	fill.stat_interval = a.stat_interval_given ? (int)a.stat_interval : -1;
+	fill.type = a.type;
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
-			       &r, a.quiet ? NULL : stderr, err, sizeof(err)))
+			       &fill, &r, a.quiet ? NULL : stderr, err, sizeof(err)))
 		cli_die_msg(err);
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);
+	if (!rc)
+		rc = import_status(&r, stderr);
 	results_free(&r);
 	free(w);
 	return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../kernel/kmod.h"
 #include "../output/render/render.h"
 #include "../topology/machine.h"
 #include "cmds.h"
@@ -49,8 +50,15 @@ static int system_tune(const struct machine_req *req)
 static int system_reset(void)
 {
 	char msg[512] = "";
-	int rc = machine_reset_from_state(msg, sizeof(msg));
+	/* Undo in the reverse order of a run: the module, then the machine. */
+	int rc = kmod_reset_from_state(msg, sizeof(msg));
 
+	if (*msg)
+		fprintf(rc ? stderr : stdout, "%s\n", msg);
+	if (rc)
+		return 1;
+	msg[0] = '\0';
+	rc = machine_reset_from_state(msg, sizeof(msg));
 	if (*msg)
 		fprintf(rc ? stderr : stdout, "%s\n", msg);
 	return rc ? 1 : 0;

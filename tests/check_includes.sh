@@ -21,6 +21,7 @@
 #                     it noise.* and stats.* do not include results.h
 #   output/render/    output/render/, output/results/
 #   workloads/        workloads/, locks/, topology/, output/results/
+#   kernel/           kernel/, topology/, output/results/
 #   cli/, main.c      anything (the front end)
 #   output/           nothing but the two folders above
 #   examples/, tests/plugins/   the installed lock headers only
@@ -41,6 +42,7 @@ part_of() {
 	output/results/*) echo results ;;
 	output/render/*) echo render ;;
 	workloads/*) echo workloads ;;
+	kernel/*) echo kernel ;;
 	cli/* | main.c) echo cli ;;
 	# output/ itself holds only its two layers.
 	output/*) echo stray ;;
@@ -57,6 +59,7 @@ allowed() {
 	locks:public | public:public) return 0 ;;
 	render:results) return 0 ;;
 	workloads:locks | workloads:public | workloads:topology | workloads:results) return 0 ;;
+	kernel:topology | kernel:results) return 0 ;;
 	cli:*) return 0 ;;
 	plugin:public) return 0 ;;
 	esac

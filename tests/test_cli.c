@@ -171,6 +171,20 @@ static void test_workload_options(void **state)
 		}
 }
 
+/* --layouts defaults to every layout, in the registry's order. */
+static void test_layouts_default(void **state)
+{
+	const struct opt *o = opt_find(&run_options, "layouts");
+	char all[256] = "";
+
+	(void)state;
+	for (unsigned i = 0; i < WL_NLAYOUTS; i++)
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s",
+			 i ? "," : "", wl_layout_names[i]);
+	assert_non_null(o);
+	assert_string_equal(o->def, all);
+}
+
 /*
  * The JSON config echo, checked against the table: every row is either
  * echoed under a config key or listed as recorded elsewhere (or not a
@@ -246,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_parse_argv),
 		cmocka_unit_test(test_table_sane),
 		cmocka_unit_test(test_workload_options),
+		cmocka_unit_test(test_layouts_default),
 		cmocka_unit_test(test_config_echo),
 	};
 

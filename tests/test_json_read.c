@@ -187,6 +187,16 @@ static void test_refusals(void **state)
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1, \"thread_ops\": [-1]}]}]}",
 		"thread_ops[0]");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": -12.5}]}]}",
+		"points[0].runs[0].ops_per_sec (-12.5): impossible");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1, \"series\": [1, -2]}]}]}",
+		"points[0].runs[0].series[1] (-2): impossible");
+	/* JSON has no NaN or Infinity; an overflowing literal is refused too. */
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
+		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1e999}]}]}",
+		"cannot read results");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"},"
 		"{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"}]}", "listed twice");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "

@@ -153,7 +153,6 @@ static void test_new_kernel(void **state)
 	assert_true(r->writes[5].stopping);
 	assert_int_equal(r->writes[5].line, 16);
 	assert_int_equal(r->writes[5].total, 239000123);
-	assert_false(r->writes[5].after_end);
 	assert_rates(r, false, want, 3);
 	assert_rates(r, true, NULL, 0);
 	lt_log_free(&log);
@@ -256,7 +255,9 @@ static void test_rwsem_crlf(void **state)
 /*
  * two-runs.log: the tail of a mutex_lock run whose start line is lost
  * (parameters come from its End of test line), then a [debug]
- * spin_lock run, then a stray stats line after its End of test.
+ * spin_lock run, then a stray stats line after its End of test, which
+ * starts a third run (the kernel prints nothing of a run after its End
+ * of test) with one report and so no interval.
  */
 static void test_two_runs(void **state)
 {
@@ -266,12 +267,12 @@ static void test_two_runs(void **state)
 	 * 120000; then two stopping lines. */
 	static const double want0[] = { 100000, 120000 };
 	/* (1500000 - 600000) / 30 = 30000, (2700000 - 1500000) / 30 =
-	 * 40000; then two stopping lines and one after End of test. */
+	 * 40000; then two stopping lines. */
 	static const double want1[] = { 30000, 40000 };
 
 	(void)state;
 	parse_fixture("two-runs.log", &log);
-	assert_int_equal(log.nruns, 2);
+	assert_int_equal(log.nruns, 3);
 	assert_int_equal(log.nlines, 16);
 	assert_int_equal(log.ignored_lines, 2);
 
@@ -295,13 +296,19 @@ static void test_two_runs(void **state)
 	assert_int_equal(r->first_line, 9);
 	assert_int_equal(r->end_line, 15);
 	assert_string_equal(r->end_status, "SUCCESS");
-	assert_int_equal(r->nwrites, 6);
-	assert_false(r->writes[4].after_end);
+	assert_int_equal(r->nwrites, 5);
+	assert_true(r->writes[3].stopping);
 	assert_true(r->writes[4].stopping);
-	assert_true(r->writes[5].after_end);
-	assert_false(r->writes[5].stopping);
-	assert_int_equal(r->writes[5].line, 16);
 	assert_rates(r, false, want1, 2);
+
+	r = &log.runs[2];
+	assert_false(r->started);
+	assert_false(r->ended);
+	assert_int_equal(r->nwriters, -1);
+	assert_int_equal(r->first_line, 16);
+	assert_int_equal(r->nwrites, 1);
+	assert_int_equal(r->writes[0].line, 16);
+	assert_rates(r, false, NULL, 0);
 	lt_log_free(&log);
 }
 
@@ -334,6 +341,169 @@ static void test_truncated(void **state)
 	assert_int_equal(r->nwrites, 2);
 	assert_int_equal(r->writes[1].line, 4);
 	assert_rates(r, false, want, 1);
+	lt_log_free(&log);
+}
+
+/*
+ * robot-boot.log: a boot log of a kernel with locktorture built in, cut
+ * before its Start line (and never ended): no type, no parameters, four
+ * reports 60 s apart, the last one flagged ???.  Intervals:
+ * (9871204 - 3871204) / 60 = 100000, 5400000 / 60 = 90000,
+ * 6300000 / 60 = 105000.
+ */
+static void test_robot_boot(void **state)
+{
+	struct lt_log log;
+	const struct lt_run *r;
+	static const double want[] = { 100000, 90000, 105000 };
+
+	(void)state;
+	parse_fixture("robot-boot.log", &log);
+	assert_int_equal(log.nruns, 1);
+	assert_int_equal(log.nlines, 8);
+	assert_int_equal(log.ignored_lines, 4);
+	r = &log.runs[0];
+	assert_false(r->started);
+	assert_false(r->ended);
+	assert_string_equal(r->type, "");
+	assert_int_equal(r->nwriters, -1);
+	assert_int_equal(r->stat_interval, -1);
+	assert_int_equal(r->first_line, 3);
+	assert_int_equal(r->nwrites, 4);
+	assert_false(r->writes[2].unfair);
+	assert_true(r->writes[3].unfair);	/* 5800000 / 2 > 2700000 */
+	assert_int_equal(r->writes[3].line, 7);
+	assert_rates(r, false, want, 3);
+	lt_log_free(&log);
+}
+
+/*
+ * mail-wrapped.log: a quoted ("> ") log in a reply, its start line
+ * wrapped over five lines (nwriters_stress on the second, stat_interval
+ * on the fourth) and three of its four stats lines wrapped, one of them
+ * right after "Fail:".  Intervals of 10 s: 6100000 / 10 = 610000,
+ * 5900000 / 10 = 590000, 6200000 / 10 = 620000.
+ */
+static void test_mail_wrapped(void **state)
+{
+	struct lt_log log;
+	const struct lt_run *r;
+	static const double want[] = { 610000, 590000, 620000 };
+
+	(void)state;
+	parse_fixture("mail-wrapped.log", &log);
+	assert_int_equal(log.nruns, 1);
+	assert_int_equal(log.nlines, 22);
+	r = &log.runs[0];
+	assert_true(r->started);
+	assert_string_equal(r->type, "rtmutex_lock");
+	assert_int_equal(r->nwriters, 8);
+	assert_int_equal(r->nreaders, 0);
+	assert_int_equal(r->stat_interval, 10);
+	assert_non_null(strstr(r->params, "acq_writer_lim=0 long_hold=0"));
+	assert_non_null(strstr(r->params, "verbose=1 writer_fifo=0"));
+	assert_int_equal(r->first_line, 8);
+	assert_int_equal(r->nwrites, 4);
+	assert_int_equal(r->writes[0].line, 13);
+	assert_int_equal(r->writes[1].line, 15);
+	assert_int_equal(r->writes[2].line, 17);
+	assert_int_equal(r->writes[3].line, 18);
+	assert_int_equal(r->writes[3].max, 3190000);
+	assert_int_equal(r->writes[3].min, 2890000);
+	assert_near(r->writes[3].t, 752.0);
+	assert_rates(r, false, want, 3);
+	lt_log_free(&log);
+}
+
+/* Wrapped pieces are taken only when they complete the line. */
+static void test_wrap_limits(void **state)
+{
+	struct lt_log log;
+
+	(void)state;
+	/* A timestamped line is a message of its own, never a piece. */
+	assert_int_equal(parse_str(
+		"[ 1.0] Writes:  Total: 5  Max/Min: 3/2\n"
+		"[ 2.0] Fail: 0\n"
+		"[ 3.0] Writes:  Total: 9  Max/Min: 5/4   Fail: 0\n", &log), 0);
+	assert_int_equal(log.runs[0].nwrites, 1);
+	assert_int_equal(log.ignored_lines, 2);
+	lt_log_free(&log);
+	/* Prose after a start line is not a parameter. */
+	assert_int_equal(parse_str(
+		"spin_lock-torture:--- Start of test: nwriters_stress=2\n"
+		"stat_interval=30 verbose=1\n"
+		"and then it hung\n"
+		"Writes:  Total: 9  Max/Min: 5/4   Fail: 0\n", &log), 0);
+	assert_int_equal(log.runs[0].stat_interval, 30);
+	assert_int_equal(log.ignored_lines, 1);
+	assert_int_equal(log.runs[0].writes[0].line, 4);
+	lt_log_free(&log);
+	/* More than three pieces: not a wrapped stats line. */
+	assert_int_equal(parse_str(
+		"Writes:  Total: 5\nMax/Min:\n3/2\nFail:\n0\n"
+		"Writes:  Total: 9  Max/Min: 5/4   Fail: 0\n", &log), 0);
+	assert_int_equal(log.runs[0].nwrites, 1);
+	assert_int_equal(log.runs[0].writes[0].line, 6);
+	lt_log_free(&log);
+}
+
+/*
+ * two-startless.log: two rtmutex_lock runs with no Start line, each
+ * with its End of test (parameters from there).  Run 1: 1800000 / 15,
+ * 1800000 / 15, 1500000 / 15; run 2: 1800000 / 15, 1500000 / 15; the
+ * two reports before each End are the stopping ones.
+ */
+static void test_two_startless(void **state)
+{
+	struct lt_log log;
+	static const double want0[] = { 120000, 120000, 100000 };
+	static const double want1[] = { 120000, 100000 };
+
+	(void)state;
+	parse_fixture("two-startless.log", &log);
+	assert_int_equal(log.nruns, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct lt_run *r = &log.runs[i];
+
+		assert_false(r->started);
+		assert_true(r->ended);
+		assert_string_equal(r->type, "rtmutex_lock");
+		assert_string_equal(r->end_status, "SUCCESS");
+		assert_int_equal(r->nwriters, 2);
+		assert_int_equal(r->stat_interval, 15);
+	}
+	assert_int_equal(log.runs[0].first_line, 1);
+	assert_int_equal(log.runs[0].end_line, 7);
+	assert_int_equal(log.runs[1].first_line, 9);
+	assert_int_equal(log.runs[1].end_line, 14);
+	assert_rates(&log.runs[0], false, want0, 3);
+	assert_rates(&log.runs[1], false, want1, 2);
+	lt_log_free(&log);
+}
+
+/*
+ * fail.log: a mutex_lock run whose writers report Fail: 1 !!! from line
+ * 7 on (after a WARNING splat), ending with FAILURE.
+ */
+static void test_fail(void **state)
+{
+	struct lt_log log;
+	const struct lt_run *r;
+	static const double want[] = { 100000, 90000, 90000 };
+
+	(void)state;
+	parse_fixture("fail.log", &log);
+	assert_int_equal(log.nruns, 1);
+	r = &log.runs[0];
+	assert_string_equal(r->end_status, "FAILURE");
+	assert_int_equal(r->nwrites, 6);
+	assert_int_equal(r->writes[1].fail, 0);
+	assert_false(r->writes[1].failed);
+	assert_int_equal(r->writes[2].fail, 1);
+	assert_true(r->writes[2].failed);
+	assert_int_equal(r->writes[2].line, 7);
+	assert_rates(r, false, want, 3);
 	lt_log_free(&log);
 }
 
@@ -479,18 +649,22 @@ static void test_rates_edge(void **state)
 	lt_log_free(NULL);
 
 	/*
-	 * Total going backwards (a new run whose start line is lost) and
-	 * timestamps not advancing are skipped: only (30 - 10) / 2 = 10.
+	 * Total going backwards starts a new run (the module was loaded
+	 * again and its start line is lost); timestamps not advancing are
+	 * skipped: the second run has only (30 - 10) / 2 = 10.
 	 */
 	assert_int_equal(parse_str(
 		"[ 1.0] Writes:  Total: 100  Max/Min: 3/2   Fail: 0\n"
 		"[ 2.0] Writes:  Total: 10  Max/Min: 5/4   Fail: 0\n"
 		"[ 4.0] Writes:  Total: 30  Max/Min: 5/4   Fail: 0\n"
 		"[ 4.0] Writes:  Total: 40  Max/Min: 5/4   Fail: 0\n", &log), 0);
+	assert_int_equal(log.nruns, 2);
+	assert_int_equal(log.runs[0].nwrites, 1);
+	assert_int_equal(log.runs[1].first_line, 2);
 	{
 		static const double want[] = { 10 };
 
-		assert_rates(&log.runs[0], false, want, 1);
+		assert_rates(&log.runs[1], false, want, 1);
 	}
 	lt_log_free(&log);
 }
@@ -543,6 +717,11 @@ int main(void)
 		cmocka_unit_test(test_old_kernel),
 		cmocka_unit_test(test_rwsem_crlf),
 		cmocka_unit_test(test_two_runs),
+		cmocka_unit_test(test_robot_boot),
+		cmocka_unit_test(test_mail_wrapped),
+		cmocka_unit_test(test_wrap_limits),
+		cmocka_unit_test(test_two_startless),
+		cmocka_unit_test(test_fail),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_no_stats),
 		cmocka_unit_test(test_syslog),

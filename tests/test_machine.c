@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "../cli/machctl.h"
 #include "../output/render/render.h"
 #include "fakesys/fakesys.h"
 #include "machine.h"
@@ -659,38 +660,11 @@ static void test_reset_uses_recorded_root(void **state)
 	sysfs_set_root(f->root);
 }
 
-/* The flag the recommended handler sets (see machine.h). */
-static volatile sig_atomic_t stop_signal;
-
-/* The handler machine.h recommends to the lead, verbatim. */
-static void on_signal(int sig)
-{
-	if (stop_signal) {
-		machine_restore_signal_safe();
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	stop_signal = sig;
-}
-
-/* Install on_signal() for SIGINT/SIGTERM/SIGHUP, each masking all three. */
-static void install_handlers(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /*
- * Child of the signal tests: install the handlers, tune, tell the parent
- * through @fd, then "run": until a signal (@stuck: forever, as a hung
- * sweep), then restore on the normal path as main.c would.
+ * Child of the signal tests: install lockbench's own handlers
+ * (cli/machctl.c), tune, tell the parent through @fd, then "run": until
+ * a signal (@stuck: forever, as a hung sweep), then restore on the
+ * normal path as a run does.
  */
 static void signal_child(int fd, bool stuck)
 {
@@ -703,12 +677,12 @@ static void signal_child(int fd, bool stuck)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	install_handlers();
+	install_signals();
 	if (machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)) != 0)
 		_exit(2);
 	if (write(fd, "r", 1) != 1)
 		_exit(3);
-	while (!stop_signal || stuck)
+	while (!interrupted || stuck)
 		sigsuspend(&old);
 	_exit(machine_restore() ? 4 : 0);
 }

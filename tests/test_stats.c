@@ -85,8 +85,9 @@ static void test_summary_empty(void **state)
 	memset(&sm, 0x5a, sizeof(sm));
 	stats_summarize(NULL, 0, &sm);
 	assert_int_equal(sm.n, 0);
-	assert_true(sm.mean == 0 && sm.std == 0 && sm.median == 0);
-	assert_true(sm.min == 0 && sm.max == 0 && sm.cv == 0);
+	assert_true(sm.mean == 0 && sm.median == 0);
+	assert_true(isnan(sm.std) && isnan(sm.cv));
+	assert_true(sm.min == 0 && sm.max == 0);
 	assert_true(isnan(sm.ci95_half));
 	assert_true(isnan(sm.ci95_lo));
 	assert_true(isnan(sm.ci95_hi));
@@ -102,7 +103,8 @@ static void test_summary_one(void **state)
 	assert_int_equal(sm.n, 1);
 	assert_true(sm.mean == 42.5 && sm.median == 42.5);
 	assert_true(sm.min == 42.5 && sm.max == 42.5);
-	assert_true(sm.std == 0 && sm.cv == 0);
+	/* One sample has no spread: undefined, not 0. */
+	assert_true(isnan(sm.std) && isnan(sm.cv));
 	assert_true(isnan(sm.ci95_half) && isnan(sm.ci95_lo) && isnan(sm.ci95_hi));
 }
 
@@ -151,7 +153,7 @@ static void test_summary_even_median(void **state)
 	assert_true(sm.min == 1.25 && sm.max == 9);
 }
 
-/* Odd n beyond a handful, shuffled; and a zero mean gives cv = 0. */
+/* Odd n beyond a handful, shuffled; and a zero mean leaves cv undefined (NAN). */
 static void test_summary_odd_median_and_zero_mean(void **state)
 {
 	double x[101], z[] = { -1, 1 };
@@ -167,7 +169,7 @@ static void test_summary_odd_median_and_zero_mean(void **state)
 	assert_true(sm.min == 0 && sm.max == 100);
 
 	stats_summarize(z, 2, &sm);
-	assert_true(sm.mean == 0 && sm.cv == 0);
+	assert_true(sm.mean == 0 && isnan(sm.cv));
 	assert_close(sm.std, M_SQRT2, 1e-15);
 }
 

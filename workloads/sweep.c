@@ -193,6 +193,19 @@ static int record(struct results *r, const struct plan_step *st,
 	return 1;
 }
 
+/* The sweep's error message: the run's own, else the point's. */
+static void first_failure(const struct config *c, const struct plan_step *st,
+			  const struct point *p, const char *msg, char *err,
+			  size_t errlen)
+{
+	if (*msg)
+		snprintf(err, errlen, "%s", msg);
+	else
+		snprintf(err, errlen, "lockbench: %s FAILED at %u threads: %s",
+			 config_variant_name(c, st->variant), c->threads[st->row],
+			 p->error ? p->error : "interrupted");
+}
+
 int sweep_run(const struct config *c, const struct topo *topo,
 	      const struct calibration *cal, struct results *r,
 	      volatile sig_atomic_t *interrupted, char *err, size_t errlen)
@@ -248,13 +261,7 @@ int sweep_run(const struct config *c, const struct topo *topo,
 			r->incomplete = true;
 		if (st_rc && !status) {
 			status = rc == RUN_ERROR ? 2 : 1;
-			if (*msg)
-				snprintf(err, errlen, "%s", msg);
-			else
-				snprintf(err, errlen, "lockbench: %s FAILED at %u threads: %s",
-					 config_variant_name(c, st->variant),
-					 c->threads[st->row],
-					 p->error ? p->error : "interrupted");
+			first_failure(c, st, p, msg, err, errlen);
 		}
 		if (rc == RUN_HUNG || rc == RUN_INTERRUPTED || st_rc < 0) {
 			r->incomplete = true;

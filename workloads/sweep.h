@@ -60,13 +60,15 @@ struct plan_step *plan_build(const struct config *c, unsigned *n);
 
 /*
  * Run the plan on `topo`, filling `r` (already results_init'ed with the
- * variants and rows).  The delays of c->params become loop counts with
- * `cal` (calibrate_loops) here; c->params' loop counts are not read.  Steps whose point already holds that run (kept
- * from --resume) are skipped.  Returns 0 when every point ran and passed, 1 when
- * a lock failed, hung or the sweep was interrupted (r->incomplete set
- * for the last two), 2 when the first failure was a run that could not
- * be set up (a lock's init failed, placement failed: r->incomplete set,
- * a plugin's lock named with its file); err holds the first message.
+ * variants and rows).  Each variant's parameters are built once here:
+ * c->params with its loop counts from `cal` (calibrate_loops) and its
+ * layout.  Steps whose point already holds that run (kept from
+ * --resume) are skipped.  Returns 0 when every point ran and passed, 1
+ * when a lock failed, hung or the sweep was interrupted (r->incomplete
+ * set for the last two), 2 when the first failure was a run that could
+ * not be set up (a lock's init failed, placement failed: r->incomplete
+ * set, a plugin's lock named with its file); err holds the first
+ * message.
  */
 int sweep_run(const struct config *c, const struct topo *topo,
 	      const struct calibration *cal, struct results *r,

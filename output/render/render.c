@@ -201,15 +201,28 @@ static void render_metrics(const struct results *r, FILE *f)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
 }
 
+/* Kernel locktorture columns next to userspace ones (compare marks them). */
+static bool kernel_mixed(const struct results *r)
+{
+	bool k = false, u = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		k |= r->variants[v].kernel;
+		u |= !r->variants[v].kernel;
+	}
+	return k && u;
+}
+
 /*
  * The notes explaining the marks, printed once under a text format after
  * a blank line (nothing when there is nothing to explain): ? high CV,
- * ~ not significant, * oversubscribed, - not measured, and one line per
- * failed point.  Marks and their notes are off with --no-marks.
+ * ~ not significant, * oversubscribed, ^ unfair (max/2 > min), - not
+ * measured, and one line per failed point.  Marks and their notes are off with --no-marks.
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	bool cv = false, ns = false, over = false, missing = false, few = false;
+	bool unfair = false;
 	unsigned failed = 0;
 	char row[64];
 
@@ -217,6 +230,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		const struct point *p = &r->points[i];
 
 		cv |= p->status == POINT_OK && p->high_cv;
+		unfair |= p->status == POINT_OK && p->lt_unfair;
 		ns |= p->status == POINT_OK && p->has_rel && !p->significant;
 		few |= p->status == POINT_OK && p->has_rel && !p->welch.valid;
 		missing |= p->status == POINT_MISSING;
@@ -226,8 +240,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	for (unsigned k = 0; k < r->nrows; k++)
 		over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		cv = ns = over = missing = false;
-	if (cv || ns || over || missing || failed || r->incomplete ||
+		cv = ns = over = missing = unfair = false;
+	if (cv || ns || over || missing || unfair || failed || r->incomplete || kernel_mixed(r) ||
 	    (o->marks && render_has_metrics(r)) || render_noise_notes(r, o, NULL))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
@@ -240,6 +254,9 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 			few ? "; a test needs 2 or more runs per point" : "");
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
+	if (unfair)
+		fprintf(f, "^  unfair: in a run the busiest thread made more than twice the "
+			"operations of the least busy (locktorture's \?\?\?)\n");
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
 		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
 			fprintf(f, "%s %s: %s\n", r->variants[i / r->nrows].name,
@@ -249,6 +266,10 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+	if (kernel_mixed(r))
+		fprintf(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with its own "
+			"delays), next to lockbench's\n    userspace torture workload: two "
+			"different measurements side by side, not one\n");
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
 }

@@ -54,7 +54,7 @@ static bool any_mark(const struct results *r, const struct render_opts *o)
 		const struct point *p = &r->points[i];
 
 		if (p->status == POINT_OK &&
-		    (p->high_cv || (p->has_rel && !p->significant)))
+		    (p->high_cv || p->lt_unfair || (p->has_rel && !p->significant)))
 			return true;
 	}
 	return false;
@@ -76,8 +76,9 @@ static void put_point(const struct results *r, const struct render_opts *o,
 		render_cellf(pct, "-%s", slot);
 		return;
 	}
-	render_cellf(val, "%.*f%s", decimals(o->unit), p->sum.mean * k,
-		 b->slot && p->high_cv ? "?" : slot);
+	render_cellf(val, "%.*f%s%s", decimals(o->unit), p->sum.mean * k,
+		 b->slot && p->high_cv ? "?" : b->slot && p->lt_unfair ? "" : slot,
+		 b->slot && p->lt_unfair ? "^" : "");
 	if (v == r->baseline)
 		render_cellf(pct, "0%%%s", slot);
 	else if (p->has_rel)

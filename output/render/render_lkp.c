@@ -18,6 +18,7 @@
  * `?` (high CV) and `~` (not significant) follow the relative std.
  */
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "render.h"
@@ -85,10 +86,14 @@ static void lkp_block(const struct results *r, const struct render_opts *o,
 
 		lkp_mean(r, o, v, row, buf, sizeof(buf));
 		fprintf(f, "%-*s%*s", (int)namew, r->variants[v].name, (int)numw, buf);
-		if (p->status == POINT_OK)
+		if (p->status == POINT_OK && isnan(p->sum.cv))
+			fprintf(f, "±-%s", o->marks && p->has_rel && !p->significant ? "~" : "");
+		else if (p->status == POINT_OK)
 			fprintf(f, "±%.2f%%%s%s", p->sum.cv * 100,
 				o->marks && p->high_cv ? "?" : "",
 				o->marks && p->has_rel && !p->significant ? "~" : "");
+		if (p->status == POINT_OK && o->marks && p->lt_unfair)
+			fputc('^', f);
 		fputc('\n', f);
 	}
 }

@@ -97,8 +97,9 @@ static void put_row(const struct results *r, const struct render_opts *o,
 		const struct point *q = i ? p : b;
 
 		if (q->status == POINT_OK)
-			render_cellf(c[1 + i], "%.3f%s", q->sum.mean * k,
-				 o->marks && q->high_cv ? "?" : "");
+			render_cellf(c[1 + i], "%.3f%s%s", q->sum.mean * k,
+				 o->marks && q->high_cv ? "?" : "",
+				 o->marks && q->lt_unfair ? "^" : "");
 		else
 			render_cellf(c[1 + i], "-");
 	}

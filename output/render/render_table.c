@@ -12,9 +12,11 @@
  * heading spans its cells and widens the last one when it is longer.
  * With marks on: `?` after a std whose CV is high, `~` after a rel that
  * is not significant, `*` after an oversubscribed row, `!` after the
- * mean of a point with runs flagged for noise (output/results/noise.h);
- * explained once under the table.
+ * mean of a point with runs flagged for noise (output/results/noise.h),
+ * `^` after the mean of a point locktorture's max/2 > min rule calls
+ * unfair (its `???`); explained once under the table.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,10 +49,15 @@ static void put_point(const struct results *r, const struct render_opts *o,
 
 	switch (p->status) {
 	case POINT_OK:
-		snprintf(mean, CELL, "%.2f%s", p->sum.mean * k,
-			 o->marks && p->noise.flagged ? "!" : "");
-		snprintf(std, CELL, "%.2f%s", p->sum.std * k,
-			 o->marks && p->high_cv ? "?" : "");
+		snprintf(mean, CELL, "%.2f%s%s", p->sum.mean * k,
+			 o->marks && p->noise.flagged ? "!" : "",
+			 o->marks && p->lt_unfair ? "^" : "");
+		/* One run has no spread: "-", never a reassuring 0.00. */
+		if (isnan(p->sum.std))
+			snprintf(std, CELL, "-");
+		else
+			snprintf(std, CELL, "%.2f%s", p->sum.std * k,
+				 o->marks && p->high_cv ? "?" : "");
 		if (!base && p->has_rel)
 			snprintf(rel, CELL, "%+.0f%%%s", p->rel,
 				 o->marks && !p->significant ? "~" : "");

@@ -31,6 +31,7 @@ struct imp {
 	unsigned n, cap;
 	struct lt_log *logs;
 	unsigned nlogs;
+	const struct import_fill *fill;
 	char *err;
 	size_t errlen;
 };
@@ -53,12 +54,12 @@ static json_t *samples_json(const struct lt_run *run)
 	for (unsigned i = 0; i < run->nwrites; i++) {
 		const struct lt_sample *s = &run->writes[i];
 
-		json_array_append_new(a, json_pack("{s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:b, s:i}",
+		json_array_append_new(a, json_pack("{s:o, s:I, s:I, s:I, s:I, s:b, s:b, s:b, s:i}",
 			"t", isfinite(s->t) ? json_real(s->t) : json_null(),
 			"total", (json_int_t)s->total, "max", (json_int_t)s->max,
 			"min", (json_int_t)s->min, "fail", (json_int_t)s->fail,
 			"unfair", s->unfair, "failed", s->failed,
-			"stopping", s->stopping, "after_end", s->after_end,
+			"stopping", s->stopping,
 			"line", (int)s->line));
 	}
 	return a;
@@ -76,24 +77,36 @@ static json_t *run_extra(const char *path, const struct lt_run *run,
 		"reports", samples_json(run));
 }
 
-/* Did the run report failures (Fail > 0, !!!, or an End of test FAILURE)? */
-static bool run_failed(const struct lt_run *run, bool *unfair)
+/*
+ * Did the run report failures: Fail > 0 or !!! on a Writes or Reads
+ * report, or an End of test FAILURE?  *@line is the first such report's
+ * line (else the End line), *@unfair whether any report carried ???.
+ */
+static bool run_failed(const struct lt_run *run, unsigned *line, bool *unfair)
 {
-	bool failed = run->ended && strcmp(run->end_status, "SUCCESS") &&
-		      strstr(run->end_status, "FAIL");
+	const struct lt_sample *kinds[2] = {run->writes, run->reads};
+	unsigned nk[2] = {run->nwrites, run->nreads};
 
 	*unfair = false;
-	for (unsigned i = 0; i < run->nwrites; i++) {
-		failed |= run->writes[i].failed || run->writes[i].fail > 0;
-		*unfair |= run->writes[i].unfair;
-	}
-	return failed;
+	*line = 0;
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned i = 0; i < nk[k]; i++) {
+			const struct lt_sample *s = &kinds[k][i];
+
+			*unfair |= s->unfair;
+			if ((s->failed || s->fail > 0) && (!*line || s->line < *line))
+				*line = s->line;
+		}
+	if (!*line && run->ended && strstr(run->end_status, "FAIL"))
+		*line = run->end_line;
+	return *line != 0;
 }
 
 static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 		     double *rates, unsigned n)
 {
 	struct entry *e;
+	unsigned fail_line;
 	double sum = 0;
 	bool unfair;
 
@@ -112,7 +125,8 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 		sum += rates[i];
 	e->type = run->type[0] ? run->type : "locktorture";
 	e->nwriters = run->nwriters;
-	e->failed = run_failed(run, &unfair);
+	e->failed = run_failed(run, &fail_line, &unfair);
+	e->s.unfair_reported = unfair;
 	e->s.lock_node = -1;
 	e->s.ops_per_sec = sum / n;
 	e->s.window_s = run->stat_interval > 0 ? (double)n * run->stat_interval : NAN;
@@ -126,37 +140,66 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 	e->s.extra = run_extra(path, run, n, unfair, e->failed);
 	if (!e->s.extra)
 		return -ENOMEM;
-	if (e->failed && asprintf(&e->why, "locktorture reported failures (%s line %u)",
-				  path, run->first_line) < 0)
+	if (e->failed && asprintf(&e->why, "locktorture reported a failure (%s line %u: %s)",
+				  path, fail_line, fail_line == run->end_line ?
+				  "End of test: FAILURE" : "Fail > 0") < 0)
 		e->why = NULL;
 	m->n++;
 	return 0;
 }
 
+/*
+ * What the log does not say, from the user (import_fill): only fields
+ * the log leaves unknown are filled, so a log that says otherwise wins.
+ */
+static void fill_run(struct lt_run *run, const struct import_fill *f)
+{
+	if (!f)
+		return;
+	if (run->nwriters < 0 && f->nwriters >= 0)
+		run->nwriters = f->nwriters;
+	if (run->nreaders < 0 && f->nreaders >= 0)
+		run->nreaders = f->nreaders;
+	if (run->stat_interval < 0 && f->stat_interval >= 0)
+		run->stat_interval = f->stat_interval;
+	if (!run->type[0] && f->type)
+		snprintf(run->type, sizeof(run->type), "%s", f->type);
+}
+
 /* Each run of one parsed log into entries; unusable runs warned about. */
-static int take_runs(struct imp *m, const char *path, const struct lt_log *log,
+static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 		     FILE *warn)
 {
 	for (unsigned i = 0; i < log->nruns; i++) {
-		const struct lt_run *run = &log->runs[i];
+		struct lt_run *run = &log->runs[i];
 		double *rates = NULL;
 		unsigned n = 0;
 		int rc;
 
+		fill_run(run, m->fill);
 		if (run->nwriters <= 0) {
 			if (warn)
 				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
-					"no nwriters_stress (no Start of test line)\n",
-					path, run->first_line);
+					"no nwriters_stress (no Start or End of test line; "
+					"give --nwriters)\n", path, run->first_line);
 			continue;
 		}
 		rc = lt_run_rates(run, false, &rates, &n);
 		if (rc == -ENOMEM)
 			return rc;
+		/* Warm-up intervals of a `lockbench locktorture` run. */
+		if (!rc && m->fill && m->fill->skip_intervals) {
+			unsigned k = m->fill->skip_intervals < n ? m->fill->skip_intervals : n;
+
+			memmove(rates, rates + k, (n - k) * sizeof(*rates));
+			n -= k;
+		}
 		if (rc || !n) {
 			if (warn)
 				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
-					"no complete statistics interval\n", path, run->first_line);
+					"%s\n", path, run->first_line, rc ?
+					"no timestamps and no stat_interval (give --stat-interval)" :
+					"no complete statistics interval");
 			free(rates);
 			continue;
 		}
@@ -168,30 +211,21 @@ static int take_runs(struct imp *m, const char *path, const struct lt_log *log,
 	return 0;
 }
 
-static int parse_logs(struct imp *m, const char *const *paths, unsigned n, FILE *warn)
+static int parse_logs(struct imp *m, const struct import_src *src, unsigned n,
+		      FILE *warn)
 {
 	m->logs = calloc(n ? n : 1, sizeof(*m->logs));
 	if (!m->logs)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++) {
-		char *buf = NULL, why[256] = "";
-		size_t len = 0;
-		int rc = file_slurp(paths[i], input_limit(LOG_MAX_BYTES), &buf, &len);
+		char why[256] = "";
+		int rc = lt_parse(src[i].buf, src[i].len, &m->logs[i], why, sizeof(why));
 
-		if (rc == -EFBIG)
-			return fail(m, "cannot import (%s): larger than the input limit of "
-				    "%zu bytes (LOCKBENCH_MAX_INPUT raises it)", paths[i],
-				    input_limit(LOG_MAX_BYTES));
 		if (rc)
-			return rc == -ENOMEM ? rc : (fail(m, "cannot import (%s): %s", paths[i],
-							  strerror(-rc)), -ENOENT);
-		rc = lt_parse(buf, len, &m->logs[i], why, sizeof(why));
-		free(buf);
-		if (rc)
-			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", paths[i],
+			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", src[i].name,
 							 why[0] ? why : "not a locktorture log");
 		m->nlogs = i + 1;
-		if ((rc = take_runs(m, paths[i], &m->logs[i], warn)))
+		if ((rc = take_runs(m, src[i].name, &m->logs[i], warn)))
 			return rc;
 	}
 	return 0;
@@ -225,8 +259,8 @@ static int grid(struct imp *m, const char ***types, unsigned *nt, unsigned **row
 	return 0;
 }
 
-static int fill(struct imp *m, struct results *r, const char *label,
-		const char *const *paths, unsigned n)
+static int build(struct imp *m, struct results *r, const char *label,
+		 const struct import_src *src, unsigned n)
 {
 	const char **types = NULL;
 	unsigned *rows = NULL, nt, nr;
@@ -240,6 +274,7 @@ static int fill(struct imp *m, struct results *r, const char *label,
 		r->variants[v].name = strdup(types[v]);
 		r->variants[v].lock = strdup(types[v]);
 		r->variants[v].label = label ? strdup(label) : NULL;
+		r->variants[v].kernel = true;
 	}
 	for (unsigned i = 0; i < m->n && !rc; i++) {
 		unsigned v = 0, row = 0;
@@ -257,7 +292,7 @@ static int fill(struct imp *m, struct results *r, const char *label,
 			p->error = strdup(m->e[i].why);
 	}
 	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(logs, json_string(paths[i]));
+		json_array_append_new(logs, json_string(src[i].name));
 	r->variant_heading = strdup("Kernel");
 	r->row_heading = strdup("nwriters_stress");
 	r->workload = strdup("locktorture");
@@ -287,24 +322,83 @@ static void imp_free(struct imp *m)
 	free(m->logs);
 }
 
-int import_locktorture(const char *const *paths, unsigned n, const char *label,
-		       struct results *r, FILE *warn, char *err, size_t errlen)
+int import_locktorture_srcs(const struct import_src *src, unsigned n,
+			    const char *label, const struct import_fill *fill,
+			    struct results *r, FILE *warn, char *err, size_t errlen)
 {
-	struct imp m = {.err = err, .errlen = errlen};
+	struct imp m = {.err = err, .errlen = errlen, .fill = fill};
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	err[0] = 0;
-	rc = parse_logs(&m, paths, n, warn);
+	rc = parse_logs(&m, src, n, warn);
 	if (!rc && !m.n)
 		rc = fail(&m, "cannot import (%s%s): no run with nwriters_stress and a "
-			  "complete statistics interval", paths[0], n > 1 ? ", ..." : "");
+			  "complete statistics interval", n ? src[0].name : "",
+			  n > 1 ? ", ..." : "");
 	if (!rc)
-		rc = fill(&m, r, label, paths, n);
+		rc = build(&m, r, label, src, n);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "import: out of memory");
 	if (rc)
 		results_free(r);
 	imp_free(&m);
+	return rc;
+}
+
+int import_locktorture(const char *const *paths, unsigned n, const char *label,
+		       const struct import_fill *fill, struct results *r, FILE *warn,
+		       char *err, size_t errlen)
+{
+	struct import_src *src = calloc(n ? n : 1, sizeof(*src));
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!src) {
+		snprintf(err, errlen, "import: out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n && !rc; i++) {
+		char *buf = NULL;
+
+		src[i].name = paths[i];
+		rc = file_slurp(paths[i], input_limit(LOG_MAX_BYTES), &buf, &src[i].len);
+		src[i].buf = buf;
+		if (rc == -EFBIG) {
+			snprintf(err, errlen, "cannot import (%s): larger than the input limit "
+				 "of %zu bytes (LOCKBENCH_MAX_INPUT raises it)", paths[i],
+				 input_limit(LOG_MAX_BYTES));
+			rc = -EINVAL;
+		} else if (rc == -ENOMEM)
+			snprintf(err, errlen, "import: out of memory");
+		else if (rc) {
+			snprintf(err, errlen, "cannot import (%s): %s", paths[i], strerror(-rc));
+			rc = -ENOENT;
+		}
+	}
+	if (!rc)
+		rc = import_locktorture_srcs(src, n, label, fill, r, warn, err, errlen);
+	for (unsigned i = 0; i < n; i++)
+		free((char *)src[i].buf);
+	free(src);
+	return rc;
+}
+
+int import_status(const struct results *r, FILE *f)
+{
+	int rc = 0;
+
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status != POINT_FAILED)
+				continue;
+			if (f)
+				fprintf(f, "lockbench: %s nwriters_stress=%u: %s\n",
+					r->variants[v].name, r->rows[row],
+					p->error ? p->error : "locktorture reported a failure");
+			rc = 1;
+		}
 	return rc;
 }

@@ -205,6 +205,9 @@ static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 	    (rc = get_str(d, o, "plugin_sha256", where, &v->sha256)) ||
 	    (rc = get_array(d, o, "counters", where, false, &names)))
 		return rc;
+	if (json_object_get(o, "kernel") && !json_is_boolean(json_object_get(o, "kernel")))
+		return fail(d, "%s.kernel: expected true or false", where);
+	v->kernel = json_is_true(json_object_get(o, "kernel"));
 	if (!names || !json_array_size(names))
 		return 0;
 	v->counter_names = calloc(json_array_size(names), sizeof(char *));
@@ -367,7 +370,8 @@ static bool run_key_known(const char *k)
 	static const char *const known[] = {
 		"seq", "window_s", "ops", "ops_per_sec", "thread_ops",
 		"exclusion", "series", "counters", "lock_node",
-		"rw", "latency", "handover", "fairness", "trend", NULL,
+		"rw", "latency", "handover", "fairness", "trend", "unfair_reported",
+		NULL,
 	};
 
 	for (unsigned i = 0; known[i]; i++)
@@ -558,6 +562,10 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 		return fail(d, "%s.window_s (%g): impossible, expected seconds in (0, %g]",
 			    where, s->window_s, MAX_WINDOW_S);
 	s->seq = (unsigned)seq;
+	a = json_object_get(o, "unfair_reported");
+	if (a && !json_is_boolean(a))
+		return fail(d, "%s.unfair_reported: expected true or false", where);
+	s->unfair_reported = json_is_true(a);
 	return read_extra(d, o, s);
 }
 

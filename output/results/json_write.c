@@ -184,6 +184,8 @@ static json_t *run_json(const struct variant *var, const struct run_sample *s)
 		json_object_set_new(o, "lock_node", s->lock_node >= 0
 						    ? json_integer(s->lock_node) : json_null());
 	run_metrics_json(o, s);
+	if (o && s->unfair_reported)
+		json_object_set_new(o, "unfair_reported", json_true());
 	add_extra(o, s->extra);
 	return o;
 }
@@ -243,10 +245,14 @@ static json_t *variant_json(const struct variant *v)
 
 	for (unsigned i = 0; i < v->ncounters; i++)
 		json_array_append_new(names, json_string(v->counter_names[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
-			 "lock", str_or_null(v->lock), "label", str_or_null(v->label),
-			 "plugin", str_or_null(v->origin), "plugin_sha256",
-			 str_or_null(v->sha256), "counters", names);
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name", v->name,
+			      "lock", str_or_null(v->lock), "label", str_or_null(v->label),
+			      "plugin", str_or_null(v->origin), "plugin_sha256",
+			      str_or_null(v->sha256), "counters", names);
+
+	if (o && v->kernel)
+		json_object_set_new(o, "kernel", json_true());
+	return o;
 }
 
 static json_t *keep(json_t *j)

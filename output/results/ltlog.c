@@ -191,6 +191,16 @@ static bool eat_syslog(struct cur *c)
 }
 
 /*
+ * Consume the quote markers of a mail reply ("> > ") and the blanks
+ * around them, so a quoted log reads like the log itself.
+ */
+static void skip_quote(struct cur *c)
+{
+	while (!cur_done(c) && (*c->p == '>' || *c->p == ' ' || *c->p == '\t'))
+		c->p++;
+}
+
+/*
  * Consume the line prefixes: syslog tag, log level, timestamp (the
  * first one seen goes to *@t), caller id and other bracket groups, with
  * the blanks between them.
@@ -390,6 +400,7 @@ static void parse_line(const char *p, const char *e, struct lt_line *l)
 	while (c.e > c.p && (c.e[-1] == '\r' || c.e[-1] == ' ' ||
 			     c.e[-1] == '\t'))
 		c.e--;
+	skip_quote(&c);
 	eat_prefixes(&c, &l->t);
 	if (eat_type(&c, l->type, sizeof(l->type)))
 		skip_ws(&c);
@@ -500,8 +511,25 @@ static int new_run(struct lt_builder *b, unsigned lineno)
 }
 
 /*
+ * Does the stats line @l begin a run of its own?  Yes when there is no
+ * run yet, when the current run has ended (lock_torture_cleanup() prints
+ * the last statistics before "End of test"), and when its Total is
+ * below the last one of its kind (the module was loaded again; its
+ * start line, and the previous run's end, are missing from the log).
+ */
+static bool starts_run(const struct lt_run *r, const struct lt_line *l)
+{
+	const struct lt_sample *s = l->reads ? r->reads : r->writes;
+	unsigned n = l->reads ? r->nreads : r->nwrites;
+
+	if (r->ended)
+		return true;
+	return n > 0 && l->s.total < s[n - 1].total;
+}
+
+/*
  * Attach the stats line @l (line @lineno) to the current run, opening a
- * run with unknown parameters if there is none.  Returns 0 or -ENOMEM.
+ * run with unknown parameters when it starts one.  Returns 0 or -ENOMEM.
  */
 static int add_sample(struct lt_builder *b, const struct lt_line *l,
 		      unsigned lineno)
@@ -511,7 +539,7 @@ static int add_sample(struct lt_builder *b, const struct lt_line *l,
 	struct lt_caps *caps;
 	struct lt_run *r;
 
-	if (!cur_run(b) && new_run(b, lineno))
+	if ((!cur_run(b) || starts_run(cur_run(b), l)) && new_run(b, lineno))
 		return -ENOMEM;
 	r = cur_run(b);
 	caps = &b->caps[b->log->nruns - 1];
@@ -524,7 +552,6 @@ static int add_sample(struct lt_builder *b, const struct lt_line *l,
 	*arr = s;
 	s = &s[(*n)++];
 	*s = l->s;
-	s->after_end = r->ended;
 	s->line = lineno;
 	if (!r->type[0] && l->type[0])
 		memcpy(r->type, l->type, sizeof(r->type));
@@ -606,28 +633,205 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Cut @buf into lines and feed them; returns 0 or -ENOMEM. */
+/* One physical line [p, e) of the log; nl: it ended with '\n'. */
+struct lt_phys {
+	const char *p, *e;
+	bool nl;
+};
+
+/* The physical line starting at @p (< @end); returns where the next starts. */
+static const char *phys_line(const char *p, const char *end, struct lt_phys *pl)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	pl->p = p;
+	pl->e = nl ? nl : end;
+	pl->nl = nl != NULL;
+	return nl ? nl + 1 : end;
+}
+
+/* The body of a line: after quote markers, prefixes and "TYPE-torture:". */
+static struct cur line_body(const char *p, const char *e)
+{
+	struct cur c = { p, e };
+	double t = NAN;
+	char type[64];
+
+	while (c.e > c.p && (c.e[-1] == '\r' || c.e[-1] == ' ' ||
+			     c.e[-1] == '\t'))
+		c.e--;
+	skip_quote(&c);
+	eat_prefixes(&c, &t);
+	if (eat_type(&c, type, sizeof(type)))
+		skip_ws(&c);
+	return c;
+}
+
+enum lt_head { HEAD_NONE, HEAD_STATS, HEAD_PARAMS };
+
+/* Does the line begin a stats line ("Writes:", "Reads :") or a start/end
+ * line ("--- Start of test", "--- End of test"), complete or not? */
+static enum lt_head line_head(const char *p, const char *e)
+{
+	struct cur c = line_body(p, e);
+
+	if (eat(&c, "Writes") || eat(&c, "Reads")) {
+		skip_ws(&c);
+		return eat_ch(&c, ':') ? HEAD_STATS : HEAD_NONE;
+	}
+	if (!eat(&c, "---"))
+		return HEAD_NONE;
+	skip_ws(&c);
+	return eat(&c, "Start of test") || eat(&c, "End of test") ? HEAD_PARAMS
+								  : HEAD_NONE;
+}
+
+/*
+ * A bare continuation of a mail-wrapped line: after quote markers and
+ * blanks, some text that starts no log line of its own (no timestamp,
+ * caller id or log level bracket, no stats/start/end head).  Its text
+ * goes to *@out.
+ */
+static bool bare_piece(const char *p, const char *e, struct cur *out)
+{
+	struct cur c = { p, e };
+
+	while (c.e > c.p && (c.e[-1] == '\r' || c.e[-1] == ' ' ||
+			     c.e[-1] == '\t'))
+		c.e--;
+	skip_quote(&c);
+	if (cur_done(&c) || *c.p == '[' || *c.p == '<' ||
+	    line_head(c.p, c.e) != HEAD_NONE)
+		return false;
+	*out = c;
+	return true;
+}
+
+/* Only "key=value" words (a wrapped piece of a parameter list)? */
+static bool params_only(struct cur c)
+{
+	while (!cur_done(&c)) {
+		const char *w = c.p;
+
+		if (!is_type_char(*c.p) || is_digit(*c.p))
+			return false;
+		while (!cur_done(&c) && is_type_char(*c.p))
+			c.p++;
+		if (c.p == w || !eat_ch(&c, '='))
+			return false;
+		while (!cur_done(&c) && *c.p != ' ' && *c.p != '\t')
+			c.p++;
+		skip_ws(&c);
+	}
+	return true;
+}
+
+/* Longest line rebuilt from wrapped pieces, and how many pieces follow. */
+#define LT_JOIN_MAX 4096
+#define LT_JOIN_STATS 3
+#define LT_JOIN_PARAMS 32
+
+/*
+ * Rejoin the line @head (a stats or start/end head, see line_head())
+ * with the wrapped pieces after it, from @next on, in @jb (LT_JOIN_MAX
+ * bytes, the caller's: @l->params points into it); classify the result
+ * into @l.  Returns how many physical lines were absorbed (0: @l is the
+ * head line on its own) and sets *@last_nl to whether the last of them
+ * ended with '\n'.
+ */
+static unsigned join_wrapped(const struct lt_phys *head, enum lt_head kind,
+			     const char *next, const char *end, char *jb,
+			     struct lt_line *l, bool *last_nl)
+{
+	unsigned k, took = 0, max = kind == HEAD_STATS ? LT_JOIN_STATS
+						       : LT_JOIN_PARAMS;
+	size_t n = (size_t)(head->e - head->p);
+	struct lt_line t;
+
+	*last_nl = head->nl;
+	if (n >= LT_JOIN_MAX)
+		return 0;
+	memcpy(jb, head->p, n);
+	while (n && (jb[n - 1] == '\r' || jb[n - 1] == ' ' || jb[n - 1] == '\t'))
+		n--;
+	for (k = 1; k <= max && next < end; k++) {
+		struct lt_phys pl;
+		struct cur piece;
+		size_t m;
+
+		next = phys_line(next, end, &pl);
+		if (!bare_piece(pl.p, pl.e, &piece))
+			break;
+		if (kind == HEAD_PARAMS && !params_only(piece))
+			break;
+		m = (size_t)(piece.e - piece.p);
+		if (n + 1 + m >= LT_JOIN_MAX)
+			break;
+		jb[n++] = ' ';
+		memcpy(jb + n, piece.p, m);
+		n += m;
+		if (kind == HEAD_STATS) {
+			parse_line(jb, jb + n, &t);
+			if (t.kind == LT_STATS) {
+				*l = t;
+				*last_nl = pl.nl;
+				return k;
+			}
+			continue;
+		}
+		took = k;
+		*last_nl = pl.nl;
+	}
+	if (kind == HEAD_PARAMS && took) {
+		parse_line(jb, jb + n, &t);
+		if (t.kind == LT_START || t.kind == LT_END) {
+			*l = t;
+			return took;
+		}
+	}
+	*last_nl = head->nl;
+	return 0;
+}
+
+/*
+ * Cut @buf into lines, rejoin mail-wrapped ones and feed them; returns
+ * 0 or -ENOMEM.
+ */
 static int parse_lines(struct lt_builder *b, const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
+	/* A rejoined line; it must outlive feed_line() (l.params points in). */
+	char jb[LT_JOIN_MAX];
 	struct lt_line l;
 
 	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end;
+		struct lt_phys pl;
+		enum lt_head head;
+		unsigned lineno, extra = 0;
+		bool nl;
 		int ret;
 
+		p = phys_line(p, end, &pl);
 		if (b->log->nlines == UINT_MAX)
 			return -ENOMEM;
-		b->log->nlines++;
-		parse_line(p, e, &l);
+		lineno = ++b->log->nlines;
+		parse_line(pl.p, pl.e, &l);
+		nl = pl.nl;
+		head = l.kind == LT_STATS ? HEAD_NONE : line_head(pl.p, pl.e);
+		if (head != HEAD_NONE)
+			extra = join_wrapped(&pl, head, p, end, jb, &l, &nl);
+		while (extra--) {
+			if (b->log->nlines == UINT_MAX)
+				return -ENOMEM;
+			b->log->nlines++;
+			p = phys_line(p, end, &pl);
+		}
 		/* A cut last line counts only as a complete stats line. */
 		if (!nl && l.kind != LT_STATS)
 			l.kind = LT_NONE;
-		ret = feed_line(b, &l, b->log->nlines);
+		ret = feed_line(b, &l, lineno);
 		if (ret)
 			return ret;
-		p = nl ? nl + 1 : end;
 	}
 	return 0;
 }
@@ -705,8 +909,7 @@ int lt_run_rates(const struct lt_run *run, bool reads, double **out,
 	for (i = 1; i < ns; i++) {
 		double dt;
 
-		if (s[i].after_end || s[i].stopping ||
-		    s[i].total < s[i - 1].total)
+		if (s[i].stopping)
 			continue;
 		dt = interval_secs(&s[i - 1], &s[i], run->stat_interval);
 		if (dt == 0.0) {

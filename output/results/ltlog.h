@@ -15,12 +15,19 @@
  *   rtmutex_lock-torture:--- Start of test [debug]: acq_writer_lim=0 ...
  *   spin_lock-torture:--- End of test: SUCCESS: acq_writer_lim=0 ...
  *
- * Each may carry, in this order, a syslog prefix ("Feb  3 10:00:00 host
+ * Each may carry, in this order, mail quote markers ("> "), a syslog prefix ("Feb  3 10:00:00 host
  * kernel: "), a console log level ("<1>"), a dmesg timestamp, a caller
  * id ("[   T35]", "[    C1]") and, on stats lines of old kernels, the
  * "TYPE-torture:" prefix.  Start and End lines are only taken as
  * locktorture's when their parameters include nwriters_stress= (so
  * rcutorture and friends in the same log do not split runs).
+ *
+ * Logs pasted into mail are often wrapped by the mailer: a stats line
+ * cut after "Max/Min: 11656389/11516215", a start line spread over five
+ * lines of "key=value" words.  A stats or start/end line that does not
+ * end where the kernel ends it is rejoined with the bare lines after it
+ * (no timestamp, no bracket, not a log line of its own): up to 3 for a
+ * stats line, as long as they hold only key=value words for the others.
  */
 #ifndef LOCKBENCH_LTLOG_H
 #define LOCKBENCH_LTLOG_H
@@ -36,7 +43,6 @@ struct lt_sample {		/* one statistics line */
 	long long fail;		/* Fail: (0 or 1 in every kernel so far) */
 	bool unfair;		/* "???" present */
 	bool failed;		/* "!!!" present */
-	bool after_end;		/* line came after the run's End of test */
 	/*
 	 * Added: one of the reports locktorture prints while stopping,
 	 * i.e. among the last lines of its kind before End of test.  The
@@ -47,7 +53,8 @@ struct lt_sample {		/* one statistics line */
 	 * stat_interval == 0 the last one.
 	 */
 	bool stopping;
-	unsigned line;		/* added: 1-based line number in the log */
+	unsigned line;		/* 1-based line number in the log (of its
+				 * first piece when mail-wrapped) */
 };
 
 struct lt_run {
@@ -81,10 +88,15 @@ struct lt_log {
 
 /*
  * Parse a whole log of @len bytes at @buf (need not be NUL-terminated).
- * Runs are split at "Start of test" lines; stats lines before any start
+ * A run starts at a "Start of test" line, and also, for logs that lack
+ * them (built-in module in a boot log, a cut log), at the first stats
+ * line after an "End of test" (locktorture prints its last statistics
+ * before End of test, so nothing after it belongs to the ended run) and
+ * at a stats line whose Total is below the previous one of its kind (the
+ * counters restarted: a new module load).  Stats lines before any start
  * line form a run with unknown parameters.  When a run lacks its start
- * line (ring buffer overwritten), its End of test line supplies type and
- * parameters instead.  A run may have no samples (e.g. a test that died).
+ * line, its End of test line supplies type and parameters instead.  A
+ * run may have no samples (e.g. a test that died).
  *
  * Returns 0 and fills *@out (free it with lt_log_free()), or -ENOMEM, or
  * -EINVAL with a message in @err ("no locktorture statistics lines
@@ -106,9 +118,8 @@ void lt_log_free(struct lt_log *log);
  *
  * The start-up interval (module load to the first report) has no
  * earlier line and so is never produced: interval i runs from line i-1
- * to line i.  Intervals ending at a line marked after_end or stopping
- * are dropped, and so are intervals whose Total went backwards (lost
- * start line between two runs) or whose timestamps did not advance.
+ * to line i.  Intervals ending at a line marked stopping are dropped,
+ * and so are intervals whose timestamps did not advance.
  *
  * Returns 0 with the count in *@n (may be 0) and a malloc'ed array in
  * *@out (caller frees; NULL when *@n is 0), or -EINVAL / -ENOMEM with

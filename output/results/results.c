@@ -194,7 +194,7 @@ void run_sample_derive(struct run_sample *s)
 	s->lat_p999 = s->lat ? hist_quantile(s->lat, 0.999) : 0;
 	s->fair_jain = NAN;
 	s->fair_min = s->fair_max = 0;
-	s->fair_lt_unfair = false;
+	s->fair_lt_unfair = s->unfair_reported;
 	if (!x || !s->thread_ops || !s->nthreads) {
 		free(x);
 		return;
@@ -206,8 +206,8 @@ void run_sample_derive(struct run_sample *s)
 		s->fair_max = s->thread_ops[t] > s->fair_max ? s->thread_ops[t] : s->fair_max;
 	}
 	s->fair_jain = stats_jain(x, s->nthreads);
-	s->fair_lt_unfair = s->nthreads > 1 &&
-			    stats_lt_unfair((double)s->fair_min, (double)s->fair_max);
+	s->fair_lt_unfair |= s->nthreads > 1 &&
+			     stats_lt_unfair((double)s->fair_min, (double)s->fair_max);
 	free(x);
 }
 
@@ -230,11 +230,13 @@ static void point_fairness(struct point *p)
 		struct run_sample *s = &p->runs[i];
 
 		run_sample_derive(s);
-		if (isnan(s->fair_jain) || s->noise.excluded)
+		if (s->noise.excluded)
+			continue;
+		p->lt_unfair |= s->fair_lt_unfair;
+		if (isnan(s->fair_jain))
 			continue;
 		sum += s->fair_jain;
 		n++;
-		p->lt_unfair |= s->fair_lt_unfair;
 	}
 	p->jain = n ? sum / n : NAN;
 }

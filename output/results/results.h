@@ -58,7 +58,12 @@ struct run_sample {
 	/* Derived by results_finalize() from the fields above. */
 	uint64_t fair_min, fair_max; /* per-thread ops */
 	double fair_jain;
-	bool fair_lt_unfair;     /* max/2 > min */
+	bool fair_lt_unfair;     /* max/2 > min, per-thread or reported */
+	/*
+	 * The source itself flagged max/2 > min for this run (locktorture's
+	 * "???"): it has no per-thread counts to derive it from.
+	 */
+	bool unfair_reported;
 	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
@@ -112,6 +117,12 @@ struct variant {
 	char *label;             /* --label of the run that produced it, or NULL */
 	char *origin;            /* plugin path, or NULL for built-in */
 	char *sha256;            /* plugin hash, or NULL */
+	/*
+	 * Measured by the kernel's locktorture (imported or `lockbench
+	 * locktorture`): kthreads on a kernel lock with locktorture's own
+	 * delays, not lockbench's worker loop.
+	 */
+	bool kernel;
 	unsigned ncounters;
 	char **counter_names;
 };

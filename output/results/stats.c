@@ -96,6 +96,8 @@ void stats_summarize(const double *x, unsigned n, struct summary *out)
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
+	/* Undefined until shown otherwise: NAN renders as "-" / null. */
+	out->std = out->cv = NAN;
 	out->ci95_half = out->ci95_lo = out->ci95_hi = NAN;
 	if (!n)
 		return;
@@ -116,7 +118,7 @@ void stats_summarize(const double *x, unsigned n, struct summary *out)
 	if (n < 2)
 		return;
 	out->std = sqrt(sample_var(x, n, out->mean));
-	out->cv = out->mean != 0 ? out->std / out->mean : 0;
+	out->cv = out->mean != 0 ? out->std / out->mean : NAN;
 	out->ci95_half = stats_t_quantile(0.975, n - 1) * out->std / sqrt(n);
 	out->ci95_lo = out->mean - out->ci95_half;
 	out->ci95_hi = out->mean + out->ci95_half;

@@ -15,17 +15,19 @@
 struct summary {
 	unsigned n;
 	double mean;
-	double std;      /* sample std (n-1); 0 when n < 2 */
+	double std;      /* sample std (n-1); NAN (undefined) when n < 2 */
 	double median;
 	double min, max;
-	double cv;       /* std / mean; 0 when mean == 0 */
+	double cv;       /* std / mean; NAN when n < 2 or mean == 0 */
 	double ci95_half;/* Student-t 95% half-width t_{0.975,n-1}*std/sqrt(n); NAN when n < 2 */
 	double ci95_lo, ci95_hi; /* mean -/+ ci95_half; NAN when n < 2 */
 };
 
 /*
- * Summarise x[0..n-1].  n == 0 gives all fields 0 except the ci95 fields,
- * which are NAN.  x is not modified.  The median needs a sorted copy: if
+ * Summarise x[0..n-1].  n == 0 gives mean, median, min and max 0; std,
+ * cv and the ci95 fields are NAN whenever they are undefined (n < 2; cv
+ * also when the mean is 0), so that no renderer prints an undefined
+ * spread as 0.  x is not modified.  The median needs a sorted copy: if
  * that allocation fails, median is NAN and everything else is still set.
  * std uses two passes (mean, then squared deviations), so it does not
  * lose digits to cancellation when the std is small against the mean.

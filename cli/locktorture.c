@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `lockbench locktorture [options]`: the kernel's own locktorture, run
+ * the way lockbench runs its userspace sweeps (placed, cpufreq and NUMA
+ * balancing frozen where permitted, repeated runs) and reported as the
+ * same results as `lockbench import locktorture`.
+ *
+ * Order: options (exit 2), can locktorture run here (exit 3, one line,
+ * reading files only), placement, signals, machine tuning (restored at
+ * exit and on SIGINT/SIGTERM/SIGHUP as for a userspace run), the sweep
+ * (kernel/ltrun.h), output, exit status.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernel/kmod.h"
+#include "../kernel/ltrun.h"
+#include "../output/results/import.h"
+#include "../topology/cpulist.h"
+#include "../topology/machine.h"
+#include "../topology/sysfs.h"
+#include "cmds.h"
+#include "err.h"
+#include "machctl.h"
+#include "opt.h"
+#include "outfile.h"
+
+#define MAX_KTHREADS 4096
+/* What a torture_type name is made of (it goes into a module parameter). */
+#define TYPE_CHARS "abcdefghijklmnopqrstuvwxyz_0123456789"
+
+struct lt_args {
+	struct output_args out;
+	const char *threads, *type, *placement, *freq, *nb, *label;
+	unsigned long long nreaders, runs, stat_interval, long_hold;
+	double warmup, duration;
+	bool isolated, no_tune, check, dry, quiet;
+};
+
+#define A(field) offsetof(struct lt_args, field)
+
+static const char *const nb_choices[] = {"auto", "off", "keep", NULL};
+
+static const struct opt lt_rows[] = {
+	{.name = "threads", .sname = 't', .type = OPT_STR, .arg = "LIST",
+	 .shown = "1,2,4,..,max", .off = A(threads),
+	 .help = "nwriters_stress values: 1,2,4  1-8  max (all usable CPUs)",
+	 .group = "What"},
+	{.name = "torture-type", .type = OPT_STR, .arg = "T", .def = "spin_lock",
+	 .off = A(type), .help = "spin_lock, mutex_lock, rtmutex_lock, rwsem_lock, ... "
+	 "(`modinfo locktorture`)"},
+	{.name = "nreaders", .type = OPT_UINT, .arg = "N", .def = "0",
+	 .max = MAX_KTHREADS, .off = A(nreaders),
+	 .help = "nreaders_stress (reader-writer types)"},
+	{.name = "runs", .sname = 'r', .type = OPT_UINT, .arg = "N", .def = "3",
+	 .min = 1, .max = 1000, .off = A(runs), .help = "module loads per writer count",
+	 .group = "How long"},
+	{.name = "warmup", .type = OPT_SECONDS, .arg = "S", .def = "5", .max = 86400,
+	 .off = A(warmup), .help = "seconds of reports dropped after the first"},
+	{.name = "duration", .sname = 'd', .type = OPT_SECONDS, .arg = "S", .def = "10",
+	 .min = 0.001, .max = 86400, .off = A(duration),
+	 .help = "seconds of reports measured"},
+	{.name = "stat-interval", .type = OPT_UINT, .arg = "S", .def = "1",
+	 .min = 1, .max = 3600, .off = A(stat_interval),
+	 .help = "stat_interval: seconds between reports (whole)"},
+	{.name = "long-hold", .type = OPT_UINT, .arg = "MS", .def = "0", .max = 100000,
+	 .off = A(long_hold), .help = "long_hold (locktorture's own default 100; off "
+	 "in the published runs)"},
+	{.name = "placement", .sname = 'p', .type = OPT_STR, .arg = "POLICY",
+	 .def = "cores", .off = A(placement),
+	 .help = "cores, smt, spread, node:N[,M], cpus:LIST, none", .group = "Where"},
+	{.name = "isolated", .type = OPT_FLAG, .off = A(isolated),
+	 .help = "also use isolated CPUs (isolcpus)"},
+	{.name = "freq", .type = OPT_STR, .arg = "F", .def = "auto", .off = A(freq),
+	 .help = "auto (freeze where permitted), off, or e.g. 1500MHz (else exit 3)",
+	 .group = "Machine"},
+	{.name = "numa-balancing", .type = OPT_ENUM, .arg = "M", .def = "auto",
+	 .choices = nb_choices, .off = A(nb),
+	 .help = "auto (off where permitted), off (else exit 3), keep"},
+	{.name = "no-tune", .type = OPT_FLAG, .off = A(no_tune),
+	 .help = "touch nothing: same as --freq off --numa-balancing keep"},
+	{.name = "label", .type = OPT_STR, .arg = "TEXT", .off = A(label),
+	 .help = "name of this run (e.g. the kernel), used by compare", .group = "Output"},
+	{.name = "check", .type = OPT_FLAG, .off = A(check),
+	 .help = "only say whether locktorture can run here (exit 0 or 3)"},
+	{.name = "dry-run", .type = OPT_FLAG, .off = A(dry),
+	 .help = "print the plan and its length, and exit"},
+	{.name = "quiet", .sname = 'q', .type = OPT_FLAG, .off = A(quiet),
+	 .help = "no progress on stderr"},
+	OUTPUT_ROWS(struct lt_args, out, "table"),
+};
+
+const struct opt_cmd locktorture_options = {"locktorture", lt_rows,
+					    sizeof(lt_rows) / sizeof(lt_rows[0])};
+
+void locktorture_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockbench locktorture [options]\n"
+		"Run the kernel's locktorture module (root, CONFIG_LOCK_TORTURE_TEST=m) once\n"
+		"per writer count of -t and per run, its kthreads pinned by -p, reported\n"
+		"as `import locktorture` reports logs (rows nwriters_stress).  Exit status:\n"
+		"0; 1 locktorture reported failures, or interrupted; 2 bad usage; 3\n"
+		"locktorture cannot run here, or --freq/--numa-balancing could not be met.\n"
+		"LOCKBENCH_MODPROBE names the program that loads and removes the module.\n");
+	opt_help(&locktorture_options, f);
+}
+
+/* The machine request of --freq / --numa-balancing / --no-tune. */
+static void machine_req(const struct lt_args *a, struct machine_req *req)
+{
+	memset(req, 0, sizeof(*req));
+	if (machine_parse_freq(a->no_tune ? "off" : a->freq, req))
+		cli_die("--freq (%s): valid: auto, off, or a frequency such as 1500MHz, "
+			"1.5GHz, 1500000kHz", a->freq);
+	req->numa_balancing = a->no_tune || !strcmp(a->nb, "keep") ? NB_KEEP :
+			      !strcmp(a->nb, "off") ? NB_OFF : NB_AUTO;
+}
+
+/* The distinct CPUs of the largest load's placement (none for -p none). */
+static int *used_cpus(const struct topo *t, const struct placement_policy *p,
+		      unsigned nthreads, unsigned *n)
+{
+	struct thread_place *pl = cli_calloc(nthreads, sizeof(*pl));
+	int *cpus = cli_calloc(nthreads + 1, sizeof(*cpus));
+	char err[256];
+	unsigned k = 0;
+
+	if (p->kind == PL_NONE || placement_assign(t, p, nthreads, pl, err, sizeof(err)))
+		nthreads = 0;
+	for (unsigned i = 0; i < nthreads; i++) {
+		int cpu = pl[i].cpu >= 0 ? pl[i].cpu : t->pu[pl[i].pu].os;
+		bool seen = false;
+
+		for (unsigned j = 0; j < k; j++)
+			seen |= cpus[j] == cpu;
+		if (!seen)
+			cpus[k++] = cpu;
+	}
+	free(pl);
+	*n = k;
+	return cpus;
+}
+
+/* -t: the writer counts (default 1, 2, 4, ... and every usable CPU). */
+static unsigned *writer_counts(const char *list, unsigned usable, unsigned *n)
+{
+	unsigned *w = NULL;
+	char err[256];
+
+	if (!list) {
+		w = cli_calloc(64, sizeof(*w));
+		*n = 0;
+		for (unsigned v = 1; v < usable && *n < 62; v *= 2)
+			w[(*n)++] = v;
+		w[(*n)++] = usable;
+		return w;
+	}
+	if (numlist_parse(list, usable, MAX_KTHREADS, &w, n, err, sizeof(err)))
+		cli_die("--threads (%s): %s; use e.g. 1,2,4  1-8  max", list, err);
+	for (unsigned i = 0; i < *n; i++)
+		if (!w[i])
+			cli_die("--threads (%s): nwriters_stress must be at least 1", list);
+	return w;
+}
+
+static void print_plan(const struct lt_opts *o)
+{
+	printf("locktorture %s: nwriters_stress", o->type);
+	for (unsigned i = 0; i < o->nwriters; i++)
+		printf("%s%u", i ? "," : " ", o->writers[i]);
+	printf(", nreaders_stress %u, %u run(s), stat_interval %u s, long_hold %u ms, "
+	       "placement %s\n%u module loads of %.1f s: about %.0f s\n", o->nreaders,
+	       o->runs, o->stat_interval, o->long_hold, o->place->text,
+	       o->nwriters * o->runs, lt_load_seconds(o),
+	       o->nwriters * o->runs * lt_load_seconds(o));
+}
+
+/* Measure, then render; the exit status. */
+static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable)
+{
+	struct machine_req req;
+	struct outputs out;
+	struct results r;
+	unsigned maxw = 0, ncpu;
+	char err[1024];
+	json_t *changes;
+	int *cpus, rc;
+
+	outputs_parse(&out, a->out.formats, a->out.unit, a->out.output, !a->out.no_marks);
+	machine_req(a, &req);
+	for (unsigned i = 0; i < o->nwriters; i++)
+		maxw = o->writers[i] > maxw ? o->writers[i] : maxw;
+	install_signals();
+	cpus = used_cpus(o->topo, o->place, maxw + o->nreaders, &ncpu);
+	changes = machine_setup(&req, cpus, ncpu, a->quiet);
+	rc = lt_sweep(o, &r, err, sizeof(err));
+	if (rc < 0 || !r.nvariants) {
+		machine_restore();
+		cli_warn("locktorture: %s", rc < 0 ? err : "interrupted before any run completed");
+		json_decref(changes);
+		free(cpus);
+		return rc == -EIO ? 3 : 1;
+	}
+	r.ncpus = usable;
+	r.machine = machine_describe(cpus, ncpu);
+	json_object_set_new(r.config, "machine_changes", changes);
+	free(cpus);
+	results_finalize(&r);
+	machine_restore();
+	outputs_check(&out, &r);
+	rc = outputs_write(&out, &r);
+	if (!rc)
+		rc = import_status(&r, stderr);
+	if (!rc && r.incomplete) {
+		cli_warn("locktorture: interrupted; the runs completed so far are kept");
+		rc = 1;
+	}
+	results_free(&r);
+	return rc;
+}
+
+int cmd_locktorture(int argc, char **argv)
+{
+	struct placement_policy place;
+	struct lt_args a = {0};
+	struct lt_opts o;
+	struct topo t;
+	unsigned *writers, nw, *order = NULL, usable = 0;
+	char err[1024], msg[512], **w;
+	int n, rc;
+
+	opt_defaults(&locktorture_options, &a);
+	w = opt_parse(&locktorture_options, &a, argc, argv, &n);
+	if (a.out.help) {
+		locktorture_usage(stdout);
+		free(w);
+		return 0;
+	}
+	if (n)
+		cli_die("locktorture: unexpected argument (%s); try 'lockbench help "
+			"locktorture'", w[0]);
+	free(w);
+	if (!*a.type || strlen(a.type) > 60 || strspn(a.type, TYPE_CHARS) != strlen(a.type))
+		cli_die("--torture-type (%s): not a locktorture type name (e.g. spin_lock, "
+			"mutex_lock, rtmutex_lock, rwsem_lock; `modinfo locktorture`)", a.type);
+	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
+	machine_set_state_path(getenv("LOCKBENCH_STATE"));
+	if (placement_parse(a.placement, &place, err, sizeof(err)))
+		cli_die_msg(err);
+	place.use_isolated = a.isolated;
+	if ((a.check || !a.dry) && kmod_check("locktorture", msg, sizeof(msg))) {
+		cli_warn("locktorture cannot run here: %s", msg);
+		exit(3);
+	}
+	if (a.check) {
+		printf("locktorture can run here (loaded with %s)\n", kmod_program());
+		return 0;
+	}
+	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
+		cli_die_msg(err);
+	if (placement_order(&t, &place, &order, &usable, err, sizeof(err)))
+		cli_die_msg(err);
+	free(order);
+	writers = writer_counts(a.threads, usable, &nw);
+	o = (struct lt_opts){
+		.type = a.type, .writers = writers, .nwriters = nw,
+		.nreaders = (unsigned)a.nreaders, .runs = (unsigned)a.runs,
+		.stat_interval = (unsigned)a.stat_interval, .warmup = a.warmup,
+		.duration = a.duration, .long_hold = (unsigned)a.long_hold,
+		.label = a.label, .topo = &t, .place = &place,
+		.progress = a.quiet ? NULL : stderr, .warn = stderr, .stop = &interrupted,
+	};
+	if (a.dry) {
+		print_plan(&o);
+		rc = 0;
+	} else {
+		rc = sweep(&a, &o, usable);
+	}
+	placement_policy_free(&place);
+	topo_free(&t);
+	free(writers);
+	return rc;
+}
