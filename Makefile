@@ -137,6 +137,7 @@ e2e: lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
 	tests/e2e_counters.sh ./lockbench
+	tests/e2e_faults.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))

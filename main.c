@@ -10,6 +10,7 @@
  * list, topo, system, compare, import, help.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "cli/options.h"
 #include "cli/provenance.h"
 #include "locks/plugin.h"
+#include "output/results/json_read.h"
 #include "topology/machine.h"
 #include "topology/sysfs.h"
 
@@ -45,6 +47,12 @@ int main(int argc, char **argv)
 	char err[PATH_MAX + 512];
 	int rc;
 
+	/* A closed stdout fails the write (checked, one line), not the process. */
+	signal(SIGPIPE, SIG_IGN);
+	if (getenv("LOCKBENCH_MAX_INPUT") &&
+	    input_limit_parse(getenv("LOCKBENCH_MAX_INPUT"), &(size_t){0}))
+		cli_die("LOCKBENCH_MAX_INPUT (%s): not a size of 1K or more "
+			"(bytes, or with K, M, G)", getenv("LOCKBENCH_MAX_INPUT"));
 	if (cmd && cmd->parse)
 		return cmd->parse(argc - 1, argv + 1);
 	cli_parse(&c, argc, argv);

@@ -113,15 +113,17 @@ static unsigned lock_opt_index(const struct lock_ops *o, const char *key,
 		arg, o->name, key, suggest_text(hint, sizeof(hint), key, names, k));
 }
 
-/* Apply one --lock-opt LOCK.KEY=V to the variants running LOCK. */
+/* Apply one --lock-opt LOCK.KEY=V to the variants running LOCK; a lock
+ * that is not among them is refused, not skipped. */
 static void config_lock_opt(struct config *cf, const char *s)
 {
 	const char *dot = strchr(s, '.'), *eq = strchr(s, '=');
-	char lock[64], key[64];
+	char lock[64], key[64], name[160];
 	const struct lock_entry *e;
-	struct opt row = {.name = "lock-opt", .type = OPT_UINT};
+	struct opt row = {.name = name, .type = OPT_UINT};
 	unsigned long long v;
 	unsigned k;
+	bool used = false;
 
 	if (!dot || !eq || eq < dot || dot - s >= 64 || eq - dot - 1 >= 64)
 		cli_die("--lock-opt (%s): expected LOCK.KEY=VALUE", s);
@@ -131,12 +133,59 @@ static void config_lock_opt(struct config *cf, const char *s)
 	if (!e)
 		cli_die("--lock-opt (%s): unknown lock %s", s, lock);
 	k = lock_opt_index(e->ops, key, s);
+	snprintf(name, sizeof(name), "lock-opt %s.%s", lock, key);
 	row.min = (double)e->ops->opts[k].min;
 	row.max = (double)e->ops->opts[k].max;
 	opt_set(&row, &v, eq + 1);
 	for (unsigned i = 0; i < cf->nlocks; i++)
-		if (cf->locks[i] == e)
+		if (cf->locks[i] == e) {
 			cf->lock_opt[i][k] = v;
+			used = true;
+		}
+	if (!used)
+		cli_die("--lock-opt (%s): %s is not among the locks run (-l); "
+			"add it or drop the option", s, lock);
+}
+
+/* The same LOCK.KEY given twice: refused (which one was meant?). */
+static void lock_opts_once(const struct cli *c)
+{
+	const struct opt_strlist *l = &c->lock_opts;
+
+	for (unsigned i = 0; i < l->n; i++)
+		for (unsigned j = 0; j < i; j++) {
+			size_t a = strcspn(l->v[i], "="), b = strcspn(l->v[j], "=");
+
+			if (a == b && !strncmp(l->v[i], l->v[j], a))
+				cli_die("--lock-opt given twice for %.*s (%s, %s): give it once",
+					(int)a, l->v[i], l->v[j], l->v[i]);
+		}
+}
+
+/*
+ * Cross-field constraints of a lock's tunables, declared by their names
+ * in its option table (locks/lockbench/lock.h): P_min may not exceed
+ * P_max.
+ */
+static void lock_opt_pairs(const struct config *cf, unsigned i)
+{
+	const struct lock_ops *o = cf->locks[i]->ops;
+
+	for (unsigned a = 0; a < o->nopts; a++) {
+		size_t n = strlen(o->opts[a].name);
+
+		if (n < 5 || strcmp(o->opts[a].name + n - 4, "_min"))
+			continue;
+		for (unsigned b = 0; b < o->nopts; b++)
+			if (!strncmp(o->opts[b].name, o->opts[a].name, n - 4) &&
+			    !strcmp(o->opts[b].name + n - 4, "_max") &&
+			    cf->lock_opt[i][a] > cf->lock_opt[i][b])
+				cli_die("--lock-opt (%s.%s=%llu): above %s.%s=%llu; "
+					"%s must not exceed %s", o->name, o->opts[a].name,
+					(unsigned long long)cf->lock_opt[i][a], o->name,
+					o->opts[b].name, (unsigned long long)cf->lock_opt[i][b],
+					o->opts[a].name, o->opts[b].name);
+	}
 }
 
 /* Each variant's tunables: the lock's defaults, then --lock-opt. */
@@ -150,8 +199,11 @@ static void config_lock_opts(struct config *cf, const struct cli *c)
 		for (unsigned k = 0; k < o->nopts; k++)
 			cf->lock_opt[i][k] = o->opts[k].def;
 	}
+	lock_opts_once(c);
 	for (unsigned i = 0; i < c->lock_opts.n; i++)
 		config_lock_opt(cf, c->lock_opts.v[i]);
+	for (unsigned i = 0; i < cf->nlocks; i++)
+		lock_opt_pairs(cf, i);
 }
 
 static void config_baseline(struct config *cf, const struct cli *c)

@@ -1,40 +1,90 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../topology/sysfs.h"
 #include "err.h"
 #include "machctl.h"
+#include "outfile.h"
 
 volatile sig_atomic_t interrupted;
 
 /*
- * First SIGINT/SIGTERM/SIGHUP: set the flag; the sweep stops, writes what
- * it measured and restores the machine on the normal path.  A second
- * one (a stuck run, an insistent user): restore with async-signal-safe
- * calls only and die by the signal.
+ * Every signal whose default action ends the process and that can be
+ * caught (SIGKILL and SIGSTOP cannot).  SIGPIPE and SIGXFSZ are ignored
+ * instead: a closed stdout or a file-size limit then fails the write,
+ * which is checked and reported (one line, exit 2).
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
+/*
+ * First stop signal: set the flag; the sweep stops, writes what it
+ * measured and restores the machine on the normal path.  A second one
+ * (a stuck run, an insistent user): restore with async-signal-safe
+ * calls only, remove the output's temporary twin and die by the signal.
  */
 static void on_signal(int sig)
 {
 	if (interrupted) {
 		machine_restore_signal_safe();
+		outputs_unlink_signal_safe();
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
 	interrupted = sig;
 }
 
+/*
+ * The signals of a crash (a plugin's bad pointer, an abort): restore
+ * with async-signal-safe calls only, remove the output's twin, and let
+ * the signal end the process as it would have (SA_RESETHAND: returning
+ * re-runs the faulting instruction, or abort() re-raises, under the
+ * default action, so a core dump is kept).  Not under the sanitizers,
+ * whose own handlers report these.
+ */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP};
+
+static void on_crash(int sig)
+{
+	(void)sig;
+	machine_restore_signal_safe();
+	outputs_unlink_signal_safe();
+}
+
+static void install_crash_handlers(void)
+{
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+	struct sigaction sa = {.sa_handler = on_crash, .sa_flags = SA_RESETHAND | SA_NODEFER};
+
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
+		sigaction(crash_signals[i], &sa, NULL);
+#endif
+}
+
 void install_signals(void)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
+	unsigned n = sizeof(stop_signals) / sizeof(stop_signals[0]);
 
 	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
-	sigaddset(&sa.sa_mask, SIGHUP);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (unsigned i = 0; i < n; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (unsigned i = 0; i < n; i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	install_crash_handlers();
 }
 
 static void restore_atexit(void)
@@ -55,7 +105,8 @@ json_t *machine_setup(const struct machine_req *req, const int *cpus,
 		cli_warn_msg(*msg ? msg : "machine tuning failed");
 		exit(3);
 	}
-	if (rc == 1 && *msg && !quiet)
+	/* A state file left by a killed run is reported even with -q. */
+	if (rc == 1 && *msg && (!quiet || strstr(msg, "restore it with")))
 		cli_warn_msg(msg);
 	return changes ? changes : json_array();
 }

@@ -14,7 +14,8 @@
 
 #include "../topology/machine.h"
 
-/* Set by the first SIGINT/SIGTERM/SIGHUP after install_signals(). */
+/* Set by the first terminating signal after install_signals() (SIGINT,
+ * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...); SIGPIPE is ignored. */
 extern volatile sig_atomic_t interrupted;
 void install_signals(void);
 

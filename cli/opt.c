@@ -219,9 +219,40 @@ static void __attribute__((noreturn)) bad_option(const struct opt_cmd *c,
 		cmd, colon, word, hint, cmd, sep);
 }
 
+/* What the command line said for each row, to refuse repeats and
+ * contradictions: the argument (or the option's name for a flag). */
+static void note_given(const struct opt_cmd *c, const char **said,
+		       const struct opt *o, const char *arg)
+{
+	const char *now = arg ? arg : o->name;
+	size_t i = (size_t)(o - c->opts);
+
+	if (said[i] && o->arg && o->type != OPT_MULTI)
+		cli_die("--%s given twice (%s, %s): give it once", o->name, said[i], now);
+	said[i] = now;
+}
+
+static void check_conflicts(const struct opt_cmd *c, const char **said)
+{
+	for (unsigned i = 0; i < c->n; i++)
+		for (unsigned k = 0; said[i] && c->opts[i].conflicts &&
+		     c->opts[i].conflicts[k]; k++) {
+			const struct opt *x = opt_find(c, c->opts[i].conflicts[k]);
+			size_t j = x ? (size_t)(x - c->opts) : 0;
+
+			if (x && said[j])
+				cli_die("--%s%s%s%s contradicts --%s%s%s%s: give one",
+					c->opts[i].name, c->opts[i].arg ? " (" : "",
+					c->opts[i].arg ? said[i] : "", c->opts[i].arg ? ")" : "",
+					x->name, x->arg ? " (" : "", x->arg ? said[j] : "",
+					x->arg ? ")" : "");
+		}
+}
+
 char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		 int *npos)
 {
+	const char **said = cli_calloc(c->n, sizeof(*said));
 	struct option *lo = cli_calloc(c->n + 1, sizeof(*lo));
 	char *so = cli_calloc(2 * c->n + 2, 1);
 	char **pos = cli_calloc((size_t)argc + 1, sizeof(char *));
@@ -243,10 +274,13 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		o = row_of(c, id);
 		if (id == '?' || !o)
 			bad_option(c, argv[optind - 1], optopt && optopt < 256 ? optopt : 0);
+		note_given(c, said, o, o->arg ? optarg : NULL);
 		opt_set(o, dst, optarg);
 		if (o->given)
 			*(bool *)((char *)dst + o->given - 1) = true;
 	}
+	check_conflicts(c, said);
+	free(said);
 	free(lo);
 	free(so);
 	*npos = n;

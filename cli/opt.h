@@ -50,6 +50,9 @@ struct opt {
 	void (*set)(void *dst, const char *arg); /* OPT_CALL */
 	const char *help;
 	const char *group;      /* starts a --help section */
+	/* Options this one contradicts (NULL-terminated names): giving both
+	 * is refused with a line naming both. */
+	const char *const *conflicts;
 };
 
 /* .given of a row: offsetof a bool of the destination, plus one. */
@@ -69,7 +72,9 @@ void opt_defaults(const struct opt_cmd *c, void *dst);
  * Parse argv[1..argc-1] into dst: options anywhere on the line, the
  * other words returned in order (malloc'ed, NULL-terminated, *npos of
  * them).  Bad usage: one line on stderr (with "did you mean" for a
- * misspelt long option) and exit 2.
+ * misspelt long option) and exit 2; so is an option that takes a value
+ * given twice (only OPT_MULTI rows repeat; a flag may) and two options
+ * one of which lists the other in .conflicts.
  */
 char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		 int *npos);

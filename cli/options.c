@@ -56,6 +56,7 @@ static void set_no_tune(void *dst, const char *a)
 	set_numa_balancing(dst, "keep");
 }
 
+static const char *const tune_options[] = {"freq", "numa-balancing", NULL};
 static const char *const orders[] = {"interleaved", "sequential", NULL};
 static const char *const ncs_dists[] = {"exp", "fixed", NULL};
 
@@ -179,7 +180,7 @@ static const struct opt rows[] = {
 	 .def = "auto", .set = set_numa_balancing,
 	 .help = "auto (off where permitted), off (else exit 3), keep"},
 	{.name = "no-tune", .type = OPT_CALL,
-	 .set = set_no_tune,
+	 .set = set_no_tune, .conflicts = tune_options,
 	 .help = "touch nothing: same as --freq off --numa-balancing keep"},
 	{.name = "probe-factor", .type = OPT_FACTOR, .arg = "X",
 	 .def = "1.5", .min = 1, .max = 1000, .off = F(probe_factor),
@@ -279,9 +280,11 @@ void cli_usage(FILE *f)
 		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"
 		"'lockbench help COMMAND' shows the options of another command.\n"
 		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
-		"hung, or the sweep was interrupted; 2 bad usage or input; 3 a\n"
-		"requested machine setting (--freq F, --numa-balancing off) could not\n"
-		"be applied.  LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
-		"LOCKBENCH_STATE names the machine state file.\n"
+		"hung, or the sweep was interrupted; 2 bad usage or input, a failed\n"
+		"write, or a lock that could not be set up; 3 a requested machine\n"
+		"setting (--freq F, --numa-balancing off) could not be applied.\n"
+		"LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
+		"LOCKBENCH_STATE names the machine state file; LOCKBENCH_MAX_INPUT\n"
+		"raises the input size limits (64M results, 512M logs).\n"
 		"See lockbench(1).\n");
 }

@@ -20,8 +20,12 @@ struct outputs {
 	unsigned n;
 	int to_file;            /* index of the format written to -o, or -1 */
 	const char *path;       /* -o, or NULL */
-	char tmp[PATH_MAX];
-	FILE *file;             /* the open temporary twin, or NULL */
+	char target[PATH_MAX];  /* -o with its symlinks followed */
+	char tmp[PATH_MAX];     /* the temporary twin of target */
+	bool resolved;          /* outputs_open() has decided the two below */
+	bool direct;            /* a special file or "-": written in place */
+	unsigned mode;          /* the mode of a new or replaced file */
+	FILE *file;             /* the open twin or special file, or NULL */
 	struct render_opts ropts;
 	bool header;            /* --header: a provenance line above text */
 };
@@ -60,10 +64,24 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 /* Can every format show results of this shape?  Exit 2 if not. */
 void outputs_check(const struct outputs *o, const struct results *shape);
 
-/* Create the temporary twin now (an unwritable path fails early). */
+/*
+ * Check -o now, creating nothing (an unwritable path fails early, exit
+ * 2): a regular file or a new name is written to a temporary twin next
+ * to it, created when the first result is written and renamed over it
+ * when complete, with the mode the umask gives; a symlink is followed
+ * and its target replaced; "-", devices, FIFOs and sockets are opened
+ * and written in place.  Twins
+ * left by a killed run are reported, one line each.
+ */
 void outputs_open(struct outputs *o);
 
-/* Render every format; -o appears only when complete.  0 or 2. */
+/* Render every format; -o appears only when complete.  Every write and
+ * the final flush, fsync and close are checked, stdout included: 0, or
+ * 2 after one line on stderr. */
 int outputs_write(struct outputs *o, const struct results *r);
+
+/* Remove the temporary twin being written, if any: from a signal
+ * handler before dying by the signal (exit() removes it by itself). */
+void outputs_unlink_signal_safe(void);
 
 #endif

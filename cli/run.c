@@ -202,7 +202,8 @@ struct run {
 	char **argv;
 };
 
-/* Tune, sweep, restore; r is filled.  0, or 1 (a failure). */
+/* Tune, sweep, restore; r is filled.  0, 1 (a lock failed,
+ * hung, or the sweep was interrupted) or 2 (a run could not be set up). */
 static int measure(struct run *run, struct results *r)
 {
 	const struct config *cf = &run->cf;
@@ -227,7 +228,7 @@ static int measure(struct run *run, struct results *r)
 		cli_warn_msg(err);
 	if (interrupted)
 		cli_warn("interrupted: writing the points measured so far");
-	return rc ? 1 : 0;
+	return rc;
 }
 
 /* A word that is neither an option nor a command: one line, exit 2. */

@@ -3,8 +3,10 @@
  * `lockbench system show|tune|reset`: the machine's noise sources, the
  * settings a run would make (kept until reset), and their undoing.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../kernel/kmod.h"
 #include "../output/render/render.h"
@@ -18,10 +20,17 @@
 static int system_show(bool json)
 {
 	json_t *d = machine_describe(NULL, 0);
+	char cmd[PATH_MAX + 64];
+	struct stat st;
 	int rc;
 
 	if (!d)
 		return 1;
+	if (!stat(machine_state_path(), &st))
+		cli_warn("machine state (%s): settings changed by a lockbench that "
+			 "has not restored them (running, killed, or 'system tune'); "
+			 "restore them with: %s", machine_state_path(),
+			 machine_reset_command(cmd, sizeof(cmd)));
 	if (json)
 		rc = json_dumpf(d, stdout, JSON_INDENT(2)) || putchar('\n') == EOF ? -1 : 0;
 	else

@@ -81,10 +81,19 @@ int lock_ops_check(const struct lock_ops *ops, const char **why)
 		w = "nopts without opts";
 	else if (ops->ncounters && (!ops->counter_names || !ops->read_counters))
 		w = "ncounters without counter_names/read_counters";
+	else if (ops->lock_size == 0)
+		w = "lock_size 0 (the harness allocates the lock from it)";
 	else if (ops->lock_size > (1u << 20) || ops->ctx_size > (1u << 20))
 		w = "lock_size or ctx_size above 1 MiB";
+	else if (ops->nopts > 64 || ops->ncounters > 64)
+		w = "more than 64 options or counters";
+	for (unsigned i = 0; !w && i < ops->ncounters; i++)
+		if (!ops->counter_names[i] || !*ops->counter_names[i])
+			w = "a counter without a name";
 	for (unsigned i = 0; !w && i < ops->nopts; i++)
-		if (ops->opts[i].min > ops->opts[i].max ||
+		if (!ops->opts[i].name || !*ops->opts[i].name || !ops->opts[i].help)
+			w = "an option without a name or help";
+		else if (ops->opts[i].min > ops->opts[i].max ||
 		    ops->opts[i].def < ops->opts[i].min ||
 		    ops->opts[i].def > ops->opts[i].max)
 			w = "option default outside [min, max]";

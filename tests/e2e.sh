@@ -18,7 +18,7 @@ bad_input "unknown format" "unknown format (xml)" -f xml
 bad_input "unknown placement" "unknown placement (everywhere)" -p everywhere
 bad_input "busted needs a flag" "without --include-broken" -l busted
 bad_input "bad lock-opt" "ttas has no option nope" --lock-opt ttas.nope=1
-bad_input "lock-opt range" "lock-opt (0)" --lock-opt ttas.backoff_min=0
+bad_input "lock-opt range" "lock-opt ttas.backoff_min (0)" -l ttas --lock-opt ttas.backoff_min=0
 bad_input "baseline not listed" "baseline (mcs)" -l tas,ticket --baseline mcs
 bad_input "unknown option" "--frobnicate" --frobnicate
 expect_exit 2 "unwritable output" -- "$BIN" -q -t 1 -d 0.05 -r 1 -o /nonexistent/dir/out.json

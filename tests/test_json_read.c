@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -188,10 +189,10 @@ static void test_refusals(void **state)
 		"thread_ops[0]");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": -12.5}]}]}",
-		"points[0].runs[0].ops_per_sec: negative throughput (-12.5)");
+		"points[0].runs[0].ops_per_sec (-12.5): impossible");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1, \"series\": [1, -2]}]}]}",
-		"points[0].runs[0].series[1]: negative throughput (-2)");
+		"points[0].runs[0].series[1] (-2): impossible");
 	/* JSON has no NaN or Infinity; an overflowing literal is refused too. */
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1e999}]}]}",
@@ -208,6 +209,56 @@ static void test_refusals(void **state)
 		"\"points\": [{}]}", "rows[0]");
 	refused(HEAD "\"variants\": {}, \"rows\": [1], \"points\": [{}]}", "variants: expected an array");
 	refused(HEAD ONE "\"row_desc\": [1, 2], \"points\": [{}]}", "row_desc: 2 entries for 1 rows");
+}
+
+#define RUN1(R) HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, " \
+	"\"status\": \"ok\", \"runs\": [" R "]}]}"
+
+/* Values no run can have: refused with the field, not printed as -100%. */
+static void test_impossible_values(void **state)
+{
+	(void)state;
+	refused(RUN1("{\"ops_per_sec\": -0.01}"),
+		"points[0].runs[0].ops_per_sec (-0.01): impossible");
+	refused(RUN1("{\"ops_per_sec\": 1e308}"),
+		"points[0].runs[0].ops_per_sec (1e+308): impossible");
+	refused(RUN1("{\"ops_per_sec\": 1000, \"window_s\": -1}"),
+		"points[0].runs[0].window_s (-1): impossible");
+	refused(RUN1("{\"ops_per_sec\": 1000, \"series\": [1, -5]}"),
+		"points[0].runs[0].series[1] (-5): impossible");
+}
+
+/* LOCKBENCH_MAX_INPUT's syntax, and a file above the limit. */
+static void test_input_limit(void **state)
+{
+	char path[] = "/tmp/lockbench-test-limit.XXXXXX", err[512];
+	struct results r;
+	size_t v = 0;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(input_limit_parse("2K", &v), 0);
+	assert_int_equal(v, 2048);
+	assert_int_equal(input_limit_parse("3M", &v), 0);
+	assert_int_equal(v, 3u << 20);
+	assert_int_equal(input_limit_parse("1G", &v), 0);
+	assert_int_equal(v, 1u << 30);
+	assert_int_equal(input_limit_parse("12x", &v), -EINVAL);
+	assert_int_equal(input_limit_parse("-1", &v), -EINVAL);
+	assert_int_equal(input_limit_parse("100", &v), -ERANGE);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (int i = 0; i < 3000; i++)
+		fputc(' ', f);
+	fclose(f);
+	setenv("LOCKBENCH_MAX_INPUT", "2K", 1);
+	assert_int_equal(results_from_json(path, &r, err, sizeof(err)), -EINVAL);
+	unsetenv("LOCKBENCH_MAX_INPUT");
+	unlink(path);
+	if (!strstr(err, "larger than the input limit of 2048 bytes"))
+		fail_msg("message \"%s\"", err);
 }
 
 static void test_missing_file(void **state)
@@ -285,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_row_desc_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_impossible_values),
+		cmocka_unit_test(test_input_limit),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_fuzz_regressions),
 		cmocka_unit_test(test_speedup_check),

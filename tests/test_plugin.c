@@ -182,6 +182,8 @@ static void test_refusals(void **state)
 		"lock 0 (bad_ops): lock and unlock are required");
 	refused(spec(NULL, "tests/plugins/nolock.so"), -EINVAL,
 		"lock sneaky_nolock: LOCK_CAP_NOLOCK is reserved");
+	refused(spec(NULL, "tests/plugins/zero_size.so"), -EINVAL,
+		"lock 0 (zero_size): lock_size 0");
 	refused("/nonexistent/x.so", -ENOENT, "plugin (/nonexistent/x.so): cannot open");
 	refused("/tmp", -EINVAL, "plugin (/tmp): not a regular file");
 	refused("Bad=x.so", -EINVAL, "tag (Bad) must be");

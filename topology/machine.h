@@ -108,6 +108,11 @@ struct machine_req {
  */
 int machine_set_state_path(const char *path);
 
+/* The command that restores what the state file in use records, e.g.
+ * "lockbench system reset" (with LOCKBENCH_STATE=... when the path is
+ * not the default), in buf.  Returns buf. */
+const char *machine_reset_command(char *buf, size_t len);
+
 /* The state file path in use (resolving the default).  Never NULL. */
 const char *machine_state_path(void);
 

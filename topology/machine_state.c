@@ -30,6 +30,8 @@ static struct change chg[MACHINE_MAX_CHANGES];
 static atomic_int nchg;			/* chg[0, nchg) are recorded */
 static volatile sig_atomic_t own_state;	/* we created the state file */
 static char state_file[PATH_MAX];
+static bool state_explicit;
+#define STATE_MAX_BYTES (16 << 20)		/* set by machine_set_state_path() */
 
 int mstate_count(void)
 {
@@ -43,11 +45,22 @@ bool mstate_owned(void)
 
 /* ---- state file ----------------------------------------------------- */
 
+const char *machine_reset_command(char *buf, size_t len)
+{
+	if (state_explicit)
+		snprintf(buf, len, "LOCKBENCH_STATE='%s' lockbench system reset",
+			 machine_state_path());
+	else
+		snprintf(buf, len, "lockbench system reset");
+	return buf;
+}
+
 int machine_set_state_path(const char *path)
 {
 	if (own_state && atomic_load(&nchg))
 		return -EBUSY;
-	if (!path || !*path) {
+	state_explicit = path && *path;
+	if (!state_explicit) {
 		state_file[0] = '\0';
 		return 0;
 	}
@@ -367,12 +380,17 @@ static int state_load(char *msg, size_t len, char *root, size_t rootlen)
 	const char *r = "";
 	int pid = 0, persist = 0, n;
 
+	struct stat st;
+
+	if (stat(path, &st))
+		return -ENOENT;
+	if (st.st_size > STATE_MAX_BYTES) {	/* MACHINE_MAX_CHANGES fit in far less */
+		snprintf(msg, len, "lockbench: state file (%s): malformed: larger than %d bytes",
+			 path, STATE_MAX_BYTES);
+		return -EINVAL;
+	}
 	doc = json_load_file(path, 0, &jerr);
 	if (!doc) {
-		struct stat st;
-
-		if (stat(path, &st))
-			return -ENOENT;
 		if (st.st_size == 0) {	/* killed between claim and save */
 			unlink(path);
 			return -ENOENT;

@@ -6,6 +6,7 @@
  * planned, recorded in the state file (machine_state.c), then written.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -429,6 +430,7 @@ static int tune_claim(struct tune *t)
 {
 	const char *path = machine_state_path();
 	int err = mstate_claim();
+	char cmd[PATH_MAX + 64];
 
 	if (!err)
 		return 0;
@@ -437,8 +439,8 @@ static int tune_claim(struct tune *t)
 		     strerror(-err));
 	} else {
 		note(t->msg, t->msglen,
-		     "machine state (%s): left by another lockbench (running, killed, or 'lockbench system tune'); 'lockbench system reset' restores it",
-		     path);
+		     "machine state (%s): left by another lockbench (running, killed, or 'lockbench system tune'); restore it with: %s",
+		     path, machine_reset_command(cmd, sizeof(cmd)));
 		err = -EBUSY;
 	}
 	if (t->req->freq == FREQ_FIXED || t->req->numa_balancing == NB_OFF)

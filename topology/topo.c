@@ -20,6 +20,56 @@ static bool looks_like_xml(const char *spec)
 	       (stat(spec, &st) == 0 && S_ISREG(st.st_mode));
 }
 
+/*
+ * A synthetic description's size, before hwloc builds it: the product of
+ * the level arities ("package:2 core:4 pu:2" is 16 PUs), the widest
+ * level and the number of levels: -EINVAL with err when above
+ * TOPO_MAX_PUS, TOPO_MAX_ARITY or TOPO_MAX_DEPTH.  Tokens that carry no arity (attributes in
+ * parentheses) are skipped; hwloc checks the syntax afterwards.
+ */
+static int synthetic_check(const char *spec, char *err, size_t errlen)
+{
+	unsigned long long pus = 1, wide = 0;
+	unsigned depth = 0;
+	const char *p = spec;
+
+	while (*p) {
+		size_t n = strcspn(p, " \t\n");
+		const char *colon = memchr(p, ':', n), *num = colon ? colon + 1 : p;
+		char *end;
+		unsigned long long a;
+
+		if (n && *p != '(' && *num >= '0' && *num <= '9') {
+			a = strtoull(num, &end, 10);
+			depth++;
+			wide = a > wide ? a : wide;
+			/* saturate: both factors stay at most TOPO_MAX_PUS + 1 */
+			pus *= a > TOPO_MAX_PUS ? TOPO_MAX_PUS + 1 : a;
+			pus = pus > TOPO_MAX_PUS ? TOPO_MAX_PUS + 1 : pus;
+		}
+		p += n;
+		p += strspn(p, " \t\n");
+	}
+	if (depth > TOPO_MAX_DEPTH) {
+		snprintf(err, errlen, "lockbench: topology (%s): %u levels; lockbench "
+			 "handles at most %d", spec, depth, TOPO_MAX_DEPTH);
+		return -EINVAL;
+	}
+	if (wide > TOPO_MAX_ARITY && pus <= TOPO_MAX_PUS) {
+		snprintf(err, errlen, "lockbench: topology (%s): a level of %llu objects "
+			 "per parent; at most %d (hwloc inserts them in quadratic time)",
+			 spec, wide, TOPO_MAX_ARITY);
+		return -EINVAL;
+	}
+	if (pus > TOPO_MAX_PUS) {
+		snprintf(err, errlen, "lockbench: topology (%s): more than %d PUs "
+			 "(the product of the arities); lockbench handles at most %d",
+			 spec, TOPO_MAX_PUS, TOPO_MAX_PUS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Ask hwloc for the topology named by spec; 0 or -EINVAL with err. */
 static int topo_open(hwloc_topology_t *h, const char *spec, char *err,
 		     size_t errlen)
@@ -31,7 +81,10 @@ static int topo_open(hwloc_topology_t *h, const char *spec, char *err,
 	if (spec && *spec) {
 		if (looks_like_xml(spec))
 			rc = hwloc_topology_set_xml(*h, spec);
-		else
+		else if (synthetic_check(spec, err, errlen)) {
+			hwloc_topology_destroy(*h);
+			return -EINVAL;
+		} else
 			rc = hwloc_topology_set_synthetic(*h, spec);
 		if (rc) {
 			snprintf(err, errlen,

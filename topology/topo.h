@@ -9,6 +9,16 @@
 #ifndef LOCKBENCH_TOPO_H
 #define LOCKBENCH_TOPO_H
 
+/*
+ * Limits of a synthetic --topology, checked before hwloc builds it: a
+ * machine of 100000 PUs takes hwloc minutes and gigabytes, and hwloc
+ * inserts the children of one parent in quadratic time (pu:8192 alone
+ * takes it about a minute).
+ */
+#define TOPO_MAX_PUS 8192
+#define TOPO_MAX_ARITY 1024
+#define TOPO_MAX_DEPTH 16
+
 #include <stdbool.h>
 
 struct topo_pu {

@@ -246,11 +246,16 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 			if (rc == RUN_OK)
 				warn_trend(c, st, &s);
 		}
+		if (rc == RUN_ERROR && c->locks[st->variant]->origin)
+			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
+				 " (plugin %s)", c->locks[st->variant]->origin);
 		st_rc = record(r, st, &s, rc, msg);
 		if (rc != RUN_HUNG)
 			run_sample_free(&s);
+		if (rc == RUN_ERROR)    /* a point was not measured: say so */
+			r->incomplete = true;
 		if (st_rc && !status) {
-			status = 1;
+			status = rc == RUN_ERROR ? 2 : 1;
 			first_failure(c, st, p, msg, err, errlen);
 		}
 		if (rc == RUN_HUNG || rc == RUN_INTERRUPTED || st_rc < 0) {

@@ -69,8 +69,10 @@ struct plan_step *plan_build(const struct config *c, unsigned *n);
  * c->params and its layout.  Steps whose point already holds that run
  * (kept from --resume) are skipped.  Returns 0 when every point ran and
  * passed, 1 when a lock failed, hung or the sweep was interrupted
- * (r->incomplete set for the last two); err holds the first such
- * message.
+ * (r->incomplete set for the last two), 2 when the first failure was a
+ * run that could not be set up (a lock's init failed, placement failed:
+ * r->incomplete set, a plugin's lock named with its file); err holds the
+ * first such message.
  */
 int sweep_run(const struct config *c, const struct topo *topo, struct results *r,
 	      volatile sig_atomic_t *interrupted, char *err, size_t errlen);

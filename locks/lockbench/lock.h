@@ -58,7 +58,8 @@ enum lock_family {
 /*
  * A per-lock tunable, set with --lock-opt NAME.KEY=VALUE and shown by
  * `lockbench list locks -v`.  Values are unsigned integers checked
- * against [min, max] before any thread starts.
+ * against [min, max] before any thread starts.  Two options named P_min
+ * and P_max form a range: values where P_min exceeds P_max are refused.
  */
 struct lock_opt {
 	const char *name;

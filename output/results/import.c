@@ -17,8 +17,6 @@
 #include "json_read.h"
 #include "ltlog.h"
 
-#define MAX_LOG_BYTES (512u << 20)
-
 /* One importable log run. */
 struct entry {
 	const char *type;         /* points into the parsed log */
@@ -366,9 +364,14 @@ int import_locktorture(const char *const *paths, unsigned n, const char *label,
 		char *buf = NULL;
 
 		src[i].name = paths[i];
-		rc = file_slurp(paths[i], MAX_LOG_BYTES, &buf, &src[i].len);
+		rc = file_slurp(paths[i], input_limit(LOG_MAX_BYTES), &buf, &src[i].len);
 		src[i].buf = buf;
-		if (rc == -ENOMEM)
+		if (rc == -EFBIG) {
+			snprintf(err, errlen, "cannot import (%s): larger than the input limit "
+				 "of %zu bytes (LOCKBENCH_MAX_INPUT raises it)", paths[i],
+				 input_limit(LOG_MAX_BYTES));
+			rc = -EINVAL;
+		} else if (rc == -ENOMEM)
 			snprintf(err, errlen, "import: out of memory");
 		else if (rc) {
 			snprintf(err, errlen, "cannot import (%s): %s", paths[i], strerror(-rc));

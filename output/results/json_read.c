@@ -45,6 +45,15 @@ static int __attribute__((format(printf, 2, 3))) fail(struct rd *d, const char *
 	return -EINVAL;
 }
 
+/*
+ * Bounds of a plausible run, to refuse corrupt or forged files rather
+ * than print "-100%" or "+inf%": no lock is taken 10^12 times a second
+ * (a few GHz of cores each taking it once a cycle stay far below), and
+ * no window lasts longer than --duration's own limit of a day.
+ */
+#define MAX_OPS_PER_SEC 1e12
+#define MAX_WINDOW_S 86400.0
+
 static int oom(struct rd *d)
 {
 	fail(d, "out of memory");
@@ -325,9 +334,10 @@ static int read_series(struct rd *d, json_t *a, const char *where,
 		if (!json_is_number(v) && !json_is_null(v))
 			return fail(d, "%s.series[%zu]: expected a number", where, i);
 		s->series[i] = json_is_null(v) ? NAN : json_number_value(v);
-		if (s->series[i] < 0)
-			return fail(d, "%s.series[%zu]: negative throughput (%g)", where,
-				    i, s->series[i]);
+		if (!isnan(s->series[i]) &&
+		    !(s->series[i] >= 0 && s->series[i] <= MAX_OPS_PER_SEC))
+			return fail(d, "%s.series[%zu] (%g): impossible, expected a rate "
+				    "in [0, %g]", where, i, s->series[i], MAX_OPS_PER_SEC);
 	}
 	s->nseries = (unsigned)len;
 	return 0;
@@ -602,15 +612,12 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 
 	if (!json_is_object(o))
 		return fail(d, "%s: expected an object", where);
-	if (!json_is_number(json_object_get(o, "ops_per_sec")) ||
-	    !isfinite(json_number_value(json_object_get(o, "ops_per_sec"))))
+	if (!json_is_number(json_object_get(o, "ops_per_sec")))
 		return fail(d, "%s.ops_per_sec: expected a number", where);
 	s->ops_per_sec = json_number_value(json_object_get(o, "ops_per_sec"));
-	/* A throughput below zero is no measurement; averaging it in would
-	 * give a plausible-looking wrong mean. */
-	if (s->ops_per_sec < 0)
-		return fail(d, "%s.ops_per_sec: negative throughput (%g)", where,
-			    s->ops_per_sec);
+	if (!(s->ops_per_sec >= 0 && s->ops_per_sec <= MAX_OPS_PER_SEC))
+		return fail(d, "%s.ops_per_sec (%g): impossible, expected a rate in [0, %g]",
+			    where, s->ops_per_sec, MAX_OPS_PER_SEC);
 	s->lock_node = json_is_integer(json_object_get(o, "lock_node"))
 			       ? (int)json_integer_value(json_object_get(o, "lock_node"))
 			       : -1;
@@ -627,6 +634,9 @@ static int read_run(struct rd *d, json_t *o, const char *where,
 	    (rc = read_rw(d, o, where, s)) || (rc = read_latency(d, o, where, s)) ||
 	    (rc = read_handover(d, o, where, s)) || (rc = read_perf(d, o, where, s)))
 		return rc;
+	if (!isnan(s->window_s) && !(s->window_s > 0 && s->window_s <= MAX_WINDOW_S))
+		return fail(d, "%s.window_s (%g): impossible, expected seconds in (0, %g]",
+			    where, s->window_s, MAX_WINDOW_S);
 	s->seq = (unsigned)seq;
 	a = json_object_get(o, "unfair_reported");
 	if (a && !json_is_boolean(a))
@@ -835,10 +845,12 @@ int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 		return -errno;
 	errno = 0;
 	for (;;) {
-		if (max && cap > max) {
+		if (max && n > max) {
 			rc = -EFBIG;
 			break;
 		}
+		if (max && cap > max + 1)
+			cap = max + 1;
 		if (!(nb = realloc(b, cap))) {
 			rc = -ENOMEM;
 			break;
@@ -861,15 +873,50 @@ int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 	return 0;
 }
 
+int input_limit_parse(const char *text, size_t *bytes)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!text || *text < '0' || *text > '9')
+		return -EINVAL;
+	v = strtoull(text, &end, 10);
+	if (!strcmp(end, "K") || !strcmp(end, "KiB"))
+		v = v > ULLONG_MAX >> 10 ? ULLONG_MAX : v << 10;
+	else if (!strcmp(end, "M") || !strcmp(end, "MiB"))
+		v = v > ULLONG_MAX >> 20 ? ULLONG_MAX : v << 20;
+	else if (!strcmp(end, "G") || !strcmp(end, "GiB"))
+		v = v > ULLONG_MAX >> 30 ? ULLONG_MAX : v << 30;
+	else if (*end)
+		return -EINVAL;
+	if (errno || v < 1024 || v > (unsigned long long)SIZE_MAX / 2)
+		return -ERANGE;
+	*bytes = (size_t)v;
+	return 0;
+}
+
+size_t input_limit(size_t def)
+{
+	size_t v;
+
+	return input_limit_parse(getenv("LOCKBENCH_MAX_INPUT"), &v) ? def : v;
+}
+
 int results_from_json(const char *path, struct results *r, char *err,
 		      size_t errlen)
 {
+	size_t len = 0, max = input_limit(RESULTS_MAX_BYTES);
 	char *buf = NULL;
-	size_t len = 0;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	rc = file_slurp(path, 0, &buf, &len);
+	rc = file_slurp(path, max, &buf, &len);
+	if (rc == -EFBIG) {
+		snprintf(err, errlen, "cannot read results (%s): larger than the input "
+			 "limit of %zu bytes (LOCKBENCH_MAX_INPUT raises it)", path, max);
+		return -EINVAL;
+	}
 	if (rc) {
 		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(-rc));
 		return rc == -ENOMEM ? rc : -ENOENT;

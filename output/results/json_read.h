@@ -31,6 +31,23 @@ int results_from_json_buf(const char *buf, size_t len, const char *name,
 			  struct results *r, char *err, size_t errlen);
 
 /*
+ * Input size limits: a results file above RESULTS_MAX_BYTES (a sweep's
+ * file is well under 1 MiB; the jansson tree of a file takes about ten
+ * times its size) and a log above LOG_MAX_BYTES are refused, unless the
+ * environment's LOCKBENCH_MAX_INPUT (bytes, or with K, M, G) sets
+ * another limit.  JSON nesting is bounded by jansson (2048 levels).
+ */
+#define RESULTS_MAX_BYTES ((size_t)64 << 20)
+#define LOG_MAX_BYTES ((size_t)512 << 20)
+
+/* LOCKBENCH_MAX_INPUT's value, or def when it is unset or invalid. */
+size_t input_limit(size_t def);
+
+/* Parse "N", "NK", "NM", "NG" (KiB, MiB, GiB) into bytes: 0, or -EINVAL
+ * (not such a size), -ERANGE (below 1 KiB or too large). */
+int input_limit_parse(const char *text, size_t *bytes);
+
+/*
  * Read a whole file into a malloc'ed buffer (not NUL-terminated).
  * max > 0 caps the size (-EFBIG beyond it).  0 or -errno.
  */

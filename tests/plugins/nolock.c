@@ -18,6 +18,7 @@ static const struct lock_ops nolock_ops = {
 	.ref = "lockbench tests/plugins/nolock.c",
 	.family = LOCK_FAMILY_CONTROL,
 	.caps = LOCK_CAP_NOLOCK,
+	.lock_size = sizeof(int),
 	.lock = nop,
 	.unlock = nop,
 };
