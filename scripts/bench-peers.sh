@@ -49,55 +49,24 @@ for l in null tas ttas ticket anderson mcs clh qspinlock pthread_mutex; do
 done
 
 # ---- build the peers (in copies under $W) ----------------------------------
+. "$(dirname "$0")/peers-build.sh"
+# STEPS x 4 pairs per ck run: about DURATION seconds at ~5 ns a pair.
+steps=$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 5e7}')
 if [ -n "${LOCKHAMMER_DIR:-}" ]; then
 	log "building lockhammer from $LOCKHAMMER_DIR"
-	cp -r "$LOCKHAMMER_DIR" "$W/sb"
-	lh=$W/sb/benchmarks/lockhammer
-	if make -C "$lh" -j2 >"$W/lh.log" 2>&1; then
-		b=$(ls -d "$lh"/build.relax_pause 2>/dev/null || ls -d "$lh"/build.* | head -1)
-		add "lockhammer null lh $b/lh_empty"
-		add "lockhammer tas lh $b/lh_swap_mutex"
-		add "lockhammer ticket lh $b/lh_ticket_spinlock"
-		add "lockhammer clh lh $b/lh_clh_spinlock"
-		add "lockhammer qspinlock lh $b/lh_queued_spinlock"
-		add "lockhammer pthread_mutex lh $b/lh_pthread_mutex_lock"
-	else
-		log "lockhammer did not build (see its make output): skipped"; tail -5 "$W/lh.log" >&2
-	fi
+	peers_build_lockhammer "$LOCKHAMMER_DIR" >"$W/lh.list" ||
+		log "lockhammer did not build (see its make output): skipped"
+	while read -r lock bin; do add "lockhammer $lock lh $bin"; done <"$W/lh.list"
 fi
 if [ -n "${CK_DIR:-}" ]; then
 	log "building Concurrency Kit's spinlock benchmarks from $CK_DIR"
-	cp -r "$CK_DIR" "$W/ck"
-	# STEPS x 4 pairs per run: about DURATION seconds at ~5 ns a pair.
-	steps=$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 5e7}')
-	if (cd "$W/ck" && ./configure >/dev/null 2>&1) &&
-	   make -B -C "$W/ck/regressions/ck_spinlock/benchmark" ck_fas.LATENCY ck_ticket.LATENCY \
-		ck_mcs.LATENCY ck_clh.LATENCY ck_anderson.LATENCY pthread.LATENCY \
-		CFLAGS="-O2 -I../../../include -D_GNU_SOURCE -DSTEPS=$steps" >"$W/ck.log" 2>&1; then
-		d=$W/ck/regressions/ck_spinlock/benchmark
-		add "ck tas ck $steps $d/ck_fas.LATENCY"
-		add "ck ticket ck $steps $d/ck_ticket.LATENCY"
-		add "ck mcs ck $steps $d/ck_mcs.LATENCY"
-		add "ck clh ck $steps $d/ck_clh.LATENCY"
-		add "ck anderson ck $steps $d/ck_anderson.LATENCY"
-		add "ck pthread_mutex ck $steps $d/pthread.LATENCY"
-	else
-		log "ck did not build: skipped"; tail -5 "$W/ck.log" >&2
-	fi
+	peers_build_ck "$CK_DIR" "$steps" >"$W/ck.list" || log "ck did not build: skipped"
+	while read -r lock bin; do add "ck $lock ck $steps $bin"; done <"$W/ck.list"
 fi
 if [ -n "${LIBSLOCK_DIR:-}" ]; then
 	log "building libslock's stress_one from $LIBSLOCK_DIR (one binary per lock)"
-	for v in SPINLOCK:tas TTAS:ttas TICKET:ticket MCS:mcs CLH:clh ARRAY:anderson MUTEX:pthread_mutex; do
-		rm -rf "$W/sl"
-		cp -r "$LIBSLOCK_DIR" "$W/sl"
-		if make -B -C "$W/sl" stress_one LOCK_VERSION=-DUSE_${v%%:*}_LOCKS >"$W/sl.log" 2>&1; then
-			cp "$W/sl/stress_one" "$W/sl_${v#*:}"
-			add "libslock ${v#*:} sl $W/sl_${v#*:}"
-		else
-			log "libslock ${v%%:*} did not build: skipped"; tail -3 "$W/sl.log" >&2
-		fi
-	done
-	rm -rf "$W/sl"
+	peers_build_libslock "$LIBSLOCK_DIR" >"$W/sl.list"
+	while read -r lock bin; do add "libslock $lock sl $bin"; done <"$W/sl.list"
 fi
 
 # ---- one run of one contender: ns per pair on stdout -------------------------

@@ -12,7 +12,7 @@
 
 /* Operations between two sampled ones when latency is not sampled more
  * often: the lag of the read and handover counters (loop.h). */
-#define WL_EVERY 64
+#define WL_EVERY 256
 
 static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
 {
@@ -234,12 +234,13 @@ unsigned wl_cs_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 {
 	const struct wl_env e = wl_env_get(w);
 	bool lat = lat_due(w), sec = samp_due(w);
+	uint64_t c;
 
 	acquire(w, &e, lk, lat);
-	wl_enter(w, &e, false);
+	c = wl_enter(w, &e, false, st->last);
 	wl_cs_data(&e);
 	cs_delay(w, &e, sec);
-	wl_leave(w, &e, false);
+	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
 	ncs_delay(w, &e, &st->rng, sec);
 	return sampled_end(w, st);
@@ -257,11 +258,13 @@ unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 		rul(e.lock, e.ctx);
 		st->reads++;
 	} else {
+		uint64_t c;
+
 		acquire(w, &e, lk, lat);
-		wl_enter(w, &e, true);
+		c = wl_enter(w, &e, true, st->last);
 		wl_cs_data(&e);
 		cs_delay(w, &e, false);
-		wl_leave(w, &e, true);
+		st->last = wl_leave(w, &e, true, c);
 		ul(e.lock, e.ctx);
 	}
 	ncs_delay(w, &e, &st->rng, false);
@@ -273,13 +276,14 @@ unsigned wl_torture_sampled(struct worker *w, struct wl_state *st,
 {
 	const struct wl_env e = wl_env_get(w);
 	bool lat = lat_due(w);
+	uint64_t c;
 
 	wl_stutter(w);
 	acquire(w, &e, lk, lat);
-	wl_enter(w, &e, false);
+	c = wl_enter(w, &e, false, st->last);
 	wl_torture_delay(w, &st->rng);
 	cs_delay(w, &e, false);
-	wl_leave(w, &e, false);
+	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
 	ncs_delay(w, &e, &st->rng, false);
 	return sampled_end(w, st);
