@@ -215,7 +215,8 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
-# The instruction-count guard: the cs loop of null, tas and ticket under
+# The instruction-count guard: the cs loop of null and of the locks with a
+# peer implementation (tas, ttas, ticket, anderson, mcs, clh, qspinlock) under
 # valgrind against a per-operation budget (deterministic; no timing).
 insn: lockbench
 	tests/e2e_insn.sh ./lockbench

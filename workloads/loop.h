@@ -13,20 +13,23 @@
  *
  * What the common path of an operation does beyond the lock (an empty
  * section: --cs-lines 0, no delays):
- *   - one load of the owner word on entry, compared with our own id: it
- *     is both the exclusion check (somebody inside has WL_HELD set) and
- *     the handover check (another thread held it last); anything but
- *     "ours, free" goes to a cold function;
- *   - the store of the owner word, the unprotected counter's load and
- *     store, the owner word's check and release on leave;
- *   - the operation count stored to the worker's own slot;
+ *   - the unprotected counter loaded on entry and compared with the
+ *     value we left it at: another value means another thread held the
+ *     lock since (a handover, counted in a cold function that reads the
+ *     owner word to tell who);
+ *   - the owner word stored (ours, WL_HELD) on entry;
+ *   - on leave the counter stored plus one and the owner word checked
+ *     (rw also gives it back, for the readers' check);
  *   - one countdown to the next sampled operation, and the stop flag.
  * Everything else happens on the sampled operation, one in
- * `worker.every` (64 by default), out of line: latency timing, section
- * length samples, and publishing the read and handover counters (so
- * those counters lag the operation count by less than `every`
- * operations per thread at the edges of the window; the operation count
- * itself is exact).  Parameters that cannot change during the run are
+ * `worker.every` (256, or --lat-sample when that is smaller), out of
+ * line: latency timing, section length samples, and publishing the
+ * counters.  In the empty cs loop the operation count too reaches the
+ * slot only there (elsewhere every operation stores it), so each edge of
+ * the window sees a count that lags the true one by less than `every`
+ * operations per thread (read and handover counters: the same bound);
+ * the final counts, which the exclusion check sums, are exact.
+ * Parameters that cannot change during the run are
  * copied into locals (struct wl_env) before the loop.
  */
 #ifndef LOCKBENCH_LOOP_H
