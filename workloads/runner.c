@@ -118,10 +118,11 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
 	}
-	/* The read and handover counters reach the slot on the loop's
-	 * sampled operations (workloads/loop.h), so at each edge of the
-	 * window they lag the exact operation count by less than one
-	 * sampling period per thread: clamp what that could invert. */
+	/* The read and handover counters (and with empty sections the
+	 * operation count) reach the slot on the loop's sampled operations
+	 * (workloads/loop.h), so at each edge of the window they lag by
+	 * less than one sampling period per thread: clamp what that could
+	 * invert. */
 	{
 		uint64_t ops = 0;
 
