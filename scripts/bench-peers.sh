@@ -15,7 +15,9 @@
 #   CK_DIR          Concurrency Kit checkout (regressions/ck_spinlock)
 #   LIBSLOCK_DIR    libslock checkout (bmarks/stress_one.c)
 # or as arguments after the binary: lockhammer=DIR ck=DIR libslock=DIR.
-# RUNS (default 5) runs of DURATION (default 1) seconds each.
+# RUNS (default 5) runs of DURATION (default 1) seconds each; LB_ARGS:
+# more lockbench options (e.g. LB_ARGS="--lat-sample 0": no latency
+# sampling, whose two clock reads per 64 operations the default pays).
 #
 # The same section everywhere: lockbench --cs-lines 0 --ncs-ns 0 (the
 # mutual-exclusion check stays on); lockhammer -c 0 -p 0 (not -c 0ns,
@@ -76,7 +78,7 @@ run_one() {
 	case $kind in
 	lb)
 		"$BIN" -l "$1" -t 1 -r 1 --warmup 0.2 -d "$DURATION" --cs-lines 0 --ncs-ns 0 \
-			--no-tune --no-probe -q -f json -o "$W/lb.json" >/dev/null
+			--no-tune --no-probe -q -f json -o "$W/lb.json" ${LB_ARGS:-} >/dev/null # split on purpose
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 r=d["points"][0]["runs"][0]
 assert d["points"][0]["status"] == "ok", d["points"][0]["status"]
@@ -111,7 +113,7 @@ for k in $(seq 1 "$RUNS"); do
 done
 
 # ---- table ----------------------------------------------------------------------
-python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
+LB_ARGS=${LB_ARGS:-} python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
 import collections, statistics, subprocess, sys
 res = collections.defaultdict(list)
 for line in open(sys.argv[1]):
@@ -119,8 +121,9 @@ for line in open(sys.argv[1]):
     res[(lock, peer)].append(float(ns))
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
             if l.startswith("model name")), "?")
-print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s"
-      % (sys.argv[2], cpu))
+import os
+print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s%s"
+      % (sys.argv[2], cpu, "; lockbench " + os.environ["LB_ARGS"] if os.environ.get("LB_ARGS") else ""))
 print("%-14s %10s %11s %11s %11s  %-11s %s" % ("lock", "lockbench", "lockhammer", "ck",
                                              "libslock", "best peer", "lockbench/best"))
 locks = ["null", "tas", "ttas", "ticket", "anderson", "mcs", "clh", "qspinlock", "pthread_mutex"]
