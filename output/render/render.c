@@ -545,13 +545,17 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
 	if (unfair)
-		fprintf(f, "^  unfair: in a run the busiest thread made more than twice the "
-			"operations of the least busy (locktorture's \?\?\?)\n");
+		render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
+			       "the operations of the least busy (locktorture's \?\?\?)", 3);
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
-			fprintf(f, "%s %s: %s\n", r->variants[i / r->nrows].name,
-				results_row_name(r, i % r->nrows, row, sizeof(row)),
-				r->points[i].error);
+		if (r->points[i].status >= POINT_FAILED && r->points[i].error) {
+			char line[1024];
+
+			snprintf(line, sizeof(line), "%s %s: %s", r->variants[i / r->nrows].name,
+				 results_row_name(r, i % r->nrows, row, sizeof(row)),
+				 r->points[i].error);
+			render_wrapped(f, line, 3);
+		}
 	if (missing && !r->incomplete)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
