@@ -20,7 +20,7 @@ if ! command -v valgrind >/dev/null; then
 	exit 1
 fi
 
-budgets=${LB_INSN_BUDGET:-"null=24 tas=30 ttas=32 ticket=34 anderson=41 mcs=36 clh=36 qspinlock=28"}
+budgets=${LB_INSN_BUDGET:-"null=18 tas=24 ttas=27 ticket=31 anderson=36 mcs=31 clh=31 qspinlock=25"}
 for b in $budgets; do
 	lock=${b%%=*} max=${b#*=}
 	cg=$OUT/cg.$lock json=$OUT/$lock.json

@@ -20,7 +20,8 @@
  *   - the owner word stored (ours, WL_HELD) on entry;
  *   - on leave the counter stored plus one and the owner word checked
  *     (rw also gives it back, for the readers' check);
- *   - one countdown to the next sampled operation, and the stop flag.
+ *   - one countdown to the next sampled operation, and the stop flag
+ *     (with empty sections only on the sampled operation).
  * Everything else happens on the sampled operation, one in
  * `worker.every` (256, or --lat-sample when that is smaller), out of
  * line: latency timing, section length samples, and publishing the
@@ -281,7 +282,10 @@ WL_INLINE void wl_stutter(const struct worker *w)
 	} while (0)
 
 /* cs; `empty` (a constant) drops the section's data and delays when the
- * run has none, so the loop is only the lock and the checks. */
+ * run has none, so the loop is only the lock and the checks: then the
+ * stop flag, like the operation count, waits for the sampled operation
+ * (a worker stops fewer than `every` operations late; without delays
+ * those are short). */
 WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			 const bool empty)
 {
@@ -289,8 +293,12 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 	uint64_t n = 0, reads = 0, rng = w->rng, last = WL_NONE, c;
 	unsigned left = w->every;
 
-	while (!atomic_load_explicit(e.stop, lb_rlx)) {
+	for (;;) {
+		if (!empty && atomic_load_explicit(e.stop, lb_rlx))
+			break;
 		if (__builtin_expect(--left == 0, 0)) {
+			if (empty && atomic_load_explicit(e.stop, lb_rlx))
+				break;
 			WL_SAMPLED(wl_cs_sampled(w, &st_, lk, ul));
 			continue;
 		}
