@@ -679,7 +679,7 @@ static const struct opt compare_rows[] = {
 };
 
 const struct opt_cmd compare_options = {"compare", compare_rows,
-					sizeof(compare_rows) / sizeof(compare_rows[0])};
+					sizeof(compare_rows) / sizeof(compare_rows[0]), 0};
 
 void compare_usage(FILE *f)
 {
