@@ -495,14 +495,6 @@ static void config_variants(struct config *cf, const struct cli *c,
 /* At most this many variants (locks x parameter combinations). */
 #define MAX_VARIANTS 4096
 
-/* The swept parameter's name: the option's, '_' for '-'. */
-static void param_key(const char *opt, char *key, size_t len)
-{
-	snprintf(key, len, "%s", opt);
-	for (char *p = key; *p; p++)
-		*p = *p == '-' ? '_' : *p;
-}
-
 /* The value of row o in c as JSON (the unit of a plain number). */
 static json_t *param_value(const struct opt *o, const struct cli *c)
 {
@@ -580,7 +572,7 @@ static void sweep_variant(struct config *cf, const struct config *old,
 	for (unsigned i = 0; i < wd->n; i++) {
 		json_t *v = param_value(wd->d[i].o, &tmp);
 
-		param_key(wd->d[i].o->name, key, sizeof(key));
+		opt_param_key(wd->d[i].o, key, sizeof(key));
 		name_add(name, sizeof(name), key, v);
 		json_object_set_new(sw, key, v);
 	}
@@ -618,7 +610,7 @@ static json_t *sweep_json(const struct config *cf, const struct cli *c,
 			opt_set(d->o, &tmp, d->v[k]);
 			json_array_append_new(a, param_value(d->o, &tmp));
 		}
-		param_key(d->o->name, key, sizeof(key));
+		opt_param_key(d->o, key, sizeof(key));
 		json_object_set_new(j, key, a);
 	}
 	(void)cf;

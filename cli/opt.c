@@ -198,6 +198,21 @@ unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 	return d->n;
 }
 
+const char *opt_param_key(const struct opt *o, char *key, size_t len)
+{
+	const char *unit = o->type == OPT_MS ? "_ms" : o->type == OPT_SECONDS ? "_s" :
+			   o->type == OPT_NS ? "_ns" : "";
+	size_t n, u = strlen(unit);
+
+	snprintf(key, len, "%s", o->name);
+	for (char *p = key; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+	n = strlen(key);
+	if (u && (n < u || strcmp(key + n - u, unit)))
+		snprintf(key + n, len - n, "%s", unit);
+	return key;
+}
+
 void opt_dims_free(struct opt_dims *d)
 {
 	for (unsigned i = 0; i < d->n; i++) {

@@ -110,6 +110,14 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 		      struct opt_dim *d);
 
+/*
+ * The name a swept value of row o carries in results (JSON params, CSV
+ * columns, --rows): the option's name with '_' for '-', and the unit of
+ * a plain number when the name does not end in it ("long_hold_ms",
+ * "stutter_s", "cs_ns").  Returns key.
+ */
+const char *opt_param_key(const struct opt *o, char *key, size_t len);
+
 /* One option's value into dst (the parser of the command line). */
 void opt_set(const struct opt *o, void *dst, const char *arg);
 

@@ -274,27 +274,23 @@ static void __attribute__((noreturn)) bad_word(const char *w)
  */
 static const char *rows_dim(const struct cli *c)
 {
-	char valid[512] = "threads", want[128], key[128];
-	bool found = !strcmp(c->rows, "threads");
+	static char key[128];
+	char valid[512] = "threads";
 
 	if (c->row_name_given && c->dims.n)
 		cli_die("--row-name (%s): relabels thread counts, and this run sweeps "
 			"parameters; choose the rows with --rows", c->row_name);
-	snprintf(want, sizeof(want), "%s", c->rows);
-	for (char *p = want; *p; p++)
-		*p = *p == '-' ? '_' : *p;
+	if (!strcmp(c->rows, "threads"))
+		return c->rows;
 	for (unsigned i = 0; i < c->dims.n; i++) {
-		snprintf(key, sizeof(key), "%s", c->dims.d[i].o->name);
-		for (char *p = key; *p; p++)
-			*p = *p == '-' ? '_' : *p;
-		found |= !strcmp(key, want);
+		opt_param_key(c->dims.d[i].o, key, sizeof(key));
+		if (!strcmp(c->rows, key) || !strcmp(c->rows, c->dims.d[i].o->name))
+			return key;
 		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), ", %s",
 			 c->dims.d[i].o->name);
 	}
-	if (!found)
-		cli_die("--rows (%s): not a dimension of this run; valid: %s%s", c->rows,
-			valid, c->dims.n ? "" : " (give an option a list to sweep it)");
-	return c->rows;
+	cli_die("--rows (%s): not a dimension of this run; valid: %s%s", c->rows,
+		valid, c->dims.n ? "" : " (give an option a list to sweep it)");
 }
 
 /* Validate the whole command line into run (exit 2 on bad usage). */
