@@ -136,6 +136,7 @@ e2e: lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
+	tests/e2e_sweep.sh ./lockbench
 	tests/e2e_counters.sh ./lockbench
 	tests/e2e_faults.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
