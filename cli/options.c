@@ -220,7 +220,7 @@ static const struct opt rows[] = {
 	 .help = "heading of the thread-count rows (e.g. nwriters_stress)"},
 	{.name = "rows", .type = OPT_STR, .arg = "DIM",
 	 .def = "threads", .off = F(rows),
-	 .help = "text tables: rows over DIM (threads or a swept option), one table per rest"},
+	 .help = "rows of text tables: threads or a swept option (a table per rest)"},
 	{.name = "no-marks", .type = OPT_FLAG,
 	 .off = F(no_marks),
 	 .help = "print tables without ? ~ * marks and notes"},
@@ -274,6 +274,7 @@ void cli_usage(FILE *f)
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N] [--c2c] [-f json]\n"
 		"       lockbench system [show|tune|reset] [-f json] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
+		"       lockbench merge [-o OUT.json] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
@@ -282,6 +283,9 @@ void cli_usage(FILE *f)
 	fprintf(f,
 		"\nDurations take a unit: -d 500ms, --warmup 1s, --cs-ns 1us, --long-hold 2s\n"
 		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"
+		"Options shown with a list (NS,..) and --lock-opt values sweep:\n"
+		"--cs-ns 0,100,1us --cs-lines 1,4 runs every lock at each combination,\n"
+		"one table per combination (--rows cs-ns puts cs-ns in the rows).\n"
 		"'lockbench help COMMAND' shows the options of another command.\n"
 		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
 		"hung, or the sweep was interrupted; 2 bad usage or input, a failed\n"

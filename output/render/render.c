@@ -313,7 +313,9 @@ const char *render_at_row(const struct results *r, unsigned row, char *buf,
 	size_t hl = strlen(h);
 
 	results_row_name(r, row, name, sizeof(name));
-	if (r->row_desc && r->row_desc[row].label)
+	if (r->row_desc && r->row_desc[row].label && r->row_desc[row].value)
+		snprintf(buf, len, "at %s=%s", h, name);
+	else if (r->row_desc && r->row_desc[row].label)
 		snprintf(buf, len, "at %s", name);
 	else if (!strcmp(name, "1") && hl > 1 && h[hl - 1] == 's')
 		snprintf(buf, len, "at 1 %.*s", (int)(hl - 1), h);

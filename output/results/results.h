@@ -196,6 +196,7 @@ struct row_desc {
 	char *label;             /* shown instead of the number, or NULL */
 	char *metric;            /* "transactions", "time"; NULL: throughput */
 	bool lower_better;       /* the metric is better when smaller */
+	bool value;              /* label is a value of row_heading (--rows) */
 };
 
 struct results {

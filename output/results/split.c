@@ -155,9 +155,11 @@ static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
 	const struct results *r = c->r;
 	unsigned nrows = c->rowdim >= 0 ? c->nrowval : r->nrows;
 	char h[512], val[64];
+	bool plain = true;
 	int rc = 0;
 
 	p->r = *r;
+	p->r.noise.row_stop = NULL;
 	part_heading(c, rep, trow, h, sizeof(h));
 	p->heading = dup_or_die(h, &rc);
 	p->r.nvariants = c->ncols;
@@ -181,6 +183,7 @@ static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
 			p->r.rows[i] = r->rows[trow];
 			p->r.row_desc[i].label = dup_or_die(value_text(
 				dim_of(r, c->rowval[i], c->keys[c->rowdim]), val, sizeof(val)), &rc);
+			p->r.row_desc[i].value = true;
 		}
 	} else {
 		memcpy(p->r.rows, r->rows, nrows * sizeof(unsigned));
@@ -220,6 +223,42 @@ static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
 	p->r.baseline = col_index(c, r->baseline);
 	if (p->r.baseline >= c->ncols)
 		p->r.baseline = 0;
+	/* The noise counts and -r auto verdicts of this part's points. */
+	p->r.noise.runs = p->r.noise.flagged = p->r.noise.excluded = 0;
+	p->r.noise.not_reached = 0;
+	memset(p->r.noise.by_flag, 0, sizeof(p->r.noise.by_flag));
+	for (unsigned i = 0; i < c->ncols * nrows; i++) {
+		const struct point *q = &p->r.points[i];
+
+		p->r.noise.flagged += q->noise.flagged;
+		p->r.noise.excluded += q->noise.excluded;
+		p->r.noise.not_reached += q->noise.adaptive && q->status == POINT_OK &&
+					  !q->noise.reached;
+		for (unsigned j = 0; j < q->nruns; j++) {
+			const struct run_noise *n = &q->runs[j].noise;
+
+			p->r.noise.runs += n->present || n->recorded_set;
+			for (unsigned b = 0; b < NOISE_NFLAGS; b++)
+				p->r.noise.by_flag[b] += !!(n->flags & (1u << b));
+		}
+	}
+	if (r->noise.row_stop) {
+		p->r.noise.row_stop = calloc(nrows, sizeof(*p->r.noise.row_stop));
+		if (!p->r.noise.row_stop)
+			return -ENOMEM;
+		for (unsigned i = 0; i < nrows; i++)
+			p->r.noise.row_stop[i] = r->noise.row_stop[c->rowdim >= 0 ? trow : i];
+	}
+	/* Every column against the baseline's: no pairing to speak of. */
+	for (unsigned k = 0; k < c->ncols && p->r.base_of; k++)
+		if (p->r.base_of[k] != p->r.baseline) {
+			plain = false;
+			break;
+		}
+	if (plain) {
+		free(p->r.base_of);
+		p->r.base_of = NULL;
+	}
 	return rc;
 }
 
@@ -343,6 +382,7 @@ void results_parts_free(struct results_part *parts, unsigned n)
 		free(r->base_of);
 		free(r->rows);
 		free(r->row_desc);
+		free(r->noise.row_stop);
 		free(parts[i].heading);
 	}
 	free(parts);
