@@ -82,6 +82,13 @@ awk '/^cs_ns=100 cs_lines=4$/ {getline; print; getline; getline; getline; print;
 grep -q '^Lock: *ticket *$' "$OUT/one" && grep -q '^2  ' "$OUT/one" && ok ||
 	bad "table under cs_ns=100 cs_lines=4: $(cat "$OUT/one")"
 
+# scripts/plot with a swept parameter on the x axis (the text chart
+# needs no matplotlib): one series per lock and other parameter.
+"$(dirname "$0")/../scripts/plot" "$OUT/s.json" --x cs_ns -o - >"$OUT/chart" 2>"$OUT/stderr" &&
+	[ "$(grep -c 'ticket cs_lines=[14]' "$OUT/chart")" -eq 6 ] &&
+	grep -q '^0 ' "$OUT/chart" && grep -q '^1000 ' "$OUT/chart" &&
+	! grep -q 'cs_ns=0' "$OUT/chart" && ok || bad "plot --x cs_ns: $(cat "$OUT/chart" "$OUT/stderr")"
+
 # --rows: the row dimension a parameter, one table per thread count and
 # the other parameters; two locks, so each row has its rel%.
 expect_exit 0 "--rows cs-ns" -- "$BIN" -l ticket,mcs -t 1,2 --cs-ns 0,1us --cs-lines 1,2 \
