@@ -297,6 +297,7 @@ static const char *rows_dim(const struct cli *c)
 static void run_prepare(struct run *run, const struct cli *c)
 {
 	char err[512] = "";
+	unsigned combos = 1;
 
 	if (c->argc)
 		bad_word(c->argv[0]);
@@ -307,7 +308,11 @@ static void run_prepare(struct run *run, const struct cli *c)
 	run->o.header = c->header;
 	run->o.ropts.verbose = c->verbose;
 	run->o.ropts.rows = rows_dim(c);
-	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
+	/* The shape of each table: a sweep prints one per combination of
+	 * the workload parameters, its columns the locks (and lock options). */
+	for (unsigned i = 0; i < c->dims.n; i++)
+		combos *= c->dims.d[i].n;
+	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks / combos,
 						   .nrows = run->cf.nthreads});
 	run->rs = (struct resume){.path = c->resume};
 	resume_prepare(&run->rs, c->seed != NULL, &run->cf, &run->o);

@@ -108,6 +108,14 @@ for b in blocks:
     assert len(lines) == 6, lines
 PY
 
+# speedup takes two columns: per table, so a sweep of two locks is fine
+# and one of three is refused before it runs.
+bad_input "speedup of three locks" "format speedup (3 variants)" -l ticket,mcs,tas \
+	--cs-ns 0,100 -f speedup
+expect_exit 0 "speedup of a sweep" -- "$BIN" -l ticket,mcs -t 1 --cs-ns 0,100 $SHORT -f speedup
+[ "$(grep -c '^#thr  ticket  mcs  *speedup (mcs/ticket)$' "$OUT/stdout")" -eq 2 ] &&
+	grep -q '^cs_ns=100$' "$OUT/stdout" && ok || bad "speedup tables: $(cat "$OUT/stdout")"
+
 # A lock option swept: its values name the variants; the other lock is
 # compared at the first value.
 expect_exit 0 "lock-opt list" -- "$BIN" -l cna,mcs -t 1 --lock-opt cna.threshold_ns=1e5,1e6 \

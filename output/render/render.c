@@ -24,7 +24,7 @@ const struct format_info formats[] = {
 	{"lkp", "kernel  kops/s(higher is better) / mcs  2755.61±10.26%",
 	 render_lkp_split, NULL},
 	{"speedup", "#thr  stock  patched  speedup (patched/stock) / 8  5.309  6.894  1.299",
-	 render_speedup_split, speedup_check},
+	 render_speedup_split, speedup_check_split},
 	{"mmtests", "Hmean     1          899.91 (   0.00%)      416.83 *  16.01%*",
 	 render_mmtests_split, NULL},
 	{"lkp-compare", "    899910            -2.2%     880100        cs.threads=1.ops/s",

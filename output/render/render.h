@@ -88,6 +88,7 @@ int render_box_split(const struct results *r, const struct render_opts *o, FILE 
 int render_lkp_split(const struct results *r, const struct render_opts *o, FILE *f);
 int render_speedup_split(const struct results *r, const struct render_opts *o, FILE *f);
 int render_mmtests_split(const struct results *r, const struct render_opts *o, FILE *f);
+int speedup_check_split(const struct results *r, char *err, size_t len);
 int render_lkpcmp_split(const struct results *r, const struct render_opts *o, FILE *f);
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
 /* The JSON document of results_to_json() (results/json_write.c). */

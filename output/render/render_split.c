@@ -41,3 +41,18 @@ SPLIT(render_lkp)
 SPLIT(render_speedup)
 SPLIT(render_mmtests)
 SPLIT(render_lkpcmp)
+
+/* speedup of a sweep: two columns in each table (the columns do not
+ * depend on the row dimension, so the first part tells). */
+int speedup_check_split(const struct results *r, char *err, size_t len)
+{
+	struct results_part *parts;
+	unsigned n;
+	int rc;
+
+	if (results_split(r, NULL, &parts, &n, err, len))
+		return -EINVAL;
+	rc = speedup_check(n ? &parts[0].r : r, err, len);
+	results_parts_free(parts, n);
+	return rc;
+}

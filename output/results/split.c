@@ -26,7 +26,7 @@ unsigned results_dims(const struct results *r, const char **keys, unsigned max)
 {
 	unsigned n = 0;
 
-	for (unsigned v = 0; v < r->nvariants; v++) {
+	for (unsigned v = 0; r->variants && v < r->nvariants; v++) {
 		const char *k;
 		json_t *x;
 
