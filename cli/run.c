@@ -186,12 +186,15 @@ static void results_setup(struct results *r, const struct config *cf,
 		variant_setup(&r->variants[i], cf, i);
 	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
 	r->baseline = cf->baseline;
-	if (cf->base_of) {
-		r->base_of = calloc(cf->nlocks, sizeof(*r->base_of));
-		if (!r->base_of)
-			cli_die("out of memory");
-		memcpy(r->base_of, cf->base_of, cf->nlocks * sizeof(*r->base_of));
-	}
+	/* A sweep's pairing, unless every variant is against the baseline
+	 * anyway (only lock options swept). */
+	for (unsigned i = 0; cf->base_of && i < cf->nlocks && !r->base_of; i++)
+		if (cf->base_of[i] != cf->baseline) {
+			r->base_of = calloc(cf->nlocks, sizeof(*r->base_of));
+			if (!r->base_of)
+				cli_die("out of memory");
+			memcpy(r->base_of, cf->base_of, cf->nlocks * sizeof(*r->base_of));
+		}
 	r->min_effect = cf->min_effect_pct;
 	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
 	r->row_heading = strdup(cf->row_heading);

@@ -147,21 +147,14 @@ static unsigned col_index(const struct cut *c, unsigned v)
 	return k;
 }
 
-/* Fill part p: representative variant `rep` (its combination), thread
- * row `trow` when the rows are a parameter. */
-static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
-		     unsigned trow)
+/* The part's arrays, its columns and its rows; 0 or -ENOMEM. */
+static int part_frame(const struct cut *c, struct results_part *p, unsigned nrows,
+		      unsigned trow)
 {
 	const struct results *r = c->r;
-	unsigned nrows = c->rowdim >= 0 ? c->nrowval : r->nrows;
-	char h[512], val[64];
-	bool plain = true;
+	char val[64];
 	int rc = 0;
 
-	p->r = *r;
-	p->r.noise.row_stop = NULL;
-	part_heading(c, rep, trow, h, sizeof(h));
-	p->heading = dup_or_die(h, &rc);
 	p->r.nvariants = c->ncols;
 	p->r.nrows = nrows;
 	p->r.variants = calloc(c->ncols, sizeof(*p->r.variants));
@@ -177,17 +170,27 @@ static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
 		p->r.variants[k].geo_rel = NAN;
 		p->r.base_of[k] = k;
 	}
-	if (c->rowdim >= 0) {
-		p->r.row_heading = (char *)c->keys[c->rowdim];
-		for (unsigned i = 0; i < nrows; i++) {
-			p->r.rows[i] = r->rows[trow];
-			p->r.row_desc[i].label = dup_or_die(value_text(
-				dim_of(r, c->rowval[i], c->keys[c->rowdim]), val, sizeof(val)), &rc);
-			p->r.row_desc[i].value = true;
-		}
-	} else {
+	if (c->rowdim < 0) {
 		memcpy(p->r.rows, r->rows, nrows * sizeof(unsigned));
+		return rc;
 	}
+	p->r.row_heading = (char *)c->keys[c->rowdim];
+	for (unsigned i = 0; i < nrows; i++) {
+		p->r.rows[i] = r->rows[trow];
+		p->r.row_desc[i].label = dup_or_die(value_text(
+			dim_of(r, c->rowval[i], c->keys[c->rowdim]), val, sizeof(val)), &rc);
+		p->r.row_desc[i].value = true;
+	}
+	return rc;
+}
+
+/* The points of the variants of rep's combination into their columns. */
+static void part_points(const struct cut *c, struct results_part *p, unsigned rep,
+			unsigned trow)
+{
+	const struct results *r = c->r;
+	unsigned nrows = p->r.nrows;
+
 	for (unsigned v = 0; v < r->nvariants; v++) {
 		unsigned k = col_index(c, v), b = results_base(r, v);
 
@@ -207,59 +210,78 @@ static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
 		}
 		if (same_combo(r, v, b, c->keys, c->nk, -1))
 			p->r.base_of[k] = col_index(c, b);
-		if (v == r->baseline || b == v)
-			p->r.baseline = k;
 		for (unsigned i = 0; i < nrows; i++) {
-			if (c->rowdim < 0) {
+			if (c->rowdim < 0)
 				p->r.points[k * nrows + i] = *results_point(r, v, i);
-				continue;
-			}
-			if (same_value(dim_of(r, v, c->keys[c->rowdim]),
-				       dim_of(r, c->rowval[i], c->keys[c->rowdim])))
+			else if (same_value(dim_of(r, v, c->keys[c->rowdim]),
+					    dim_of(r, c->rowval[i], c->keys[c->rowdim])))
 				p->r.points[k * nrows + i] = *results_point(r, v, trow);
 		}
 	}
-	/* The baseline column is the one of the results' baseline. */
-	p->r.baseline = col_index(c, r->baseline);
-	if (p->r.baseline >= c->ncols)
-		p->r.baseline = 0;
-	/* The noise counts and -r auto verdicts of this part's points. */
-	p->r.noise.runs = p->r.noise.flagged = p->r.noise.excluded = 0;
-	p->r.noise.not_reached = 0;
-	memset(p->r.noise.by_flag, 0, sizeof(p->r.noise.by_flag));
-	for (unsigned i = 0; i < c->ncols * nrows; i++) {
+}
+
+/* The noise counts and -r auto verdicts of the part's points; 0 or -ENOMEM. */
+static int part_noise(const struct cut *c, struct results_part *p, unsigned trow)
+{
+	struct results_noise *n = &p->r.noise;
+	const struct results *r = c->r;
+
+	n->runs = n->flagged = n->excluded = n->not_reached = 0;
+	memset(n->by_flag, 0, sizeof(n->by_flag));
+	for (unsigned i = 0; i < p->r.nvariants * p->r.nrows; i++) {
 		const struct point *q = &p->r.points[i];
 
-		p->r.noise.flagged += q->noise.flagged;
-		p->r.noise.excluded += q->noise.excluded;
-		p->r.noise.not_reached += q->noise.adaptive && q->status == POINT_OK &&
-					  !q->noise.reached;
+		n->flagged += q->noise.flagged;
+		n->excluded += q->noise.excluded;
+		n->not_reached += q->noise.adaptive && q->status == POINT_OK && !q->noise.reached;
 		for (unsigned j = 0; j < q->nruns; j++) {
-			const struct run_noise *n = &q->runs[j].noise;
+			const struct run_noise *rn = &q->runs[j].noise;
 
-			p->r.noise.runs += n->present || n->recorded_set;
+			n->runs += rn->present || rn->recorded_set;
 			for (unsigned b = 0; b < NOISE_NFLAGS; b++)
-				p->r.noise.by_flag[b] += !!(n->flags & (1u << b));
+				n->by_flag[b] += !!(rn->flags & (1u << b));
 		}
 	}
-	if (r->noise.row_stop) {
-		p->r.noise.row_stop = calloc(nrows, sizeof(*p->r.noise.row_stop));
-		if (!p->r.noise.row_stop)
-			return -ENOMEM;
-		for (unsigned i = 0; i < nrows; i++)
-			p->r.noise.row_stop[i] = r->noise.row_stop[c->rowdim >= 0 ? trow : i];
-	}
+	n->row_stop = NULL;
+	if (!r->noise.row_stop)
+		return 0;
+	n->row_stop = calloc(p->r.nrows, sizeof(*n->row_stop));
+	if (!n->row_stop)
+		return -ENOMEM;
+	for (unsigned i = 0; i < p->r.nrows; i++)
+		n->row_stop[i] = r->noise.row_stop[c->rowdim >= 0 ? trow : i];
+	return 0;
+}
+
+/* Fill part p: representative variant `rep` (its combination), thread
+ * row `trow` when the rows are a parameter.  0 or -ENOMEM. */
+static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
+		     unsigned trow)
+{
+	unsigned nrows = c->rowdim >= 0 ? c->nrowval : c->r->nrows;
+	char h[512];
+	bool plain = true;
+	int rc = 0;
+
+	p->r = *c->r;
+	p->r.noise.row_stop = NULL;
+	part_heading(c, rep, trow, h, sizeof(h));
+	p->heading = dup_or_die(h, &rc);
+	if (part_frame(c, p, nrows, trow) || rc)
+		return -ENOMEM;
+	part_points(c, p, rep, trow);
+	/* The baseline column is the one of the results' baseline. */
+	p->r.baseline = col_index(c, c->r->baseline);
+	if (p->r.baseline >= c->ncols)
+		p->r.baseline = 0;
 	/* Every column against the baseline's: no pairing to speak of. */
-	for (unsigned k = 0; k < c->ncols && p->r.base_of; k++)
-		if (p->r.base_of[k] != p->r.baseline) {
-			plain = false;
-			break;
-		}
+	for (unsigned k = 0; k < c->ncols; k++)
+		plain &= p->r.base_of[k] == p->r.baseline;
 	if (plain) {
 		free(p->r.base_of);
 		p->r.base_of = NULL;
 	}
-	return rc;
+	return part_noise(c, p, trow);
 }
 
 static void cut_free(struct cut *c)
