@@ -122,12 +122,14 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 	 * operation count) reach the slot on the loop's sampled operations
 	 * (workloads/loop.h), so at each edge of the window they lag by
 	 * less than one sampling period per thread: clamp what that could
-	 * invert. */
+	 * invert, against the window's operations as reported (out->ops,
+	 * snapshot just before x1 was copied) where that is fewer. */
 	{
 		uint64_t ops = 0;
 
 		for (unsigned i = 0; i < sp->nthreads; i++)
 			ops += SLOT_DELTA(&x1[i], &x0[i], ops);
+		ops = out->ops < ops ? out->ops : ops;
 		out->hand_n = out->hand_n < ops ? out->hand_n : ops;
 		out->read_ops = out->read_ops < ops ? out->read_ops : ops;
 	}
