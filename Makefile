@@ -77,7 +77,7 @@ build/provenance.stamp: FORCE
 	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
 FORCE:
 
-.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
+.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -228,7 +228,11 @@ insn: lockbench
 check-includes:
 	tests/check_includes.sh
 
-test: check-includes unit e2e insn asan tsan arm64
+# No function of the tree (tests apart) longer than 60 lines.
+check-funclen:
+	scripts/funclen
+
+test: check-includes check-funclen unit e2e insn asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench
