@@ -56,7 +56,7 @@ for p in d["points"]:
         ex = r["exclusion"]
         assert ex["ok"] and ex["counter"] < ex["total_ops"]
         l = r["latency"]
-        assert l["sample_every"] == 64 and (l["samples"] > 0 or not busy)
+        assert l["sample_every"] == 256 and (l["samples"] > 0 or not busy)
         assert l["p50_ns"] <= l["p99_ns"] <= l["p999_ns"] <= l["max_ns"]
         assert sum(b[2] for b in l["buckets"]) == l["samples"]
         h = r["handover"]
@@ -64,7 +64,7 @@ for p in d["points"]:
         f = r["fairness"]
         assert f["min"] <= f["max"] and 0 < f["jain"] <= 1 + 1e-12
         assert r["trend"]["trending"] in (True, False)
-    assert p["latency"]["sample_every"] == 64 and p["rw"]["reads_per_sec"] >= 0
+    assert p["latency"]["sample_every"] == 256 and p["rw"]["reads_per_sec"] >= 0
     assert "trending_runs" in p
 ' && ok || bad "rw json"
 
