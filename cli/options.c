@@ -208,7 +208,7 @@ static const struct opt rows[] = {
 	 .help = "output formats, e.g. table,json (see `list formats`)"},
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
 	 .shown = "stdout", .off = F(output),
-	 .help = "write JSON (or the only format) here; others go to stdout"},
+	 .help = "FILE (the only format, or the one json/csv), FMT=FILE,... or -"},
 	{.name = "label", .type = OPT_STR, .arg = "TEXT",
 	 .off = F(label),
 	 .help = "name of this run (e.g. the kernel), used by compare"},

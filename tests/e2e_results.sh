@@ -357,7 +357,7 @@ $LB import locktorture -o "$T/mw.json" "$FIX/mail-wrapped.log" 2>/dev/null
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["points"][0]["summary"]; assert s["std"] is None and s["cv"] is None, s' "$T/mw.json" &&
 	ok || bad "one run: std null in JSON"
 # ??? carried to the point, shown as ^ in text formats.
-$LB import locktorture -f table,lkp "$FIX/new-kernel.log" >"$T/o" 2>/dev/null
+$LB import locktorture -f table,lkp -o - "$FIX/new-kernel.log" >"$T/o" 2>/dev/null
 grep -q "^4  *966.67^  *-$" "$T/o" && grep -q "^rtmutex_lock  *966.67±-^$" "$T/o" &&
 	grep -q "^^  unfair: .*(locktorture's ???)$" "$T/o" && ok || { bad "??? as ^ mark"; cat "$T/o"; }
 $LB import locktorture -o "$T/nk.json" "$FIX/new-kernel.log" 2>/dev/null
