@@ -764,6 +764,7 @@ int cmd_compare(int argc, char **argv)
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	o.header = a.out.header;
+	o.ropts.width = (unsigned)a.out.width;
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
 	pick_baseline(&m, a.baseline, &r);

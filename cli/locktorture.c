@@ -189,6 +189,8 @@ static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable)
 	int *cpus, rc;
 
 	outputs_parse(&out, a->out.formats, a->out.unit, a->out.output, !a->out.no_marks);
+	out.header = a->out.header;
+	out.ropts.width = (unsigned)a->out.width;
 	machine_req(a, &req);
 	for (unsigned i = 0; i < o->nwriters; i++)
 		maxw = o->writers[i] > maxw ? o->writers[i] : maxw;

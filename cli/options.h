@@ -47,6 +47,7 @@ struct cli {
 	const char *counters;
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume;
+	unsigned long long width;        /* --width: split wider tables */
 	bool no_marks, header, dry_run, quiet, verbose, help, version;
 	/* the words that are not options, after the command word */
 	int argc;

@@ -155,6 +155,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	if (unit_parse(unit, &o->ropts.unit))
 		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm", unit);
 	o->ropts.marks = marks;
+	o->ropts.width = RENDER_WIDTH;
 	if (path && !*path)
 		cli_die("--output: empty file name");
 	if (path && item_format(path))

@@ -44,6 +44,7 @@ struct outputs {
  */
 struct output_args {
 	const char *formats, *output, *unit;
+	unsigned long long width;
 	bool no_marks, header, help;
 };
 
@@ -58,6 +59,9 @@ struct output_args {
 	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
 	{.name = "header", .type = OPT_FLAG, .off = offsetof(T, M.header),     \
 	 .help = "one line above text tables: kernel, CPU, lockbench, command"}, \
+	{.name = "width", .type = OPT_UINT, .arg = "COLS", .def = "80",        \
+	 .min = 0, .max = 100000, .off = offsetof(T, M.width),                  \
+	 .help = "split wider tables by columns, baseline repeated (0: never)"}, \
 	{.name = "no-marks", .type = OPT_FLAG, .off = offsetof(T, M.no_marks), \
 	 .help = "no ? ~ * - marks and notes"},                                   \
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \

@@ -256,6 +256,7 @@ static void run_prepare(struct run *run, const struct cli *c)
 	config_build(&run->cf, c, &run->t);
 	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;
+	run->o.ropts.width = (unsigned)c->width;
 	run->o.ropts.verbose = c->verbose;
 	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
 						   .nrows = run->cf.nthreads});

@@ -60,7 +60,7 @@ done
 ok
 
 # ---- seed tables, byte for byte (docs/formats.md: table, box, lkp) --------
-$LB compare --no-marks -f table $RT >"$T/rt.txt"
+$LB compare --no-marks --width 0 -f table $RT >"$T/rt.txt"
 same "$T/rt.txt" "$G/seed/rtmutex-locktorture-taishan200-96c.txt" "rtmutex table (seed)"
 $LB compare --no-marks -f box --unit jpm $AIM >"$T/aim.txt"
 same "$T/aim.txt" "$G/seed/qrwlock-aim7-box.txt" "AIM7 box (seed)"
@@ -95,8 +95,8 @@ grep -q "^Hmean     2               357.80 (   0.00%)      414.77 (  15.92%)$" "
 	{ bad "mmtests: Hmean of the runs, not significant after Holm"; cat "$T/o"; }
 
 # ---- own goldens with marks and other formats -----------------------------
-$LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
-$LB compare -f box $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-marks.txt" "box with marks"
+$LB compare --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
+$LB compare -f box --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-marks.txt" "box with marks"
 $LB compare -f lkp $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-lkp-marks.txt" "lkp with marks"
 $LB compare -f speedup $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-speedup-marks.txt" "speedup with marks"
@@ -129,11 +129,11 @@ for p in d["points"]:
     p["variant"] = d["variants"][p["variant_index"]]["name"]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-$LB compare --no-marks "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+$LB compare --no-marks --width 0 "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "Kernel: *both/rtmutex_lock *both/rtmutex_patched *k2-readonce$" "$T/o" && ok || { bad "label/lock columns"; cat "$T/o"; }
 $LB compare --no-marks -l rtmutex_lock "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "Kernel: *both *k2-readonce$" "$T/o" && ok || { bad "-l narrows to one column"; cat "$T/o"; }
-$LB compare --no-marks "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+$LB compare --no-marks --width 0 "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "merged/k0-stock-6.2.0-rc6 *merged/k1-rmacq *k2-readonce$" "$T/o" && ok || { bad "compare of a compare"; cat "$T/o"; }
 # Two labels with the same two locks: each lock against itself under the
 # baseline label (patch vs stock); a column name still picks one column.

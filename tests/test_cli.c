@@ -210,7 +210,7 @@ static const char *const elsewhere[] = {
 	"min-effect",                                   /* "significance" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
 	"label", "row-name",                            /* top level */
-	"c2c", "format", "output", "no-marks", "header", "dry-run", "resume", "quiet",
+	"c2c", "format", "output", "no-marks", "header", "width", "dry-run", "resume", "quiet",
 	"verbose", "help", "version",                   /* not results */
 };
 

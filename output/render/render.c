@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -320,6 +321,65 @@ const char *render_at_row(const struct results *r, unsigned row, char *buf,
 	else
 		snprintf(buf, len, "at %s %s", name, h);
 	return buf;
+}
+
+/* The variants a piece is built from, in order: every variant that
+ * has a baseline, and every baseline no other variant is compared with.
+ * Their number; item[] has room for nvariants. */
+static unsigned piece_items(const struct results *r, unsigned *item)
+{
+	unsigned n = 0;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		bool used = !results_is_base(r, v);
+
+		for (unsigned k = 0; k < r->nvariants && !used; k++)
+			used = k != v && results_base(r, k) == v;
+		if (!results_is_base(r, v) || !used)
+			item[n++] = v;
+	}
+	return n;
+}
+
+bool render_piece(const struct results *r, const struct render_opts *o,
+		  const unsigned *vw, unsigned fixed, unsigned *next, bool *in)
+{
+	unsigned *item, n, sum = fixed, start = *next;
+
+	if (start > r->nvariants)
+		return false;
+	item = calloc(r->nvariants + 1, sizeof(*item));
+	if (!item)
+		return false;
+	n = piece_items(r, item);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		sum += vw[v];
+	if (!start && (!o->width || sum <= o->width || n < 2)) {
+		/* The whole table, as it has always been printed. */
+		for (unsigned v = 0; v < r->nvariants; v++)
+			in[v] = true;
+		*next = r->nvariants + 1;
+		free(item);
+		return true;
+	}
+	if (start >= n) {
+		free(item);
+		return false;
+	}
+	memset(in, 0, r->nvariants * sizeof(*in));
+	for (unsigned i = start; i < n; i++) {
+		unsigned v = item[i], b = results_base(r, v);
+
+		sum = fixed + (in[v] ? 0 : vw[v]) + (in[b] || b == v ? 0 : vw[b]);
+		for (unsigned k = 0; k < r->nvariants; k++)
+			sum += in[k] ? vw[k] : 0;
+		if (i > start && sum > o->width)
+			break;
+		in[v] = in[b] = true;
+		*next = i + 1;
+	}
+	free(item);
+	return true;
 }
 
 void render_wrapped(FILE *f, const char *text, unsigned indent)
