@@ -125,21 +125,11 @@ static int *used_cpus(const struct topo *t, const struct placement_policy *p,
 	struct thread_place *pl = cli_calloc(nthreads, sizeof(*pl));
 	int *cpus = cli_calloc(nthreads + 1, sizeof(*cpus));
 	char err[256];
-	unsigned k = 0;
 
 	if (p->kind == PL_NONE || placement_assign(t, p, nthreads, pl, err, sizeof(err)))
 		nthreads = 0;
-	for (unsigned i = 0; i < nthreads; i++) {
-		int cpu = pl[i].cpu >= 0 ? pl[i].cpu : t->pu[pl[i].pu].os;
-		bool seen = false;
-
-		for (unsigned j = 0; j < k; j++)
-			seen |= cpus[j] == cpu;
-		if (!seen)
-			cpus[k++] = cpu;
-	}
+	*n = placement_distinct_cpus(t, pl, nthreads, cpus);
 	free(pl);
-	*n = k;
 	return cpus;
 }
 

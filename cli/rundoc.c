@@ -221,15 +221,8 @@ int *used_cpus(const struct config *cf, const struct topo *t, unsigned *n)
 	struct thread_place *pl = place_max(cf, t, &maxthr);
 	int *cpus = calloc(maxthr + t->npu + 1, sizeof(*cpus));
 
-	for (unsigned i = 0; pl && cpus && i < maxthr; i++) {
-		int cpu = pl[i].cpu >= 0 ? pl[i].cpu : t->pu[pl[i].pu].os;
-		bool seen = false;
-
-		for (unsigned j = 0; j < k; j++)
-			seen |= cpus[j] == cpu;
-		if (!seen)
-			cpus[k++] = cpu;
-	}
+	if (pl && cpus)
+		k = placement_distinct_cpus(t, pl, maxthr, cpus);
 	free(pl);
 	*n = k;
 	return cpus;

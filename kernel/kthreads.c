@@ -6,30 +6,13 @@
 #define _GNU_SOURCE
 #include "kthreads.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../topology/sysfs.h"
-
-/* A /proc entry name that is a pid; its value, else -1. */
-static int pid_of(const char *name)
-{
-	long v = 0;
-
-	if (!*name)
-		return -1;
-	for (const char *p = name; *p; p++) {
-		if (*p < '0' || *p > '9' || v > INT_MAX / 10)
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return v > 0 && v <= INT_MAX ? (int)v : -1;
-}
 
 static int by_role_pid(const void *a, const void *b)
 {
@@ -40,58 +23,53 @@ static int by_role_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* What kthreads_find collects. */
+struct found {
+	struct kthread_ent *a;
+	unsigned n, cap;
+};
+
+static int collect(int pid, const char *comm, void *arg)
+{
+	struct found *f = arg;
+	char role;
+
+	if (!strcmp(comm, KT_WRITER_COMM))
+		role = 'w';
+	else if (!strcmp(comm, KT_READER_COMM))
+		role = 'r';
+	else
+		return 0;
+	if (f->n == f->cap) {
+		unsigned nc = f->cap ? 2 * f->cap : 16;
+		struct kthread_ent *t = realloc(f->a, nc * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		f->a = t;
+		f->cap = nc;
+	}
+	f->a[f->n].pid = pid;
+	f->a[f->n].role = role;
+	f->n++;
+	return 0;
+}
+
 int kthreads_find(struct kthread_ent **out, unsigned *n)
 {
-	char path[PATH_MAX];
-	struct kthread_ent *a = NULL;
-	unsigned cap = 0;
-	struct dirent *d;
-	DIR *dir;
+	struct found f = {0};
+	int rc = sysfs_each_process(collect, &f);
 
 	*out = NULL;
 	*n = 0;
-	if (sysfs_path("/proc", path, sizeof(path)))
-		return -ENAMETOOLONG;
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((d = readdir(dir))) {
-		char comm[64], cpath[64];
-		int pid = pid_of(d->d_name);
-		char role;
-
-		if (pid < 0)
-			continue;
-		snprintf(cpath, sizeof(cpath), "/proc/%d/comm", pid);
-		if (sysfs_read_str(cpath, comm, sizeof(comm)))
-			continue;	/* exited meanwhile */
-		if (!strcmp(comm, KT_WRITER_COMM))
-			role = 'w';
-		else if (!strcmp(comm, KT_READER_COMM))
-			role = 'r';
-		else
-			continue;
-		if (*n == cap) {
-			unsigned nc = cap ? 2 * cap : 16;
-			struct kthread_ent *t = realloc(a, nc * sizeof(*t));
-
-			if (!t) {
-				free(a);
-				closedir(dir);
-				*n = 0;
-				return -ENOMEM;
-			}
-			a = t;
-			cap = nc;
-		}
-		a[*n].pid = pid;
-		a[*n].role = role;
-		(*n)++;
+	if (rc < 0) {
+		free(f.a);
+		return rc;
 	}
-	closedir(dir);
-	if (*n)
-		qsort(a, *n, sizeof(*a), by_role_pid);
-	*out = a;
+	if (f.n)
+		qsort(f.a, f.n, sizeof(*f.a), by_role_pid);
+	*out = f.a;
+	*n = f.n;
 	return 0;
 }
 

@@ -42,8 +42,11 @@ for p in d["points"]:
     want = sum(r["perf"]["events"]["task-clock"]["per_op"] for r in p["runs"]) / 2
     assert abs(s["mean"] - want) <= 1e-9 * want, (s, want)
 ' && ok || bad "software counters in JSON"
-grep -q "^per operation at 2 threads, mcs: task-clock [0-9.e+-]*, context-switches " "$OUT/stdout" \
+# The note is wrapped at 72 columns like every note: join its lines.
+tr -s ' \n' '  ' <"$OUT/stdout" | grep -q "per operation at 2 threads, mcs: task-clock [0-9.e+-]*, context-switches " \
 	&& ok || bad "table note: $(cat "$OUT/stdout")"
+awk 'length > 72 && !/^[0-9 ]/ && !/^(Lock|Statistic|threads)/ { exit 1 }' "$OUT/stdout" \
+	&& ok || bad "notes wider than 72: $(cat "$OUT/stdout")"
 
 # compare reads them back: runs keep their totals, points are recomputed.
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["label"] = "k1"

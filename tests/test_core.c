@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../output/render/render.h"
+#include "testlib.h"
 #include "../topology/cpulist.h"
 #include "../topology/placement.h"
 #include "../workloads/sweep.h"
@@ -312,24 +313,11 @@ static char *load_seed(struct results *r, const char *path)
 	return text;
 }
 
-static char *render(const struct results *r, bool marks)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct render_opts o = {.unit = UNIT_KOPS, .marks = marks};
-
-	assert_non_null(f);
-	assert_int_equal(render_table(r, &o, f), 0);
-	fclose(f);
-	return buf;
-}
-
 static void test_golden_rtmutex_table(void **state)
 {
 	struct results r;
 	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
-	char *got = render(&r, false);
+	char *got = tl_render_table(&r, false);
 
 	(void)state;
 	if (strcmp(got, want))
@@ -344,7 +332,7 @@ static void test_table_marks(void **state)
 {
 	struct results r;
 	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
-	char *got = render(&r, true);
+	char *got = tl_render_table(&r, true);
 	const struct point *p;
 
 	(void)state;
@@ -386,7 +374,7 @@ static void test_rel_sign_rule(void **state)
 	}
 	r.points[0].status = r.points[1].status = POINT_OK;
 	results_finalize(&r);
-	got = render(&r, false);
+	got = tl_render_table(&r, false);
 	assert_non_null(strstr(got, "-0%"));
 	free(got);
 	results_free(&r);

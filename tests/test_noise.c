@@ -23,6 +23,7 @@
 
 #include "../output/results/noise.h"
 #include "../output/render/render.h"
+#include "testlib.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
 #include "../workloads/probe.h"
@@ -187,19 +188,6 @@ static void build(struct results *r, bool exclude)
 	results_finalize(r);
 }
 
-static char *render(const struct results *r, bool marks)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct render_opts o = {.unit = UNIT_KOPS, .marks = marks};
-
-	assert_non_null(f);
-	assert_int_equal(render_table(r, &o, f), 0);
-	fclose(f);
-	return buf;
-}
-
 static void test_summary_line(void **state)
 {
 	struct results r;
@@ -212,7 +200,7 @@ static void test_summary_line(void **state)
 	assert_int_equal(r.points[0].noise.flagged, 1);
 	assert_true(fabs(r.points[0].noise.typical[0] - 60) < 1e-9);
 	assert_int_equal(r.points[0].sum.n, 3);
-	t = render(&r, true);
+	t = tl_render_table(&r, true);
 	assert_non_null(strstr(t, "0.80!"));   /* ticket's mean 803.33 ops/s */
 	assert_non_null(strstr(t, "2.00!"));   /* mcs' mean 2003.33 ops/s */
 	/* One note naming the points and the remedies, wrapped at 72. */
@@ -221,7 +209,7 @@ static void test_summary_line(void **state)
 			       "leaves them out of the\n   statistics, -r auto adds rounds\n"));
 	assert_null(strstr(t, "excluded"));
 	free(t);
-	t = render(&r, false);
+	t = tl_render_table(&r, false);
 	assert_null(strstr(t, "!"));
 	free(t);
 	results_free(&r);
@@ -239,7 +227,7 @@ static void test_exclude_flagged(void **state)
 	assert_true(r.points[0].runs[2].noise.excluded);
 	assert_false(r.points[0].runs[0].noise.excluded);
 	assert_int_equal(r.noise.excluded, 2);
-	t = render(&r, true);
+	t = tl_render_table(&r, true);
 	assert_non_null(strstr(t, "(threads:\n   ticket 2; mcs 2); excluded from the "
 			       "statistics (--exclude-flagged)\n"));
 	free(t);
@@ -383,7 +371,7 @@ static void test_adaptive_reached(void **state)
 	assert_true(r.points[1].noise.reached);
 	assert_int_equal(r.noise.not_reached, 1);
 	{
-		char *t = render(&r, true);
+		char *t = tl_render_table(&r, true);
 
 		assert_non_null(strstr(t, "95% CI within 5% of the mean not reached, "
 				       "stopped early (threads:\n   ticket 2)\n"));

@@ -30,6 +30,7 @@
 #include <sched.h>
 
 #include "lockbench/lock.h"
+#include "testlib.h"
 
 extern const struct lock_ops lock_qspinlock_ops;
 extern const struct lock_ops lock_cna_ops;
@@ -261,24 +262,6 @@ static uint64_t rig_run(struct rig *r, void *(*fn)(void *), unsigned iters,
 	return done;
 }
 
-/* Index of counter @name in the lock's table; fails the test if absent. */
-static unsigned counter_index(const struct lock_ops *ops, const char *name)
-{
-	for (unsigned i = 0; i < ops->ncounters; i++)
-		if (!strcmp(ops->counter_names[i], name))
-			return i;
-	fail_msg("%s has no counter %s", ops->name, name);
-	return 0;
-}
-
-static uint64_t counter(struct rig *r, const char *name)
-{
-	uint64_t out[MAX_COUNTERS];
-
-	assert_true(r->ops->ncounters <= MAX_COUNTERS);
-	r->ops->read_counters(r->lock, out);
-	return out[counter_index(r->ops, name)];
-}
 
 static void print_counters(struct rig *r, const char *what)
 {
@@ -329,9 +312,9 @@ static void run_cna_stress(unsigned nnodes)
 
 	run_mutex(r);
 	print_counters(r, nnodes == 2 ? "stress, 2 nodes" : "stress, 4 nodes");
-	assert_true(counter(r, "splices_empty_main") +
-			    counter(r, "splices_fairness") <=
-		    counter(r, "moves_to_secondary"));
+	assert_true(tl_counter(r->ops, r->lock, "splices_empty_main") +
+			    tl_counter(r->ops, r->lock, "splices_fairness") <=
+		    tl_counter(r->ops, r->lock, "moves_to_secondary"));
 	rig_free(r);
 }
 
@@ -405,7 +388,7 @@ static bool tail_is(struct rig *r, uint64_t tid)
 
 static bool moves_reach(struct rig *r, uint64_t n)
 {
-	return counter(r, "moves_to_secondary") >= n;
+	return tl_counter(r->ops, r->lock, "moves_to_secondary") >= n;
 }
 
 /* thread_init for every tid on the main thread, as the harness would
@@ -489,8 +472,8 @@ static void test_qspinlock_staged(void **state)
 	for (unsigned i = 0; i < STAGED_ROUNDS; i++)
 		staged_round(r, 0);
 	staged_check_done(r);
-	assert_int_equal(counter(r, "pending"), STAGED_ROUNDS);
-	assert_int_equal(counter(r, "queued"),
+	assert_int_equal(tl_counter(r->ops, r->lock, "pending"), STAGED_ROUNDS);
+	assert_int_equal(tl_counter(r->ops, r->lock, "queued"),
 			 STAGED_ROUNDS * (STAGED_WORKERS - 1));
 	rig_free(r);
 }
@@ -510,17 +493,17 @@ static void run_cna_staged(unsigned nnodes, uint64_t thr_ns, uint64_t thr_cnt,
 		staged_round(r, i * e->moves);
 	print_counters(r, "staged");
 	staged_check_done(r);
-	assert_int_equal(counter(r, "pending"), STAGED_ROUNDS);
-	assert_int_equal(counter(r, "queued"),
+	assert_int_equal(tl_counter(r->ops, r->lock, "pending"), STAGED_ROUNDS);
+	assert_int_equal(tl_counter(r->ops, r->lock, "queued"),
 			 STAGED_ROUNDS * (STAGED_WORKERS - 1));
-	assert_int_equal(counter(r, "moves_to_secondary"),
+	assert_int_equal(tl_counter(r->ops, r->lock, "moves_to_secondary"),
 			 STAGED_ROUNDS * e->moves);
-	assert_int_equal(counter(r, "local_handoffs"), STAGED_ROUNDS * e->local);
-	assert_int_equal(counter(r, "remote_handoffs"),
+	assert_int_equal(tl_counter(r->ops, r->lock, "local_handoffs"), STAGED_ROUNDS * e->local);
+	assert_int_equal(tl_counter(r->ops, r->lock, "remote_handoffs"),
 			 STAGED_ROUNDS * e->remote);
-	assert_int_equal(counter(r, "splices_empty_main"),
+	assert_int_equal(tl_counter(r->ops, r->lock, "splices_empty_main"),
 			 STAGED_ROUNDS * e->splice_empty);
-	assert_int_equal(counter(r, "splices_fairness"),
+	assert_int_equal(tl_counter(r->ops, r->lock, "splices_fairness"),
 			 STAGED_ROUNDS * e->splice_fair);
 	rig_free(r);
 }
@@ -640,7 +623,7 @@ static bool writer_waiting(struct rig *r, uint64_t arg)
 
 static bool reader_slow(struct rig *r, uint64_t arg)
 {
-	return counter(r, "read_slowpath") >= arg;
+	return tl_counter(r->ops, r->lock, "read_slowpath") >= arg;
 }
 
 static struct order *order_obj;
@@ -671,8 +654,8 @@ static void run_order(const struct lock_ops *ops, bool steal)
 	pthread_join(tr, NULL);
 	assert_int_equal(atomic_load(&o.writer_at), steal ? 2 : 1);
 	assert_int_equal(atomic_load(&o.reader_at), steal ? 1 : 2);
-	assert_int_equal(counter(o.r, "read_slowpath"), steal ? 0 : 1);
-	assert_int_equal(counter(o.r, "write_slowpath"), 1);
+	assert_int_equal(tl_counter(o.r->ops, o.r->lock, "read_slowpath"), steal ? 0 : 1);
+	assert_int_equal(tl_counter(o.r->ops, o.r->lock, "write_slowpath"), 1);
 	assert_int_equal(lock_word(o.r), 0);
 	rig_free(o.r);
 }

@@ -36,6 +36,7 @@
 #include <cmocka.h>
 
 #include "lockbench/lock.h"
+#include "testlib.h"
 
 extern const struct lock_ops lock_futex_ops, lock_mutex_spin_ops,
 	lock_pi_mutex_ops, lock_rtmutex_ops, lock_rtmutex_relaxed_owner_ops,
@@ -144,24 +145,6 @@ static int inst_thread_init(struct inst *in, unsigned tid, unsigned n)
 	return in->ops->thread_init(in->lock, in->ctx[tid], &t);
 }
 
-/* Index of a named counter, or fail the test. */
-static unsigned counter_index(const struct lock_ops *ops, const char *name)
-{
-	for (unsigned i = 0; i < ops->ncounters; i++)
-		if (!strcmp(ops->counter_names[i], name))
-			return i;
-	fail_msg("%s has no counter %s", ops->name, name);
-	return 0;
-}
-
-static uint64_t counter(struct inst *in, const char *name)
-{
-	uint64_t v[MAXCNT];
-
-	assert_true(in->ops->ncounters <= MAXCNT);
-	in->ops->read_counters(in->lock, v);
-	return v[counter_index(in->ops, name)];
-}
 
 static void deadline_in(struct timespec *ts, unsigned s)
 {
@@ -273,7 +256,7 @@ static void wait_counter(struct inst *in, const char *name)
 	struct timespec ms = {0, 1000000};
 
 	for (unsigned i = 0; i < DEADLINE_S * 1000; i++) {
-		if (counter(in, name))
+		if (tl_counter(in->ops, in->lock, name))
 			return;
 		nanosleep(&ms, NULL);
 	}
@@ -311,8 +294,8 @@ static void wake_futex(void **state)
 
 	/* Mutex3: the woken thread marks the word contended again (it
 	 * cannot know it was the last), so its own unlock wakes too. */
-	assert_int_equal(counter(in, "futex_waits"), 1);
-	assert_int_equal(counter(in, "futex_wakes"), 2);
+	assert_int_equal(tl_counter(in->ops, in->lock, "futex_waits"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "futex_wakes"), 2);
 	inst_free(in);
 }
 
@@ -322,10 +305,10 @@ static void wake_mutex_spin(void **state)
 
 	/* Released (not handed over): nobody stole it, so the woken first
 	 * waiter took it at once, without asking for HANDOFF. */
-	assert_int_equal(counter(in, "sleeps"), 1);
-	assert_int_equal(counter(in, "wakeups"), 1);
-	assert_int_equal(counter(in, "handoffs"), 0);
-	assert_int_equal(counter(in, "spin_acquired"), 0);
+	assert_int_equal(tl_counter(in->ops, in->lock, "sleeps"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "wakeups"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "handoffs"), 0);
+	assert_int_equal(tl_counter(in->ops, in->lock, "spin_acquired"), 0);
 	inst_free(in);
 }
 
@@ -336,12 +319,12 @@ static void wake_rtmutex(void **state)
 	/* One slow lock that slept once; main's unlock found HAS_WAITERS
 	 * and woke the top waiter; the waiter's own unlock was fast (no
 	 * waiters left, fixup cleared the bit). */
-	assert_int_equal(counter(in, "slowlock"), 1);
-	assert_int_equal(counter(in, "sleeps"), 1);
-	assert_int_equal(counter(in, "wakeups"), 1);
-	assert_int_equal(counter(in, "slowunlock"), 1);
-	assert_int_equal(counter(in, "mark_retries"), 0);
-	assert_int_equal(counter(in, "owner_spins"), 0);
+	assert_int_equal(tl_counter(in->ops, in->lock, "slowlock"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "sleeps"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "wakeups"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "slowunlock"), 1);
+	assert_int_equal(tl_counter(in->ops, in->lock, "mark_retries"), 0);
+	assert_int_equal(tl_counter(in->ops, in->lock, "owner_spins"), 0);
 	inst_free(in);
 }
 
@@ -493,13 +476,13 @@ static void torture_rtmutex(void **state)
 	uint64_t cnt[MAXCNT];
 
 	torture(tc, cnt);
-	assert_true(cnt[counter_index(ops, "slowlock")] > 0);
-	assert_true(cnt[counter_index(ops, "sleeps")] > 0);
-	assert_true(cnt[counter_index(ops, "wakeups")] > 0);
-	assert_true(cnt[counter_index(ops, "slowunlock")] >=
-		    cnt[counter_index(ops, "wakeups")]);
+	assert_true(cnt[tl_counter_index(ops, "slowlock")] > 0);
+	assert_true(cnt[tl_counter_index(ops, "sleeps")] > 0);
+	assert_true(cnt[tl_counter_index(ops, "wakeups")] > 0);
+	assert_true(cnt[tl_counter_index(ops, "slowunlock")] >=
+		    cnt[tl_counter_index(ops, "wakeups")]);
 	if (strstr(ops->name, "fetch_or"))
-		assert_int_equal(cnt[counter_index(ops, "mark_retries")], 0);
+		assert_int_equal(cnt[tl_counter_index(ops, "mark_retries")], 0);
 }
 
 static const struct tcase c_futex = {.ops = &lock_futex_ops};

@@ -6,8 +6,6 @@
  * boost, isolated CPUs, NUMA balancing, irqbalance, load average.  It
  * formats nothing: output/render/render_machine.c prints it.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -371,29 +369,16 @@ static json_t *describe_smt(void)
 	return json_boolean(v != 0);
 }
 
+static int is_irqbalance(int pid, const char *comm, void *arg)
+{
+	(void)pid, (void)arg;
+	return !strcmp(comm, "irqbalance");
+}
+
 /* 1 if a process named irqbalance is in <root>/proc, 0 if not, -errno. */
 static int irqbalance_running(void)
 {
-	char path[PATH_MAX], comm[64], rel[300];
-	struct dirent *d;
-	int found = 0;
-	DIR *dir;
-
-	if (sysfs_path("/proc", path, sizeof(path)))
-		return -ENAMETOOLONG;
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while (!found && (d = readdir(dir))) {
-		if (!isdigit((unsigned char)d->d_name[0]) ||
-		    strlen(d->d_name) > 20)
-			continue;
-		snprintf(rel, sizeof(rel), "/proc/%s/comm", d->d_name);
-		found = !sysfs_read_str(rel, comm, sizeof(comm)) &&
-			!strcmp(comm, "irqbalance");
-	}
-	closedir(dir);
-	return found;
+	return sysfs_each_process(is_irqbalance, NULL);
 }
 
 /* /proc/loadavg's three averages as a JSON array, or null. */

@@ -236,3 +236,23 @@ int placement_assign(const struct topo *t, const struct placement_policy *p,
 	free(o);
 	return 0;
 }
+
+unsigned placement_distinct_cpus(const struct topo *t, const struct thread_place *pl,
+				 unsigned n, int *cpus)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		int cpu = pl[i].cpu;
+		bool seen;
+
+		if (cpu < 0 && t && pl[i].pu >= 0 && (unsigned)pl[i].pu < t->npu)
+			cpu = t->pu[pl[i].pu].os;
+		seen = cpu < 0;
+		for (unsigned j = 0; j < k && !seen; j++)
+			seen = cpus[j] == cpu;
+		if (!seen)
+			cpus[k++] = cpu;
+	}
+	return k;
+}

@@ -67,4 +67,13 @@ int placement_assign(const struct topo *t, const struct placement_policy *p,
 		     unsigned nthreads, struct thread_place *out, char *err,
 		     size_t errlen);
 
+/*
+ * The distinct CPUs of n placed threads, in thread order, into cpus (n
+ * entries): a pinned thread's CPU; an unpinned one's PU when t is given
+ * and the PU is known (where it would run), else nothing.  Returns how
+ * many were written.
+ */
+unsigned placement_distinct_cpus(const struct topo *t, const struct thread_place *pl,
+				 unsigned n, int *cpus);
+
 #endif

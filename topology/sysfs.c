@@ -6,9 +6,11 @@
  * open/write/close, all async-signal-safe (POSIX.1-2017), so the machine
  * module can restore settings from a signal handler through them.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -148,4 +150,44 @@ int sysfs_write_str(const char *path, const char *val)
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
+}
+
+/* A /proc entry name that is a pid; its value, else -1. */
+static int pid_of(const char *name)
+{
+	long v = 0;
+
+	if (!*name)
+		return -1;
+	for (const char *p = name; *p; p++) {
+		if (*p < '0' || *p > '9' || v > INT_MAX / 10)
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v > 0 && v <= INT_MAX ? (int)v : -1;
+}
+
+int sysfs_each_process(int (*fn)(int pid, const char *comm, void *arg), void *arg)
+{
+	char path[PATH_MAX], rel[64], comm[64];
+	struct dirent *d;
+	int rc = 0;
+	DIR *dir;
+
+	if (sysfs_path("/proc", path, sizeof(path)))
+		return -ENAMETOOLONG;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while (!rc && (d = readdir(dir))) {
+		int pid = pid_of(d->d_name);
+
+		if (pid < 0)
+			continue;
+		snprintf(rel, sizeof(rel), "/proc/%d/comm", pid);
+		if (!sysfs_read_str(rel, comm, sizeof(comm)))
+			rc = fn(pid, comm, arg);
+	}
+	closedir(dir);
+	return rc;
 }

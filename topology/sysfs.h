@@ -44,6 +44,14 @@ int sysfs_exists(const char *path);
 int sysfs_read_str(const char *path, char *buf, size_t len);
 
 /*
+ * Call fn(pid, comm, arg) for each process of "<root>/proc" whose comm
+ * can be read (one that exits meanwhile is skipped), in directory order,
+ * until fn returns non-zero.  Returns that value, 0 when every process
+ * was visited, or -errno when the directory cannot be read.
+ */
+int sysfs_each_process(int (*fn)(int pid, const char *comm, void *arg), void *arg);
+
+/*
  * Read "<root><path>" as one unsigned decimal number into @val.  Returns 0,
  * -errno from the read, or -EINVAL when the content is not a number
  * (e.g. "<unsupported>" in scaling_setspeed).  @val is untouched on failure.

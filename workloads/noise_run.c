@@ -34,23 +34,6 @@ struct noise_run {
 	unsigned nthreads;
 };
 
-/* The distinct pinned CPUs of the run, in thread order. */
-static unsigned distinct_cpus(const struct run_spec *sp, int *cpus)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < sp->nthreads; i++) {
-		int cpu = sp->place[i].cpu;
-		bool seen = cpu < 0;
-
-		for (unsigned j = 0; j < k && !seen; j++)
-			seen = cpus[j] == cpu;
-		if (!seen)
-			cpus[k++] = cpu;
-	}
-	return k;
-}
-
 static void noise_run_free_(struct noise_run *nr)
 {
 	for (unsigned i = 0; nr->wn && i < nr->nthreads; i++)
@@ -81,7 +64,7 @@ struct noise_run *noise_run_begin(const struct run_spec *sp)
 		noise_run_free_(nr);
 		return NULL;
 	}
-	nr->ncpus = distinct_cpus(sp, nr->cpus);
+	nr->ncpus = placement_distinct_cpus(NULL, sp->place, sp->nthreads, nr->cpus);
 	nr->npairs = nr->o->probe ? probe_npairs(nr->ncpus) : 0;
 	nr->pair_cpu = calloc(2 * nr->npairs + 2, sizeof(int));
 	nr->before = calloc(nr->npairs + 1, sizeof(double));

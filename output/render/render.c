@@ -32,7 +32,7 @@ const struct format_info formats[] = {
 	 render_lkpcmp, lkpcmp_check},
 	{"csv", "variant,lock,label,row,threads,status,run,seq,window_s,ops,ops_per_sec,value,unit",
 	 render_csv, NULL},
-	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"1.1\", ...}",
+	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"" RESULTS_SCHEMA_VERSION "\", ...}",
 	 render_json, NULL},
 	{NULL, NULL, NULL, NULL},
 };
@@ -218,9 +218,9 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			 "from --cs-ns/--ncs-ns in %u of %u point%s", rn->opts.cs_tolerance * 100,
 			 noff, npts, npts == 1 ? "" : "s");
 		list_points(r, line, sizeof(line), pt_cs_off);
-		line_add(line, sizeof(line), ": the busy delays drifted from their "
-			 "calibration (a loaded machine?); the lengths measured are in "
-			 "the JSON (runs[].noise)");
+		line_add(line, sizeof(line), ": the delays did not hold (preempted "
+			 "workers, a loaded machine?); the lengths measured are in the "
+			 "JSON (runs[].noise)");
 		render_wrapped(f, line, 3);
 	}
 	if (ad) {
@@ -238,6 +238,16 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
  * handovers staying on the node when they did not all (more than one
  * node), and what an rw throughput counts.  Nothing without them.
  */
+/* Do the throughputs count reads and writes together (a point has both
+ * rates)?  Then a note says so: JSON has them apart. */
+static bool counts_reads(const struct results *r)
+{
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].status == POINT_OK && !isnan(r->points[i].read_rate))
+			return true;
+	return false;
+}
+
 /* Is there a headline metric for render_metrics() to print? */
 static bool render_has_metrics(const struct results *r)
 {
@@ -249,7 +259,7 @@ static bool render_has_metrics(const struct results *r)
 					      (r->nperf && p->perf_sum)))
 			return true;
 	}
-	return r->workload && !strcmp(r->workload, "rw");
+	return counts_reads(r);
 }
 
 void render_header(const struct results *r, FILE *f)
@@ -411,27 +421,29 @@ void render_wrapped(FILE *f, const char *text, unsigned indent)
 static void render_perf(const struct results *r, unsigned row, const char *at,
 			FILE *f)
 {
+	char line[2048];
+
 	for (unsigned v = 0; r->nperf && v < r->nvariants; v++) {
 		const struct point *p = results_point(r, v, row);
 
 		if (p->status != POINT_OK || !p->perf_sum)
 			continue;
-		fprintf(f, "per operation %s, %s:", at, r->variants[v].name);
+		snprintf(line, sizeof(line), "per operation %s, %s:", at, r->variants[v].name);
 		for (unsigned e = 0; e < r->nperf; e++) {
 			double m = p->perf_sum[e].mean;
 
 			/* Three significant digits, without exponents for counts. */
-			fprintf(f, fabs(m) >= 100 ? "%s %s %.0f" : "%s %s %.3g",
-				e ? "," : "", r->perf_names[e], m);
+			line_add(line, sizeof(line), fabs(m) >= 100 ? "%s %s %.0f" : "%s %s %.3g",
+				 e ? "," : "", r->perf_names[e], m);
 		}
-		fputc('\n', f);
+		render_wrapped(f, line, 3);
 	}
 }
 
 static void render_metrics(const struct results *r, FILE *f)
 {
 	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
-	bool rw = r->workload && !strcmp(r->workload, "rw");
+	bool rw = counts_reads(r);
 	const char *sep;
 	char at[96], line[2048], t[32];
 

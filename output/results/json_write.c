@@ -350,9 +350,6 @@ static json_t *row_desc_json(const struct results *r)
 json_t *results_to_json(const struct results *r)
 {
 	json_t *doc, *variants = json_array(), *rows = json_array(), *points = json_array();
-	char ver[16];
-
-	snprintf(ver, sizeof(ver), "%d.%d", RESULTS_SCHEMA_MAJOR, RESULTS_SCHEMA_MINOR);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		json_array_append_new(variants, variant_json(&r->variants[v]));
 	for (unsigned row = 0; row < r->nrows; row++)
@@ -362,7 +359,7 @@ json_t *results_to_json(const struct results *r)
 			json_array_append_new(points, point_json(r, v, row));
 	doc = json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:b, s:s, s:s, s:s, s:s, s:s, s:s,"
 			" s:i, s:f, s:f}",
-			"schema", LOCKBENCH_JSON_NAME, "schema_version", ver,
+			"schema", LOCKBENCH_JSON_NAME, "schema_version", RESULTS_SCHEMA_VERSION,
 			"tool", "name", "lockbench", "version", LOCKBENCH_VERSION,
 			"label", str_or_null(r->label), "incomplete", r->incomplete,
 			"workload", r->workload ? r->workload : "cs",

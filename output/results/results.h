@@ -19,6 +19,10 @@
 
 #define RESULTS_SCHEMA_MAJOR 1
 #define RESULTS_SCHEMA_MINOR 3
+/* "MAJOR.MINOR" as a string literal. */
+#define RESULTS_SCHEMA_STR_(x) #x
+#define RESULTS_SCHEMA_STR(a, b) RESULTS_SCHEMA_STR_(a) "." RESULTS_SCHEMA_STR_(b)
+#define RESULTS_SCHEMA_VERSION RESULTS_SCHEMA_STR(RESULTS_SCHEMA_MAJOR, RESULTS_SCHEMA_MINOR)
 
 /* One measured run of one (variant, thread count) point. */
 struct run_sample {

@@ -6,6 +6,8 @@
  */
 #include <lockbench/lock.h>
 
+#include "tas_acquire.h"
+
 struct deadlock {
 	_Atomic uint32_t held;
 };
@@ -13,14 +15,9 @@ struct deadlock {
 static void deadlock_lock(void *lock, void *ctx)
 {
 	struct deadlock *l = lock;
-	uint32_t free_ = 0;
 
 	(void)ctx;
-	while (!atomic_compare_exchange_weak_explicit(&l->held, &free_, 1,
-						      lb_acq, lb_rlx)) {
-		free_ = 0;
-		cpu_relax();
-	}
+	tas_acquire(&l->held);
 }
 
 static void deadlock_unlock(void *lock, void *ctx)
