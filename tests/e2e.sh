@@ -149,7 +149,7 @@ assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || b
 
 # Thread list forms and oversubscription.
 expect_exit 0 "dry run" -- "$BIN" --dry-run -t 1-3,max -l tas
-grep -q "points: 1 locks x 3 thread counts" "$OUT/stdout" && ok || bad "dry-run points: $(cat "$OUT/stdout")"
+grep -q "points: 1 lock x 3 thread counts" "$OUT/stdout" && ok || bad "dry-run points: $(cat "$OUT/stdout")"
 expect_exit 0 "dry run synthetic" -- "$BIN" --dry-run --topology "package:2 core:48 pu:1" -t 95 -l tas
 grep -q "threads 95: cpus 0,1,2" "$OUT/stdout" && ok || bad "dry-run placement"
 expect_exit 2 "synthetic without dry-run" -- "$BIN" --topology "package:2 core:4 pu:1" -q

@@ -193,8 +193,8 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 	if (!f || !(flag || ad || off))
 		return flag || ad || off;
 	if (flag) {
-		snprintf(line, sizeof(line), "!  noisy: %u of %u runs flagged (", rn->flagged,
-			 rn->runs);
+		snprintf(line, sizeof(line), "!  noisy: %u of %u run%s flagged (", rn->flagged,
+			 rn->runs, rn->runs == 1 ? "" : "s");
 		for (unsigned i = 0; i < 5; i++)
 			if (what[i] && rn->by_flag[i])
 				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
