@@ -104,6 +104,15 @@ $LB compare -f csv -l rtmutex_lock $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-k0k1.csv" "csv"
 $LB compare -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"
 same "$T/o" "$G/expected/aim7-box-baseline3.txt" "box, --baseline 3"
+# Six kernels split within 80 columns (--width), the baseline repeated
+# in every piece (docs/formats.md, "Width"); the goldens above are the
+# same tables with --width 0.
+$LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-split.txt" "table split at 80"
+$LB compare --width 100 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-w100.txt" "table split at 100"
+$LB compare -f box $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-split.txt" "box split at 80"
+$LB compare -f mmtests $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-mmtests-split.txt" "mmtests split at 80"
+$LB compare -f lkp-compare --width 120 $RT >"$T/o"
+same "$T/o" "$G/expected/rtmutex-lkpcmp-split.txt" "lkp-compare split at 120"
 
 # ---- compare: JSON out, several locks per file, missing points -------------
 $LB compare -f table,json -o "$T/merged.json" $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o" || bad "compare -o"
