@@ -208,7 +208,7 @@ static const struct opt rows[] = {
 	 .help = "output formats, e.g. table,json (see `list formats`)"},
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
 	 .shown = "stdout", .off = F(output),
-	 .help = "FILE (the only format, or the one json/csv), FMT=FILE,... or -"},
+	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},
 	{.name = "label", .type = OPT_STR, .arg = "TEXT",
 	 .off = F(label),
 	 .help = "name of this run (e.g. the kernel), used by compare"},

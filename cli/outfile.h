@@ -54,7 +54,7 @@ struct output_args {
 	 .help = "table, box, lkp, speedup, mmtests, lkp-compare, csv, json"},    \
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",          \
 	 .off = offsetof(T, M.output),                                    \
-	 .help = "FILE, FMT=FILE,... or - (every format on stdout)"},             \
+	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},  \
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
 	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
 	{.name = "header", .type = OPT_FLAG, .off = offsetof(T, M.header),     \

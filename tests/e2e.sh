@@ -87,7 +87,10 @@ head -1 "$OUT/stdout" | grep -q "^# kernel .*, lockbench .* (git .*): lockbench 
 # The JSON run of the issue, shortened: every field a user relies on.
 expect_exit 0 "json run" -- "$BIN" -l pthread_mutex,ticket,mcs -t 1,2,4 -r 3 --warmup 0.1 \
 	-d 0.2 -f table,json -o "$OUT/out.json" --label k0 --seed 7
-grep -q "^Lock: *pthread_mutex *ticket *mcs" "$OUT/stdout" && ok || bad "table header: $(head -2 "$OUT/stdout")"
+# Three locks, in one table or split within 80 columns (the baseline
+# in each piece), as the numbers' widths decide.
+grep -q "^Lock: *pthread_mutex *ticket\( *mcs\)\?$" "$OUT/stdout" &&
+	grep -q "^Lock: *pthread_mutex .*mcs$" "$OUT/stdout" && ok || bad "table header: $(head -2 "$OUT/stdout")"
 grep -q "^Statistic (kops/s): mean *std *mean *std *rel" "$OUT/stdout" && ok || bad "statistic header"
 grep -q "^4\* " "$OUT/stdout" && ok || bad "oversubscribed row not marked"
 grep -q "more threads than CPUs" "$OUT/stdout" && ok || bad "oversubscription note"
