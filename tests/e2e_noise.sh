@@ -97,7 +97,7 @@ assert p['summary']['n'] == 3 - len(ex) and p['summary']['n'] >= 1" && ok || bad
 	# compare carries the flags through: the ! mark, the note, --exclude-flagged's
 	# exclusions recomputed (here: not asked, so none).
 	"$BIN" compare "$OUT/tf.json" >"$OUT/cmp.txt" 2>&1
-	grep -q "^2 *[0-9.]*! " "$OUT/cmp.txt" && grep -q "^!  noisy: [1-9][0-9]* of 3 runs flagged" "$OUT/cmp.txt" &&
+	grep -q "^2 *[0-9.]*!^\? " "$OUT/cmp.txt" && grep -q "^!  noisy: [1-9][0-9]* of 3 runs flagged" "$OUT/cmp.txt" &&
 		ok || bad "compare lost the ! mark: $(cat "$OUT/cmp.txt")"
 	awk 'length > 72 { exit 1 }' "$OUT/cmp.txt" && ok || bad "compare notes wider than 72: $(cat "$OUT/cmp.txt")"
 fi

@@ -49,6 +49,7 @@ is_csv() { head -1 "$1" | grep -q '^variant,lock,label,row,threads,'; }
 refused "compare -f table,json" "several formats on standard output" compare -f table,json "$K0"
 refused "run -f table,csv" "several formats on standard output" "${QUICK[@]}" -q -f table,csv
 refused "import -f table,json" "several formats on standard output" import locktorture -f table,json "$LT"
+refused "locktorture -f table,json" "several formats on standard output" locktorture -f table,json --dry-run
 refused "compare -f table,box -o json=F" "(table,box): several formats" compare -f table,box -o "json=$OUT/d/x" "$K0"
 expect_exit 0 "-f table,json -o -" -- "$BIN" compare -f table,json -o - "$K0" "$K1"
 grep -q '^Kernel:' "$OUT/stdout" && grep -q '"schema": "lockbench-results"' "$OUT/stdout" &&

@@ -537,22 +537,38 @@ static void geomean_note(const struct results *r, FILE *f)
 }
 
 /* The `~` note: what was tested, corrected how; what was not assessed. */
+/* One note line, wrapped at RENDER_WRAP with later lines indented. */
+static void __attribute__((format(printf, 3, 4)))
+note(FILE *f, unsigned indent, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	render_wrapped(f, line, indent);
+}
+
 static void sig_note(const struct results *r, FILE *f, unsigned methods,
 		     bool one_inv, bool few)
 {
 	const struct variant *bv = &r->variants[r->baseline];
+	char eff[64] = "";
 
 	if (methods) {
-		if (r->base_of && bv->label)
-			fprintf(f, "~  difference from the same lock under %s not "
-				"significant\n   (p >= %.2f", bv->label, r->alpha);
-		else
-			fprintf(f, "~  difference from %s not significant (p >= %.2f",
-				bv->name, r->alpha);
 		if (r->min_effect > 0)
-			fprintf(f, " or below %g%%", r->min_effect);
-		fprintf(f, "):\n   %s, Holm-adjusted over %u test%s\n",
-			sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
+			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
+		if (r->base_of && bv->label) {
+			note(f, 3, "~  difference from the same lock under %s not "
+			     "significant", bv->label);
+			note(f, 3, "   (p >= %.2f%s):", r->alpha, eff);
+		} else {
+			note(f, 3, "~  difference from %s not significant (p >= %.2f%s):",
+			     bv->name, r->alpha, eff);
+		}
+		note(f, 3, "   %s, Holm-adjusted over %u test%s",
+		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
 	}
 	if (one_inv)
 		fprintf(f, "%s one invocation per label: significance across processes\n"
@@ -605,21 +621,21 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 	if (over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
 	if (unfair)
-		fprintf(f, "^  unfair: in a run the busiest thread made more than twice the "
-			"operations of the least busy (locktorture's \?\?\?)\n");
+		note(f, 3, "^  unfair: in a run the busiest thread made more than "
+		     "twice the operations of the least busy (locktorture's \?\?\?)");
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
 		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
-			fprintf(f, "%s %s: %s\n", r->variants[i / r->nrows].name,
-				results_row_name(r, i % r->nrows, row, sizeof(row)),
-				r->points[i].error);
+			note(f, 3, "%s %s: %s", r->variants[i / r->nrows].name,
+			     results_row_name(r, i % r->nrows, row, sizeof(row)),
+			     r->points[i].error);
 	if (missing && !r->incomplete)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
 	if (kernel_mixed(r))
-		fprintf(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with its own "
-			"delays), next to lockbench's\n    userspace torture workload: two "
-			"different measurements side by side, not one\n");
+		note(f, 4, "[k] the kernel's locktorture (kthreads on a kernel lock, "
+		     "with its own delays), next to lockbench's userspace torture "
+		     "workload: two different measurements side by side, not one");
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
 	if (o->verbose)
