@@ -161,6 +161,49 @@ LOCKBENCH_MAX_INPUT=64M expect_exit 0 "LOCKBENCH_MAX_INPUT raises it" -- "$BIN" 
 LOCKBENCH_MAX_INPUT=lots expect_exit 2 "bad LOCKBENCH_MAX_INPUT" -- "$BIN" compare "$G/k0.json"
 one_line "bad LOCKBENCH_MAX_INPUT" "LOCKBENCH_MAX_INPUT (lots)"
 
+# A large log and its large JSON in bounded memory: import keeps one
+# compact copy of each run and writes the JSON run by run; compare reads
+# a results file above 16 MiB in two passes, one run at a time.  (Before:
+# 540 MB for the import of this 20 MB log, 600 MB for the compare.)
+python3 - "$OUT/many.log" <<'PY'
+import sys
+start = ("[ %d.000000] spin_lock-torture:--- Start of test: nreaders_stress=0 "
+         "nwriters_stress=%d stat_interval=30 stutter=5 verbose=1\n")
+end = "[ %d.000500] spin_lock-torture:--- End of test: SUCCESS: nwriters_stress=%d\n"
+with open(sys.argv[1], "w") as f:
+    t = size = run = 0
+    while size < 20e6:
+        w = [1, 2, 4, 8][run % 4]
+        run += 1
+        lines = [start % (t, w)]
+        for i in range(1, 21):
+            tot = i * 1000000
+            lines.append("[ %d.000000] Writes:  Total: %d  Max/Min: %d/%d   Fail: 0 \n"
+                         % (t + 30 * i, tot, tot // w + 5, tot // w - 5))
+        t += 630
+        lines.append(end % (t, w))
+        text = "".join(lines)
+        f.write(text)
+        size += len(text)
+PY
+rss() {	# rss ARGS...: "EXIT MAXRSS_KB" of lockbench ARGS
+	python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$BIN" "$@"
+}
+read -r rc kb < <(rss import locktorture "$OUT/many.log" -f json -o "$OUT/many.json")
+[ "$rc" = 0 ] && [ "$kb" -lt 150000 ] && ok || bad "import of a 20 MB log: exit $rc, $kb kB"
+[ "$(stat -c %s "$OUT/many.json")" -gt $((16 << 20)) ] && ok ||
+	bad "the JSON of the 20 MB log is not above 16 MiB: the two-pass read is not exercised"
+read -r rc kb < <(rss compare "$OUT/many.json" -f json -o "$OUT/many-cmp.json")
+[ "$rc" = 0 ] && [ "$kb" -lt 150000 ] && ok || bad "compare of its JSON: exit $rc, $kb kB"
+python3 - "$OUT/many.json" "$OUT/many-cmp.json" <<'PY' && ok || bad "compare of a large file lost runs"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+runs = lambda d: [[(r["ops_per_sec"], r["locktorture"]["line"]) for r in p["runs"]] for p in d["points"]]
+assert runs(a) == runs(b) and sum(map(len, runs(a))) > 7000, sum(map(len, runs(a)))
+PY
+
 # ---- 4. write errors on stdout -------------------------------------------
 
 # Closed stdout, a file size limit (SIGXFSZ ignored: the write fails

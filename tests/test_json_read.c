@@ -51,14 +51,14 @@ static void build(struct results *r)
 			.nthreads = 2, .thread_ops = tops, .total_ops = 2000,
 			.counter = 2000, .exclusion_checked = true, .exclusion_ok = true,
 			.nseries = 2, .series = series, .ncounters = 1, .counters = ctr,
-			.extra = json_pack("{s:{s:i}}", "locktorture", "max", 42),
+			.extra = strdup("{\"locktorture\": {\"max\": 42}}"),
 		};
 
 		assert_int_equal(results_add_run(r, 0, 0, &s), 0);
 		s.ops_per_sec = 2000.0 + 10 * i;
 		assert_int_equal(results_add_run(r, 1, 0, &s), 0);
 		assert_int_equal(results_add_run(r, 1, 1, &s), 0);
-		json_decref(s.extra);
+		free(s.extra);
 	}
 	results_point(r, 0, 0)->status = POINT_OK;
 	results_point(r, 1, 0)->status = POINT_OK;
@@ -75,6 +75,123 @@ static char *dump(const struct results *r)
 	json_decref(doc);
 	assert_non_null(s);
 	return s;
+}
+
+/* The streamed document is byte for byte the tree's, for a results
+ * model with runs, an empty point, extras, and one with no runs at all. */
+static void check_streamed(const struct results *r)
+{
+	json_t *doc = results_to_json(r);
+	char *tree = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER), *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(tree);
+	assert_non_null(f);
+	assert_int_equal(results_write_json(r, f), 0);
+	fclose(f);
+	assert_int_equal(len, strlen(tree) + 1);
+	assert_memory_equal(buf, tree, strlen(tree));
+	assert_int_equal(buf[len - 1], '\n');
+	free(buf);
+	free(tree);
+	json_decref(doc);
+}
+
+static void test_streamed_equals_tree(void **state)
+{
+	struct results a, e;
+
+	(void)state;
+	build(&a);
+	check_streamed(&a);
+	results_free(&a);
+	assert_int_equal(results_init(&e, 1, 1), 0);
+	e.variant_heading = strdup("Lock");
+	e.row_heading = strdup("threads");
+	e.variants[0].name = strdup("tas");
+	e.rows[0] = 1;
+	results_finalize(&e);
+	check_streamed(&e);
+	results_free(&e);
+}
+
+/* path <- text; returns path (a static buffer). */
+static const char *write_tmp(const char *text)
+{
+	static char path[] = "/tmp/lb_test_stream_XXXXXX";
+	int fd;
+	FILE *f;
+
+	strcpy(path, "/tmp/lb_test_stream_XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* The two-pass read gives the model the one-pass read gives (compared
+ * through their documents), with runs in every point that has some. */
+static void test_stream_read(void **state)
+{
+	struct results a, b, c;
+	char err[256], *text, *tb, *tc;
+	const char *path;
+
+	(void)state;
+	build(&a);
+	text = dump(&a);
+	path = write_tmp(text);
+	assert_int_equal(results_from_json_buf(text, strlen(text), "mem", &b, err,
+					       sizeof(err)), 0);
+	assert_int_equal(results_from_json_stream(path, &c, err, sizeof(err)), 0);
+	unlink(path);
+	results_finalize(&b);
+	results_finalize(&c);
+	assert_int_equal(results_point(&c, 1, 0)->nruns, 3);
+	tb = dump(&b);
+	tc = dump(&c);
+	assert_string_equal(tb, tc);
+	free(tb);
+	free(tc);
+	free(text);
+	results_free(&a);
+	results_free(&b);
+	results_free(&c);
+}
+
+/* Broken files read in two passes: one line naming what is wrong. */
+static void test_stream_refusals(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"{\"points\": [{\"runs\": [{\"a\": 1}", "ends inside a value"},
+		{"{\"points\": [}", "does not match"},
+		{"{\"schema\": \"lockbench-results\", \"schema_version\": \"1.3\", "
+		 "\"variants\": [{\"name\": \"tas\"}], \"rows\": [1], \"points\": "
+		 "[{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\", "
+		 "\"runs\": [{\"ops_per_sec\": 1, }]}]}", "points[0].runs[0]: not valid JSON"},
+		{"{\"schema\": \"lockbench-results\", \"schema_version\": \"1.3\", "
+		 "\"variants\": [{\"name\": \"tas\"}], \"rows\": [1], \"points\": "
+		 "[{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\", "
+		 "\"runs\": [7]}]}", "points[0].runs[0]: expected an object"},
+	};
+	struct results r;
+	char err[256];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *path = write_tmp(cases[i].text);
+
+		assert_int_equal(results_from_json_stream(path, &r, err, sizeof(err)), -EINVAL);
+		unlink(path);
+		if (!strstr(err, cases[i].want))
+			fail_msg("case %u: \"%s\" lacks \"%s\"", i, err, cases[i].want);
+	}
 }
 
 static void test_round_trip(void **state)
@@ -105,8 +222,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(s->thread_ops[1], 400);
 	assert_int_equal(s->counters[0], 7);
 	assert_true(s->series[1] == 1010.5);
-	assert_int_equal(json_integer_value(json_object_get(
-		json_object_get(s->extra, "locktorture"), "max")), 42);
+	{
+		json_t *x = results_extra_get(s);
+
+		assert_int_equal(json_integer_value(json_object_get(
+			json_object_get(x, "locktorture"), "max")), 42);
+		json_decref(x);
+	}
 	assert_true(fabs(results_point(&b, 0, 0)->rel - results_point(&a, 0, 0)->rel) < 1e-9);
 	/* Written again, it is the same document. */
 	again = dump(&b);
@@ -334,6 +456,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_streamed_equals_tree),
+		cmocka_unit_test(test_stream_read),
+		cmocka_unit_test(test_stream_refusals),
 		cmocka_unit_test(test_row_desc_round_trip),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_impossible_values),

@@ -19,7 +19,7 @@
 
 /* One importable log run. */
 struct entry {
-	const char *type;         /* points into the parsed log */
+	char type[64];            /* the run's torture_type */
 	int nwriters;
 	bool failed;
 	char *why;                /* failure text, or NULL */
@@ -107,8 +107,10 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 {
 	struct entry *e;
 	unsigned fail_line;
+	json_t *extra;
 	double sum = 0;
 	bool unfair;
+	int rc;
 
 	if (m->n == m->cap) {
 		unsigned cap = m->cap ? 2 * m->cap : 16;
@@ -123,7 +125,7 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 	memset(e, 0, sizeof(*e));
 	for (unsigned i = 0; i < n; i++)
 		sum += rates[i];
-	e->type = run->type[0] ? run->type : "locktorture";
+	snprintf(e->type, sizeof(e->type), "%s", run->type[0] ? run->type : "locktorture");
 	e->nwriters = run->nwriters;
 	e->failed = run_failed(run, &fail_line, &unfair);
 	e->s.unfair_reported = unfair;
@@ -137,9 +139,11 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 	e->s.exclusion_ok = !e->failed;
 	e->s.series = rates;
 	e->s.nseries = n;
-	e->s.extra = run_extra(path, run, n, unfair, e->failed);
-	if (!e->s.extra)
-		return -ENOMEM;
+	extra = run_extra(path, run, n, unfair, e->failed);
+	rc = extra ? results_extra_set(&e->s, extra) : -ENOMEM;
+	json_decref(extra);
+	if (rc)
+		return rc;
 	if (e->failed && asprintf(&e->why, "locktorture reported a failure (%s line %u: %s)",
 				  path, fail_line, fail_line == run->end_line ?
 				  "End of test: FAILURE" : "Fail > 0") < 0)
@@ -207,11 +211,16 @@ static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 			free(rates);
 			return rc;
 		}
+		/* Its entry holds what is needed: free the reports as we go. */
+		free(run->writes);
+		free(run->reads);
+		run->writes = run->reads = NULL;
+		run->nwrites = run->nreads = 0;
 	}
 	return 0;
 }
 
-static int parse_logs(struct imp *m, const struct import_src *src, unsigned n,
+static int parse_logs(struct imp *m, struct import_src *src, unsigned n,
 		      FILE *warn)
 {
 	m->logs = calloc(n ? n : 1, sizeof(*m->logs));
@@ -221,11 +230,21 @@ static int parse_logs(struct imp *m, const struct import_src *src, unsigned n,
 		char why[256] = "";
 		int rc = lt_parse(src[i].buf, src[i].len, &m->logs[i], why, sizeof(why));
 
+		/* The runs are parsed (lt_run holds copies): the text can go. */
+		if (src[i].owned) {
+			free(src[i].owned);
+			src[i].owned = NULL;
+			src[i].buf = NULL;
+		}
+
 		if (rc)
 			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", src[i].name,
 							 why[0] ? why : "not a locktorture log");
 		m->nlogs = i + 1;
-		if ((rc = take_runs(m, src[i].name, &m->logs[i], warn)))
+		rc = take_runs(m, src[i].name, &m->logs[i], warn);
+		/* The entries hold what the results need: the parse can go. */
+		lt_log_free(&m->logs[i]);
+		if (rc)
 			return rc;
 	}
 	return 0;
@@ -288,6 +307,10 @@ static int build(struct imp *m, struct results *r, const char *label,
 		/* Every locktorture run is its own module load: an invocation. */
 		m->e[i].s.invocation = i + 1;
 		rc = results_add_run(r, v, row, &m->e[i].s);
+		/* The point holds a copy; the entry's can go (a large log's
+		 * runs would otherwise be held twice). */
+		free(m->e[i].s.extra);
+		m->e[i].s.extra = NULL;
 		if (p->status != POINT_FAILED)
 			p->status = m->e[i].failed ? POINT_FAILED : POINT_OK;
 		if (m->e[i].failed && !p->error && m->e[i].why)
@@ -324,7 +347,7 @@ static void imp_free(struct imp *m)
 	free(m->logs);
 }
 
-int import_locktorture_srcs(const struct import_src *src, unsigned n,
+int import_locktorture_srcs(struct import_src *src, unsigned n,
 			    const char *label, const struct import_fill *fill,
 			    struct results *r, FILE *warn, char *err, size_t errlen)
 {
@@ -365,7 +388,7 @@ int import_locktorture(const char *const *paths, unsigned n, const char *label,
 
 		src[i].name = paths[i];
 		rc = file_slurp(paths[i], input_limit(LOG_MAX_BYTES), &buf, &src[i].len);
-		src[i].buf = buf;
+		src[i].buf = src[i].owned = buf;
 		if (rc == -EFBIG) {
 			snprintf(err, errlen, "cannot import (%s): larger than the input limit "
 				 "of %zu bytes (LOCKBENCH_MAX_INPUT raises it)", paths[i],
@@ -381,7 +404,7 @@ int import_locktorture(const char *const *paths, unsigned n, const char *label,
 	if (!rc)
 		rc = import_locktorture_srcs(src, n, label, fill, r, warn, err, errlen);
 	for (unsigned i = 0; i < n; i++)
-		free((char *)src[i].buf);
+		free(src[i].owned);
 	free(src);
 	return rc;
 }

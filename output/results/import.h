@@ -30,6 +30,7 @@ struct import_src {
 	const char *name;
 	const char *buf;
 	size_t len;
+	char *owned;	/* buf when malloc'ed: freed (and NULL) once parsed */
 };
 
 /*
@@ -51,7 +52,7 @@ int import_locktorture(const char *const *paths, unsigned n, const char *label,
 		       char *err, size_t errlen);
 
 /* import_locktorture() of logs already in memory (@src[0..@n-1]). */
-int import_locktorture_srcs(const struct import_src *src, unsigned n,
+int import_locktorture_srcs(struct import_src *src, unsigned n,
 			    const char *label, const struct import_fill *fill,
 			    struct results *r, FILE *warn, char *err, size_t errlen);
 

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "json_read.h"
+#include "json_spans.h"
 
 #define SCHEMA_NAME "lockbench-results"
 #define MAX_VARIANTS 4096
@@ -28,6 +30,12 @@ struct rd {
 	char *err;
 	size_t errlen;
 	const struct results *r;   /* the results being read (perf names) */
+	/* Read in two passes (results_from_json_stream): the runs are not
+	 * in the document but at these places of src. */
+	const struct json_spans *spans;
+	FILE *src;
+	char *buf;                 /* one run's text */
+	size_t bufcap;
 };
 
 static int __attribute__((format(printf, 2, 3))) fail(struct rd *d, const char *fmt, ...)
@@ -384,18 +392,17 @@ static bool run_key_known(const char *k)
 
 static int read_extra(struct rd *d, json_t *o, struct run_sample *s)
 {
+	json_t *keep = json_object(), *val;
 	const char *key;
-	json_t *val;
+	int rc = keep ? 0 : -ENOMEM;
 
-	json_object_foreach(o, key, val) {
-		if (run_key_known(key))
-			continue;
-		if (!s->extra && !(s->extra = json_object()))
-			return oom(d);
-		if (json_object_set(s->extra, key, val))
-			return oom(d);
-	}
-	return 0;
+	json_object_foreach(o, key, val)
+		if (!rc && !run_key_known(key))
+			rc = json_object_set(keep, key, val) ? -ENOMEM : 0;
+	if (!rc)
+		rc = results_extra_set(s, keep);
+	json_decref(keep);
+	return rc ? oom(d) : 0;
 }
 
 static int read_exclusion(struct rd *d, json_t *o, const char *where,
@@ -678,6 +685,56 @@ static int point_where(struct rd *d, json_t *o, unsigned i,
 	return 0;
 }
 
+/* One run's text from its place in the file, parsed. */
+static json_t *load_span(struct rd *d, const struct run_span *sp, const char *where)
+{
+	json_error_t e;
+	json_t *o;
+
+	if (sp->len + 1 > d->bufcap) {
+		char *b = realloc(d->buf, sp->len + 1);
+
+		if (!b) {
+			oom(d);
+			return NULL;
+		}
+		d->buf = b;
+		d->bufcap = sp->len + 1;
+	}
+	if (fseeko(d->src, (off_t)sp->off, SEEK_SET) ||
+	    fread(d->buf, 1, sp->len, d->src) != sp->len) {
+		fail(d, "%s: the file changed while it was read", where);
+		return NULL;
+	}
+	o = json_loadb(d->buf, sp->len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &e);
+	if (!o)
+		fail(d, "%s: not valid JSON (%s)", where, e.text);
+	return o;
+}
+
+/* Point i's runs from their places in the file (the two-pass read). */
+static int read_spanned_runs(struct rd *d, unsigned i, unsigned v, unsigned row,
+			     struct results *r)
+{
+	const struct json_spans *sp = d->spans;
+	char where[64];
+	int rc = 0;
+
+	for (size_t k = sp->first[i]; i < sp->npoints && k < sp->first[i + 1] && !rc; k++) {
+		struct run_sample s = {0};
+		json_t *o;
+
+		snprintf(where, sizeof(where), "points[%u].runs[%zu]", i, k - sp->first[i]);
+		o = load_span(d, &sp->span[k], where);
+		rc = o ? read_run(d, o, where, &r->variants[v], &s) : -EINVAL;
+		if (!rc && results_add_run(r, v, row, &s))
+			rc = oom(d);
+		run_sample_free(&s);
+		json_decref(o);
+	}
+	return rc;
+}
+
 static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 {
 	unsigned v, row;
@@ -713,7 +770,7 @@ static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return d->spans ? read_spanned_runs(d, i, v, row, r) : 0;
 }
 
 static int read_top(struct rd *d, json_t *doc, struct results *r)
@@ -839,10 +896,16 @@ int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0;
 	char *b = NULL, *nb;
+	struct stat st;
 	int rc = 0;
 
 	if (!f)
 		return -errno;
+	/* A regular file: its size (and one byte to see the end) at once,
+	 * not twice the size a doubling buffer may reach. */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX / 2 && (size_t)st.st_size + 1 > cap)
+		cap = (size_t)st.st_size + 1;
 	errno = 0;
 	for (;;) {
 		if (max && n > max) {
@@ -903,14 +966,62 @@ size_t input_limit(size_t def)
 	return input_limit_parse(getenv("LOCKBENCH_MAX_INPUT"), &v) ? def : v;
 }
 
+int results_from_json_stream(const char *path, struct results *r, char *err,
+			     size_t errlen)
+{
+	struct json_spans sp;
+	struct rd d = {.name = path, .err = err, .errlen = errlen, .spans = &sp};
+	size_t max = input_limit(RESULTS_MAX_BYTES);
+	char why[160];
+	json_t *doc;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (errlen)
+		err[0] = 0;
+	d.src = fopen(path, "rb");
+	if (!d.src) {
+		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	rc = json_spans_scan(d.src, max, &sp, why, sizeof(why));
+	if (rc == -EFBIG) {
+		snprintf(err, errlen, "cannot read results (%s): its runs apart, or one of "
+			 "its runs, larger than the input limit of %zu bytes "
+			 "(LOCKBENCH_MAX_INPUT raises it)", path, max);
+		rc = -EINVAL;
+	} else if (rc == -EINVAL) {
+		fail(&d, "%s", why);
+	} else if (rc == -ENOMEM) {
+		oom(&d);
+	} else if (rc) {
+		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(-rc));
+		rc = -ENOENT;
+	}
+	if (!rc) {
+		doc = load(&d, sp.skel, sp.skel_len);
+		rc = doc ? read_doc(&d, doc, r) : -EINVAL;
+		json_decref(doc);
+		json_spans_free(&sp);
+		if (rc)
+			results_free(r);
+	}
+	free(d.buf);
+	fclose(d.src);
+	return rc;
+}
+
 int results_from_json(const char *path, struct results *r, char *err,
 		      size_t errlen)
 {
 	size_t len = 0, max = input_limit(RESULTS_MAX_BYTES);
 	char *buf = NULL;
+	struct stat st;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > RESULTS_STREAM_BYTES)
+		return results_from_json_stream(path, r, err, errlen);
 	rc = file_slurp(path, max, &buf, &len);
 	if (rc == -EFBIG) {
 		snprintf(err, errlen, "cannot read results (%s): larger than the input "

@@ -24,6 +24,17 @@ int results_from_json(const char *path, struct results *r, char *err,
 		      size_t errlen);
 
 /*
+ * The same in two passes over the file, holding one run at a time: the
+ * document without its runs (json_spans.h), then each run read back from
+ * its place.  results_from_json() reads a regular file larger than
+ * RESULTS_STREAM_BYTES this way; the input limit then bounds the
+ * document without its runs, and each run, not the file.
+ */
+int results_from_json_stream(const char *path, struct results *r, char *err,
+			     size_t errlen);
+#define RESULTS_STREAM_BYTES ((size_t)16 << 20)
+
+/*
  * The same from @len bytes at @buf (need not be NUL-terminated); @name
  * is what messages call the input.
  */
@@ -35,7 +46,10 @@ int results_from_json_buf(const char *buf, size_t len, const char *name,
  * file is well under 1 MiB; the jansson tree of a file takes about ten
  * times its size) and a log above LOG_MAX_BYTES are refused, unless the
  * environment's LOCKBENCH_MAX_INPUT (bytes, or with K, M, G) sets
- * another limit.  JSON nesting is bounded by jansson (2048 levels).
+ * another limit.  A regular results file above RESULTS_STREAM_BYTES is
+ * read in two passes (results_from_json_stream), where the limit bounds
+ * the document without its runs and each run.  JSON nesting is bounded
+ * by jansson (2048 levels) and by the scan (2048).
  */
 #define RESULTS_MAX_BYTES ((size_t)64 << 20)
 #define LOG_MAX_BYTES ((size_t)512 << 20)

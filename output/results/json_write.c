@@ -6,6 +6,9 @@
  * written as null.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "json_write.h"
 #include "noise_json.h"
@@ -31,17 +34,20 @@ static json_t *u64_array(const uint64_t *v, unsigned n)
 	return a;
 }
 
-/* Copy the members of `extra` that `o` does not already have. */
-static void add_extra(json_t *o, const json_t *extra)
+/* Copy the members of the run's extra that `o` does not already have. */
+static void add_extra(json_t *o, const struct run_sample *s)
 {
+	json_t *extra = o ? results_extra_get(s) : NULL, *val;
 	const char *key;
-	json_t *val;
 
-	if (!o || !json_is_object(extra))
+	if (!json_is_object(extra)) {
+		json_decref(extra);
 		return;
-	json_object_foreach((json_t *)extra, key, val)
+	}
+	json_object_foreach(extra, key, val)
 		if (!json_object_get(o, key))
 			json_object_set(o, key, val);
+	json_decref(extra);
 }
 
 /* ---- workload metrics (schema 1.2) ----------------------------------- */
@@ -223,7 +229,7 @@ static json_t *run_json(const struct results *r, const struct variant *var,
 		json_object_set_new(o, "perf", run_perf_json(r, s));
 	if (o && s->unfair_reported)
 		json_object_set_new(o, "unfair_reported", json_true());
-	add_extra(o, s->extra);
+	add_extra(o, s);
 	/* A kept run's exclusion is decided again here (--exclude-flagged). */
 	if (o && !s->noise.present && json_object_get(o, "excluded"))
 		json_object_set_new(o, "excluded", json_boolean(s->noise.excluded));
@@ -271,13 +277,13 @@ static json_t *sig_json(const struct point *p)
 			 "p_holm", t->valid ? num(p->p_adj) : json_null());
 }
 
-static json_t *point_json(const struct results *r, unsigned v, unsigned row)
+/* Point (v, row) with `runs` as its runs (a reference is taken over). */
+static json_t *point_json_with(const struct results *r, unsigned v, unsigned row,
+			       json_t *runs)
 {
 	const struct point *p = results_point(r, v, row);
-	json_t *runs = json_array(), *o;
+	json_t *o;
 
-	for (unsigned i = 0; i < p->nruns; i++)
-		json_array_append_new(runs, run_json(r, &r->variants[v], &p->runs[i]));
 	o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:o, s:b, s:o, s:o, s:b, s:{s:o, s:b}}",
 		      "variant", r->variants[v].name, "variant_index", v,
 		      "threads", r->rows[row], "row_index", row,
@@ -303,6 +309,16 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 		json_object_set_new(o, "vs_baseline", json_null());
 	noise_point_add_json(o, r, p);
 	return o;
+}
+
+static json_t *point_json(const struct results *r, unsigned v, unsigned row)
+{
+	const struct point *p = results_point(r, v, row);
+	json_t *runs = json_array();
+
+	for (unsigned i = 0; i < p->nruns; i++)
+		json_array_append_new(runs, run_json(r, &r->variants[v], &p->runs[i]));
+	return point_json_with(r, v, row, runs);
 }
 
 static json_t *variant_json(const struct variant *v)
@@ -347,16 +363,15 @@ static json_t *row_desc_json(const struct results *r)
 	return a;
 }
 
-json_t *results_to_json(const struct results *r)
+/* The document with `points` as its points (a reference is taken over). */
+static json_t *doc_json_with(const struct results *r, json_t *points)
 {
-	json_t *doc, *variants = json_array(), *rows = json_array(), *points = json_array();
+	json_t *doc, *variants = json_array(), *rows = json_array();
+
 	for (unsigned v = 0; v < r->nvariants; v++)
 		json_array_append_new(variants, variant_json(&r->variants[v]));
 	for (unsigned row = 0; row < r->nrows; row++)
 		json_array_append_new(rows, json_integer(r->rows[row]));
-	for (unsigned v = 0; v < r->nvariants; v++)
-		for (unsigned row = 0; row < r->nrows; row++)
-			json_array_append_new(points, point_json(r, v, row));
 	doc = json_pack("{s:s, s:s, s:{s:s, s:s}, s:o, s:b, s:s, s:s, s:s, s:s, s:s, s:s,"
 			" s:i, s:f, s:f}",
 			"schema", LOCKBENCH_JSON_NAME, "schema_version", RESULTS_SCHEMA_VERSION,
@@ -367,8 +382,12 @@ json_t *results_to_json(const struct results *r)
 			"row_heading", r->row_heading, "unit", "ops/s", "std", "sample",
 			"baseline", r->variants[r->baseline].name, "ncpus", r->ncpus,
 			"cv_flag", r->cv_flag, "alpha", r->alpha);
-	if (!doc)
+	if (!doc) {
+		json_decref(variants);
+		json_decref(rows);
+		json_decref(points);
 		return NULL;
+	}
 	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i}",
 		"correction", "holm", "trim", SIG_TRIM, "min_effect_pct", r->min_effect,
 		"tests", r->ntests));
@@ -384,4 +403,117 @@ json_t *results_to_json(const struct results *r)
 	json_object_set_new(doc, "row_desc", row_desc_json(r));
 	json_object_set_new(doc, "points", points);
 	return doc;
+}
+
+json_t *results_to_json(const struct results *r)
+{
+	json_t *points = json_array();
+
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++)
+			json_array_append_new(points, point_json(r, v, row));
+	return doc_json_with(r, points);
+}
+
+/*
+ * Streaming.  The document of a long sweep or of a large imported log
+ * does not fit in memory as one jansson tree (about twenty times its
+ * text), so results_write_json() writes it piece by piece: the document
+ * with a mark where the points go, each point with a mark where its
+ * runs go, each run on its own, and splices them in the layout
+ * json_dumpf() would give the whole (JSON_INDENT(1): an array's
+ * elements one level below the line of its member, "," between them,
+ * "[]" when empty).  The output is byte for byte that of dumping
+ * results_to_json().
+ */
+#define STREAM_MARK "\001lockbench-stream\001"
+#define STREAM_MARK_DUMPED "\"\\u0001lockbench-stream\\u0001\""
+#define DUMP_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER)
+
+/* The elements of a streamed array: element i, a new reference, whose
+ * own streamed array (if any) *inner describes. */
+struct stream {
+	const struct results *r;
+	unsigned n, v, row;
+	json_t *(*elem)(const struct stream *st, unsigned i, struct stream *inner);
+};
+
+/* n bytes of text with `pad` spaces after every newline. */
+static void put_padded(FILE *f, const char *text, size_t n, unsigned pad)
+{
+	const char *nl;
+
+	while (n && (nl = memchr(text, '\n', n))) {
+		fwrite(text, 1, (size_t)(nl + 1 - text), f);
+		fprintf(f, "%*s", (int)pad, "");
+		n -= (size_t)(nl + 1 - text);
+		text = nl + 1;
+	}
+	fwrite(text, 1, n, f);
+}
+
+static int dump_streamed(json_t *o, FILE *f, unsigned pad, const struct stream *st)
+{
+	char *txt = o ? json_dumps(o, DUMP_FLAGS) : NULL, *at, *line;
+	unsigned ind;
+	int rc = 0;
+
+	if (!txt)
+		return -1;
+	at = st ? strstr(txt, STREAM_MARK_DUMPED) : NULL;
+	if (!at) {
+		put_padded(f, txt, strlen(txt), pad);
+		free(txt);
+		return 0;
+	}
+	put_padded(f, txt, (size_t)(at - txt), pad);
+	for (line = at; line > txt && line[-1] != '\n'; line--)
+		;
+	ind = pad + (unsigned)strspn(line, " ");
+	if (!st->n)
+		fputs("[]", f);
+	for (unsigned i = 0; i < st->n && !rc; i++) {
+		struct stream inner = {0};
+		json_t *e = st->elem(st, i, &inner);
+
+		fprintf(f, "%s\n%*s", i ? "," : "[", (int)ind + 1, "");
+		rc = dump_streamed(e, f, ind + 1, inner.elem ? &inner : NULL);
+		json_decref(e);
+	}
+	if (st->n && !rc)
+		fprintf(f, "\n%*s]", (int)ind, "");
+	if (!rc)
+		put_padded(f, at + strlen(STREAM_MARK_DUMPED), strlen(at + strlen(STREAM_MARK_DUMPED)),
+			   pad);
+	free(txt);
+	return rc;
+}
+
+static json_t *stream_run(const struct stream *st, unsigned i, struct stream *inner)
+{
+	const struct point *p = results_point(st->r, st->v, st->row);
+
+	(void)inner;
+	return run_json(st->r, &st->r->variants[st->v], &p->runs[i]);
+}
+
+static json_t *stream_point(const struct stream *st, unsigned i, struct stream *inner)
+{
+	unsigned v = i / st->r->nrows, row = i % st->r->nrows;
+
+	*inner = (struct stream){.r = st->r, .n = results_point(st->r, v, row)->nruns,
+				 .v = v, .row = row, .elem = stream_run};
+	return point_json_with(st->r, v, row, json_string(STREAM_MARK));
+}
+
+int results_write_json(const struct results *r, FILE *f)
+{
+	struct stream points = {.r = r, .n = r->nvariants * r->nrows, .elem = stream_point};
+	json_t *doc = doc_json_with(r, json_string(STREAM_MARK));
+	int rc = dump_streamed(doc, f, 0, &points);
+
+	json_decref(doc);
+	if (!rc && fputc('\n', f) == EOF)
+		rc = -1;
+	return rc || ferror(f) ? -1 : 0;
 }

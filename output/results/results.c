@@ -54,7 +54,7 @@ void run_sample_free(struct run_sample *s)
 	free(s->thread_reads);
 	free(s->thread_kind);
 	free(s->lat);
-	json_decref(s->extra);
+	free(s->extra);
 	free(s->perf);
 	noise_run_free(&s->noise);
 	memset(s, 0, sizeof(*s));
@@ -124,6 +124,21 @@ static void *dup_mem(const void *p, size_t n)
 	return q;
 }
 
+int results_extra_set(struct run_sample *s, const json_t *obj)
+{
+	free(s->extra);
+	s->extra = NULL;
+	if (!json_is_object(obj) || !json_object_size(obj))
+		return 0;
+	s->extra = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	return s->extra ? 0 : -ENOMEM;
+}
+
+json_t *results_extra_get(const struct run_sample *s)
+{
+	return s->extra ? json_loads(s->extra, JSON_DECODE_ANY, NULL) : NULL;
+}
+
 int results_add_run(struct results *r, unsigned v, unsigned row,
 		    const struct run_sample *s)
 {
@@ -139,7 +154,7 @@ int results_add_run(struct results *r, unsigned v, unsigned row,
 	d->thread_ops = dup_mem(s->thread_ops, s->nthreads * sizeof(uint64_t));
 	d->series = dup_mem(s->series, s->nseries * sizeof(double));
 	d->counters = dup_mem(s->counters, s->ncounters * sizeof(uint64_t));
-	d->extra = s->extra ? json_deep_copy(s->extra) : NULL;
+	d->extra = s->extra ? strdup(s->extra) : NULL;
 	d->thread_reads = dup_mem(s->thread_reads, s->nthreads * sizeof(uint64_t));
 	d->thread_kind = dup_mem(s->thread_kind, s->nthreads);
 	d->lat = dup_mem(s->lat, s->lat ? sizeof(*s->lat) : 0);

@@ -51,10 +51,12 @@ struct run_sample {
 	uint64_t *counters;      /* the lock's own path counters */
 	/*
 	 * Fields of the run's JSON object that this model does not know
-	 * (e.g. "locktorture" of an imported log), kept as they are: a JSON
-	 * object or NULL.  Owned (one reference).
+	 * (e.g. "locktorture" of an imported log), kept as they are: the
+	 * compact JSON text of an object, or NULL.  Owned (malloc'ed).  Text,
+	 * not a tree: a tree takes twenty times the memory, and a log of
+	 * many runs would not fit (results_extra_*() below convert).
 	 */
-	json_t *extra;
+	char *extra;
 
 	/* -- Workload metrics (1.2); zero/NULL when not measured. -- */
 	bool has_rw;             /* reads and writes counted (rw, layout) */
@@ -258,6 +260,15 @@ void results_free(struct results *r);
 int results_add_run(struct results *r, unsigned v, unsigned row,
 		    const struct run_sample *s);
 void run_sample_free(struct run_sample *s);
+
+/*
+ * run_sample.extra from a JSON object (the object is not kept; NULL or
+ * an empty object gives NULL): 0, or -ENOMEM.  And back: a new
+ * reference to the object, or NULL when there is none (or it cannot be
+ * read, which cannot happen for text made by the first).
+ */
+int results_extra_set(struct run_sample *s, const json_t *obj);
+json_t *results_extra_get(const struct run_sample *s);
 /*
  * Give the rows descriptions (all empty); 0 or -ENOMEM.  Idempotent.
  */
