@@ -176,7 +176,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	}
 	if (nstdout > 1 && !asked)
 		cli_die("--format (%s): several formats on standard output; name a "
-			"file for each (-o %s=FILE) or ask for them all with -o -",
+			"file for each (-o %s=FILE) or ask for stdout (-o -, or FMT=-)",
 			format_list(o, true, names, sizeof(names)),
 			o->fmt[o->n - 1]->name);
 }
