@@ -143,7 +143,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		   const char *path, bool marks)
 {
 	char *list = cli_strdup(formats), *save = NULL, names[128];
-	unsigned nstdout = 0;
+	unsigned nstdout = 0, last = 0;
 	bool asked = false;
 
 	memset(o, 0, sizeof(*o));
@@ -169,6 +169,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		if (pi && !strcmp(pi, "-"))
 			asked = true;
 		nstdout += !pi || !strcmp(pi, "-");
+		last = pi ? last : i;
 		for (unsigned k = 0; pi && strcmp(pi, "-") && k < i; k++)
 			if (o->dest[k].path && !strcmp(o->dest[k].path, pi))
 				cli_die("--output (%s): %s and %s would both be written there",
@@ -177,8 +178,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	if (nstdout > 1 && !asked)
 		cli_die("--format (%s): several formats on standard output; name a "
 			"file for each (-o %s=FILE) or ask for stdout (-o -, or FMT=-)",
-			format_list(o, true, names, sizeof(names)),
-			o->fmt[o->n - 1]->name);
+			format_list(o, true, names, sizeof(names)), o->fmt[last]->name);
 }
 
 void outputs_check(const struct outputs *o, const struct results *shape)

@@ -68,6 +68,8 @@ is_csv "$OUT/r.csv" && grep -q '^Kernel:' "$OUT/stdout" && ! grep -q '^Kernel:' 
 refused "-f table,box -o F" "which of table,box goes there" compare -f table,box -o "$OUT/d/x" "$K0"
 refused "-f json,csv -o F" "which of json,csv goes there" compare -f json,csv -o "$OUT/d/x" "$K0"
 refused "-f table,json,csv -o F" "which of table,json,csv" compare -f table,json,csv -o "$OUT/d/x" "$K0"
+refused "-f table,box,json -o F" "(table,box): several formats on standard output; .*-o box=FILE" \
+	compare -f table,box,json -o "$OUT/d/x.json" "$K0"
 
 # ---- -o FMT=FILE,...: each format to its own file ---------------------------
 rm -f "$OUT"/e*
