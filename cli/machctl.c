@@ -52,6 +52,7 @@ static void on_signal(int sig)
  * default action, so a core dump is kept).  Not under the sanitizers,
  * whose own handlers report these.
  */
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP};
 
 static void on_crash(int sig)
@@ -60,6 +61,7 @@ static void on_crash(int sig)
 	machine_restore_signal_safe();
 	outputs_unlink_signal_safe();
 }
+#endif
 
 static void install_crash_handlers(void)
 {

@@ -579,63 +579,83 @@ static void sig_note(const struct results *r, FILE *f, unsigned methods,
 			methods || one_inv ? "  " : "~ ");
 }
 
-void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
-{
-	bool cv = false, ns = false, over = false, missing = false, few = false;
-	bool one_inv = false, unfair = false;
-	unsigned failed = 0, methods = 0;
-	char row[64];
+/* What the notes under a table have to say, from its points. */
+struct note_marks {
+	bool cv, ns, over, missing, few, one_inv, unfair;
+	unsigned failed, methods;
+};
 
+static void note_marks(const struct results *r, const struct render_opts *o,
+		       struct note_marks *m)
+{
+	*m = (struct note_marks){0};
 	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
 		const struct point *p = &r->points[i];
 		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
 
-		cv |= p->status == POINT_OK && p->high_cv;
-		unfair |= p->status == POINT_OK && p->lt_unfair;
-		ns |= cmp;
+		m->cv |= p->status == POINT_OK && p->high_cv;
+		m->unfair |= p->status == POINT_OK && p->lt_unfair;
+		m->ns |= cmp;
 		if (cmp && p->test.valid)
-			methods |= 1u << p->method;
-		one_inv |= cmp && p->method == SIG_ONE_INVOC;
-		few |= cmp && p->method == SIG_TOO_FEW;
-		missing |= p->status == POINT_MISSING;
-		failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
-			  p->status == POINT_ERROR;
+			m->methods |= 1u << p->method;
+		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
+		m->few |= cmp && p->method == SIG_TOO_FEW;
+		m->missing |= p->status == POINT_MISSING;
+		m->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
+			     p->status == POINT_ERROR;
 	}
 	for (unsigned k = 0; k < r->nrows; k++)
-		over |= render_oversubscribed(r, k);
+		m->over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		cv = ns = over = missing = unfair = false;
-	if (cv || ns || over || missing || unfair || failed || r->incomplete || kernel_mixed(r) ||
-	    (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
+		m->cv = m->ns = m->over = m->missing = m->unfair = false;
+}
+
+/* One line per point that failed, with its error. */
+static void failed_notes(const struct results *r, FILE *f)
+{
+	char row[64], line[1024];
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].status >= POINT_FAILED && r->points[i].error) {
+			snprintf(line, sizeof(line), "%s %s: %s", r->variants[i / r->nrows].name,
+				 results_row_name(r, i % r->nrows, row, sizeof(row)),
+				 r->points[i].error);
+			render_wrapped(f, line, 3);
+		}
+}
+
+void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	struct note_marks m;
+
+	note_marks(r, o, &m);
+	if (m.cv || m.ns || m.over || m.missing || m.unfair || m.failed || r->incomplete ||
+	    kernel_mixed(r) || (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
 	    render_noise_notes(r, o, NULL) ||
 	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
 		fputc('\n', f);
 	render_noise_notes(r, o, f);
-	if (cv)
+	if (m.cv)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);
-	if (ns)
-		sig_note(r, f, methods, one_inv, few);
+	if (m.ns)
+		sig_note(r, f, m.methods, m.one_inv, m.few);
 	if (o->marks && has_geomean(r))
 		geomean_note(r, f);
-	if (over)
+	if (m.over)
 		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
-	if (unfair)
-		note(f, 3, "^  unfair: in a run the busiest thread made more than "
-		     "twice the operations of the least busy (locktorture's \?\?\?)");
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
-			note(f, 3, "%s %s: %s", r->variants[i / r->nrows].name,
-			     results_row_name(r, i % r->nrows, row, sizeof(row)),
-			     r->points[i].error);
-	if (missing && !r->incomplete)
+	if (m.unfair)
+		render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
+			       "the operations of the least busy (locktorture's \?\?\?)", 3);
+	failed_notes(r, f);
+	if (m.missing && !r->incomplete)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
 	if (kernel_mixed(r))
-		note(f, 4, "[k] the kernel's locktorture (kthreads on a kernel lock, "
-		     "with its own delays), next to lockbench's userspace torture "
-		     "workload: two different measurements side by side, not one");
+		render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
+			       "its own delays), next to lockbench's userspace torture "
+			       "workload: two different measurements side by side, not one", 4);
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
 	if (o->verbose)
