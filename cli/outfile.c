@@ -196,6 +196,9 @@ void outputs_check(const struct outputs *o, const struct results *shape)
  */
 static char live_tmp[OUTPUTS_MAX][PATH_MAX];
 static volatile sig_atomic_t live_tmp_set[OUTPUTS_MAX];
+/* Each destination's target (kept out of struct outputs, which lives
+ * on the stack). */
+static char dest_target[OUTPUTS_MAX][PATH_MAX];
 
 void outputs_unlink_signal_safe(void)
 {
@@ -234,10 +237,12 @@ static void report_stale_twins(const char *target)
  * regular file (or a new name) is written to a twin in the same
  * directory and renamed.
  */
-static void dest_open(struct outdest *d)
+static void dest_open(struct outdest *d, unsigned slot)
 {
 	struct stat st;
 	char dir[PATH_MAX], *slash;
+
+	d->target = dest_target[slot];
 
 	if (!strcmp(d->path, "-")) {
 		d->direct = true;
@@ -247,8 +252,7 @@ static void dest_open(struct outdest *d)
 		if (!realpath(d->path, d->target))
 			cli_die("cannot write output (%s): the symlink's target: %s",
 				d->path, strerror(errno));
-	} else if (snprintf(d->target, sizeof(d->target), "%s", d->path) >=
-		   (int)sizeof(d->target)) {
+	} else if (snprintf(d->target, PATH_MAX, "%s", d->path) >= PATH_MAX) {
 		cli_die("cannot write output (%s): %s", d->path, strerror(ENAMETOOLONG));
 	}
 	if (!stat(d->target, &st)) {
@@ -324,7 +328,7 @@ void outputs_open(struct outputs *o)
 	o->mode = 0666 & ~mask;
 	for (unsigned i = 0; i < o->n; i++)
 		if (o->dest[i].path)
-			dest_open(&o->dest[i]);
+			dest_open(&o->dest[i], i);
 	check_distinct(o);
 }
 
@@ -353,7 +357,6 @@ static int dest_create(struct outdest *d, unsigned slot, unsigned mode)
 		}
 		if (fd >= 0) {
 			live_tmp_set[slot] = 1;
-			memcpy(d->tmp, live_tmp[slot], sizeof(d->tmp));
 			if (fchmod(fd, mode)) {
 				int e = errno;
 
@@ -468,7 +471,7 @@ int outputs_write(struct outputs *o, const struct results *r)
 
 		if (!d->path || d->direct)
 			continue;
-		if (rename(d->tmp, d->target)) {
+		if (rename(live_tmp[i], d->target)) {
 			cli_warn("cannot write output (%s): %s", d->path, strerror(errno));
 			outputs_discard(o);
 			return 2;

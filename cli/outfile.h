@@ -19,8 +19,9 @@
  * special file or "-" (written in place), or standard output. */
 struct outdest {
 	const char *path;       /* as given, or NULL: standard output */
-	char target[PATH_MAX];  /* path with its symlinks followed */
-	char tmp[PATH_MAX];     /* the temporary twin of target */
+	char *target;           /* path with its symlinks followed (a
+				 * static buffer of outfile.c: one
+				 * struct outputs per process) */
 	bool direct;            /* a special file or "-": written in place */
 	FILE *file;             /* the open twin or special file, or NULL */
 };
