@@ -137,6 +137,7 @@ e2e: lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
+	tests/e2e_sweep.sh ./lockbench
 	tests/e2e_counters.sh ./lockbench
 	tests/e2e_faults.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
@@ -146,6 +147,7 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 	tests/e2e_results.sh build/asan/lockbench
+	tests/e2e_sweep.sh build/asan/lockbench
 	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
 	tests/e2e_locktorture.sh build/asan/lockbench
 

@@ -45,11 +45,15 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
  * after one line on stderr).
  */
 int cmd_compare(int argc, char **argv);
+/* `lockbench merge [-o OUT.json] A.json B.json ...` (compare.c): the
+ * inputs joined into one JSON document as compare joins them. */
+int cmd_merge(int argc, char **argv);
 /* `lockbench rerun FILE.json [options]` (rerun.c): execs, or exits 2. */
 int cmd_rerun(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-extern const struct opt_cmd compare_options, import_options;
+extern const struct opt_cmd compare_options, import_options, merge_options;
 void compare_usage(FILE *f);
+void merge_usage(FILE *f);
 void import_usage(FILE *f);
 
 /*

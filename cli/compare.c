@@ -65,7 +65,51 @@ struct merge {
 	/* Invocations numbered apart: (file, its own number) -> index + 1. */
 	struct source *inv;
 	unsigned ninv;
+	/* The workload parameters some file swept (its variants' params). */
+	char *dims[32];
+	unsigned ndims;
 };
+
+static bool is_dim(const struct merge *m, const char *key)
+{
+	for (unsigned i = 0; i < m->ndims; i++)
+		if (!strcmp(m->dims[i], key))
+			return true;
+	return false;
+}
+
+/*
+ * Files of a sweep carry their parameters per variant; a file that did
+ * not sweep a parameter another file swept gets it from its config (the
+ * value every variant of it ran with), so its columns pair and cut like
+ * the others.  A file without either leaves the parameter unknown.
+ */
+static void fill_params(struct merge *m)
+{
+	for (unsigned i = 0; i < m->nin; i++) {
+		const char *keys[32];
+		unsigned n = results_dims(&m->in[i].r, keys, 32);
+
+		for (unsigned k = 0; k < n && m->ndims < 32; k++)
+			if (!is_dim(m, keys[k]))
+				m->dims[m->ndims++] = cli_strdup(keys[k]);
+	}
+	for (unsigned i = 0; m->ndims && i < m->nin; i++) {
+		struct results *r = &m->in[i].r;
+
+		for (unsigned v = 0; v < r->nvariants; v++)
+			for (unsigned k = 0; k < m->ndims; k++) {
+				json_t *c = json_object_get(r->config, m->dims[k]);
+
+				if (json_object_get(r->variants[v].params, m->dims[k]) ||
+				    !json_is_number(c))
+					continue;
+				if (!r->variants[v].params)
+					r->variants[v].params = json_object();
+				json_object_set(r->variants[v].params, m->dims[k], c);
+			}
+	}
+}
 
 static char *file_label(const char *path, const struct results *r)
 {
@@ -144,13 +188,16 @@ static bool same_workload(const char *a, const char *b)
 /* Workloads, units and row metrics must agree; say which files differ. */
 /* Append " KEY (A, B)" for each of keys whose values differ in a and b. */
 static void differing(json_t *a, json_t *b, const char *const *keys, char *out,
-		      size_t len)
+		      size_t len, const struct merge *m)
 {
 	for (unsigned k = 0; keys[k]; k++) {
 		json_t *x = json_object_get(a, keys[k]), *y = json_object_get(b, keys[k]);
 		char *sx, *sy;
 
 		if ((!x && !y) || (x && y && json_equal(x, y)))
+			continue;
+		/* A swept parameter travels with each column (pair_params). */
+		if (m && is_dim(m, keys[k]))
 			continue;
 		sx = x ? json_dumps(x, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
 		sy = y ? json_dumps(y, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
@@ -184,8 +231,8 @@ static void warn_differences(const struct merge *m)
 		const struct input *b = &m->in[i];
 		char md[1024] = "", cd[1024] = "";
 
-		differing(a->r.machine, b->r.machine, mach, md, sizeof(md));
-		differing(a->r.config, b->r.config, conf, cd, sizeof(cd));
+		differing(a->r.machine, b->r.machine, mach, md, sizeof(md), NULL);
+		differing(a->r.config, b->r.config, conf, cd, sizeof(cd), m);
 		if (*md || *cd)
 			fprintf(stderr, "lockbench: warning: compare (%s, %s):%s%s%s%s%s\n",
 				a->path, b->path, *md ? " machine differs:" : "", md,
@@ -343,6 +390,7 @@ static void copy_variant(struct variant *d, const struct variant *s,
 	d->sha256 = cli_strdup(s->sha256);
 	d->loop = cli_strdup(s->loop);
 	d->kernel = s->kernel;
+	d->params = s->params ? json_deep_copy(s->params) : NULL;
 	d->counter_names = cli_calloc(s->ncounters, sizeof(char *));
 	for (unsigned k = 0; k < s->ncounters; k++)
 		d->counter_names[k] = cli_strdup(s->counter_names[k]);
@@ -631,6 +679,80 @@ static void pick_baseline(const struct merge *m, const char *name, struct result
 	}
 }
 
+/* Columns a and b of r ran with the same swept workload parameters. */
+static bool same_params(const struct merge *m, const struct results *r, unsigned a,
+			unsigned b)
+{
+	for (unsigned k = 0; k < m->ndims; k++) {
+		json_t *x = json_object_get(r->variants[a].params, m->dims[k]);
+		json_t *y = json_object_get(r->variants[b].params, m->dims[k]);
+
+		if (!((!x && !y) || (x && y && json_equal(x, y))))
+			return false;
+	}
+	return true;
+}
+
+/* " cs_ns (100, 0)" for each parameter a and b differ in. */
+static void params_differ(const struct merge *m, const struct results *r, unsigned a,
+			  unsigned b, char *out, size_t len)
+{
+	json_t *x = json_object(), *y = json_object();
+
+	for (unsigned k = 0; k < m->ndims; k++) {
+		json_t *p = json_object_get(r->variants[a].params, m->dims[k]);
+		json_t *q = json_object_get(r->variants[b].params, m->dims[k]);
+
+		if (p)
+			json_object_set(x, m->dims[k], p);
+		if (q)
+			json_object_set(y, m->dims[k], q);
+	}
+	*out = 0;
+	differing(x, y, (const char *const *)m->dims, out, len, NULL);
+	json_decref(x);
+	json_decref(y);
+}
+
+/*
+ * A sweep: each column is compared with the baseline's column (same
+ * label, same lock) at its own parameters; where there is none, with
+ * the baseline as picked, and a warning names the parameters that
+ * differ.
+ */
+static void pair_params(const struct merge *m, struct results *r)
+{
+	char cb[512], ck[512], why[1024];
+
+	if (!m->ndims)
+		return;
+	if (!r->base_of) {
+		r->base_of = cli_calloc(r->nvariants, sizeof(*r->base_of));
+		for (unsigned c = 0; c < r->nvariants; c++)
+			r->base_of[c] = r->baseline;
+	}
+	for (unsigned c = 0; c < r->nvariants; c++) {
+		unsigned b = r->base_of[c], k;
+
+		if (same_params(m, r, c, b))
+			continue;
+		results_column(r, b, cb, sizeof(cb));
+		for (k = 0; k < r->nvariants; k++)
+			if (!strcmp(col_label(m, k), col_label(m, b)) &&
+			    !strcmp(results_column(r, k, ck, sizeof(ck)), cb) &&
+			    same_params(m, r, c, k))
+				break;
+		if (k < r->nvariants) {
+			r->base_of[c] = k;
+			continue;
+		}
+		params_differ(m, r, c, b, why, sizeof(why));
+		fprintf(stderr, "lockbench: warning: compare: %s is compared with %s, "
+			"measured with other parameters:%s\n", r->variants[c].name,
+			r->variants[b].name, why);
+	}
+}
+
 static void merge_free(struct merge *m)
 {
 	for (unsigned i = 0; i < m->nin; i++) {
@@ -642,6 +764,8 @@ static void merge_free(struct merge *m)
 		free(m->col[c].src);
 	}
 	free(m->inv);
+	for (unsigned k = 0; k < m->ndims; k++)
+		free(m->dims[k]);
 	for (unsigned k = 0; k < m->nrows; k++)
 		free(m->row_key[k]);
 	free(m->in);
@@ -651,7 +775,7 @@ static void merge_free(struct merge *m)
 
 struct compare_args {
 	struct output_args out;
-	const char *locks, *baseline;
+	const char *locks, *baseline, *rows;
 	bool exclude_flagged;
 	double min_effect;        /* fraction of 1 */
 	double fail_pct;          /* fraction of 1 */
@@ -675,11 +799,14 @@ static const struct opt compare_rows[] = {
 	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, fail_pct),
 	 .given = OPT_GIVEN(struct compare_args, fail_given),
 	 .help = "exit 4 when a point is significantly worse by more than PCT"},
+	{.name = "rows", .type = OPT_STR, .arg = "DIM", .def = "threads",
+	 .off = offsetof(struct compare_args, rows),
+	 .help = "text tables of a sweep: rows over DIM, one table per rest"},
 	OUTPUT_ROWS(struct compare_args, out, "table"),
 };
 
 const struct opt_cmd compare_options = {"compare", compare_rows,
-					sizeof(compare_rows) / sizeof(compare_rows[0])};
+					sizeof(compare_rows) / sizeof(compare_rows[0]), 0};
 
 void compare_usage(FILE *f)
 {
@@ -723,6 +850,7 @@ static int regression_gate(const struct results *r, double pct)
 static void merge_inputs(struct merge *m, int n, char **paths, const char *locks)
 {
 	load_inputs(m, n, paths);
+	fill_params(m);
 	check_inputs(m);
 	warn_differences(m);
 	m->one_label = true;
@@ -741,6 +869,86 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 	for (unsigned i = 0; i < m->nin; i++)
 		add_columns(m, i, locks);
 	union_rows(m);
+}
+
+/* --rows: a dimension of the merged results (exit 2 if not). */
+static void rows_check(const struct results *r, const char *rows)
+{
+	struct results_part *parts;
+	unsigned n;
+	char err[512];
+
+	if (results_split(r, rows, &parts, &n, err, sizeof(err)))
+		cli_die_msg(err);
+	results_parts_free(parts, n);
+}
+
+/* ---- merge --------------------------------------------------------------- */
+
+struct merge_args {
+	const char *output, *locks;
+	bool help;
+};
+
+static const struct opt merge_rows[] = {
+	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
+	 .shown = "stdout", .off = offsetof(struct merge_args, output),
+	 .help = "write the merged JSON here"},
+	{.name = "locks", .sname = 'l', .type = OPT_STR, .arg = "LIST",
+	 .off = offsetof(struct merge_args, locks),
+	 .help = "only these locks of each file"},
+	{.name = "help", .sname = 'h', .type = OPT_FLAG,
+	 .off = offsetof(struct merge_args, help), .help = "this help"},
+};
+
+const struct opt_cmd merge_options = {"merge", merge_rows,
+				      sizeof(merge_rows) / sizeof(merge_rows[0]), 0};
+
+void merge_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockbench merge [-o OUT.json] [-l LOCKS] A.json B.json ...\n"
+		"Join saved results into one JSON document: the columns side by side\n"
+		"(named as compare names them), the rows the union, each file's label,\n"
+		"machine, configuration and provenance kept under config.files.\n");
+	opt_help(&merge_options, f);
+	fprintf(f, "Exit status: 0 success; 2 bad usage or input (e.g. different "
+		"workloads).\n");
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_args a = {0};
+	struct merge m = {0};
+	struct outputs o;
+	struct results r;
+	char **files;
+	int n, rc;
+
+	opt_defaults(&merge_options, &a);
+	files = opt_parse(&merge_options, &a, argc, argv, &n);
+	if (a.help) {
+		merge_usage(stdout);
+		free(files);
+		return 0;
+	}
+	if (n < 2)
+		cli_die("merge: %s; usage: lockbench merge [-o OUT.json] A.json B.json ...",
+			n ? "one results file given, nothing to join" : "no results file given");
+	outputs_parse(&o, "json", "ops/s", a.output, true);
+	merge_inputs(&m, n, files, a.locks);
+	build_merged(&m, &r);
+	pick_baseline(&m, NULL, &r);
+	pair_params(&m, &r);
+	json_object_set_new(r.config, "command", json_string("merge"));
+	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
+	results_finalize(&r);
+	outputs_check(&o, &r);
+	rc = outputs_write(&o, &r);
+	results_free(&r);
+	merge_free(&m);
+	free(files);
+	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -765,9 +973,12 @@ int cmd_compare(int argc, char **argv)
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
+	o.ropts.rows = a.rows;
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
+	rows_check(&r, a.rows);
 	pick_baseline(&m, a.baseline, &r);
+	pair_params(&m, &r);
 	/* argv[0] is the command word; main() passed argv + 1. */
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.noise.opts.exclude_flagged = a.exclude_flagged;

@@ -113,14 +113,29 @@ static unsigned lock_opt_index(const struct lock_ops *o, const char *key,
 		arg, o->name, key, suggest_text(hint, sizeof(hint), key, names, k));
 }
 
-/* Apply one --lock-opt LOCK.KEY=V to the variants running LOCK; a lock
- * that is not among them is refused, not skipped. */
-static void config_lock_opt(struct config *cf, const char *s)
+/* --lock-opt LOCK.KEY=A,B,..: a sweep dimension of LOCK's variants. */
+struct lopt_dim {
+	const struct lock_entry *e;
+	unsigned k;
+	struct opt_dim d;       /* the values as typed */
+	uint64_t *v;            /* and parsed */
+};
+
+struct lopt_dims {
+	struct lopt_dim *l;
+	unsigned n;
+};
+
+/* Apply one --lock-opt LOCK.KEY=V to the variants running LOCK (the
+ * first value of a list, the list itself into ld); a lock that is not
+ * among them is refused, not skipped. */
+static void config_lock_opt(struct config *cf, const char *s, struct lopt_dims *ld)
 {
 	const char *dot = strchr(s, '.'), *eq = strchr(s, '=');
 	char lock[64], key[64], name[160];
 	const struct lock_entry *e;
 	struct opt row = {.name = name, .type = OPT_UINT};
+	struct opt_dim d;
 	unsigned long long v;
 	unsigned k;
 	bool used = false;
@@ -136,7 +151,23 @@ static void config_lock_opt(struct config *cf, const char *s)
 	snprintf(name, sizeof(name), "lock-opt %s.%s", lock, key);
 	row.min = (double)e->ops->opts[k].min;
 	row.max = (double)e->ops->opts[k].max;
-	opt_set(&row, &v, eq + 1);
+	row.list = true;
+	if (opt_set_list(&row, &v, eq + 1, &d)) {
+		struct lopt_dim *l;
+
+		ld->l = realloc(ld->l, (ld->n + 1) * sizeof(*ld->l));
+		if (!ld->l)
+			cli_die("out of memory");
+		l = &ld->l[ld->n++];
+		*l = (struct lopt_dim){.e = e, .k = k, .d = d,
+				       .v = cli_calloc(d.n, sizeof(uint64_t))};
+		for (unsigned i = 0; i < d.n; i++) {
+			unsigned long long x;
+
+			opt_set(&row, &x, d.v[i]);
+			l->v[i] = x;
+		}
+	}
 	for (unsigned i = 0; i < cf->nlocks; i++)
 		if (cf->locks[i] == e) {
 			cf->lock_opt[i][k] = v;
@@ -189,7 +220,8 @@ static void lock_opt_pairs(const struct config *cf, unsigned i)
 }
 
 /* Each variant's tunables: the lock's defaults, then --lock-opt. */
-static void config_lock_opts(struct config *cf, const struct cli *c)
+static void config_lock_opts(struct config *cf, const struct cli *c,
+			     struct lopt_dims *ld)
 {
 	cf->lock_opt = cli_calloc(cf->nlocks, sizeof(*cf->lock_opt));
 	for (unsigned i = 0; i < cf->nlocks; i++) {
@@ -201,7 +233,7 @@ static void config_lock_opts(struct config *cf, const struct cli *c)
 	}
 	lock_opts_once(c);
 	for (unsigned i = 0; i < c->lock_opts.n; i++)
-		config_lock_opt(cf, c->lock_opts.v[i]);
+		config_lock_opt(cf, c->lock_opts.v[i], ld);
 	for (unsigned i = 0; i < cf->nlocks; i++)
 		lock_opt_pairs(cf, i);
 }
@@ -334,12 +366,9 @@ static void config_rw_roles(struct config *cf, const struct cli *c)
 	cf->params.writers_set = c->writers_given;
 }
 
-/* What each worker does: the sections and the workload's options. */
-static void config_params(struct config *cf, const struct cli *c)
+/* The sections and the workload's options of c (roles aside). */
+static void params_of(const struct cli *c, struct wl_params *p)
 {
-	struct wl_params *p = &cf->params;
-
-	config_wl_only(c, cf->workload);
 	*p = (struct wl_params){
 		.cs_ns = c->cs_ns, .ncs_ns = c->ncs_ns, .cs_lines = (unsigned)c->cs_lines,
 		.ncs_fixed = !strcmp(c->ncs_dist, "fixed"),
@@ -350,6 +379,13 @@ static void config_params(struct config *cf, const struct cli *c)
 	if (p->stutter_s > 0 && p->stutter_s >= c->watchdog)
 		cli_die("--stutter (%g): must be shorter than --watchdog (%g)",
 			p->stutter_s, c->watchdog);
+}
+
+/* What each worker does: the sections and the workload's options. */
+static void config_params(struct config *cf, const struct cli *c)
+{
+	config_wl_only(c, cf->workload);
+	params_of(c, &cf->params);
 	config_rw_roles(cf, c);
 }
 
@@ -444,24 +480,216 @@ static const struct workload_ops *workload_or_die(const char *name)
 }
 
 /* What runs: the workload, the variants (locks or layouts), the baseline. */
-static void config_variants(struct config *cf, const struct cli *c)
+static void config_variants(struct config *cf, const struct cli *c,
+			    struct lopt_dims *ld)
 {
 	cf->workload = workload_or_die(c->workload);
 	if (cf->workload->flags & WL_NOLOCK)
 		config_layouts(cf, c);
 	else
 		config_locks(cf, c);
-	config_lock_opts(cf, c);
+	config_lock_opts(cf, c, ld);
 	config_baseline(cf, c);
+}
+
+/* At most this many variants (locks x parameter combinations). */
+#define MAX_VARIANTS 4096
+
+/* The value of row o in c as JSON (the unit of a plain number). */
+static json_t *param_value(const struct opt *o, const struct cli *c)
+{
+	const char *f = (const char *)c + o->off;
+
+	if (o->type == OPT_SECONDS || o->type == OPT_PERCENT || o->type == OPT_FACTOR)
+		return json_real(*(const double *)f);
+	return json_integer((json_int_t)*(const unsigned long long *)f);
+}
+
+/* " key=value" onto name. */
+static void name_add(char *name, size_t len, const char *key, const json_t *v)
+{
+	if (json_is_integer(v))
+		snprintf(name + strlen(name), len - strlen(name), " %s=%lld", key,
+			 (long long)json_integer_value(v));
+	else
+		snprintf(name + strlen(name), len - strlen(name), " %s=%g", key,
+			 json_real_value(v));
+}
+
+/* How many lock-option combinations base variant b has. */
+static unsigned lopt_combos(const struct config *cf, const struct lopt_dims *ld,
+			    unsigned b)
+{
+	unsigned n = 1;
+
+	for (unsigned i = 0; i < ld->n; i++)
+		if (ld->l[i].e == cf->locks[b])
+			n *= ld->l[i].d.n;
+	return n;
+}
+
+/* Variant nv: base b, workload combination w, lock-option combination l. */
+static void sweep_variant(struct config *cf, const struct config *old,
+			  const struct cli *c, const struct lopt_dims *ld,
+			  unsigned nv, unsigned b, unsigned w, unsigned l)
+{
+	const struct lock_ops *o = old->locks[b]->ops;
+	const struct opt_dims *wd = &c->dims;
+	struct cli tmp = *c;
+	json_t *sw = json_object();
+	char name[512], key[160];
+
+	cf->locks[nv] = old->locks[b];
+	cf->lock_opt[nv] = cli_calloc(o->nopts + 1, sizeof(uint64_t));
+	memcpy(cf->lock_opt[nv], old->lock_opt[b], o->nopts * sizeof(uint64_t));
+	if (old->layouts)
+		cf->layouts[nv] = old->layouts[b];
+	snprintf(name, sizeof(name), "%s", config_variant_name(old, b));
+	/* Lock options: the last dimension varies fastest. */
+	for (unsigned i = ld->n; i-- > 0;) {
+		const struct lopt_dim *d = &ld->l[i];
+
+		if (d->e != old->locks[b])
+			continue;
+		cf->lock_opt[nv][d->k] = d->v[l % d->d.n];
+		l /= d->d.n;
+	}
+	for (unsigned i = 0; i < ld->n; i++) {
+		const struct lopt_dim *d = &ld->l[i];
+		json_t *v;
+
+		if (d->e != old->locks[b])
+			continue;
+		v = json_integer((json_int_t)cf->lock_opt[nv][d->k]);
+		name_add(name, sizeof(name), o->opts[d->k].name, v);
+		snprintf(key, sizeof(key), "%s.%s", o->name, o->opts[d->k].name);
+		json_object_set_new(sw, key, v);
+	}
+	for (unsigned i = wd->n; i-- > 0;) {
+		opt_set(wd->d[i].o, &tmp, wd->d[i].v[w % wd->d[i].n]);
+		w /= wd->d[i].n;
+	}
+	for (unsigned i = 0; i < wd->n; i++) {
+		json_t *v = param_value(wd->d[i].o, &tmp);
+
+		opt_param_key(wd->d[i].o, key, sizeof(key));
+		name_add(name, sizeof(name), key, v);
+		json_object_set_new(sw, key, v);
+	}
+	params_of(&tmp, &cf->vparams[nv]);
+	cf->vparams[nv].fixed_roles = old->params.fixed_roles;
+	cf->vparams[nv].readers = old->params.readers;
+	cf->vparams[nv].writers = old->params.writers;
+	cf->vparams[nv].writers_set = old->params.writers_set;
+	cf->vnames[nv] = cli_strdup(name);
+	cf->vswept[nv] = sw;
+}
+
+/* config.sweep: each swept parameter's values, in the variants' order. */
+static json_t *sweep_json(const struct config *cf, const struct cli *c,
+			  const struct lopt_dims *ld)
+{
+	json_t *j = json_object();
+	char key[160];
+
+	for (unsigned i = 0; i < ld->n; i++) {
+		json_t *a = json_array();
+
+		for (unsigned k = 0; k < ld->l[i].d.n; k++)
+			json_array_append_new(a, json_integer((json_int_t)ld->l[i].v[k]));
+		snprintf(key, sizeof(key), "%s.%s", ld->l[i].e->ops->name,
+			 ld->l[i].e->ops->opts[ld->l[i].k].name);
+		json_object_set_new(j, key, a);
+	}
+	for (unsigned i = 0; i < c->dims.n; i++) {
+		const struct opt_dim *d = &c->dims.d[i];
+		json_t *a = json_array();
+		struct cli tmp = *c;
+
+		for (unsigned k = 0; k < d->n; k++) {
+			opt_set(d->o, &tmp, d->v[k]);
+			json_array_append_new(a, param_value(d->o, &tmp));
+		}
+		opt_param_key(d->o, key, sizeof(key));
+		json_object_set_new(j, key, a);
+	}
+	(void)cf;
+	return j;
+}
+
+/*
+ * A sweep: the variants become (lock, workload parameters, lock
+ * options), lock-major, the first listed option varying slowest; each
+ * is compared with the baseline lock at its workload parameters (and
+ * the lock's first option values).
+ */
+static void config_sweep(struct config *cf, const struct cli *c, struct lopt_dims *ld)
+{
+	struct config old = *cf;
+	unsigned nw = 1, nv = 0, *off;
+	unsigned long long total = 0;
+
+	if (!c->dims.n && !ld->n)
+		return;
+	for (unsigned i = 0; i < c->dims.n; i++)
+		nw *= c->dims.d[i].n;
+	off = cli_calloc(old.nlocks + 1, sizeof(*off));
+	for (unsigned b = 0; b < old.nlocks; b++) {
+		off[b] = (unsigned)total;
+		total += (unsigned long long)nw * lopt_combos(&old, ld, b);
+		if (total > MAX_VARIANTS)
+			cli_die("sweep: %llu or more combinations of locks and parameters; "
+				"at most %d", total, MAX_VARIANTS);
+	}
+	cf->locks = cli_calloc(total, sizeof(*cf->locks));
+	cf->lock_opt = cli_calloc(total, sizeof(*cf->lock_opt));
+	cf->layouts = old.layouts ? cli_calloc(total, sizeof(*cf->layouts)) : NULL;
+	cf->vparams = cli_calloc(total, sizeof(*cf->vparams));
+	cf->vnames = cli_calloc(total, sizeof(*cf->vnames));
+	cf->vswept = cli_calloc(total, sizeof(*cf->vswept));
+	cf->base_of = cli_calloc(total, sizeof(*cf->base_of));
+	for (unsigned b = 0; b < old.nlocks; b++) {
+		unsigned nl = lopt_combos(&old, ld, b);
+
+		for (unsigned w = 0; w < nw; w++)
+			for (unsigned l = 0; l < nl; l++) {
+				sweep_variant(cf, &old, c, ld, nv, b, w, l);
+				cf->base_of[nv++] = off[old.baseline] +
+						    w * lopt_combos(&old, ld, old.baseline);
+			}
+	}
+	cf->nlocks = nv;
+	cf->baseline = off[old.baseline];
+	cf->sweep = sweep_json(cf, c, ld);
+	for (unsigned i = 0; i < old.nlocks; i++)
+		free(old.lock_opt[i]);
+	free(old.lock_opt);
+	free(old.locks);
+	free(old.layouts);
+	free(off);
+	for (unsigned i = 0; i < cf->nlocks; i++)
+		lock_opt_pairs(cf, i);
+}
+
+static void lopt_dims_free(struct lopt_dims *ld)
+{
+	for (unsigned i = 0; i < ld->n; i++) {
+		for (unsigned k = 0; k < ld->l[i].d.n; k++)
+			free(ld->l[i].d.v[k]);
+		free(ld->l[i].d.v);
+		free(ld->l[i].v);
+	}
+	free(ld->l);
 }
 
 void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 {
 	struct opt seed = {.name = "seed", .type = OPT_UINT, .max = 18446744073709551615.0};
 	unsigned long long v;
+	struct lopt_dims ld = {0};
 
 	memset(cf, 0, sizeof(*cf));
-	config_variants(cf, c);
+	config_variants(cf, c, &ld);
 	config_threads(cf, c, config_placement(cf, c, t));
 	config_memnode(cf, c, t);
 	cf->order = strcmp(c->order, "sequential") ? ORDER_INTERLEAVED : ORDER_SEQUENTIAL;
@@ -479,6 +707,8 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->quiet = c->quiet;
 	cf->min_effect_pct = c->min_effect * 100;
 	config_params(cf, c);
+	config_sweep(cf, c, &ld);
+	lopt_dims_free(&ld);
 	config_noise(cf, c);
 	config_counters(cf, c);
 }
@@ -491,5 +721,14 @@ void config_free(struct config *cf)
 	free(cf->locks);
 	free(cf->layouts);
 	free(cf->threads);
+	for (unsigned i = 0; cf->vnames && i < cf->nlocks; i++) {
+		free(cf->vnames[i]);
+		json_decref(cf->vswept[i]);
+	}
+	free(cf->vnames);
+	free(cf->vswept);
+	free(cf->vparams);
+	free(cf->base_of);
+	json_decref(cf->sweep);
 	placement_policy_free(&cf->placement);
 }

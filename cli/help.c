@@ -33,6 +33,8 @@ const struct command commands[] = {
 	 NULL, cmd_system, system_opts},
 	{"compare", "compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...",
 	 "saved runs side by side", cmd_compare, NULL, NULL},
+	{"merge", "merge [-o OUT.json] [-l LOCKS] A.json B.json ...",
+	 "join saved results into one JSON document", cmd_merge, NULL, NULL},
 	{"rerun", "rerun FILE.json [options]",
 	 "run the command a results file records again (same seed, no -o)",
 	 cmd_rerun, NULL, NULL},
@@ -74,6 +76,8 @@ static void help_command(const struct command *c, FILE *f)
 		cli_usage(f);
 	else if (!strcmp(c->name, "compare"))
 		compare_usage(f);
+	else if (!strcmp(c->name, "merge"))
+		merge_usage(f);
 	else if (!strcmp(c->name, "import"))
 		import_usage(f);
 	else if (!strcmp(c->name, "locktorture"))
@@ -181,6 +185,7 @@ static void completion(FILE *f)
 		fprintf(f, "%s%s", i ? "|" : " ", commands[i].name);
 	fprintf(f, ") cmd=$w; break ;; esac\n\tdone\n\tcase $cmd in\n");
 	own_table(f, &compare_options, "", "-X '!*.json' ");
+	own_table(f, &merge_options, "", "-X '!*.json' ");
 	own_table(f, &import_options,
 		  "\t\timport) COMPREPLY=($(compgen -W locktorture -- \"$cur\")); return ;;\n", "");
 	own_table(f, &locktorture_options, "", "");

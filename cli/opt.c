@@ -19,6 +19,14 @@ static unsigned long long parse_uint(const struct opt *o, const char *s)
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
+	if (!errno && end != s && (*end == 'e' || *end == 'E') && strncmp(s, "0x", 2)) {
+		/* 1e5: a whole number written with an exponent. */
+		double d = strtod(s, &end);
+
+		if (d != floor(d) || d < 0 || d > 18446744073709549568.0)
+			end = (char *)s;
+		v = (unsigned long long)d;
+	}
 	if (errno || end == s || *end || *s == '-' || v < o->min || v > o->max)
 		cli_die("--%s (%s): must be a whole number in [%.0f, %.0f]",
 			o->name, s, o->min, o->max);
@@ -146,6 +154,76 @@ void opt_set(const struct opt *o, void *dst, const char *arg)
 	}
 }
 
+static bool numeric(const struct opt *o)
+{
+	return o->type == OPT_UINT || o->type == OPT_SECONDS || o->type == OPT_NS ||
+	       o->type == OPT_MS || o->type == OPT_PERCENT || o->type == OPT_FACTOR;
+}
+
+unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
+		      struct opt_dim *d)
+{
+	char *copy, *save = NULL, first[8];
+	unsigned char (*seen)[8];
+	unsigned n = 1;
+	size_t len = strlen(arg);
+
+	if (!strchr(arg, ',')) {
+		opt_set(o, dst, arg);
+		return 0;
+	}
+	if (!o->list || !numeric(o))
+		cli_die("--%s (%s): takes one value, not a list", o->name, arg);
+	if (*arg == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+		cli_die("--%s (%s): empty element in the list", o->name, arg);
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	copy = cli_strdup(arg);
+	seen = cli_calloc(n, sizeof(*seen));
+	*d = (struct opt_dim){.o = o, .v = cli_calloc(n, sizeof(char *))};
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		opt_set(o, dst, t);
+		/* Every numeric field is 8 bytes (unsigned long long, double). */
+		memcpy(seen[d->n], FIELD(dst, o, char), 8);
+		for (unsigned i = 0; i < d->n; i++)
+			if (!memcmp(seen[i], seen[d->n], 8))
+				cli_die("--%s (%s): %s and %s are the same value; "
+					"give each once", o->name, arg, d->v[i], t);
+		d->v[d->n++] = cli_strdup(t);
+	}
+	memcpy(first, seen[0], 8);
+	memcpy(FIELD(dst, o, char), first, 8);
+	free(seen);
+	free(copy);
+	return d->n;
+}
+
+const char *opt_param_key(const struct opt *o, char *key, size_t len)
+{
+	const char *unit = o->type == OPT_MS ? "_ms" : o->type == OPT_SECONDS ? "_s" :
+			   o->type == OPT_NS ? "_ns" : "";
+	size_t n, u = strlen(unit);
+
+	snprintf(key, len, "%s", o->name);
+	for (char *p = key; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+	n = strlen(key);
+	if (u && (n < u || strcmp(key + n - u, unit)))
+		snprintf(key + n, len - n, "%s", unit);
+	return key;
+}
+
+void opt_dims_free(struct opt_dims *d)
+{
+	for (unsigned i = 0; i < d->n; i++) {
+		for (unsigned k = 0; k < d->d[i].n; k++)
+			free(d->d[i].v[k]);
+		free(d->d[i].v);
+	}
+	free(d->d);
+	*d = (struct opt_dims){0};
+}
+
 void opt_defaults(const struct opt_cmd *c, void *dst)
 {
 	for (unsigned i = 0; i < c->n; i++)
@@ -249,6 +327,34 @@ static void check_conflicts(const struct opt_cmd *c, const char **said)
 		}
 }
 
+/*
+ * The last parse's words, held here too: a command that dies over them
+ * (cli_die() exits from deep in the call) leaves them to the end of the
+ * process, and LeakSanitizer counts memory no global reaches as leaked.
+ */
+static char **volatile last_pos; /* volatile: a store never read is otherwise dropped */
+
+/* A value that may be a list; a list lands in the command's opt_dims. */
+static void add_dim(const struct opt_cmd *c, void *dst, const struct opt *o,
+		    const char *arg)
+{
+	struct opt_dims *ds = c->dims ? (struct opt_dims *)((char *)dst + c->dims - 1) : NULL;
+	struct opt_dim d;
+
+	if (!o->list || !ds) {
+		if (numeric(o) && strchr(arg, ','))
+			cli_die("--%s (%s): takes one value, not a list", o->name, arg);
+		opt_set(o, dst, arg);
+		return;
+	}
+	if (!opt_set_list(o, dst, arg, &d))
+		return;
+	ds->d = realloc(ds->d, (ds->n + 1) * sizeof(*ds->d));
+	if (!ds->d)
+		cli_die("out of memory");
+	ds->d[ds->n++] = d;
+}
+
 char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		 int *npos)
 {
@@ -275,13 +381,17 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		if (id == '?' || !o)
 			bad_option(c, argv[optind - 1], optopt && optopt < 256 ? optopt : 0);
 		note_given(c, said, o, o->arg ? optarg : NULL);
-		opt_set(o, dst, optarg);
+		if (o->arg && o->type != OPT_CALL)
+			add_dim(c, dst, o, optarg);
+		else
+			opt_set(o, dst, optarg);
 		if (o->given)
 			*(bool *)((char *)dst + o->given - 1) = true;
 	}
 	check_conflicts(c, said);
 	free(said);
 	free(lo);
+	last_pos = pos;
 	free(so);
 	*npos = n;
 	return pos;

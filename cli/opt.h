@@ -53,7 +53,25 @@ struct opt {
 	/* Options this one contradicts (NULL-terminated names): giving both
 	 * is refused with a line naming both. */
 	const char *const *conflicts;
+	/* May be a list: "0,100,1us" gives each value in turn (a sweep
+	 * dimension, recorded in the command's opt_dims); the field holds
+	 * the first.  A numeric row without it refuses a list. */
+	bool list;
 };
+
+/* A list-valued row given with several values, each as typed. */
+struct opt_dim {
+	const struct opt *o;
+	unsigned n;
+	char **v;
+};
+
+/* Every such row of one command line, in command-line order. */
+struct opt_dims {
+	struct opt_dim *d;
+	unsigned n;
+};
+void opt_dims_free(struct opt_dims *d);
 
 /* .given of a row: offsetof a bool of the destination, plus one. */
 #define OPT_GIVEN(type, field) (offsetof(type, field) + 1)
@@ -63,6 +81,9 @@ struct opt_cmd {
 	const char *name;       /* "compare"; "" for the default command */
 	const struct opt *opts;
 	unsigned n;
+	/* OPT_GIVEN-style offset of the struct opt_dims in dst that gets
+	 * the lists of the .list rows; 0: the command has none. */
+	size_t dims;
 };
 
 /* Set every field to its parsed default (exit 2 on a broken default). */
@@ -78,6 +99,24 @@ void opt_defaults(const struct opt_cmd *c, void *dst);
  */
 char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		 int *npos);
+
+/*
+ * One value of a .list row split from `arg` (e.g. "0,100,1us"): each
+ * element parsed into dst in turn (bad one, empty one or the same value
+ * twice: one line, exit 2), the field left at the first.  0 for a
+ * single value (no list); else the count, with the elements (malloc'ed
+ * copies) in d.
+ */
+unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
+		      struct opt_dim *d);
+
+/*
+ * The name a swept value of row o carries in results (JSON params, CSV
+ * columns, --rows): the option's name with '_' for '-', and the unit of
+ * a plain number when the name does not end in it ("long_hold_ms",
+ * "stutter_s", "cs_ns").  Returns key.
+ */
+const char *opt_param_key(const struct opt *o, char *key, size_t len);
 
 /* One option's value into dst (the parser of the command line). */
 void opt_set(const struct opt *o, void *dst, const char *arg);

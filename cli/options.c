@@ -118,20 +118,20 @@ static const struct opt rows[] = {
 	{.name = "seed", .type = OPT_STR, .arg = "N",
 	 .shown = "time", .off = F(seed),
 	 .help = "seed of the interleaving shuffle (recorded in JSON)"},
-	{.name = "cs-ns", .type = OPT_NS, .arg = "NS",
+	{.name = "cs-ns", .type = OPT_NS, .arg = "NS,..", .list = true,
 	 .def = "0", .min = 0, .max = 1e9, .off = F(cs_ns),
 	 .group = "Critical and parallel sections",
 	 .help = "busy time inside the critical section"},
-	{.name = "ncs-ns", .type = OPT_NS, .arg = "NS",
+	{.name = "ncs-ns", .type = OPT_NS, .arg = "NS,..", .list = true,
 	 .def = "100", .min = 0, .max = 1e9, .off = F(ncs_ns),
 	 .help = "mean busy time between releases and acquisitions"},
 	{.name = "ncs-dist", .type = OPT_ENUM, .arg = "DIST",
 	 .def = "exp", .off = F(ncs_dist), .choices = ncs_dists,
 	 .help = "parallel-section length: exp (exponential) or fixed"},
-	{.name = "cs-lines", .type = OPT_UINT, .arg = "N",
+	{.name = "cs-lines", .type = OPT_UINT, .arg = "N,..", .list = true,
 	 .def = "1", .min = 0, .max = 4096, .off = F(cs_lines),
 	 .help = "shared cache lines written inside the critical section"},
-	{.name = "cs-write-pct", .type = OPT_UINT, .arg = "P",
+	{.name = "cs-write-pct", .type = OPT_UINT, .arg = "P,..", .list = true,
 	 .def = "100", .min = 0, .max = 100, .off = F(cs_write_pct),
 	 .help = "share of the --cs-lines written (the rest only read)"},
 	{.name = "readers", .type = OPT_UINT, .arg = "N",
@@ -141,13 +141,13 @@ static const struct opt rows[] = {
 	{.name = "writers", .type = OPT_UINT, .arg = "N",
 	 .min = 0, .max = MAX_THREADS, .off = F(writers), .given = G(writers_given),
 	 .help = "rw: N threads write (threads 0..N-1)"},
-	{.name = "read-pct", .type = OPT_UINT, .arg = "P",
+	{.name = "read-pct", .type = OPT_UINT, .arg = "P,..", .list = true,
 	 .def = "90", .min = 0, .max = 100, .off = F(read_pct), .given = G(read_pct_given),
 	 .help = "rw, layout: share of operations that read (per operation)"},
-	{.name = "long-hold", .type = OPT_MS, .arg = "MS",
+	{.name = "long-hold", .type = OPT_MS, .arg = "MS,..", .list = true,
 	 .def = "0", .min = 0, .max = 10000, .off = F(long_hold), .given = G(long_hold_given),
 	 .help = "torture: the rare long hold in ms (0: off)"},
-	{.name = "stutter", .type = OPT_SECONDS, .arg = "S",
+	{.name = "stutter", .type = OPT_SECONDS, .arg = "S,..", .list = true,
 	 .def = "0", .min = 0, .max = 3600, .off = F(stutter), .given = G(stutter_given),
 	 .help = "torture: pause all threads every S s for S s (0: off)"},
 	{.name = "layouts", .type = OPT_STR, .arg = "LIST",
@@ -216,8 +216,11 @@ static const struct opt rows[] = {
 	 .def = "kops/s", .off = F(unit),
 	 .help = "ops/s, kops/s, Mops/s or jpm in text formats"},
 	{.name = "row-name", .type = OPT_STR, .arg = "NAME",
-	 .def = "threads", .off = F(row_name),
-	 .help = "heading of the row dimension (e.g. nwriters_stress)"},
+	 .def = "threads", .off = F(row_name), .given = G(row_name_given),
+	 .help = "heading of the thread-count rows (e.g. nwriters_stress)"},
+	{.name = "rows", .type = OPT_STR, .arg = "DIM",
+	 .def = "threads", .off = F(rows),
+	 .help = "rows of text tables: threads or a swept option (a table per rest)"},
 	{.name = "no-marks", .type = OPT_FLAG,
 	 .off = F(no_marks),
 	 .help = "print tables without ? ~ * marks and notes"},
@@ -246,7 +249,7 @@ static const struct opt rows[] = {
 	 .help = "print the version"},
 };
 
-const struct opt_cmd run_options = {"", rows, sizeof(rows) / sizeof(rows[0])};
+const struct opt_cmd run_options = {"", rows, sizeof(rows) / sizeof(rows[0]), G(dims)};
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
@@ -263,6 +266,7 @@ void cli_free(struct cli *c)
 	free(c->argv_base);
 	free(c->lock_opts.v);
 	free(c->plugins.v);
+	opt_dims_free(&c->dims);
 }
 
 void cli_usage(FILE *f)
@@ -273,6 +277,7 @@ void cli_usage(FILE *f)
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N] [--c2c] [-f json]\n"
 		"       lockbench system [show|tune|reset] [-f json] [--freq F] [--numa-balancing M]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
+		"       lockbench merge [-o OUT.json] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
@@ -281,6 +286,9 @@ void cli_usage(FILE *f)
 	fprintf(f,
 		"\nDurations take a unit: -d 500ms, --warmup 1s, --cs-ns 1us, --long-hold 2s\n"
 		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"
+		"Options shown with a list (NS,..) and --lock-opt values sweep:\n"
+		"--cs-ns 0,100,1us --cs-lines 1,4 runs every lock at each combination,\n"
+		"one table per combination (--rows cs-ns puts cs-ns in the rows).\n"
 		"'lockbench help COMMAND' shows the options of another command.\n"
 		"\nExit status: 0 success; 1 a lock failed its mutual-exclusion check,\n"
 		"hung, or the sweep was interrupted; 2 bad usage or input, a failed\n"

@@ -46,8 +46,11 @@ struct cli {
 	/* counters */
 	const char *counters;
 	/* output */
-	const char *formats, *output, *label, *unit, *row_name, *resume;
+	const char *formats, *output, *label, *unit, *row_name, *resume, *rows;
 	unsigned long long width;        /* --width: split wider tables */
+	bool row_name_given;
+	/* the .list rows given with several values: the sweep's dimensions */
+	struct opt_dims dims;
 	bool no_marks, header, dry_run, quiet, verbose, help, version;
 	/* the words that are not options, after the command word */
 	int argc;

@@ -96,8 +96,24 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 	printf("\nworkload: %s  cs-ns %llu  ncs-ns %llu  cs-lines %u\n",
 	       cf->workload->name, (unsigned long long)cf->params.cs_ns,
 	       (unsigned long long)cf->params.ncs_ns, cf->params.cs_lines);
-	printf("points: %u lock%s x %u thread count%s x %u run%s = %u run%s, %s order\n",
-	       cf->nlocks, cf->nlocks == 1 ? "" : "s",
+	if (cf->sweep) {
+		const char *k;
+		json_t *a, *x;
+		size_t i;
+
+		printf("sweep:");
+		json_object_foreach(cf->sweep, k, a) {
+			printf(" %s ", k);
+			json_array_foreach(a, i, x)
+				if (json_is_integer(x))
+					printf("%s%lld", i ? "," : "", (long long)json_integer_value(x));
+				else
+					printf("%s%g", i ? "," : "", json_number_value(x));
+		}
+		printf("\n");
+	}
+	printf("points: %u %s%s x %u thread count%s x %u run%s = %u run%s, %s order\n",
+	       cf->nlocks, cf->sweep ? "variant" : "lock", cf->nlocks == 1 ? "" : "s",
 	       cf->nthreads, cf->nthreads == 1 ? "" : "s",
 	       cf->runs, cf->runs == 1 ? "" : "s", n, n == 1 ? "" : "s",
 	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
@@ -149,6 +165,7 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 	for (unsigned k = 0; v->counter_names && k < e->ops->ncounters; k++)
 		v->counter_names[k] = strdup(e->ops->counter_names[k]);
 	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
+	v->params = cf->vswept ? json_incref(cf->vswept[i]) : NULL;
 }
 
 /* The counters' names into the model; say once which were refused. */
@@ -174,6 +191,15 @@ static void results_setup(struct results *r, const struct config *cf,
 		variant_setup(&r->variants[i], cf, i);
 	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
 	r->baseline = cf->baseline;
+	/* A sweep's pairing, unless every variant is against the baseline
+	 * anyway (only lock options swept). */
+	for (unsigned i = 0; cf->base_of && i < cf->nlocks && !r->base_of; i++)
+		if (cf->base_of[i] != cf->baseline) {
+			r->base_of = calloc(cf->nlocks, sizeof(*r->base_of));
+			if (!r->base_of)
+				cli_die("out of memory");
+			memcpy(r->base_of, cf->base_of, cf->nlocks * sizeof(*r->base_of));
+		}
 	r->min_effect = cf->min_effect_pct;
 	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
 	r->row_heading = strdup(cf->row_heading);
@@ -249,10 +275,37 @@ static void __attribute__((noreturn)) bad_word(const char *w)
 		suggest_text(hint, sizeof(hint), w, names, n));
 }
 
+/*
+ * --rows: threads or a swept workload option (cs-ns or cs_ns); checked
+ * before anything runs.  --row-name names thread-count rows, so it is
+ * refused where the rows may be something else (a sweep).
+ */
+static const char *rows_dim(const struct cli *c)
+{
+	static char key[128];
+	char valid[512] = "threads";
+
+	if (c->row_name_given && c->dims.n)
+		cli_die("--row-name (%s): relabels thread counts, and this run sweeps "
+			"parameters; choose the rows with --rows", c->row_name);
+	if (!strcmp(c->rows, "threads"))
+		return c->rows;
+	for (unsigned i = 0; i < c->dims.n; i++) {
+		opt_param_key(c->dims.d[i].o, key, sizeof(key));
+		if (!strcmp(c->rows, key) || !strcmp(c->rows, c->dims.d[i].o->name))
+			return key;
+		snprintf(valid + strlen(valid), sizeof(valid) - strlen(valid), ", %s",
+			 c->dims.d[i].o->name);
+	}
+	cli_die("--rows (%s): not a dimension of this run; valid: %s%s", c->rows,
+		valid, c->dims.n ? "" : " (give an option a list to sweep it)");
+}
+
 /* Validate the whole command line into run (exit 2 on bad usage). */
 static void run_prepare(struct run *run, const struct cli *c)
 {
 	char err[512] = "";
+	unsigned combos = 1;
 
 	if (c->argc)
 		bad_word(c->argv[0]);
@@ -263,7 +316,12 @@ static void run_prepare(struct run *run, const struct cli *c)
 	run->o.header = c->header;
 	run->o.ropts.width = (unsigned)c->width;
 	run->o.ropts.verbose = c->verbose;
-	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks,
+	run->o.ropts.rows = rows_dim(c);
+	/* The shape of each table: a sweep prints one per combination of
+	 * the workload parameters, its columns the locks (and lock options). */
+	for (unsigned i = 0; i < c->dims.n; i++)
+		combos *= c->dims.d[i].n;
+	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks / combos,
 						   .nrows = run->cf.nthreads});
 	run->rs = (struct resume){.path = c->resume};
 	resume_prepare(&run->rs, c->seed != NULL, &run->cf, &run->o);

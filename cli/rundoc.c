@@ -44,8 +44,12 @@ static json_t *locks_json(const struct config *cf, json_t **lopts)
 	*lopts = json_object();
 	for (unsigned i = 0; i < cf->nlocks; i++) {
 		const struct lock_ops *op = cf->locks[i]->ops;
-		json_t *v = json_object();
+		json_t *v;
 
+		/* A sweep repeats a lock: its first variant speaks for it. */
+		if (json_object_get(*lopts, op->name))
+			continue;
+		v = json_object();
 		json_array_append_new(locks, json_string(op->name));
 		for (unsigned k = 0; k < op->nopts; k++)
 			json_object_set_new(v, op->opts[k].name,
@@ -66,7 +70,9 @@ static void config_json_wl(json_t *j, const struct config *cf)
 	if (cf->layouts) {
 		lay = json_array();
 		for (unsigned i = 0; i < cf->nlocks; i++)
-			json_array_append_new(lay, json_string(config_variant_name(cf, i)));
+			if (!i || cf->layouts[i] != cf->layouts[i - 1])
+				json_array_append_new(lay, json_string(
+					wl_layout_names[cf->layouts[i] % WL_NLAYOUTS]));
 	}
 	json_object_set_new(j, "cs_write_lines", json_integer(p->cs_write_lines));
 	json_object_set_new(j, "read_pct", p->fixed_roles ? json_null()
@@ -125,6 +131,8 @@ json_t *config_json(const struct config *cf, const struct outputs *o)
 		      "workload", cf->workload->name);
 	config_json_wl(j, cf);
 	json_object_set_new(j, "counters", counters_json(cf));
+	if (j && cf->sweep)
+		json_object_set(j, "sweep", cf->sweep);
 	return j;
 }
 

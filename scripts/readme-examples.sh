@@ -21,6 +21,7 @@ cd "$ROOT"
 EXAMPLES=(
 	"quickstart|docs/examples/quickstart.json"
 	"plugin|docs/examples/plugin.json"
+	"sweep|--rows cs-ns docs/examples/sweep.json"
 	"patch|tests/golden/rtmutex/k0.json tests/golden/rtmutex/k1.json"
 	"mmtests|-f mmtests tests/golden/rtmutex/k0.json tests/golden/rtmutex/k1.json"
 )

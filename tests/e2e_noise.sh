@@ -29,7 +29,7 @@ expect_exit 0 "probed run" -- "$BIN" -l ticket,mcs -t 1,2 -r 2 --warmup 0.05 -d 
 python3 - "$OUT/n.json" "$ncpu" <<'PY' && ok || bad "probe json"
 import json, sys
 d = json.load(open(sys.argv[1])); ncpu = int(sys.argv[2])
-assert d["schema_version"] == "1.3"
+assert d["schema_version"] == "1.4"
 n = d["noise"]
 assert n["measured"] and n["probe"] and n["probe_factor"] == 1.5 and n["adaptive"] is None
 assert n["runs"] == 8, n

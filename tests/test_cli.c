@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -211,6 +214,7 @@ static const char *const elsewhere[] = {
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
 	"label", "row-name",                            /* top level */
 	"c2c", "format", "output", "no-marks", "header", "width", "dry-run", "resume", "quiet",
+	"rows",
 	"verbose", "help", "version",                   /* not results */
 };
 
@@ -252,6 +256,151 @@ static void test_config_echo(void **state)
 	cli_free(&c);
 }
 
+/* A list-valued row: each element parsed by the row's own parser. */
+static void test_list_values(void **state)
+{
+	const struct opt ns = {.name = "x-ns", .type = OPT_NS, .list = true, .max = 1e9};
+	const struct opt sec = {.name = "x", .type = OPT_SECONDS, .list = true, .max = 60};
+	const struct opt ms = {.name = "hold", .type = OPT_MS, .list = true, .max = 1e6};
+	unsigned long long v = 7;
+	double d = 0;
+	struct opt_dim dim;
+	char key[64];
+
+	(void)state;
+	assert_int_equal(opt_set_list(&ns, &v, "250", &dim), 0);  /* one value */
+	assert_int_equal(v, 250);
+	assert_int_equal(opt_set_list(&ns, &v, "0,100,1us", &dim), 3);
+	assert_int_equal(v, 0);                                    /* the first */
+	assert_ptr_equal(dim.o, &ns);
+	assert_string_equal(dim.v[2], "1us");                      /* as typed */
+	for (unsigned i = 0; i < dim.n; i++)
+		free(dim.v[i]);
+	free(dim.v);
+	assert_int_equal(opt_set_list(&sec, &d, "500ms,2", &dim), 2);
+	assert_true(d == 0.5);
+	assert_string_equal(dim.v[1], "2");
+	for (unsigned i = 0; i < dim.n; i++)
+		free(dim.v[i]);
+	free(dim.v);
+	assert_string_equal(opt_param_key(&ns, key, sizeof(key)), "x_ns");
+	assert_string_equal(opt_param_key(&sec, key, sizeof(key)), "x_s");
+	assert_string_equal(opt_param_key(&ms, key, sizeof(key)), "hold_ms");
+}
+
+/* The command line records each list as a dimension, in its order. */
+static void test_list_argv(void **state)
+{
+	char *argv[] = {"lockbench", "--cs-lines", "1,4", "--cs-ns", "0,100,1us",
+			"--ncs-ns", "2us", NULL};
+	struct cli c;
+
+	(void)state;
+	cli_parse(&c, 7, argv);
+	assert_int_equal(c.dims.n, 2);
+	assert_string_equal(c.dims.d[0].o->name, "cs-lines");
+	assert_int_equal(c.dims.d[0].n, 2);
+	assert_string_equal(c.dims.d[1].o->name, "cs-ns");
+	assert_int_equal(c.dims.d[1].n, 3);
+	assert_int_equal(c.cs_ns, 0);
+	assert_int_equal(c.cs_lines, 1);
+	assert_int_equal(c.ncs_ns, 2000);          /* a single value: no dimension */
+	cli_free(&c);
+}
+
+/* The variants of a sweep: locks x combinations, named, paired, each
+ * with its own workload parameters. */
+static void test_sweep_config(void **state)
+{
+	char *argv[] = {"lockbench", "-l", "tas,mcs", "--cs-ns", "0,100,1us",
+			"--cs-lines", "1,4", "--cs-write-pct", "50", NULL};
+	struct cli c;
+	struct topo t;
+	struct config cf;
+	char err[256];
+
+	(void)state;
+	cli_parse(&c, 9, argv);
+	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
+	config_build(&cf, &c, &t);
+	assert_int_equal(cf.nlocks, 12);
+	assert_string_equal(config_variant_name(&cf, 0), "tas cs_ns=0 cs_lines=1");
+	assert_string_equal(config_variant_name(&cf, 3), "tas cs_ns=100 cs_lines=4");
+	assert_string_equal(config_variant_name(&cf, 11), "mcs cs_ns=1000 cs_lines=4");
+	assert_string_equal(cf.locks[11]->ops->name, "mcs");
+	assert_int_equal(cf.vparams[3].cs_ns, 100);
+	assert_int_equal(cf.vparams[3].cs_lines, 4);
+	assert_int_equal(cf.vparams[3].cs_write_lines, 2);  /* 50% of 4 */
+	assert_int_equal(cf.vparams[10].cs_lines, 1);
+	assert_int_equal(json_integer_value(json_object_get(cf.vswept[5], "cs_ns")), 1000);
+	/* mcs at (100, 4) against tas at (100, 4); tas is its own baseline. */
+	assert_int_equal(cf.baseline, 0);
+	assert_int_equal(cf.base_of[9], 3);
+	assert_int_equal(cf.base_of[3], 3);
+	assert_int_equal(json_array_size(json_object_get(cf.sweep, "cs_ns")), 3);
+	config_free(&cf);
+	topo_free(&t);
+	cli_free(&c);
+}
+
+/* Run cli_parse + config_build on argv in a child: its exit status and
+ * how many lines it wrote to stderr. */
+static int child_status(char **argv, int argc, unsigned *lines)
+{
+	int fd[2], st;
+	char buf[4096];
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	assert_int_equal(pipe(fd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct cli c;
+		struct topo t;
+		struct config cf;
+		char err[256];
+
+		dup2(fd[1], 2);
+		close(fd[0]);
+		cli_parse(&c, argc, argv);
+		if (topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)))
+			_exit(3);
+		config_build(&cf, &c, &t);
+		_exit(0);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd[0]);
+	buf[got] = 0;
+	*lines = 0;
+	for (char *p = buf; *p; p++)
+		*lines += *p == '\n';
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Bad lists: one line and exit 2. */
+static void test_list_refused(void **state)
+{
+	static char *bad[][4] = {
+		{"--cs-ns", "0,,100"}, {"--cs-ns", "0,100,"}, {"--cs-ns", ",1"},
+		{"--cs-ns", "1us,1000"},        /* the same value twice */
+		{"--cs-lines", "1,x"}, {"-d", "1,2"}, {"--runs", "2,3"},
+		{"--lock-opt", "mcs.nope=1,2"}, {"--lock-opt", "tas.x=1,2"},
+	};
+	unsigned lines;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = {"lockbench", "-l", "tas,mcs", bad[i][0], bad[i][1], NULL};
+
+		assert_int_equal(child_status(argv, 5, &lines), 2);
+		assert_int_equal(lines, 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +413,10 @@ int main(void)
 		cmocka_unit_test(test_workload_options),
 		cmocka_unit_test(test_layouts_default),
 		cmocka_unit_test(test_config_echo),
+		cmocka_unit_test(test_list_values),
+		cmocka_unit_test(test_list_argv),
+		cmocka_unit_test(test_sweep_config),
+		cmocka_unit_test(test_list_refused),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -452,6 +452,81 @@ static void test_csv_quotes(void **state)
 	results_free(&r);
 }
 
+/* A sweep's results: variants "tas cs_ns=0" and "tas cs_ns=100". */
+static void build_sweep(struct results *r)
+{
+	build(r);
+	for (unsigned v = 0; v < 2; v++) {
+		free(r->variants[v].name);
+		free(r->variants[v].lock);
+		r->variants[v].name = strdup(v ? "tas cs_ns=100" : "tas cs_ns=0");
+		r->variants[v].lock = strdup("tas");
+		r->variants[v].params = json_pack("{s:i}", "cs_ns", v ? 100 : 0);
+	}
+}
+
+/* params (1.4) survive JSON, reach the CSV, and cut into tables. */
+static void test_sweep_params(void **state)
+{
+	struct results a, b;
+	struct results_part *parts;
+	struct render_opts o = {.unit = UNIT_KOPS};
+	unsigned n;
+	char err[256], *text, *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	build_sweep(&a);
+	text = dump(&a);
+	assert_non_null(strstr(text, "\"schema_version\": \"1.4\""));
+	assert_int_equal(results_from_json_buf(text, strlen(text), "mem", &b, err,
+					       sizeof(err)), 0);
+	assert_int_equal(json_integer_value(json_object_get(b.variants[1].params, "cs_ns")), 100);
+	assert_int_equal(render_csv(&b, &o, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "variant,lock,label,row,threads,cs_ns,status,run,"));
+	assert_non_null(strstr(buf, "\ntas cs_ns=100,tas,,1,1,100,ok,1,"));
+	assert_string_equal(results_column(&b, 1, err, sizeof(err)), "tas");
+	/* Rows threads: one table per cs_ns, the column "tas". */
+	assert_int_equal(results_split(&b, "threads", &parts, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(parts[1].heading, "cs_ns=100");
+	assert_int_equal(parts[1].r.nvariants, 1);
+	assert_string_equal(parts[1].r.variants[0].name, "tas");
+	assert_int_equal(parts[1].r.nrows, 2);
+	assert_ptr_equal(parts[1].r.points[1].runs, results_point(&b, 1, 1)->runs);
+	results_parts_free(parts, n);
+	/* Rows cs_ns (or cs-ns): one table per thread count. */
+	assert_int_equal(results_split(&b, "cs-ns", &parts, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(parts[0].heading, "threads=1");
+	assert_string_equal(parts[1].heading, "threads=2");
+	assert_string_equal(parts[0].r.row_heading, "cs_ns");
+	assert_int_equal(parts[0].r.nrows, 2);
+	assert_string_equal(parts[0].r.row_desc[1].label, "100");
+	assert_ptr_equal(parts[0].r.points[1].runs, results_point(&b, 1, 0)->runs);
+	assert_int_equal(parts[1].r.points[0].status, results_point(&b, 0, 1)->status);
+	results_parts_free(parts, n);
+	assert_int_equal(results_split(&b, "ncs_ns", &parts, &n, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--rows (ncs_ns): not a dimension of these results; "
+			    "valid: threads, cs_ns");
+	/* No sweep: nothing to cut, any other dimension refused. */
+	free(buf);
+	free(text);
+	results_free(&a);
+	results_free(&b);
+	build(&a);
+	assert_int_equal(results_split(&a, "threads", &parts, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(results_split(&a, "cs_ns", &parts, &n, err, sizeof(err)), -EINVAL);
+	results_free(&a);
+	refused(HEAD "\"variants\": [{\"name\": \"tas\", \"params\": {\"cs_ns\": \"x\"}}], "
+		"\"rows\": [1], \"points\": [{}]}", "variants[0].params.cs_ns: expected a number");
+	refused(HEAD "\"variants\": [{\"name\": \"tas\", \"params\": [1]}], "
+		"\"rows\": [1], \"points\": [{}]}", "variants[0].params: expected an object");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_fuzz_regressions),
 		cmocka_unit_test(test_speedup_check),
 		cmocka_unit_test(test_csv_quotes),
+		cmocka_unit_test(test_sweep_params),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

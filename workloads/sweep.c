@@ -97,6 +97,8 @@ static void set_error(struct point *p, enum point_status st, const char *msg)
 
 const char *config_variant_name(const struct config *c, unsigned v)
 {
+	if (c->vnames)
+		return c->vnames[v];
 	if (c->layouts)
 		return wl_layout_names[c->layouts[v] % WL_NLAYOUTS];
 	return c->locks[v]->ops->name;
@@ -104,7 +106,7 @@ const char *config_variant_name(const struct config *c, unsigned v)
 
 /*
  * Each variant's workload parameters, built once: the configuration's
- * and, under -w layout, the variant's layout.  (The delays are spun on
+ * (or the variant's own in a sweep) and, under -w layout, its layout.  (The delays are spun on
  * the tick clock, calibrated by each worker: workloads/loop.h.)
  * Malloc'ed, or NULL.
  */
@@ -113,7 +115,7 @@ static struct wl_params *variant_params(const struct config *c)
 	struct wl_params *vp = calloc(c->nlocks + 1, sizeof(*vp));
 
 	for (unsigned v = 0; vp && v < c->nlocks; v++) {
-		vp[v] = c->params;
+		vp[v] = c->vparams ? c->vparams[v] : c->params;
 		if (c->layouts)
 			vp[v].layout = c->layouts[v];
 	}

@@ -46,6 +46,20 @@ struct config {
 	 * refused are in perf.refused); perf_request is the argument. */
 	struct perf_set perf;
 	const char *perf_request;
+	/*
+	 * A sweep (list-valued options, --lock-opt L.K=A,B): the variants
+	 * are locks x parameter combinations.  Per variant its workload
+	 * parameters, its name ("ticket cs_ns=100 cs_lines=4") and its
+	 * swept parameters as a JSON object; base_of[v] is the variant v's
+	 * rel% is computed against (the baseline lock with the same
+	 * workload parameters).  sweep: {"cs_ns": [0, 100], ...}.  All NULL
+	 * without a sweep.
+	 */
+	struct wl_params *vparams;
+	char **vnames;
+	json_t **vswept;
+	unsigned *base_of;
+	json_t *sweep;
 };
 
 /* Column name of variant v: its layout under -w layout, else its lock. */

@@ -19,17 +19,17 @@ void render_cellf(char *cell, const char *fmt, ...)
 
 const struct format_info formats[] = {
 	{"table", "Lock: mcs ... / 1  1234.56  12.34  2345.67  23.45  +90%",
-	 render_table, NULL},
+	 render_table_split, NULL},
 	{"box", "| fserver JPM     | 245598 | 274457 | / | % change from 1 |     0% | +11.8% |",
-	 render_box, NULL},
+	 render_box_split, NULL},
 	{"lkp", "kernel  kops/s(higher is better) / mcs  2755.61±10.26%",
-	 render_lkp, NULL},
+	 render_lkp_split, NULL},
 	{"speedup", "#thr  stock  patched  speedup (patched/stock) / 8  5.309  6.894  1.299",
-	 render_speedup, speedup_check},
+	 render_speedup_split, speedup_check_split},
 	{"mmtests", "Hmean     1          899.91 (   0.00%)      416.83 *  16.01%*",
-	 render_mmtests, NULL},
+	 render_mmtests_split, NULL},
 	{"lkp-compare", "    899910            -2.2%     880100        cs.threads=1.ops/s",
-	 render_lkpcmp, lkpcmp_check},
+	 render_lkpcmp_split, lkpcmp_check},
 	{"csv", "variant,lock,label,row,threads,status,run,seq,window_s,ops,ops_per_sec,value,unit",
 	 render_csv, NULL},
 	{"json", "{\"schema\": \"lockbench-results\", \"schema_version\": \"" RESULTS_SCHEMA_VERSION "\", ...}",
@@ -324,7 +324,9 @@ const char *render_at_row(const struct results *r, unsigned row, char *buf,
 	size_t hl = strlen(h);
 
 	results_row_name(r, row, name, sizeof(name));
-	if (r->row_desc && r->row_desc[row].label)
+	if (r->row_desc && r->row_desc[row].label && r->row_desc[row].value)
+		snprintf(buf, len, "at %s=%s", h, name);
+	else if (r->row_desc && r->row_desc[row].label)
 		snprintf(buf, len, "at %s", name);
 	else if (!strcmp(name, "1") && hl > 1 && h[hl - 1] == 's')
 		snprintf(buf, len, "at 1 %.*s", (int)(hl - 1), h);

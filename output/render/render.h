@@ -17,6 +17,7 @@ struct render_opts {
 	bool marks;        /* ?, ~, * marks and their notes (default on) */
 	bool verbose;      /* -v: a one-line machine summary under the notes */
 	unsigned width;    /* --width: split wider tables (0: never) */
+	const char *rows;  /* --rows: the row dimension of a sweep (NULL: threads) */
 };
 
 struct format_info {
@@ -97,6 +98,14 @@ int render_mmtests(const struct results *r, const struct render_opts *o, FILE *f
 int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f);
 /* One baseline for every column (no per-lock pairing). */
 int lkpcmp_check(const struct results *r, char *err, size_t len);
+/* The text formats of a sweep: one table per combination (render_split.c). */
+int render_table_split(const struct results *r, const struct render_opts *o, FILE *f);
+int render_box_split(const struct results *r, const struct render_opts *o, FILE *f);
+int render_lkp_split(const struct results *r, const struct render_opts *o, FILE *f);
+int render_speedup_split(const struct results *r, const struct render_opts *o, FILE *f);
+int render_mmtests_split(const struct results *r, const struct render_opts *o, FILE *f);
+int speedup_check_split(const struct results *r, char *err, size_t len);
+int render_lkpcmp_split(const struct results *r, const struct render_opts *o, FILE *f);
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f);
 /* The JSON document of results_to_json() (results/json_write.c). */
 int render_json(const struct results *r, const struct render_opts *o, FILE *f);

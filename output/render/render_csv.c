@@ -6,6 +6,9 @@
  * status and empty run fields.  `value` is ops_per_sec in --unit; an
  * unknown window is an empty field.
  * Fields are quoted as RFC 4180 says when they hold , " or a newline.
+ * A sweep adds one column per swept parameter after `threads` (named as
+ * in the variants' params, docs/json.md; empty where a variant does not
+ * have it, e.g. another lock's option).
  */
 #include <math.h>
 #include <string.h>
@@ -29,8 +32,33 @@ static void csv_str(const char *s, FILE *f)
 	fputc('"', f);
 }
 
-/* variant,lock,label,row,threads,status: the point's leading fields. */
-static void csv_point(const struct results *r, unsigned v, unsigned row, FILE *f)
+#define CSV_MAXP 32
+
+/* Every swept parameter's name, in first-seen order. */
+static unsigned csv_params(const struct results *r, const char **keys)
+{
+	unsigned n = 0;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *k;
+		json_t *x;
+
+		json_object_foreach(r->variants[v].params, k, x) {
+			unsigned i = 0;
+
+			(void)x;
+			while (i < n && strcmp(keys[i], k))
+				i++;
+			if (i == n && n < CSV_MAXP)
+				keys[n++] = k;
+		}
+	}
+	return n;
+}
+
+/* variant,lock,label,row,threads,[params,]status: the point's leading fields. */
+static void csv_point(const struct results *r, unsigned v, unsigned row,
+		      const char **keys, unsigned nk, FILE *f)
 {
 	const struct variant *var = &r->variants[v];
 	char name[256];
@@ -42,27 +70,43 @@ static void csv_point(const struct results *r, unsigned v, unsigned row, FILE *f
 	csv_str(var->label, f);
 	fputc(',', f);
 	csv_str(results_row_name(r, row, name, sizeof(name)), f);
-	fprintf(f, ",%u,%s,", r->rows[row], point_status_name(results_point(r, v, row)->status));
+	fprintf(f, ",%u,", r->rows[row]);
+	for (unsigned i = 0; i < nk; i++) {
+		json_t *x = json_object_get(var->params, keys[i]);
+
+		if (json_is_integer(x))
+			fprintf(f, "%lld", (long long)json_integer_value(x));
+		else if (json_is_number(x))
+			fprintf(f, "%.17g", json_number_value(x));
+		fputc(',', f);
+	}
+	fprintf(f, "%s,", point_status_name(results_point(r, v, row)->status));
 }
 
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	double k = unit_scale(o->unit);
+	const char *keys[CSV_MAXP];
+	unsigned nk = csv_params(r, keys);
 
-	fputs("variant,lock,label,row,threads,status,run,seq,window_s,ops,"
-	      "ops_per_sec,value,unit\n", f);
+	fputs("variant,lock,label,row,threads,", f);
+	for (unsigned i = 0; i < nk; i++) {
+		csv_str(keys[i], f);
+		fputc(',', f);
+	}
+	fputs("status,run,seq,window_s,ops,ops_per_sec,value,unit\n", f);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		for (unsigned row = 0; row < r->nrows; row++) {
 			const struct point *p = results_point(r, v, row);
 
 			if (!p->nruns) {
-				csv_point(r, v, row, f);
+				csv_point(r, v, row, keys, nk, f);
 				fputs(",,,,,,\n", f);
 			}
 			for (unsigned i = 0; i < p->nruns; i++) {
 				const struct run_sample *s = &p->runs[i];
 
-				csv_point(r, v, row, f);
+				csv_point(r, v, row, keys, nk, f);
 				fprintf(f, "%u,%u,", i + 1, s->seq);
 				if (isfinite(s->window_s))
 					fprintf(f, "%.6f", s->window_s);

@@ -198,6 +198,23 @@ static int check_schema(struct rd *d, json_t *doc)
 	return 0;
 }
 
+/* A variant's "params" (1.4): null, or an object of numbers. */
+static int read_params(struct rd *d, json_t *p, const char *where, struct variant *v)
+{
+	const char *key;
+	json_t *x;
+
+	if (!p || json_is_null(p))
+		return 0;
+	if (!json_is_object(p))
+		return fail(d, "%s.params: expected an object", where);
+	json_object_foreach(p, key, x)
+		if (!json_is_number(x) || !*key)
+			return fail(d, "%s.params.%s: expected a number", where, key);
+	v->params = json_incref(p);
+	return 0;
+}
+
 static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 {
 	char where[64];
@@ -218,6 +235,8 @@ static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 	if (json_object_get(o, "kernel") && !json_is_boolean(json_object_get(o, "kernel")))
 		return fail(d, "%s.kernel: expected true or false", where);
 	v->kernel = json_is_true(json_object_get(o, "kernel"));
+	if ((rc = read_params(d, json_object_get(o, "params"), where, v)))
+		return rc;
 	if (!names || !json_array_size(names))
 		return 0;
 	v->counter_names = calloc(json_array_size(names), sizeof(char *));

@@ -337,6 +337,8 @@ static json_t *variant_json(const struct variant *v)
 		json_object_set_new(o, "kernel", json_true());
 	if (o && v->loop)
 		json_object_set_new(o, "loop", json_string(v->loop));
+	if (o && v->params)
+		json_object_set(o, "params", v->params);
 	return o;
 }
 

@@ -68,6 +68,7 @@ static void variant_free(struct variant *v)
 	free(v->origin);
 	free(v->sha256);
 	free(v->loop);
+	json_decref(v->params);
 	for (unsigned i = 0; i < v->ncounters; i++)
 		free(v->counter_names[i]);
 	free(v->counter_names);

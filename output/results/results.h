@@ -18,7 +18,7 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 3
+#define RESULTS_SCHEMA_MINOR 4
 /* "MAJOR.MINOR" as a string literal. */
 #define RESULTS_SCHEMA_STR_(x) #x
 #define RESULTS_SCHEMA_STR(a, b) RESULTS_SCHEMA_STR_(a) "." RESULTS_SCHEMA_STR_(b)
@@ -177,6 +177,12 @@ struct variant {
 	 * delays, not lockbench's worker loop.
 	 */
 	bool kernel;
+	/*
+	 * The swept parameters of a sweep (1.4): a JSON object such as
+	 * {"cs_ns": 100, "cs_lines": 4}; a lock option as "LOCK.KEY".  NULL
+	 * when the run swept nothing.  Owned (one reference).
+	 */
+	json_t *params;
 	unsigned ncounters;
 	char **counter_names;
 	/* Derived by results_finalize(): the geometric mean over the rows
@@ -196,6 +202,7 @@ struct row_desc {
 	char *label;             /* shown instead of the number, or NULL */
 	char *metric;            /* "transactions", "time"; NULL: throughput */
 	bool lower_better;       /* the metric is better when smaller */
+	bool value;              /* label is a value of row_heading (--rows) */
 };
 
 struct results {
@@ -279,6 +286,32 @@ int results_alloc_row_desc(struct results *r);
  */
 const char *results_row_name(const struct results *r, unsigned row,
 			     char *buf, size_t len);
+/*
+ * The workload dimensions of a sweep (the keys of the variants' params
+ * without a '.', i.e. not lock options), in first-seen order, into
+ * keys (at most max); returns how many.
+ */
+unsigned results_dims(const struct results *r, const char **keys, unsigned max);
+/*
+ * Variant v's name without its workload parameters (" cs_ns=100 ..."
+ * at its end): the column it belongs to in a table per combination.
+ */
+const char *results_column(const struct results *r, unsigned v, char *buf,
+			   size_t len);
+/*
+ * The results cut along the sweep (--rows): rows over `dim` ("threads"
+ * or a workload dimension, '-' read as '_'), one part per combination
+ * of the other dimensions, each with a heading ("threads=2 cs_lines=4").
+ * Parts share the points of r (free with results_parts_free).  0, or
+ * -EINVAL with the valid dimensions in err.
+ */
+struct results_part {
+	struct results r;
+	char *heading;
+};
+int results_split(const struct results *r, const char *dim,
+		  struct results_part **parts, unsigned *nparts, char *err, size_t len);
+void results_parts_free(struct results_part *parts, unsigned n);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
 /*
