@@ -34,28 +34,6 @@ static void csv_str(const char *s, FILE *f)
 
 #define CSV_MAXP 32
 
-/* Every swept parameter's name, in first-seen order. */
-static unsigned csv_params(const struct results *r, const char **keys)
-{
-	unsigned n = 0;
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const char *k;
-		json_t *x;
-
-		json_object_foreach(r->variants[v].params, k, x) {
-			unsigned i = 0;
-
-			(void)x;
-			while (i < n && strcmp(keys[i], k))
-				i++;
-			if (i == n && n < CSV_MAXP)
-				keys[n++] = k;
-		}
-	}
-	return n;
-}
-
 /* variant,lock,label,row,threads,[params,]status: the point's leading fields. */
 static void csv_point(const struct results *r, unsigned v, unsigned row,
 		      const char **keys, unsigned nk, FILE *f)
@@ -87,7 +65,7 @@ int render_csv(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	double k = unit_scale(o->unit);
 	const char *keys[CSV_MAXP];
-	unsigned nk = csv_params(r, keys);
+	unsigned nk = results_param_keys(r, keys, CSV_MAXP, false);
 
 	fputs("variant,lock,label,row,threads,", f);
 	for (unsigned i = 0; i < nk; i++) {

@@ -287,10 +287,12 @@ int results_alloc_row_desc(struct results *r);
 const char *results_row_name(const struct results *r, unsigned row,
 			     char *buf, size_t len);
 /*
- * The workload dimensions of a sweep (the keys of the variants' params
- * without a '.', i.e. not lock options), in first-seen order, into
- * keys (at most max); returns how many.
+ * The swept parameters (the keys of the variants' params), in first-seen
+ * order, into keys (at most max); returns how many.  results_dims():
+ * only the workload's (keys without a '.', i.e. not lock options).
  */
+unsigned results_param_keys(const struct results *r, const char **keys, unsigned max,
+			    bool workload_only);
 unsigned results_dims(const struct results *r, const char **keys, unsigned max);
 /*
  * Variant v's name without its workload parameters (" cs_ns=100 ..."

@@ -22,7 +22,8 @@ static bool wl_key(const char *k)
 	return !strchr(k, '.');
 }
 
-unsigned results_dims(const struct results *r, const char **keys, unsigned max)
+unsigned results_param_keys(const struct results *r, const char **keys, unsigned max,
+			    bool workload_only)
 {
 	unsigned n = 0;
 
@@ -36,11 +37,16 @@ unsigned results_dims(const struct results *r, const char **keys, unsigned max)
 			(void)x;
 			while (i < n && strcmp(keys[i], k))
 				i++;
-			if (i == n && n < max && wl_key(k))
+			if (i == n && n < max && (!workload_only || wl_key(k)))
 				keys[n++] = k;
 		}
 	}
 	return n;
+}
+
+unsigned results_dims(const struct results *r, const char **keys, unsigned max)
+{
+	return results_param_keys(r, keys, max, true);
 }
 
 /* A parameter's value as text: "100", "0.5". */
