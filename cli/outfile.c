@@ -158,9 +158,15 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	o->ropts.width = RENDER_WIDTH;
 	if (path && !*path)
 		cli_die("--output: empty file name");
-	if (path && item_format(path))
-		/* The items' paths point into this copy for the whole run. */
-		parse_items(o, cli_strdup(path), path);
+	if (path && item_format(path)) {
+		/* The items' paths point into this copy for the whole run
+		 * (one struct outputs per process; kept reachable). */
+		static char *items;
+
+		free(items);
+		items = cli_strdup(path);
+		parse_items(o, items, path);
+	}
 	else if (path)
 		plain_file(o, path);
 	for (unsigned i = 0; i < o->n; i++) {
