@@ -77,7 +77,7 @@ build/provenance.stamp: FORCE
 	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
 FORCE:
 
-.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes bench bench-locks fuzz fuzz-ltlog
+.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -218,7 +218,8 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
 
-# The instruction-count guard: the cs loop of null, tas and ticket under
+# The instruction-count guard: the cs loop of null and of the locks with a
+# peer implementation (tas, ttas, ticket, anderson, mcs, clh, qspinlock) under
 # valgrind against a per-operation budget (deterministic; no timing).
 insn: lockbench
 	tests/e2e_insn.sh ./lockbench
@@ -228,7 +229,11 @@ insn: lockbench
 check-includes:
 	tests/check_includes.sh
 
-test: check-includes unit e2e insn asan tsan arm64
+# No function of the tree (tests apart) longer than 60 lines.
+check-funclen:
+	scripts/funclen
+
+test: check-includes check-funclen unit e2e insn asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench

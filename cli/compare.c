@@ -558,6 +558,8 @@ static void merged_perf(const struct merge *m, struct results *r)
 	}
 	if (f->nperf && results_set_perf_names(r, (const char *const *)f->perf_names, f->nperf))
 		cli_die("out of memory");
+	for (unsigned i = 0; i < m->nin; i++)
+		r->perf_named |= m->in[i].r.perf_named;
 }
 
 static void build_merged(struct merge *m, struct results *r)

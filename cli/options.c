@@ -154,7 +154,7 @@ static const struct opt rows[] = {
 	 .def = "packed,aligned,per_node", .off = F(layouts), .given = G(layouts_given),
 	 .help = "layout: the variants (columns)"},
 	{.name = "lat-sample", .type = OPT_UINT, .arg = "N",
-	 .def = "64", .min = 0, .max = 1e9, .off = F(lat_sample),
+	 .def = "256", .min = 0, .max = 1e9, .off = F(lat_sample),
 	 .help = "time 1 acquisition in N (JSON latency; 0: off)"},
 	{.name = "placement", .sname = 'p', .type = OPT_STR, .arg = "POLICY",
 	 .def = "cores", .off = F(placement),

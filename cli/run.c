@@ -178,6 +178,7 @@ static void perf_setup(struct results *r, const struct config *cf)
 		names[i] = cf->perf.ev[i].name;
 	if (results_set_perf_names(r, names, cf->perf.n))
 		cli_die("out of memory");
+	r->perf_named = cf->perf_request && strcmp(cf->perf_request, "auto");
 	if (*perf_refusals_text(&cf->perf, note, sizeof(note)) && !cf->quiet)
 		cli_warn("counters not measured: %s", note);
 }

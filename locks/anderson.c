@@ -83,7 +83,7 @@ static void anderson_destroy(void *lock)
  * critical section after the previous holder's.  (Acquire loads rather
  * than relaxed loads and a fence: ThreadSanitizer does not model fences.)
  */
-static void anderson_lock(void *lock, void *ctx)
+WL_INLINE void anderson_lock(void *lock, void *ctx)
 {
 	struct anderson *l = lock;
 	struct anderson_ctx *c = ctx;
@@ -102,7 +102,7 @@ static void anderson_lock(void *lock, void *ctx)
 }
 
 /* Open the next slot: release our critical section to its waiter. */
-static void anderson_unlock(void *lock, void *ctx)
+WL_INLINE void anderson_unlock(void *lock, void *ctx)
 {
 	struct anderson *l = lock;
 	struct anderson_ctx *c = ctx;

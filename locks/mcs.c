@@ -20,7 +20,18 @@ struct mcs {
 	_Atomic(struct mcs_node *) tail;
 };
 
-static void mcs_lock(void *lock, void *ctx)
+/* Queued behind `prev`: link behind it, then spin on our own flag,
+ * which the predecessor sets with a release when it hands the lock
+ * over.  Out of line: the loops inline only the uncontended path. */
+static __attribute__((noinline)) void mcs_lock_wait(struct mcs_node *prev,
+						    struct mcs_node *me)
+{
+	atomic_store_explicit(&prev->next, me, lb_rel);
+	while (!atomic_load_explicit(&me->locked, lb_acq))
+		cpu_relax();
+}
+
+WL_INLINE void mcs_lock(void *lock, void *ctx)
 {
 	struct mcs *l = lock;
 	struct mcs_node *me = ctx, *prev;
@@ -32,13 +43,8 @@ static void mcs_lock(void *lock, void *ctx)
 	 * orders us after the previous tail's initialisation.  NULL means
 	 * the queue was empty and the lock is ours. */
 	prev = atomic_exchange_explicit(&l->tail, me, lb_ar);
-	if (!prev)
-		return;
-	/* Link behind the predecessor, then spin on our own flag, which the
-	 * predecessor sets with a release when it hands the lock over. */
-	atomic_store_explicit(&prev->next, me, lb_rel);
-	while (!atomic_load_explicit(&me->locked, lb_acq))
-		cpu_relax();
+	if (__builtin_expect(prev != NULL, 0))
+		mcs_lock_wait(prev, me);
 }
 
 static bool mcs_trylock(void *lock, void *ctx)
@@ -52,7 +58,18 @@ static bool mcs_trylock(void *lock, void *ctx)
 						       lb_ar, lb_rlx);
 }
 
-static void mcs_unlock(void *lock, void *ctx)
+/* A successor swapped in behind us but has not linked yet: wait for
+ * the link.  Out of line (rare). */
+static __attribute__((noinline)) struct mcs_node *mcs_wait_next(struct mcs_node *me)
+{
+	struct mcs_node *next;
+
+	while (!(next = atomic_load_explicit(&me->next, lb_acq)))
+		cpu_relax();
+	return next;
+}
+
+WL_INLINE void mcs_unlock(void *lock, void *ctx)
 {
 	struct mcs *l = lock;
 	struct mcs_node *me = ctx, *expect = me;
@@ -61,12 +78,10 @@ static void mcs_unlock(void *lock, void *ctx)
 	if (!next) {
 		/* No successor visible: if we are still the tail, empty the
 		 * queue and we are done. */
-		if (atomic_compare_exchange_strong_explicit(
-			    &l->tail, &expect, NULL, lb_rel, lb_rlx))
+		if (__builtin_expect(atomic_compare_exchange_strong_explicit(
+				&l->tail, &expect, NULL, lb_rel, lb_rlx), 1))
 			return;
-		/* Someone swapped in behind us but has not linked yet. */
-		while (!(next = atomic_load_explicit(&me->next, lb_acq)))
-			cpu_relax();
+		next = mcs_wait_next(me);
 	}
 	/* Hand over: release our critical section to the successor. */
 	atomic_store_explicit(&next->locked, 1, lb_rel);

@@ -53,24 +53,43 @@ static uint32_t ttas_rand(struct ttas_ctx *c)
 	return (uint32_t)(c->rng >> 32);
 }
 
-static void ttas_lock(void *lock, void *ctx)
+/* The contended path, out of line so that the loops inline only the
+ * uncontended test and test-and-set of ttas_lock().  `lost`: the
+ * test-and-set failed (back off first), else the test saw it taken. */
+static __attribute__((noinline)) void ttas_lock_slow(struct ttas *l,
+						     struct ttas_ctx *c, bool lost)
 {
-	struct ttas *l = lock;
-	struct ttas_ctx *c = ctx;
 	uint32_t lim = l->min;
 
 	for (;;) {
+		if (lost) {
+			/* Lost the race: back off for a random time below lim. */
+			for (uint32_t i = ttas_rand(c) % lim; i; i--)
+				cpu_relax();
+			lim = lim * 2 > l->max ? l->max : lim * 2;
+		}
 		/* Test: wait on our cached copy until the lock looks free. */
 		while (atomic_load_explicit(&l->locked, lb_rlx))
 			cpu_relax();
 		/* Test-and-set: the acquire pairs with the unlock's release. */
 		if (!atomic_exchange_explicit(&l->locked, 1, lb_acq))
 			return;
-		/* Lost the race: back off for a random time below lim. */
-		for (uint32_t i = ttas_rand(c) % lim; i; i--)
-			cpu_relax();
-		lim = lim * 2 > l->max ? l->max : lim * 2;
+		lost = true;
 	}
+}
+
+WL_INLINE void ttas_lock(void *lock, void *ctx)
+{
+	struct ttas *l = lock;
+
+	/* Test, then test-and-set (the acquire pairs with the unlock's
+	 * release); anything else is contention, for the slow path. */
+	if (__builtin_expect(atomic_load_explicit(&l->locked, lb_rlx), 0)) {
+		ttas_lock_slow(l, ctx, false);
+		return;
+	}
+	if (__builtin_expect(atomic_exchange_explicit(&l->locked, 1, lb_acq), 0))
+		ttas_lock_slow(l, ctx, true);
 }
 
 static bool ttas_trylock(void *lock, void *ctx)
@@ -82,7 +101,7 @@ static bool ttas_trylock(void *lock, void *ctx)
 	       !atomic_exchange_explicit(&l->locked, 1, lb_acq);
 }
 
-static void ttas_unlock(void *lock, void *ctx)
+WL_INLINE void ttas_unlock(void *lock, void *ctx)
 {
 	struct ttas *l = lock;
 

@@ -15,7 +15,9 @@
 #   CK_DIR          Concurrency Kit checkout (regressions/ck_spinlock)
 #   LIBSLOCK_DIR    libslock checkout (bmarks/stress_one.c)
 # or as arguments after the binary: lockhammer=DIR ck=DIR libslock=DIR.
-# RUNS (default 5) runs of DURATION (default 1) seconds each.
+# RUNS (default 5) runs of DURATION (default 1) seconds each; LB_ARGS:
+# more lockbench options (e.g. LB_ARGS="--lat-sample 0": no latency
+# sampling, whose two clock reads per 64 operations the default pays).
 #
 # The same section everywhere: lockbench --cs-lines 0 --ncs-ns 0 (the
 # mutual-exclusion check stays on); lockhammer -c 0 -p 0 (not -c 0ns,
@@ -49,55 +51,24 @@ for l in null tas ttas ticket anderson mcs clh qspinlock pthread_mutex; do
 done
 
 # ---- build the peers (in copies under $W) ----------------------------------
+. "$(dirname "$0")/peers-build.sh"
+# STEPS x 4 pairs per ck run: about DURATION seconds at ~5 ns a pair.
+steps=$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 5e7}')
 if [ -n "${LOCKHAMMER_DIR:-}" ]; then
 	log "building lockhammer from $LOCKHAMMER_DIR"
-	cp -r "$LOCKHAMMER_DIR" "$W/sb"
-	lh=$W/sb/benchmarks/lockhammer
-	if make -C "$lh" -j2 >"$W/lh.log" 2>&1; then
-		b=$(ls -d "$lh"/build.relax_pause 2>/dev/null || ls -d "$lh"/build.* | head -1)
-		add "lockhammer null lh $b/lh_empty"
-		add "lockhammer tas lh $b/lh_swap_mutex"
-		add "lockhammer ticket lh $b/lh_ticket_spinlock"
-		add "lockhammer clh lh $b/lh_clh_spinlock"
-		add "lockhammer qspinlock lh $b/lh_queued_spinlock"
-		add "lockhammer pthread_mutex lh $b/lh_pthread_mutex_lock"
-	else
-		log "lockhammer did not build (see its make output): skipped"; tail -5 "$W/lh.log" >&2
-	fi
+	peers_build_lockhammer "$LOCKHAMMER_DIR" >"$W/lh.list" ||
+		log "lockhammer did not build (see its make output): skipped"
+	while read -r lock bin; do add "lockhammer $lock lh $bin"; done <"$W/lh.list"
 fi
 if [ -n "${CK_DIR:-}" ]; then
 	log "building Concurrency Kit's spinlock benchmarks from $CK_DIR"
-	cp -r "$CK_DIR" "$W/ck"
-	# STEPS x 4 pairs per run: about DURATION seconds at ~5 ns a pair.
-	steps=$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 5e7}')
-	if (cd "$W/ck" && ./configure >/dev/null 2>&1) &&
-	   make -B -C "$W/ck/regressions/ck_spinlock/benchmark" ck_fas.LATENCY ck_ticket.LATENCY \
-		ck_mcs.LATENCY ck_clh.LATENCY ck_anderson.LATENCY pthread.LATENCY \
-		CFLAGS="-O2 -I../../../include -D_GNU_SOURCE -DSTEPS=$steps" >"$W/ck.log" 2>&1; then
-		d=$W/ck/regressions/ck_spinlock/benchmark
-		add "ck tas ck $steps $d/ck_fas.LATENCY"
-		add "ck ticket ck $steps $d/ck_ticket.LATENCY"
-		add "ck mcs ck $steps $d/ck_mcs.LATENCY"
-		add "ck clh ck $steps $d/ck_clh.LATENCY"
-		add "ck anderson ck $steps $d/ck_anderson.LATENCY"
-		add "ck pthread_mutex ck $steps $d/pthread.LATENCY"
-	else
-		log "ck did not build: skipped"; tail -5 "$W/ck.log" >&2
-	fi
+	peers_build_ck "$CK_DIR" "$steps" >"$W/ck.list" || log "ck did not build: skipped"
+	while read -r lock bin; do add "ck $lock ck $steps $bin"; done <"$W/ck.list"
 fi
 if [ -n "${LIBSLOCK_DIR:-}" ]; then
 	log "building libslock's stress_one from $LIBSLOCK_DIR (one binary per lock)"
-	for v in SPINLOCK:tas TTAS:ttas TICKET:ticket MCS:mcs CLH:clh ARRAY:anderson MUTEX:pthread_mutex; do
-		rm -rf "$W/sl"
-		cp -r "$LIBSLOCK_DIR" "$W/sl"
-		if make -B -C "$W/sl" stress_one LOCK_VERSION=-DUSE_${v%%:*}_LOCKS >"$W/sl.log" 2>&1; then
-			cp "$W/sl/stress_one" "$W/sl_${v#*:}"
-			add "libslock ${v#*:} sl $W/sl_${v#*:}"
-		else
-			log "libslock ${v%%:*} did not build: skipped"; tail -3 "$W/sl.log" >&2
-		fi
-	done
-	rm -rf "$W/sl"
+	peers_build_libslock "$LIBSLOCK_DIR" >"$W/sl.list"
+	while read -r lock bin; do add "libslock $lock sl $bin"; done <"$W/sl.list"
 fi
 
 # ---- one run of one contender: ns per pair on stdout -------------------------
@@ -107,7 +78,7 @@ run_one() {
 	case $kind in
 	lb)
 		"$BIN" -l "$1" -t 1 -r 1 --warmup 0.2 -d "$DURATION" --cs-lines 0 --ncs-ns 0 \
-			--no-tune --no-probe -q -f json -o "$W/lb.json" >/dev/null
+			--no-tune --no-probe -q -f json -o "$W/lb.json" ${LB_ARGS:-} >/dev/null # split on purpose
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 r=d["points"][0]["runs"][0]
 assert d["points"][0]["status"] == "ok", d["points"][0]["status"]
@@ -142,7 +113,7 @@ for k in $(seq 1 "$RUNS"); do
 done
 
 # ---- table ----------------------------------------------------------------------
-python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
+LB_ARGS=${LB_ARGS:-} python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
 import collections, statistics, subprocess, sys
 res = collections.defaultdict(list)
 for line in open(sys.argv[1]):
@@ -150,8 +121,9 @@ for line in open(sys.argv[1]):
     res[(lock, peer)].append(float(ns))
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
             if l.startswith("model name")), "?")
-print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s"
-      % (sys.argv[2], cpu))
+import os
+print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s%s"
+      % (sys.argv[2], cpu, "; lockbench " + os.environ["LB_ARGS"] if os.environ.get("LB_ARGS") else ""))
 print("%-14s %10s %11s %11s %11s  %-11s %s" % ("lock", "lockbench", "lockhammer", "ck",
                                              "libslock", "best peer", "lockbench/best"))
 locks = ["null", "tas", "ttas", "ticket", "anderson", "mcs", "clh", "qspinlock", "pthread_mutex"]

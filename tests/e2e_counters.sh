@@ -89,6 +89,15 @@ assert all(p["perf_per_op"] is None for p in d["points"])
 ' && ok || bad "--counters off in JSON"
 grep -q "counters" "$OUT/stderr" && bad "--counters off noted: $(cat "$OUT/stderr")" || ok
 
+# The default (auto) measures what it can into the JSON but keeps the
+# table as it was: the note is for counters asked for by name.
+expect_exit 0 "counters auto" -- "$BIN" "${SHORT[@]}" -q -f table,json -o "$OUT/auto.json"
+grep -q "^per operation" "$OUT/stdout" && bad "auto counters noted under the table: $(cat "$OUT/stdout")" || ok
+json "$OUT/auto.json" '
+assert d["config"]["counters"]["requested"] == "auto"
+assert any(p["perf_per_op"] for p in d["points"]), "auto measured nothing"
+' && ok || bad "--counters auto in JSON"
+
 # Hardware events: this VM exposes no PMU ("cpu" or an Arm PMU in
 # event_source); a machine that has one counts them.
 if ls /sys/bus/event_source/devices/ | grep -qE '^(cpu|cpu_core|armv8_.*|arm_.*)$'; then

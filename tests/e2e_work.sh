@@ -43,7 +43,7 @@ grep -q "^Lock: *qrwlock *pthread_mutex" "$OUT/stdout" && ok || bad "rw table"
 [ ! -s "$OUT/stderr" ] && ok || bad "-q left stderr: $(cat "$OUT/stderr")"
 json "$OUT/rw.json" '
 assert d["workload"] == "rw" and d["schema_version"] == "1.4"
-assert d["config"]["read_pct"] == 90 and d["config"]["lat_sample"] == 64
+assert d["config"]["read_pct"] == 90 and d["config"]["lat_sample"] == 256
 for p in d["points"]:
     assert p["status"] == "ok", p
     for r in p["runs"]:

@@ -97,7 +97,7 @@ static void test_run_defaults(void **state)
 	assert_int_equal(c.cs_lines, 1);
 	assert_int_equal(c.cs_write_pct, 100);
 	assert_int_equal(c.read_pct, 90);
-	assert_int_equal(c.lat_sample, 64);
+	assert_int_equal(c.lat_sample, 256);
 	assert_string_equal(c.layouts, "packed,aligned,per_node");
 	assert_string_equal(c.order, "interleaved");
 	assert_string_equal(c.ncs_dist, "exp");

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cs - the critical-section workload (docs/method.md "The worker loop"):
- * lock, check and take the owner field, note the handover, write
+ * lock, read the unprotected counter (a value we did not leave is a
+ * handover, noted out of line), take the owner field, write
  * --cs-write-pct of the --cs-lines shared lines and read the rest,
- * busy-wait --cs-ns, bump the unprotected counter, release the owner
- * field, unlock, then --ncs-ns of thread-local busy work drawn from an
+ * busy-wait --cs-ns, store the counter plus one, check the owner field,
+ * unlock, then --ncs-ns of thread-local busy work drawn from an
  * exponential distribution so threads do not fall into lockstep.
  */
 #include "loop.h"

@@ -12,7 +12,7 @@
 
 /* Operations between two sampled ones when latency is not sampled more
  * often: the lag of the read and handover counters (loop.h). */
-#define WL_EVERY 64
+#define WL_EVERY 256
 
 static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
 {
@@ -189,12 +189,12 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
 		hist_add(w->lat, (uint64_t)((double)(lb_ticks() - t0) * w->ns_per_tick));
 }
 
+/* The section's delay (callers test e->cs_t first: no call without
+ * one); timed: kept as a section sample. */
 static void cs_delay(struct worker *w, const struct wl_env *e, bool timed)
 {
 	uint64_t t0;
 
-	if (!e->cs_t)
-		return;
 	if (!timed) {
 		wl_spin(e->cs_t, &e->spin);
 		return;
@@ -204,14 +204,14 @@ static void cs_delay(struct worker *w, const struct wl_env *e, bool timed)
 	cs_sample_put(w->samp, t0, lb_ticks());
 }
 
+/* The parallel section's delay, drawn (callers test e->ncs_t first);
+ * timed: kept with its draw as a section sample. */
 static void ncs_delay(struct worker *w, const struct wl_env *e, uint64_t *rng,
 		      bool timed)
 {
 	unsigned mult;
 	uint64_t t, t0;
 
-	if (!e->ncs_t)
-		return;
 	t = wl_ncs_len(e, rng, &mult);
 	if (!timed) {
 		wl_spin(t, &e->spin);
@@ -234,14 +234,17 @@ unsigned wl_cs_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 {
 	const struct wl_env e = wl_env_get(w);
 	bool lat = lat_due(w), sec = samp_due(w);
+	uint64_t c;
 
 	acquire(w, &e, lk, lat);
-	wl_enter(w, &e, false);
+	c = wl_enter(w, &e, false, st->last);
 	wl_cs_data(&e);
-	cs_delay(w, &e, sec);
-	wl_leave(w, &e, false);
+	if (e.cs_t)
+		cs_delay(w, &e, sec);
+	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
-	ncs_delay(w, &e, &st->rng, sec);
+	if (e.ncs_t)
+		ncs_delay(w, &e, &st->rng, sec);
 	return sampled_end(w, st);
 }
 
@@ -257,14 +260,18 @@ unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 		rul(e.lock, e.ctx);
 		st->reads++;
 	} else {
+		uint64_t c;
+
 		acquire(w, &e, lk, lat);
-		wl_enter(w, &e, true);
+		c = wl_enter(w, &e, true, st->last);
 		wl_cs_data(&e);
-		cs_delay(w, &e, false);
-		wl_leave(w, &e, true);
+		if (e.cs_t)
+			cs_delay(w, &e, false);
+		st->last = wl_leave(w, &e, true, c);
 		ul(e.lock, e.ctx);
 	}
-	ncs_delay(w, &e, &st->rng, false);
+	if (e.ncs_t)
+		ncs_delay(w, &e, &st->rng, false);
 	return sampled_end(w, st);
 }
 
@@ -273,14 +280,17 @@ unsigned wl_torture_sampled(struct worker *w, struct wl_state *st,
 {
 	const struct wl_env e = wl_env_get(w);
 	bool lat = lat_due(w);
+	uint64_t c;
 
 	wl_stutter(w);
 	acquire(w, &e, lk, lat);
-	wl_enter(w, &e, false);
+	c = wl_enter(w, &e, false, st->last);
 	wl_torture_delay(w, &st->rng);
-	cs_delay(w, &e, false);
-	wl_leave(w, &e, false);
+	if (e.cs_t)
+		cs_delay(w, &e, false);
+	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
-	ncs_delay(w, &e, &st->rng, false);
+	if (e.ncs_t)
+		ncs_delay(w, &e, &st->rng, false);
 	return sampled_end(w, st);
 }

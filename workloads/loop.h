@@ -13,20 +13,24 @@
  *
  * What the common path of an operation does beyond the lock (an empty
  * section: --cs-lines 0, no delays):
- *   - one load of the owner word on entry, compared with our own id: it
- *     is both the exclusion check (somebody inside has WL_HELD set) and
- *     the handover check (another thread held it last); anything but
- *     "ours, free" goes to a cold function;
- *   - the store of the owner word, the unprotected counter's load and
- *     store, the owner word's check and release on leave;
- *   - the operation count stored to the worker's own slot;
- *   - one countdown to the next sampled operation, and the stop flag.
+ *   - the unprotected counter loaded on entry and compared with the
+ *     value we left it at: another value means another thread held the
+ *     lock since (a handover, counted in a cold function that reads the
+ *     owner word to tell who);
+ *   - the owner word stored (ours, WL_HELD) on entry;
+ *   - on leave the counter stored plus one and the owner word checked
+ *     (rw also gives it back, for the readers' check);
+ *   - one countdown to the next sampled operation, and the stop flag
+ *     (with empty sections only on the sampled operation).
  * Everything else happens on the sampled operation, one in
- * `worker.every` (64 by default), out of line: latency timing, section
- * length samples, and publishing the read and handover counters (so
- * those counters lag the operation count by less than `every`
- * operations per thread at the edges of the window; the operation count
- * itself is exact).  Parameters that cannot change during the run are
+ * `worker.every` (256, or --lat-sample when that is smaller), out of
+ * line: latency timing, section length samples, and publishing the
+ * counters.  In the empty cs loop the operation count too reaches the
+ * slot only there (elsewhere every operation stores it), so each edge of
+ * the window sees a count that lags the true one by less than `every`
+ * operations per thread (read and handover counters: the same bound);
+ * the final counts, which the exclusion check sums, are exact.
+ * Parameters that cannot change during the run are
  * copied into locals (struct wl_env) before the loop.
  */
 #ifndef LOCKBENCH_LOOP_H
@@ -54,7 +58,7 @@ struct wl_env {
 
 /* The mutable state the sampled operation carries over. */
 struct wl_state {
-	uint64_t n, reads, rng;
+	uint64_t n, reads, rng, last;
 };
 
 /* ---- out of line (workloads/loop.c) ---------------------------------- */
@@ -127,36 +131,55 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
 		wl_turns((t - d) * c->fine >> 16);
 }
 
-/* Take the owner word: anybody inside (or a reader, for rw) is a
- * violation; another last holder is a handover (both cold). */
-WL_INLINE void wl_enter(struct worker *w, const struct wl_env *e, const bool rw)
-{
-	uint64_t o = atomic_load_explicit(&e->sh->owner, lb_rlx);
-	bool rd = rw && atomic_load_explicit(&e->sh->readers, lb_rlx) != 0;
-
-	if (__builtin_expect(o != e->me || rd, 0))
-		wl_enter_cold(w, o, rd);
-	atomic_store_explicit(&e->sh->owner, e->me | WL_HELD, lb_rlx);
-}
-
 /*
- * Bump the unprotected counter, check the owner word is still ours and
- * give it back.  The counter and the owner word are relaxed atomics
- * accessed with separate load and store (never an atomic RMW): if the
- * lock fails to exclude, two holders overwrite each other and the
- * counter ends below the operation count, and the owner check sees the
- * other holder.
+ * Enter the section: read the unprotected counter and take the owner
+ * word.  A counter other than the one we left (`last`) means another
+ * thread held the lock since our last operation, a handover (or the
+ * first operation, `last` = WL_NONE): the cold function reads the owner
+ * word to tell who it was.  rw also checks no reader is inside (and,
+ * since its writers clear WL_HELD on leave, no writer either).  Returns
+ * the counter as read, for wl_leave().
  */
-WL_INLINE void wl_leave(struct worker *w, const struct wl_env *e, const bool rw)
+#define WL_NONE UINT64_MAX
+
+WL_INLINE uint64_t wl_enter(struct worker *w, const struct wl_env *e, const bool rw,
+			    uint64_t last)
 {
 	struct wl_shared *sh = e->sh;
 	uint64_t c = atomic_load_explicit(&sh->counter, lb_rlx);
+	bool rd = rw && atomic_load_explicit(&sh->readers, lb_rlx) != 0;
+
+	if (__builtin_expect(c != last || rd, 0)) {
+		uint64_t o = atomic_load_explicit(&sh->owner, lb_rlx);
+
+		wl_enter_cold(w, rw ? o : o & ~WL_HELD, rd);
+	}
+	atomic_store_explicit(&sh->owner, e->me | WL_HELD, lb_rlx);
+	return c;
+}
+
+/*
+ * Leave it: store the counter read on entry plus one, check the owner
+ * word is still ours (and, rw, that no reader came in), and for rw give
+ * the word back (WL_HELD clear: readers test it).  The counter and the
+ * owner word are relaxed atomics accessed with separate loads and
+ * stores (never an atomic RMW): if the lock fails to exclude, two
+ * holders overwrite each other's counter, which ends below the
+ * operation count, and the owner check sees the other holder.  Returns
+ * the counter as we left it (the next wl_enter()'s `last`).
+ */
+WL_INLINE uint64_t wl_leave(struct worker *w, const struct wl_env *e, const bool rw,
+			    uint64_t c)
+{
+	struct wl_shared *sh = e->sh;
 
 	atomic_store_explicit(&sh->counter, c + 1, lb_rlx);
 	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) != (e->me | WL_HELD) ||
 			     (rw && atomic_load_explicit(&sh->readers, lb_rlx) != 0), 0))
 		wl_violation(w);
-	atomic_store_explicit(&sh->owner, e->me, lb_rlx);
+	if (rw)
+		atomic_store_explicit(&sh->owner, e->me, lb_rlx);
+	return c + 1;
 }
 
 /* Write the first --cs-write-pct of the --cs-lines lines, read the rest.
@@ -250,39 +273,49 @@ WL_INLINE void wl_stutter(const struct worker *w)
  * operation and take it back. */
 #define WL_SAMPLED(call)                                                       \
 	do {                                                                   \
-		struct wl_state st_ = {n, reads, rng};                         \
+		struct wl_state st_ = {n, reads, rng, last};                   \
 		left = (call);                                                 \
 		n = st_.n;                                                     \
 		reads = st_.reads;                                             \
 		rng = st_.rng;                                                 \
+		last = st_.last;                                               \
 	} while (0)
 
 /* cs; `empty` (a constant) drops the section's data and delays when the
- * run has none, so the loop is only the lock and the checks. */
+ * run has none, so the loop is only the lock and the checks: then the
+ * stop flag, like the operation count, waits for the sampled operation
+ * (a worker stops fewer than `every` operations late; without delays
+ * those are short). */
 WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			 const bool empty)
 {
 	const struct wl_env e = wl_env_get(w);
-	uint64_t n = 0, reads = 0, rng = w->rng;
+	uint64_t n = 0, reads = 0, rng = w->rng, last = WL_NONE, c;
 	unsigned left = w->every;
 
-	while (!atomic_load_explicit(e.stop, lb_rlx)) {
+	for (;;) {
+		if (!empty && atomic_load_explicit(e.stop, lb_rlx))
+			break;
 		if (__builtin_expect(--left == 0, 0)) {
+			if (empty && atomic_load_explicit(e.stop, lb_rlx))
+				break;
 			WL_SAMPLED(wl_cs_sampled(w, &st_, lk, ul));
 			continue;
 		}
 		lk(e.lock, e.ctx);
-		wl_enter(w, &e, false);
+		c = wl_enter(w, &e, false, last);
 		if (!empty) {
 			wl_cs_data(&e);
 			if (e.cs_t)
 				wl_spin(e.cs_t, &e.spin);
 		}
-		wl_leave(w, &e, false);
+		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
-		if (!empty)
+		n++;
+		if (!empty) {
 			wl_ncs(&e, &rng);
-		atomic_store_explicit(e.ops, ++n, lb_rlx);
+			atomic_store_explicit(e.ops, n, lb_rlx);
+		}
 	}
 	w->rng = rng;
 	wl_loop_end(w, n, reads);
@@ -301,7 +334,7 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			    wl_lock_fn rlk, wl_lock_fn rul)
 {
 	struct wl_env e;
-	uint64_t n = 0, reads = 0, rng;
+	uint64_t n = 0, reads = 0, rng, last = WL_NONE, c;
 	unsigned left;
 
 	wl_loop_begin(w);
@@ -320,11 +353,11 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			reads++;
 		} else {
 			lk(e.lock, e.ctx);
-			wl_enter(w, &e, true);
+			c = wl_enter(w, &e, true, last);
 			wl_cs_data(&e);
 			if (e.cs_t)
 				wl_spin(e.cs_t, &e.spin);
-			wl_leave(w, &e, true);
+			last = wl_leave(w, &e, true, c);
 			ul(e.lock, e.ctx);
 		}
 		wl_ncs(&e, &rng);
@@ -337,7 +370,7 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 {
 	struct wl_env e;
-	uint64_t n = 0, reads = 0, rng;
+	uint64_t n = 0, reads = 0, rng, last = WL_NONE, c;
 	unsigned left;
 
 	wl_loop_begin(w);
@@ -351,11 +384,11 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 		}
 		wl_stutter(w);
 		lk(e.lock, e.ctx);
-		wl_enter(w, &e, false);
+		c = wl_enter(w, &e, false, last);
 		wl_torture_delay(w, &rng);
 		if (e.cs_t)
 			wl_spin(e.cs_t, &e.spin);
-		wl_leave(w, &e, false);
+		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
 		wl_ncs(&e, &rng);
 		atomic_store_explicit(e.ops, ++n, lb_rlx);

@@ -118,15 +118,18 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
 	}
-	/* The read and handover counters reach the slot on the loop's
-	 * sampled operations (workloads/loop.h), so at each edge of the
-	 * window they lag the exact operation count by less than one
-	 * sampling period per thread: clamp what that could invert. */
+	/* The read and handover counters (and with empty sections the
+	 * operation count) reach the slot on the loop's sampled operations
+	 * (workloads/loop.h), so at each edge of the window they lag by
+	 * less than one sampling period per thread: clamp what that could
+	 * invert, against the window's operations as reported (out->ops,
+	 * snapshot just before x1 was copied) where that is fewer. */
 	{
 		uint64_t ops = 0;
 
 		for (unsigned i = 0; i < sp->nthreads; i++)
 			ops += SLOT_DELTA(&x1[i], &x0[i], ops);
+		ops = out->ops < ops ? out->ops : ops;
 		out->hand_n = out->hand_n < ops ? out->hand_n : ops;
 		out->read_ops = out->read_ops < ops ? out->read_ops : ops;
 	}
@@ -201,51 +204,67 @@ static uint64_t *holder_ids_get(const struct run_spec *sp)
 	return id;
 }
 
-/* Worker side: context on our own node, thread_init, wait for go, loop. */
-static void *worker_main(void *argp)
+/* Pin the calling worker to its CPU (none: -1), so its context is
+ * first-touched on its node.  (The thread pins itself rather than
+ * inheriting the CPU from a pthread attribute: that path hangs under
+ * qemu-user.) */
+static void worker_pin(struct thread_arg *a, int cpu)
 {
-	struct thread_arg *a = argp;
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		a->pin_errno = errno;
+		atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
+	}
+}
+
+/* What the lock's thread_init learns about the calling worker. */
+static struct lock_thread worker_lock_thread(const struct thread_arg *a)
+{
 	const struct run_spec *sp = a->spec;
 	const struct thread_place *pl = &sp->place[a->tid];
-	size_t ctx_size = sp->ops->ctx_size;
-	size_t priv = (sp->ops->caps & LOCK_CAP_NOLOCK) && !(sp->wl->flags & WL_NOLOCK)
-		      ? shared_size(sp) : 0;
-	struct worker w = {0};
 	struct lock_thread lt = {
 		.tid = a->tid, .nthreads = sp->nthreads, .cpu = pl->cpu,
 		.node = sp->fake_nodes ? a->tid % sp->fake_nodes : pl->node,
 		.nnodes = sp->fake_nodes ? sp->fake_nodes : 1,
 		.l3 = pl->l3, .core = pl->core, .package = pl->package,
 	};
-	void *ctx;
 
-	/* Pin first, so the context below is first-touched on our node.
-	 * (The thread pins itself rather than inheriting the CPU from a
-	 * pthread attribute: that path hangs under qemu-user.) */
-	if (pl->cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(pl->cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			a->pin_errno = errno;
-			atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
-		}
-	}
-	ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
-	w.lat = lat_get(sp);
 	if (!sp->fake_nodes)
 		for (unsigned i = 0; i < sp->nthreads; i++)
 			if (sp->place[i].node + 1 > lt.nnodes)
 				lt.nnodes = sp->place[i].node + 1;
-	if (!ctx || (sp->params->lat_sample && !w.lat))
+	return lt;
+}
+
+/* Worker side: context on our own node, thread_init, wait for go, loop. */
+static void *worker_main(void *argp)
+{
+	struct thread_arg *a = argp;
+	const struct run_spec *sp = a->spec;
+	size_t ctx_size = sp->ops->ctx_size;
+	size_t priv = (sp->ops->caps & LOCK_CAP_NOLOCK) && !(sp->wl->flags & WL_NOLOCK)
+		      ? shared_size(sp) : 0;
+	struct lock_thread lt = worker_lock_thread(a);
+	struct hist *lat;
+	void *ctx;
+	struct worker w;
+
+	worker_pin(a, lt.cpu);
+	ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
+	lat = lat_get(sp);
+	if (!ctx || (sp->params->lat_sample && !lat))
 		a->err = -ENOMEM;
 	else if (sp->ops->thread_init)
 		a->err = sp->ops->thread_init(a->lock, ctx, &lt);
 	if (a->err)
 		atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
 	w = (struct worker){
-		.lat = w.lat,
+		.lat = lat,
 		.nthreads = sp->nthreads, .node = lt.node, .nnodes = lt.nnodes,
 		.l3 = lt.l3, .core = lt.core, .holder_ids = a->holder_ids,
 		.window = &a->rs->window, .pause = &a->rs->pause,
@@ -256,7 +275,7 @@ static void *worker_main(void *argp)
 		.p = sp->params, .stop = &a->rs->stop, .slot = a->slot,
 		.tid = a->tid, .check = !priv,
 		.rng = 0x9e3779b97f4a7c15ull * (a->tid + 1) + 1,
-		.samp = noise_worker_setup(a->wn, pl->cpu),
+		.samp = noise_worker_setup(a->wn, lt.cpu),
 	};
 	a->os_tid = gettid();
 	/* Release our thread_init to the other threads; the acquire of `go`
@@ -616,6 +635,19 @@ static int measure_counted(struct run_mem *m, struct monitor *mon,
 	return rc;
 }
 
+/* Not every thread started: let the started ones through and out
+ * again. */
+static void start_abort(const struct run_spec *sp, struct run_mem *m)
+{
+	atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
+	m->rs->ready = sp->nthreads;
+	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
+	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	for (unsigned i = 0; i < sp->nthreads; i++)
+		if (m->args[i].started)
+			pthread_join(m->args[i].th, NULL);
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
@@ -636,14 +668,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 						.lat = m.lat, .wn = noise_run_worker(nr, i),
 						.holder_ids = m.holder_ids};
 	if (start_threads(sp, m.args, err, errlen)) {
-		/* Let the started ones through and out again. */
-		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
-		m.rs->ready = sp->nthreads;
-		atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
-		atomic_store_explicit(&m.rs->go, 1, lb_rel);
-		for (unsigned i = 0; i < sp->nthreads; i++)
-			if (m.args[i].started)
-				pthread_join(m.args[i].th, NULL);
+		start_abort(sp, &m);
 		noise_run_end(nr, sp, NULL);
 		run_mem_put(sp, &m);
 		return RUN_ERROR;

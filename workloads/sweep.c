@@ -205,6 +205,29 @@ static void first_failure(const struct config *c, const struct plan_step *st,
 			 p->error ? p->error : "interrupted");
 }
 
+/* One step of the plan: placed, run, recorded.  The runner's status. */
+static int sweep_step(const struct config *c, const struct topo *topo,
+		      const struct plan_step *st, struct thread_place *place,
+		      const struct wl_params *vp, volatile sig_atomic_t *interrupted,
+		      struct run_sample *s, char *msg, size_t len)
+{
+	struct run_spec sp;
+	int rc;
+
+	if (placement_assign(topo, &c->placement, c->threads[st->row], place, msg, len))
+		rc = RUN_ERROR;
+	else {
+		spec_for(c, st, place, interrupted, vp, &sp);
+		rc = runner_run(&sp, s, msg, len);
+		if (rc == RUN_OK)
+			warn_trend(c, st, s);
+	}
+	if (rc == RUN_ERROR && c->locks[st->variant]->origin)
+		snprintf(msg + strlen(msg), len - strlen(msg), " (plugin %s)",
+			 c->locks[st->variant]->origin);
+	return rc;
+}
+
 int sweep_run(const struct config *c, const struct topo *topo, struct results *r,
 	      volatile sig_atomic_t *interrupted, char *err, size_t errlen)
 {
@@ -230,7 +253,6 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 	     i = sweep_noise_next(c, r, plan, total, i + 1, &sn)) {
 		const struct plan_step *st = &plan[i];
 		struct point *p = results_point(r, st->variant, st->row);
-		struct run_spec sp;
 		struct run_sample s;
 		char msg[512] = "";
 		int rc, st_rc;
@@ -240,18 +262,8 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 		if (p->status > POINT_OK || p->nruns > st->run)
 			continue;
 		progress(c, st, i, total, t0, "");
-		if (placement_assign(topo, &c->placement, c->threads[st->row], place,
-				     msg, sizeof(msg)))
-			rc = RUN_ERROR;
-		else {
-			spec_for(c, st, place, interrupted, &vp[st->variant], &sp);
-			rc = runner_run(&sp, &s, msg, sizeof(msg));
-			if (rc == RUN_OK)
-				warn_trend(c, st, &s);
-		}
-		if (rc == RUN_ERROR && c->locks[st->variant]->origin)
-			snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg),
-				 " (plugin %s)", c->locks[st->variant]->origin);
+		rc = sweep_step(c, topo, st, place, &vp[st->variant], interrupted, &s, msg,
+				sizeof(msg));
 		st_rc = record(r, st, &s, rc, msg);
 		if (rc != RUN_HUNG)
 			run_sample_free(&s);

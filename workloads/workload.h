@@ -50,10 +50,12 @@ struct cs_line {
  * check (own line), the violation count (own line), then --cs-lines
  * lines.
  *
- * The owner word holds the holder's tid + 1 with WL_HELD set while a
- * writer is inside, and the last writer's tid + 1 (WL_HELD clear) once
- * it left: one load on entry both checks exclusion and tells whether the
- * lock changed hands (0: never held).
+ * The owner word holds the holder's tid + 1 with WL_HELD set, stored on
+ * entry and checked on leave (0: never held).  rw's writers clear
+ * WL_HELD when they leave, for the readers' check; cs and torture leave
+ * it set (one store less per operation), so there it names the last
+ * holder.  Whether the lock changed hands is told by the counter
+ * (workloads/loop.h, wl_enter()).
  */
 #define WL_HELD (1ull << 63)
 

@@ -256,7 +256,7 @@ static bool render_has_metrics(const struct results *r)
 
 		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
 					      (!isnan(p->hand_node) && p->hand_node < 1) ||
-					      (r->nperf && p->perf_sum)))
+					      (r->nperf && r->perf_named && p->perf_sum)))
 			return true;
 	}
 	return counts_reads(r);
@@ -425,7 +425,7 @@ static void render_perf(const struct results *r, unsigned row, const char *at,
 {
 	char line[2048];
 
-	for (unsigned v = 0; r->nperf && v < r->nvariants; v++) {
+	for (unsigned v = 0; r->nperf && r->perf_named && v < r->nvariants; v++) {
 		const struct point *p = results_point(r, v, row);
 
 		if (p->status != POINT_OK || !p->perf_sum)

@@ -610,6 +610,12 @@ static int read_perf(struct rd *d, json_t *o, const char *where, struct run_samp
 	return 0;
 }
 
+/* A JSON string equal to s (false for anything else). */
+static bool same_text(const json_t *j, const char *s)
+{
+	return json_is_string(j) && !strcmp(json_string_value(j), s);
+}
+
 /* (1.3) The perf event names of config.counters.events, if any. */
 static int read_perf_names(struct rd *d, json_t *doc, struct results *r)
 {
@@ -620,6 +626,8 @@ static int read_perf_names(struct rd *d, json_t *doc, struct results *r)
 
 	if (!json_is_array(ev))
 		return 0;
+	r->perf_named = !same_text(json_object_get(json_object_get(json_object_get(doc,
+		"config"), "counters"), "requested"), "auto");
 	json_array_foreach(ev, i, x) {
 		if (!json_is_string(x) || n == 64)
 			return fail(d, "config.counters.events: expected at most 64 names");

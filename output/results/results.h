@@ -238,6 +238,9 @@ struct results {
 	 * as `perf list` spells them; 0 and NULL when none. */
 	unsigned nperf;
 	char **perf_names;
+	/* They were asked for by name (--counters LIST, not the default
+	 * auto): the text formats then show them per operation in a note. */
+	bool perf_named;
 };
 
 /* The variant v is compared with (see base_of). */

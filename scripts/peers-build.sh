@@ -1,0 +1,59 @@
+# Builders of the peers for scripts/bench-peers.sh and
+# scripts/insn-peers.sh (sourced; nothing is downloaded: each copies the
+# source folder the user named into the scratch directory $W and builds
+# there).  Each prints one line per binary on stdout,
+#   LOCK BINARY
+# (LOCK: lockbench's name for the algorithm) and returns non-zero, with
+# the tail of the build log on stderr, if the build failed.
+
+# ARM's lockhammer: the whole synchronization-benchmarks checkout
+# (lockhammer includes ../../ext).
+peers_build_lockhammer() {
+	local src=$1 lh b
+	cp -r "$src" "$W/sb"
+	lh=$W/sb/benchmarks/lockhammer
+	if ! make -C "$lh" -j2 >"$W/lh.log" 2>&1; then
+		tail -5 "$W/lh.log" >&2
+		return 1
+	fi
+	b=$(ls -d "$lh"/build.relax_pause 2>/dev/null || ls -d "$lh"/build.* | head -1)
+	printf '%s\n' "null $b/lh_empty" "tas $b/lh_swap_mutex" \
+		"ticket $b/lh_ticket_spinlock" "clh $b/lh_clh_spinlock" \
+		"qspinlock $b/lh_queued_spinlock" "pthread_mutex $b/lh_pthread_mutex_lock"
+}
+
+# Concurrency Kit's LATENCY benchmarks (lock, unlock, four pairs a turn,
+# STEPS turns) built with STEPS=$2 into $W/ck.$2.
+peers_build_ck() {
+	local src=$1 steps=$2 d
+	rm -rf "$W/ck.$steps"
+	cp -r "$src" "$W/ck.$steps"
+	d=$W/ck.$steps/regressions/ck_spinlock/benchmark
+	if ! (cd "$W/ck.$steps" && ./configure >/dev/null 2>&1) ||
+	   ! make -B -C "$d" ck_fas.LATENCY ck_ticket.LATENCY ck_mcs.LATENCY \
+		ck_clh.LATENCY ck_anderson.LATENCY pthread.LATENCY \
+		CFLAGS="-O2 -I../../../include -D_GNU_SOURCE -DSTEPS=$steps" >"$W/ck.log" 2>&1; then
+		tail -5 "$W/ck.log" >&2
+		return 1
+	fi
+	printf '%s\n' "tas $d/ck_fas.LATENCY" "ticket $d/ck_ticket.LATENCY" \
+		"mcs $d/ck_mcs.LATENCY" "clh $d/ck_clh.LATENCY" \
+		"anderson $d/ck_anderson.LATENCY" "pthread_mutex $d/pthread.LATENCY"
+}
+
+# libslock's stress_one, one binary per lock.
+peers_build_libslock() {
+	local src=$1 v
+	for v in SPINLOCK:tas TTAS:ttas TICKET:ticket MCS:mcs CLH:clh ARRAY:anderson MUTEX:pthread_mutex; do
+		rm -rf "$W/sl"
+		cp -r "$src" "$W/sl"
+		if make -B -C "$W/sl" stress_one LOCK_VERSION=-DUSE_${v%%:*}_LOCKS >"$W/sl.log" 2>&1; then
+			cp "$W/sl/stress_one" "$W/sl_${v#*:}"
+			echo "${v#*:} $W/sl_${v#*:}"
+		else
+			echo "libslock ${v%%:*} did not build: skipped" >&2
+			tail -3 "$W/sl.log" >&2
+		fi
+	done
+	rm -rf "$W/sl"
+}
