@@ -131,6 +131,7 @@ e2e: lockbench
 	tests/e2e.sh ./lockbench
 	tests/e2e_machine.sh ./lockbench
 	tests/e2e_results.sh ./lockbench
+	tests/e2e_outputs.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
 	tests/e2e_work.sh ./lockbench

@@ -974,6 +974,7 @@ int cmd_compare(int argc, char **argv)
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	o.header = a.out.header;
+	o.ropts.width = (unsigned)a.out.width;
 	o.ropts.rows = a.rows;
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);

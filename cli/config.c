@@ -459,7 +459,7 @@ static unsigned config_placement(struct config *cf, const struct cli *c,
 	if (placement_order(t, &cf->placement, &order, &usable, err, sizeof(err)))
 		cli_die_msg(err);
 	for (unsigned i = 0; i < usable; i++)
-		if (!t->pu[order[i]].allowed)
+		if (!t->pu[order[i]].allowed && !c->quiet)
 			cli_warn("warning: cpu %d (placement %s) is not in the allowed "
 				 "set (taskset/cgroup cpuset): pinning will fail",
 				 t->pu[order[i]].os, cf->placement.text);

@@ -102,6 +102,7 @@ int cmd_import(int argc, char **argv)
 	fill.stat_interval = a.stat_interval_given ? (int)a.stat_interval : -1;
 	fill.type = a.type;
 	o.header = a.out.header;
+	o.ropts.width = (unsigned)a.out.width;
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
 			       &fill, &r, a.quiet ? NULL : stderr, err, sizeof(err)))
 		cli_die_msg(err);

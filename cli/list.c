@@ -243,7 +243,7 @@ int print_placement(const struct topo *t, const struct placement_policy *p,
 		free(pl);
 		return -1;
 	}
-	fprintf(f, "\nplacement %s, %u threads:\n", p->text, n);
+	fprintf(f, "\nplacement %s, %u thread%s:\n", p->text, n, n == 1 ? "" : "s");
 	fprintf(f, "%-7s %-5s %-5s %-4s %-5s %-8s %s\n", "thread", "cpu", "core", "l3",
 		"node", "package", "note");
 	for (unsigned i = 0; i < n; i++)

@@ -168,17 +168,18 @@ static void print_plan(const struct lt_opts *o)
 }
 
 /* Measure, then render; the exit status. */
-static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable)
+static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable,
+		 struct outputs *out)
 {
 	struct machine_req req;
-	struct outputs out;
 	struct results r;
 	unsigned maxw = 0, ncpu;
 	char err[1024];
 	json_t *changes;
 	int *cpus, rc;
 
-	outputs_parse(&out, a->out.formats, a->out.unit, a->out.output, !a->out.no_marks);
+	/* An unwritable -o fails now, not after the sweep. */
+	outputs_open(out);
 	machine_req(a, &req);
 	for (unsigned i = 0; i < o->nwriters; i++)
 		maxw = o->writers[i] > maxw ? o->writers[i] : maxw;
@@ -199,8 +200,8 @@ static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable)
 	free(cpus);
 	results_finalize(&r);
 	machine_restore();
-	outputs_check(&out, &r);
-	rc = outputs_write(&out, &r);
+	outputs_check(out, &r);
+	rc = outputs_write(out, &r);
 	if (!rc)
 		rc = import_status(&r, stderr);
 	if (!rc && r.incomplete) {
@@ -224,6 +225,7 @@ int cmd_locktorture(int argc, char **argv)
 	struct placement_policy place;
 	struct lt_args a = {0};
 	struct lt_opts o;
+	struct outputs out;
 	struct topo t;
 	unsigned *writers, nw, *order = NULL, usable = 0;
 	char err[1024], msg[512], **w;
@@ -241,6 +243,10 @@ int cmd_locktorture(int argc, char **argv)
 			"locktorture'", w[0]);
 	free(w);
 	check_type(a.type);
+	/* Bad -f/-o is bad usage (exit 2) on any machine. */
+	outputs_parse(&out, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	out.header = a.out.header;
+	out.ropts.width = (unsigned)a.out.width;
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (placement_parse(a.placement, &place, err, sizeof(err)))
@@ -266,13 +272,14 @@ int cmd_locktorture(int argc, char **argv)
 		.stat_interval = (unsigned)a.stat_interval, .warmup = a.warmup,
 		.duration = a.duration, .long_hold = (unsigned)a.long_hold,
 		.label = a.label, .topo = &t, .place = &place,
-		.progress = a.quiet ? NULL : stderr, .warn = stderr, .stop = &interrupted,
+		.progress = a.quiet ? NULL : stderr, .warn = a.quiet ? NULL : stderr,
+		.stop = &interrupted,
 	};
 	if (a.dry) {
 		print_plan(&o);
 		rc = 0;
 	} else {
-		rc = sweep(&a, &o, usable);
+		rc = sweep(&a, &o, usable, &out);
 	}
 	placement_policy_free(&place);
 	topo_free(&t);

@@ -47,6 +47,7 @@ struct cli {
 	const char *counters;
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume, *rows;
+	unsigned long long width;        /* --width: split wider tables */
 	bool row_name_given;
 	/* the .list rows given with several values: the sweep's dimensions */
 	struct opt_dims dims;

@@ -26,30 +26,165 @@ static const struct format_info *format_or_die(const char *name)
 	cli_die_unknown("format", name, names, n, NULL);
 }
 
+/* A format that is read by programs rather than people: the one that a
+ * plain -o FILE takes when text formats go along with it. */
+static bool is_data_format(const struct format_info *f)
+{
+	return !strcmp(f->name, "json") || !strcmp(f->name, "csv");
+}
+
+/* Is s "FMT=..." for a known format name?  Its format, or NULL. */
+static const struct format_info *item_format(const char *s)
+{
+	const char *eq = strchr(s, '=');
+	char name[32];
+
+	if (!eq || eq == s || (size_t)(eq - s) >= sizeof(name))
+		return NULL;
+	memcpy(name, s, (size_t)(eq - s));
+	name[eq - s] = 0;
+	return format_find(name);
+}
+
+static int format_index(const struct outputs *o, const struct format_info *f)
+{
+	for (unsigned i = 0; i < o->n; i++)
+		if (o->fmt[i] == f)
+			return (int)i;
+	return -1;
+}
+
+static void add_format(struct outputs *o, const struct format_info *f,
+		       const char *formats)
+{
+	if (format_index(o, f) >= 0)
+		cli_die("--format (%s): %s given twice", formats, f->name);
+	if (o->n == OUTPUTS_MAX)
+		cli_die("--format (%s): too many formats", formats);
+	o->fmt[o->n++] = f;
+}
+
+/*
+ * -o FMT=FILE[,FMT=FILE...]: an item ends at the next comma that starts
+ * another "FMT=", so a file name may hold commas.  spec is modified
+ * (the items' paths point into it); a named format missing from -f is
+ * added.
+ */
+static void parse_items(struct outputs *o, char *spec, const char *output)
+{
+	char *p = spec;
+
+	while (p) {
+		const struct format_info *f = item_format(p);
+		char *next = p, *path;
+		int i;
+
+		for (next = strchr(next, ','); next && !item_format(next + 1);
+		     next = strchr(next + 1, ','))
+			;
+		if (next)
+			*next++ = 0;
+		path = strchr(p, '=') + 1;
+		if (!*path)
+			cli_die("--output (%s): no file after %s=", output, f->name);
+		i = format_index(o, f);
+		if (i >= 0 && o->dest[i].path)
+			cli_die("--output (%s): %s given twice", output, f->name);
+		if (i < 0) {
+			add_format(o, f, output);
+			i = (int)o->n - 1;
+		}
+		o->dest[i].path = path;
+		p = next;
+	}
+}
+
+/* The formats as "table,json" (for messages). */
+static const char *format_list(const struct outputs *o, bool only_stdout,
+			       char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < o->n && k < len; i++)
+		if (!only_stdout || !o->dest[i].path)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "," : "",
+					      o->fmt[i]->name);
+	return buf;
+}
+
+/* A plain -o FILE: the only format, or the one json or csv. */
+static void plain_file(struct outputs *o, const char *path)
+{
+	char list[128];
+	int data = -1;
+	unsigned ndata = 0;
+
+	if (!strcmp(path, "-")) {
+		for (unsigned i = 0; i < o->n; i++)
+			o->dest[i].path = path;
+		return;
+	}
+	for (unsigned i = 0; i < o->n; i++)
+		if (is_data_format(o->fmt[i])) {
+			data = (int)i;
+			ndata++;
+		}
+	if (o->n == 1)
+		data = 0;
+	else if (ndata != 1)
+		cli_die("--output (%s): which of %s goes there? name each, e.g. "
+			"-o %s=%s,%s=FILE2", path, format_list(o, false, list, sizeof(list)),
+			o->fmt[0]->name, path, o->fmt[1]->name);
+	o->dest[data].path = path;
+}
+
 void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		   const char *path, bool marks)
 {
-	char *list = cli_strdup(formats), *save = NULL;
+	char *list = cli_strdup(formats), *save = NULL, names[128];
+	unsigned nstdout = 0, last = 0;
+	bool asked = false;
 
 	memset(o, 0, sizeof(*o));
-	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		const struct format_info *f = format_or_die(t);
-
-		if (o->n == 8)
-			cli_die("--format (%s): too many formats", formats);
-		o->fmt[o->n++] = f;
-	}
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		add_format(o, format_or_die(t), formats);
 	free(list);
 	if (!o->n)
 		cli_die("--format: empty list");
 	if (unit_parse(unit, &o->ropts.unit))
 		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm", unit);
 	o->ropts.marks = marks;
-	o->path = path;
-	o->to_file = path ? 0 : -1;
-	for (unsigned i = 0; path && i < o->n; i++)
-		if (!strcmp(o->fmt[i]->name, "json"))
-			o->to_file = (int)i;
+	o->ropts.width = RENDER_WIDTH;
+	if (path && !*path)
+		cli_die("--output: empty file name");
+	if (path && item_format(path)) {
+		/* The items' paths point into this copy for the whole run
+		 * (one struct outputs per process; kept reachable). */
+		static char *items;
+
+		free(items);
+		items = cli_strdup(path);
+		parse_items(o, items, path);
+	}
+	else if (path)
+		plain_file(o, path);
+	for (unsigned i = 0; i < o->n; i++) {
+		const char *pi = o->dest[i].path;
+
+		if (pi && !strcmp(pi, "-"))
+			asked = true;
+		nstdout += !pi || !strcmp(pi, "-");
+		last = pi ? last : i;
+		for (unsigned k = 0; pi && strcmp(pi, "-") && k < i; k++)
+			if (o->dest[k].path && !strcmp(o->dest[k].path, pi))
+				cli_die("--output (%s): %s and %s would both be written there",
+					pi, o->fmt[k]->name, o->fmt[i]->name);
+	}
+	if (nstdout > 1 && !asked)
+		cli_die("--format (%s): several formats on standard output; name a "
+			"file for each (-o %s=FILE) or ask for stdout (-o -, or FMT=-)",
+			format_list(o, true, names, sizeof(names)), o->fmt[last]->name);
 }
 
 void outputs_check(const struct outputs *o, const struct results *shape)
@@ -62,17 +197,22 @@ void outputs_check(const struct outputs *o, const struct results *shape)
 }
 
 /*
- * The one temporary twin that may exist, for the exit and signal paths:
- * unlink() is async-signal-safe, and the name is a fixed buffer.
+ * The temporary twins being written, for the exit and signal paths:
+ * unlink() is async-signal-safe, and the names are fixed buffers.
  */
-static char live_tmp[PATH_MAX];
-static volatile sig_atomic_t live_tmp_set;
+static char live_tmp[OUTPUTS_MAX][PATH_MAX];
+static volatile sig_atomic_t live_tmp_set[OUTPUTS_MAX];
+/* Each destination's target (kept out of struct outputs, which lives
+ * on the stack). */
+static char dest_target[OUTPUTS_MAX][PATH_MAX];
 
 void outputs_unlink_signal_safe(void)
 {
-	if (live_tmp_set)
-		unlink(live_tmp);
-	live_tmp_set = 0;
+	for (unsigned i = 0; i < OUTPUTS_MAX; i++) {
+		if (live_tmp_set[i])
+			unlink(live_tmp[i]);
+		live_tmp_set[i] = 0;
+	}
 }
 
 static void unlink_atexit(void)
@@ -97,85 +237,133 @@ static void report_stale_twins(const char *target)
 }
 
 /*
- * Decide how -o is written, without creating anything: "-" and special
- * files (devices, FIFOs, sockets) are opened and written directly; a
- * symlink is followed and its target replaced; a regular file (or a
- * new name) is written to a twin in the same directory and renamed.
+ * Decide how one destination is written, without creating anything:
+ * "-" and special files (devices, FIFOs, sockets) are opened and
+ * written directly; a symlink is followed and its target replaced; a
+ * regular file (or a new name) is written to a twin in the same
+ * directory and renamed.
  */
-void outputs_open(struct outputs *o)
+static void dest_open(struct outdest *d, unsigned slot)
 {
 	struct stat st;
 	char dir[PATH_MAX], *slash;
+
+	d->target = dest_target[slot];
+
+	if (!strcmp(d->path, "-")) {
+		d->direct = true;
+		return;
+	}
+	if (!lstat(d->path, &st) && S_ISLNK(st.st_mode)) {
+		if (!realpath(d->path, d->target))
+			cli_die("cannot write output (%s): the symlink's target: %s",
+				d->path, strerror(errno));
+	} else if (snprintf(d->target, PATH_MAX, "%s", d->path) >= PATH_MAX) {
+		cli_die("cannot write output (%s): %s", d->path, strerror(ENAMETOOLONG));
+	}
+	if (!stat(d->target, &st)) {
+		if (S_ISDIR(st.st_mode))
+			cli_die("cannot write output (%s): %s", d->path, strerror(EISDIR));
+		if (!S_ISREG(st.st_mode)) {
+			d->direct = true;
+			if (access(d->target, W_OK))
+				cli_die("cannot write output (%s): %s", d->path,
+					strerror(errno));
+			return;
+		}
+	} else if (errno != ENOENT) {
+		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
+	}
+	snprintf(dir, sizeof(dir), "%s", d->target);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = 0;
+	if (access(slash ? dir : ".", W_OK | X_OK))
+		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
+	report_stale_twins(d->target);
+}
+
+/* target with its directory's symlinks and dots resolved (the file
+ * itself may not exist yet); false when that fails. */
+static bool canonical(const char *target, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - target) : 1,
+		 slash ? target : ".");
+	if (!*dir)
+		strcpy(dir, "/");
+	if (!realpath(dir, real))
+		return false;
+	return snprintf(out, len, "%s/%s", real, base) < (int)len;
+}
+
+/* Two names for one file (a link, "./x" and "x"): refused. */
+static void check_distinct(const struct outputs *o)
+{
+	char ci[PATH_MAX], ck[PATH_MAX];
+	struct stat a, b;
+
+	for (unsigned i = 0; i < o->n; i++)
+		for (unsigned k = 0; k < i; k++) {
+			const struct outdest *di = &o->dest[i], *dk = &o->dest[k];
+
+			if (!di->path || !dk->path ||
+			    !strcmp(di->path, "-") || !strcmp(dk->path, "-"))
+				continue;
+			if (!strcmp(di->target, dk->target) ||
+			    (canonical(di->target, ci, sizeof(ci)) &&
+			     canonical(dk->target, ck, sizeof(ck)) && !strcmp(ci, ck)) ||
+			    (!stat(di->target, &a) && !stat(dk->target, &b) &&
+			     a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+				cli_die("--output (%s): %s and %s would both be written "
+					"there", di->path, o->fmt[k]->name, o->fmt[i]->name);
+		}
+}
+
+void outputs_open(struct outputs *o)
+{
 	mode_t mask;
 
-	if (!o->path || o->resolved)
+	if (o->resolved)
 		return;
 	o->resolved = true;
 	mask = umask(0);
 	umask(mask);
 	o->mode = 0666 & ~mask;
-	if (!strcmp(o->path, "-")) {
-		o->direct = true;
-		return;
-	}
-	if (!lstat(o->path, &st) && S_ISLNK(st.st_mode)) {
-		if (!realpath(o->path, o->target))
-			cli_die("cannot write output (%s): the symlink's target: %s",
-				o->path, strerror(errno));
-	} else if (snprintf(o->target, sizeof(o->target), "%s", o->path) >=
-		   (int)sizeof(o->target)) {
-		cli_die("cannot write output (%s): %s", o->path, strerror(ENAMETOOLONG));
-	}
-	if (!stat(o->target, &st)) {
-		if (S_ISDIR(st.st_mode))
-			cli_die("cannot write output (%s): %s", o->path, strerror(EISDIR));
-		if (!S_ISREG(st.st_mode)) {
-			o->direct = true;
-			if (access(o->target, W_OK))
-				cli_die("cannot write output (%s): %s", o->path,
-					strerror(errno));
-			return;
-		}
-	} else if (errno != ENOENT) {
-		cli_die("cannot write output (%s): %s", o->path, strerror(errno));
-	}
-	snprintf(dir, sizeof(dir), "%s", o->target);
-	slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = 0;
-	if (access(slash ? dir : ".", W_OK | X_OK))
-		cli_die("cannot write output (%s): %s", o->path, strerror(errno));
-	report_stale_twins(o->target);
+	for (unsigned i = 0; i < o->n; i++)
+		if (o->dest[i].path)
+			dest_open(&o->dest[i], i);
+	check_distinct(o);
 }
 
-/* Open what -o names for writing, right before the first byte. */
-static int outputs_create(struct outputs *o)
+/* Open destination `slot` for writing, right before the first byte. */
+static int dest_create(struct outdest *d, unsigned slot, unsigned mode)
 {
 	static bool registered;
 	int fd;
 
-	outputs_open(o);
-	if (o->direct) {
-		if (!strcmp(o->path, "-")) {
-			o->file = stdout;
+	if (d->direct) {
+		if (!strcmp(d->path, "-")) {
+			d->file = stdout;
 			return 0;
 		}
-		fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		fd = open(d->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	} else {
 		if (!registered)
 			atexit(unlink_atexit);
 		registered = true;
 		fd = -1;
 		errno = ENAMETOOLONG;
-		if (strlen(o->target) + sizeof(".tmp.XXXXXX") <= sizeof(live_tmp)) {
-			strcpy(live_tmp, o->target);
-			strcat(live_tmp, ".tmp.XXXXXX");
-			fd = mkostemp(live_tmp, O_CLOEXEC);
+		if (strlen(d->target) + sizeof(".tmp.XXXXXX") <= sizeof(live_tmp[slot])) {
+			strcpy(live_tmp[slot], d->target);
+			strcat(live_tmp[slot], ".tmp.XXXXXX");
+			fd = mkostemp(live_tmp[slot], O_CLOEXEC);
 		}
 		if (fd >= 0) {
-			live_tmp_set = 1;
-			memcpy(o->tmp, live_tmp, sizeof(o->tmp));
-			if (fchmod(fd, o->mode)) {
+			live_tmp_set[slot] = 1;
+			if (fchmod(fd, mode)) {
 				int e = errno;
 
 				close(fd);
@@ -184,43 +372,49 @@ static int outputs_create(struct outputs *o)
 			}
 		}
 	}
-	if (fd < 0 || !(o->file = fdopen(fd, "w"))) {
-		cli_warn("cannot write output (%s): %s", o->path, strerror(errno));
-		outputs_unlink_signal_safe();
+	if (fd < 0 || !(d->file = fdopen(fd, "w"))) {
+		cli_warn("cannot write output (%s): %s", d->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return 2;
 	}
 	return 0;
 }
 
+/* Close every destination and remove every twin: nothing appears. */
 static void outputs_discard(struct outputs *o)
 {
-	if (o->file && o->file != stdout)
-		fclose(o->file);
-	o->file = NULL;
-	if (!o->direct)
-		outputs_unlink_signal_safe();
+	for (unsigned i = 0; i < o->n; i++) {
+		struct outdest *d = &o->dest[i];
+
+		if (d->file && d->file != stdout)
+			fclose(d->file);
+		d->file = NULL;
+	}
+	outputs_unlink_signal_safe();
 }
 
-/* Flush, sync and close what -o names (then move the twin into place);
- * 0, or 2 with one line.  Special files are not synced (a pipe cannot). */
-static int outputs_commit(struct outputs *o)
+/* Flush, sync and close destination `slot` (its twin stays until
+ * every destination is complete); 0, or 2 with one line.  Special
+ * files are not synced (a pipe cannot). */
+static int dest_close(struct outdest *d)
 {
-	bool bad = fflush(o->file) != 0 || ferror(o->file);
+	bool bad;
 
-	if (o->file == stdout) {
-		o->file = NULL;
-		return bad ? 2 : 0;
+	if (!d->file)
+		return 0;
+	bad = fflush(d->file) != 0 || ferror(d->file);
+	if (d->file != stdout) {
+		if (!d->direct)
+			bad |= fsync(fileno(d->file)) != 0;
+		bad |= fclose(d->file) != 0;
 	}
-	if (!o->direct)
-		bad |= fsync(fileno(o->file)) != 0;
-	bad |= fclose(o->file) != 0;
-	o->file = NULL;
-	if (bad || (!o->direct && rename(o->tmp, o->target))) {
-		cli_warn("cannot write output (%s): %s", o->path, strerror(errno));
-		outputs_discard(o);
+	d->file = NULL;
+	if (bad) {
+		cli_warn("cannot write output (%s): %s", d->path,
+			 strerror(errno ? errno : EIO));
 		return 2;
 	}
-	live_tmp_set = 0;
 	return 0;
 }
 
@@ -233,30 +427,62 @@ static int stdout_commit(void)
 	return 2;
 }
 
+/* Render format i into f; 0, or 2 with one line. */
+static int render_one(struct outputs *o, unsigned i, const struct results *r,
+		      FILE *f)
+{
+	const char *name = o->fmt[i]->name;
+
+	errno = 0;
+	if (o->header && strcmp(name, "json") && strcmp(name, "csv"))
+		render_header(r, f);
+	if (o->fmt[i]->render(r, &o->ropts, f) || ferror(f)) {
+		cli_warn("cannot write %s output (%s): %s", name,
+			 f == stdout ? "standard output" : o->dest[i].path,
+			 strerror(errno ? errno : EIO));
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * Every file's twin is created and written, then every one is synced
+ * and closed, and only then are they renamed into place: a failure
+ * anywhere leaves none of them.
+ */
 int outputs_write(struct outputs *o, const struct results *r)
 {
-	int rc;
+	unsigned on_stdout = 0;
+	int rc = 0;
 
-	if (o->path && (rc = outputs_create(o)))
-		return rc;
-	for (unsigned i = 0; i < o->n; i++) {
-		FILE *f = (int)i == o->to_file ? o->file : stdout;
+	outputs_open(o);
+	for (unsigned i = 0; i < o->n && !rc; i++)
+		if (o->dest[i].path)
+			rc = dest_create(&o->dest[i], i, o->mode);
+	for (unsigned i = 0; i < o->n && !rc; i++) {
+		FILE *f = o->dest[i].file ? o->dest[i].file : stdout;
 
-		if (i && f == stdout)
+		if (f == stdout && on_stdout++)
 			fputc('\n', stdout);
-		errno = 0;
-		if (o->header && strcmp(o->fmt[i]->name, "json") &&
-		    strcmp(o->fmt[i]->name, "csv"))
-			render_header(r, f);
-		if (o->fmt[i]->render(r, &o->ropts, f) || ferror(f)) {
-			cli_warn("cannot write %s output (%s): %s", o->fmt[i]->name,
-				 f == stdout ? "standard output" : o->path,
-				 strerror(errno ? errno : EIO));
+		rc = render_one(o, i, r, f);
+	}
+	for (unsigned i = 0; i < o->n && !rc; i++)
+		rc = dest_close(&o->dest[i]);
+	if (rc) {
+		outputs_discard(o);
+		return rc;
+	}
+	for (unsigned i = 0; i < o->n; i++) {
+		struct outdest *d = &o->dest[i];
+
+		if (!d->path || d->direct)
+			continue;
+		if (rename(live_tmp[i], d->target)) {
+			cli_warn("cannot write output (%s): %s", d->path, strerror(errno));
 			outputs_discard(o);
 			return 2;
 		}
+		live_tmp_set[i] = 0;
 	}
-	if (o->file && (rc = outputs_commit(o)))
-		return rc;
 	return stdout_commit();
 }

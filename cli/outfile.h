@@ -15,17 +15,25 @@
 #include "../output/render/render.h"
 #include "opt.h"
 
-struct outputs {
-	const struct format_info *fmt[8];
-	unsigned n;
-	int to_file;            /* index of the format written to -o, or -1 */
-	const char *path;       /* -o, or NULL */
-	char target[PATH_MAX];  /* -o with its symlinks followed */
-	char tmp[PATH_MAX];     /* the temporary twin of target */
-	bool resolved;          /* outputs_open() has decided the two below */
+/* Where one format goes: a file (written through a temporary twin), a
+ * special file or "-" (written in place), or standard output. */
+struct outdest {
+	const char *path;       /* as given, or NULL: standard output */
+	char *target;           /* path with its symlinks followed (a
+				 * static buffer of outfile.c: one
+				 * struct outputs per process) */
 	bool direct;            /* a special file or "-": written in place */
-	unsigned mode;          /* the mode of a new or replaced file */
 	FILE *file;             /* the open twin or special file, or NULL */
+};
+
+#define OUTPUTS_MAX 8
+
+struct outputs {
+	const struct format_info *fmt[OUTPUTS_MAX];
+	unsigned n;
+	struct outdest dest[OUTPUTS_MAX]; /* dest[i]: where fmt[i] goes */
+	bool resolved;          /* outputs_open() has checked every path */
+	unsigned mode;          /* the mode of a new or replaced file */
 	struct render_opts ropts;
 	bool header;            /* --header: a provenance line above text */
 };
@@ -37,6 +45,7 @@ struct outputs {
  */
 struct output_args {
 	const char *formats, *output, *unit;
+	unsigned long long width;
 	bool no_marks, header, help;
 };
 
@@ -46,18 +55,28 @@ struct output_args {
 	 .help = "table, box, lkp, speedup, mmtests, lkp-compare, csv, json"},    \
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",          \
 	 .off = offsetof(T, M.output),                                    \
-	 .help = "write JSON (or the only format) here"},                         \
+	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},  \
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
 	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
 	{.name = "header", .type = OPT_FLAG, .off = offsetof(T, M.header),     \
 	 .help = "one line above text tables: kernel, CPU, lockbench, command"}, \
+	{.name = "width", .type = OPT_UINT, .arg = "COLS", .def = "80",        \
+	 .min = 0, .max = 100000, .off = offsetof(T, M.width),                  \
+	 .help = "split wider tables by columns, baseline repeated (0: never)"}, \
 	{.name = "no-marks", .type = OPT_FLAG, .off = offsetof(T, M.no_marks), \
 	 .help = "no ? ~ * - marks and notes"},                                   \
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \
 	 .off = offsetof(T, M.help), .help = "this help"}
 
-/* -f LIST, --unit, -o and --no-marks: JSON (or the first format) goes
- * to -o, the others to stdout.  Bad usage: one line, exit 2. */
+/*
+ * -f LIST, --unit, -o and --no-marks (the rule is docs/formats.md's,
+ * "Where each format goes"): -o FILE takes the only format, or the one
+ * json or csv among several (the text formats then go to stdout); -o
+ * FMT=FILE[,FMT=FILE...] names each format's file ("-" is stdout; a
+ * format named there and not in -f is added); -o - puts every format on
+ * stdout.  Two formats on stdout without -o - or FMT=-, two formats in
+ * one file, or a plain FILE that fits no format: one line, exit 2.
+ */
 void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		   const char *path, bool marks);
 
@@ -65,22 +84,23 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 void outputs_check(const struct outputs *o, const struct results *shape);
 
 /*
- * Check -o now, creating nothing (an unwritable path fails early, exit
- * 2): a regular file or a new name is written to a temporary twin next
- * to it, created when the first result is written and renamed over it
- * when complete, with the mode the umask gives; a symlink is followed
- * and its target replaced; "-", devices, FIFOs and sockets are opened
- * and written in place.  Twins
- * left by a killed run are reported, one line each.
+ * Check every destination now, creating nothing (an unwritable path
+ * fails early, exit 2): a regular file or a new name is written to a
+ * temporary twin next to it, created when the results are written and
+ * renamed over it when every destination is complete, with the mode the
+ * umask gives; a symlink is followed and its target replaced; "-",
+ * devices, FIFOs and sockets are opened and written in place.  Two
+ * names for one file are refused.  Twins left by a killed run are
+ * reported, one line each.
  */
 void outputs_open(struct outputs *o);
 
-/* Render every format; -o appears only when complete.  Every write and
+/* Render every format; the files appear only when all are complete.  Every write and
  * the final flush, fsync and close are checked, stdout included: 0, or
  * 2 after one line on stderr. */
 int outputs_write(struct outputs *o, const struct results *r);
 
-/* Remove the temporary twin being written, if any: from a signal
+/* Remove the temporary twins being written, if any: from a signal
  * handler before dying by the signal (exit() removes it by itself). */
 void outputs_unlink_signal_safe(void);
 

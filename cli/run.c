@@ -84,8 +84,11 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 	double each = cf->warmup_s + cf->duration_s + 0.05;
 
 	free(plan_build(cf, &n));
-	printf("topology: %s (%u PUs, %u cores, %u NUMA nodes, %u packages)\n",
-	       t->source, t->npu, t->ncores, t->nnodes, t->npackages);
+	printf("topology: %s (%u PU%s, %u core%s, %u NUMA node%s, %u package%s)\n",
+	       t->source, t->npu, t->npu == 1 ? "" : "s",
+	       t->ncores, t->ncores == 1 ? "" : "s",
+	       t->nnodes, t->nnodes == 1 ? "" : "s",
+	       t->npackages, t->npackages == 1 ? "" : "s");
 	printf("locks: ");
 	for (unsigned i = 0; i < cf->nlocks; i++)
 		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
@@ -109,8 +112,10 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 		}
 		printf("\n");
 	}
-	printf("points: %u %s x %u thread counts x %u runs = %u runs, %s order\n",
-	       cf->nlocks, cf->sweep ? "variants" : "locks", cf->nthreads, cf->runs, n,
+	printf("points: %u %s%s x %u thread count%s x %u run%s = %u run%s, %s order\n",
+	       cf->nlocks, cf->sweep ? "variant" : "lock", cf->nlocks == 1 ? "" : "s",
+	       cf->nthreads, cf->nthreads == 1 ? "" : "s",
+	       cf->runs, cf->runs == 1 ? "" : "s", n, n == 1 ? "" : "s",
 	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
 	if (cf->noise.adaptive)
 		printf("-r auto: %u runs per point at most (at least %u), fewer once every "
@@ -310,6 +315,7 @@ static void run_prepare(struct run *run, const struct cli *c)
 	config_build(&run->cf, c, &run->t);
 	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;
+	run->o.ropts.width = (unsigned)c->width;
 	run->o.ropts.verbose = c->verbose;
 	run->o.ropts.rows = rows_dim(c);
 	/* The shape of each table: a sweep prints one per combination of

@@ -50,8 +50,9 @@ static int system_tune(const struct machine_req *req)
 	if (rc < 0)
 		return 3;
 	machine_tune_persist();
-	printf("lockbench: machine tuned (%zu settings changed); undo with "
-	       "'lockbench system reset'\n", changes ? json_array_size(changes) : 0);
+	printf("lockbench: machine tuned (%zu setting%s changed); undo with "
+	       "'lockbench system reset'\n", changes ? json_array_size(changes) : 0,
+	       (changes ? json_array_size(changes) : 0) == 1 ? "" : "s");
 	json_decref(changes);
 	return 0;
 }

@@ -211,11 +211,11 @@ PY
 "$BIN" compare "$G/k0.json" "$G/k1.json" >&- 2>"$OUT/stderr"; rc=$?
 [ $rc -eq 2 ] && ok || bad "compare >&-: exit $rc"
 one_line "compare >&-" "cannot write"
-( trap '' XFSZ; ulimit -f 1; "$BIN" compare -f table,json "$G/k0.json" "$G/k1.json" \
+( trap '' XFSZ; ulimit -f 1; "$BIN" compare -f table,json -o - "$G/k0.json" "$G/k1.json" \
 	>"$OUT/small" 2>"$OUT/stderr" ); rc=$?
 [ $rc -eq 2 ] && ok || bad "compare into a size-limited file: exit $rc"
 one_line "compare into a size-limited file" "File too large"
-( trap '' XFSZ; ulimit -f 1; "$BIN" "${QUICK[@]}" -l tas,ticket -f table,json --no-tune \
+( trap '' XFSZ; ulimit -f 1; "$BIN" "${QUICK[@]}" -l tas,ticket -f table,json -o - --no-tune \
 	>"$OUT/small" 2>"$OUT/stderr" ); rc=$?
 [ $rc -eq 2 ] && ok || bad "run -f table into a size-limited file: exit $rc"
 closed_pipe() {	# closed_pipe ARGS...: exit status with stdout a pipe nobody reads

@@ -135,7 +135,7 @@ restored "Fail"
 
 # ---- a kthread that cannot be pinned ----------------------------------------
 tree
-FAKELT_UNPINNABLE=1 "$BIN" locktorture -t 1 -r 1 --warmup 0 -d 2 -q -o "$OUT/u.json" -f json \
+FAKELT_UNPINNABLE=1 "$BIN" locktorture -t 1 -r 1 --warmup 0 -d 2 -o "$OUT/u.json" -f json \
 	>/dev/null 2>"$OUT/err"
 rc=$?
 [ $rc -eq 0 ] && grep -q "^lockbench: warning: cannot pin lock_torture_wr (pid 4194999) to cpu [0-9]*: No such process; it runs where the scheduler puts it$" "$OUT/err" &&
@@ -147,6 +147,15 @@ assert byp[4194999]["pinned"] is False and byp[4194999]["error"] == "No such pro
 assert sum(k["pinned"] for k in l["kthreads"]) == 1
 EOF
 restored "unpinnable"
+# -q leaves errors only: the failed pinning is in the JSON, not on stderr.
+tree
+FAKELT_UNPINNABLE=1 "$BIN" locktorture -t 1 -r 1 --warmup 0 -d 2 -q -o "$OUT/u.json" -f json \
+	>/dev/null 2>"$OUT/err"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$OUT/err" ] &&
+	python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["placement"]["loads"][0]; assert any(not k["pinned"] for k in l["kthreads"])' "$OUT/u.json" &&
+	ok || bad "unpinnable -q: exit $rc: $(cat "$OUT/err")"
+restored "unpinnable -q"
 
 # ---- the module refuses to load -------------------------------------------
 tree

@@ -119,7 +119,7 @@ assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || b
 # A plugin lock that never releases: the watchdog ends the run, exit 1.
 expect_exit 1 "deadlocked plugin" -- timeout 20 "$BIN" --plugin "$OUT/deadlock.so" -l deadlock \
 	-t 1 -r 1 --warmup 0.05 -d 0.1 --watchdog 0.5 --no-tune -q
-grep -q "deadlock at 1 threads: workers did not stop" "$OUT/stderr" && ok || bad "watchdog message: $(cat "$OUT/stderr")"
+grep -q "deadlock at 1 thread: workers did not stop" "$OUT/stderr" && ok || bad "watchdog message: $(cat "$OUT/stderr")"
 
 # Refusals: one line naming the file and the problem, exit 2.
 refused "ABI mismatch" "built for ABI version 2, this lockbench has 1" --plugin "$OUT/wrong_abi.so"

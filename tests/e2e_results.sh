@@ -60,7 +60,7 @@ done
 ok
 
 # ---- seed tables, byte for byte (docs/formats.md: table, box, lkp) --------
-$LB compare --no-marks -f table $RT >"$T/rt.txt"
+$LB compare --no-marks --width 0 -f table $RT >"$T/rt.txt"
 same "$T/rt.txt" "$G/seed/rtmutex-locktorture-taishan200-96c.txt" "rtmutex table (seed)"
 $LB compare --no-marks -f box --unit jpm $AIM >"$T/aim.txt"
 same "$T/aim.txt" "$G/seed/qrwlock-aim7-box.txt" "AIM7 box (seed)"
@@ -95,8 +95,8 @@ grep -q "^Hmean     2               357.80 (   0.00%)      414.77 (  15.92%)$" "
 	{ bad "mmtests: Hmean of the runs, not significant after Holm"; cat "$T/o"; }
 
 # ---- own goldens with marks and other formats -----------------------------
-$LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
-$LB compare -f box $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-marks.txt" "box with marks"
+$LB compare --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
+$LB compare -f box --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-marks.txt" "box with marks"
 $LB compare -f lkp $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-lkp-marks.txt" "lkp with marks"
 $LB compare -f speedup $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-speedup-marks.txt" "speedup with marks"
@@ -104,6 +104,15 @@ $LB compare -f csv -l rtmutex_lock $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-k0k1.csv" "csv"
 $LB compare -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"
 same "$T/o" "$G/expected/aim7-box-baseline3.txt" "box, --baseline 3"
+# Six kernels split within 80 columns (--width), the baseline repeated
+# in every piece (docs/formats.md, "Width"); the goldens above are the
+# same tables with --width 0.
+$LB compare $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-split.txt" "table split at 80"
+$LB compare --width 100 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-w100.txt" "table split at 100"
+$LB compare -f box $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-split.txt" "box split at 80"
+$LB compare -f mmtests $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-mmtests-split.txt" "mmtests split at 80"
+$LB compare -f lkp-compare --width 120 $RT >"$T/o"
+same "$T/o" "$G/expected/rtmutex-lkpcmp-split.txt" "lkp-compare split at 120"
 
 # ---- compare: JSON out, several locks per file, missing points -------------
 $LB compare -f table,json -o "$T/merged.json" $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o" || bad "compare -o"
@@ -129,11 +138,11 @@ for p in d["points"]:
     p["variant"] = d["variants"][p["variant_index"]]["name"]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-$LB compare --no-marks "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+$LB compare --no-marks --width 0 "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "Kernel: *both/rtmutex_lock *both/rtmutex_patched *k2-readonce$" "$T/o" && ok || { bad "label/lock columns"; cat "$T/o"; }
 $LB compare --no-marks -l rtmutex_lock "$T/both.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "Kernel: *both *k2-readonce$" "$T/o" && ok || { bad "-l narrows to one column"; cat "$T/o"; }
-$LB compare --no-marks "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
+$LB compare --no-marks --width 0 "$T/merged.json" $G/rtmutex/k2.json | head -1 >"$T/o"
 grep -q "merged/k0-stock-6.2.0-rc6 *merged/k1-rmacq *k2-readonce$" "$T/o" && ok || { bad "compare of a compare"; cat "$T/o"; }
 # Two labels with the same two locks: each lock against itself under the
 # baseline label (patch vs stock); a column name still picks one column.
@@ -357,7 +366,7 @@ $LB import locktorture -o "$T/mw.json" "$FIX/mail-wrapped.log" 2>/dev/null
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["points"][0]["summary"]; assert s["std"] is None and s["cv"] is None, s' "$T/mw.json" &&
 	ok || bad "one run: std null in JSON"
 # ??? carried to the point, shown as ^ in text formats.
-$LB import locktorture -f table,lkp "$FIX/new-kernel.log" >"$T/o" 2>/dev/null
+$LB import locktorture -f table,lkp -o - "$FIX/new-kernel.log" >"$T/o" 2>/dev/null
 grep -q "^4  *966.67^  *-$" "$T/o" && grep -q "^rtmutex_lock  *966.67±-^$" "$T/o" &&
 	grep -q "^^  unfair: " "$T/o" && tr -s ' \n' '  ' <"$T/o" | grep -q "least busy (locktorture's ???)" &&
 	ok || { bad "??? as ^ mark"; cat "$T/o"; }

@@ -213,7 +213,8 @@ static const char *const elsewhere[] = {
 	"min-effect",                                   /* "significance" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
 	"label", "row-name",                            /* top level */
-	"c2c", "format", "output", "no-marks", "header", "dry-run", "resume", "quiet", "rows",
+	"c2c", "format", "output", "no-marks", "header", "width", "dry-run", "resume", "quiet",
+	"rows",
 	"verbose", "help", "version",                   /* not results */
 };
 

@@ -353,6 +353,68 @@ static void test_table_marks(void **state)
 	results_free(&r);
 }
 
+/* The pieces of a table too wide: in[] as a bit mask, one per piece. */
+static unsigned pieces(const struct results *r, unsigned width, const unsigned *vw,
+		       unsigned fixed, unsigned *mask, unsigned max)
+{
+	struct render_opts o = {.width = width};
+	unsigned next = 0, n = 0;
+	bool in[8];
+
+	while (n < max && render_piece(r, &o, vw, fixed, &next, in)) {
+		mask[n] = 0;
+		for (unsigned v = 0; v < r->nvariants; v++)
+			mask[n] |= in[v] ? 1u << v : 0;
+		n++;
+	}
+	return n;
+}
+
+static void test_render_pieces(void **state)
+{
+	struct results r;
+	unsigned vw[4] = {20, 30, 30, 30}, m[8];
+
+	(void)state;
+	assert_int_equal(results_init(&r, 4, 1), 0);
+	/* 10 + 110 columns: the baseline with one other each (60 fits, 90
+	 * does not). */
+	assert_int_equal(pieces(&r, 80, vw, 10, m, 8), 3);
+	assert_int_equal(m[0], 0x3);
+	assert_int_equal(m[1], 0x5);
+	assert_int_equal(m[2], 0x9);
+	/* Two others fit in 90; the last piece takes what is left. */
+	assert_int_equal(pieces(&r, 90, vw, 10, m, 8), 2);
+	assert_int_equal(m[0], 0x7);
+	assert_int_equal(m[1], 0x9);
+	/* Fits, or no limit: one piece of all.  Too narrow for anything:
+	 * still one variant besides the baseline in each piece. */
+	assert_int_equal(pieces(&r, 120, vw, 10, m, 8), 1);
+	assert_int_equal(m[0], 0xf);
+	assert_int_equal(pieces(&r, 0, vw, 10, m, 8), 1);
+	assert_int_equal(m[0], 0xf);
+	assert_int_equal(pieces(&r, 1, vw, 10, m, 8), 3);
+	assert_int_equal(m[2], 0x9);
+	/* Per-lock pairing: 2 is compared with 0, 3 with 1; each piece
+	 * carries its own baseline. */
+	r.base_of = calloc(4, sizeof(*r.base_of));
+	assert_non_null(r.base_of);
+	r.base_of[0] = 0, r.base_of[1] = 1, r.base_of[2] = 0, r.base_of[3] = 1;
+	vw[1] = 20;
+	assert_int_equal(pieces(&r, 80, vw, 10, m, 8), 2);
+	assert_int_equal(m[0], 0x5);
+	assert_int_equal(m[1], 0xa);
+	assert_int_equal(pieces(&r, 110, vw, 10, m, 8), 1);
+	assert_int_equal(m[0], 0xf);
+	/* A baseline nothing is compared with is a piece's item itself. */
+	r.base_of[3] = 3;
+	assert_int_equal(pieces(&r, 60, vw, 10, m, 8), 3);
+	assert_int_equal(m[0], 0x2);
+	assert_int_equal(m[1], 0x5);
+	assert_int_equal(m[2], 0x8);
+	results_free(&r);
+}
+
 /* rel% prints its sign always, keeping the sign of the unrounded value. */
 static void test_rel_sign_rule(void **state)
 {
@@ -397,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_golden_rtmutex_table),
 		cmocka_unit_test(test_table_marks),
 		cmocka_unit_test(test_rel_sign_rule),
+		cmocka_unit_test(test_render_pieces),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

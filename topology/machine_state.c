@@ -452,7 +452,7 @@ int machine_reset_from_state(char *msg, size_t len)
 		atomic_store(&nchg, 0);	/* keep the file for a retry */
 		own_state = 0;
 	} else {
-		snprintf(msg, len, "restored %d settings from %s", n,
+		snprintf(msg, len, "restored %d setting%s from %s", n, n == 1 ? "" : "s",
 			 machine_state_path());
 	}
 	sysfs_set_root(saved_root);

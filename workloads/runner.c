@@ -553,8 +553,10 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 	while (atomic_load_explicit(&m->rs->ready, lb_acq) < sp->nthreads) {
 		if (lb_mono_s() > until) {
 			snprintf(err, errlen,
-				 "lockbench: %s: %u threads did not start within %.0f s",
-				 sp->ops->name, sp->nthreads, 10 + sp->nthreads * 0.1);
+				 "lockbench: %s: %u thread%s did not start within %.0f s",
+				 sp->ops->name, sp->nthreads,
+				 sp->nthreads == 1 ? "" : "s",
+				 10 + sp->nthreads * 0.1);
 			return RUN_HUNG;
 		}
 		sleep_s(0.0005);
@@ -681,15 +683,17 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		snprintf(err, errlen,
-			 "lockbench: %s at %u threads made no progress for %.1f s "
+			 "lockbench: %s at %u thread%s made no progress for %.1f s "
 			 "(deadlock or lost wakeup?)", sp->ops->name, sp->nthreads,
+			 sp->nthreads == 1 ? "" : "s",
 			 sp->watchdog_s);
 	if (!join_all(m.args, m.rs, sp->nthreads, sp->watchdog_s)) {
 		if (!*err)
 			snprintf(err, errlen,
-				 "lockbench: %s at %u threads: workers did not stop "
+				 "lockbench: %s at %u thread%s: workers did not stop "
 				 "within %.1f s of the end of the window (deadlock?)",
-				 sp->ops->name, sp->nthreads, sp->watchdog_s);
+				 sp->ops->name, sp->nthreads,
+				 sp->nthreads == 1 ? "" : "s", sp->watchdog_s);
 		return RUN_HUNG; /* leak on purpose: threads may be stuck inside */
 	}
 	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);

@@ -199,8 +199,9 @@ static void first_failure(const struct config *c, const struct plan_step *st,
 	if (*msg)
 		snprintf(err, errlen, "%s", msg);
 	else
-		snprintf(err, errlen, "lockbench: %s FAILED at %u threads: %s",
+		snprintf(err, errlen, "lockbench: %s FAILED at %u thread%s: %s",
 			 config_variant_name(c, st->variant), c->threads[st->row],
+			 c->threads[st->row] == 1 ? "" : "s",
 			 p->error ? p->error : "interrupted");
 }
 

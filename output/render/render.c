@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -192,8 +193,8 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 	if (!f || !(flag || ad || off))
 		return flag || ad || off;
 	if (flag) {
-		snprintf(line, sizeof(line), "!  noisy: %u of %u runs flagged (", rn->flagged,
-			 rn->runs);
+		snprintf(line, sizeof(line), "!  noisy: %u of %u run%s flagged (", rn->flagged,
+			 rn->runs, rn->runs == 1 ? "" : "s");
 		for (unsigned i = 0; i < 5; i++)
 			if (what[i] && rn->by_flag[i])
 				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
@@ -332,6 +333,65 @@ const char *render_at_row(const struct results *r, unsigned row, char *buf,
 	else
 		snprintf(buf, len, "at %s %s", name, h);
 	return buf;
+}
+
+/* The variants a piece is built from, in order: every variant that
+ * has a baseline, and every baseline no other variant is compared with.
+ * Their number; item[] has room for nvariants. */
+static unsigned piece_items(const struct results *r, unsigned *item)
+{
+	unsigned n = 0;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		bool used = !results_is_base(r, v);
+
+		for (unsigned k = 0; k < r->nvariants && !used; k++)
+			used = k != v && results_base(r, k) == v;
+		if (!results_is_base(r, v) || !used)
+			item[n++] = v;
+	}
+	return n;
+}
+
+bool render_piece(const struct results *r, const struct render_opts *o,
+		  const unsigned *vw, unsigned fixed, unsigned *next, bool *in)
+{
+	unsigned *item, n, sum = fixed, start = *next;
+
+	if (start > r->nvariants)
+		return false;
+	item = calloc(r->nvariants + 1, sizeof(*item));
+	if (!item)
+		return false;
+	n = piece_items(r, item);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		sum += vw[v];
+	if (!start && (!o->width || sum <= o->width || n < 2)) {
+		/* The whole table, as it has always been printed. */
+		for (unsigned v = 0; v < r->nvariants; v++)
+			in[v] = true;
+		*next = r->nvariants + 1;
+		free(item);
+		return true;
+	}
+	if (start >= n) {
+		free(item);
+		return false;
+	}
+	memset(in, 0, r->nvariants * sizeof(*in));
+	for (unsigned i = start; i < n; i++) {
+		unsigned v = item[i], b = results_base(r, v);
+
+		sum = fixed + (in[v] ? 0 : vw[v]) + (in[b] || b == v ? 0 : vw[b]);
+		for (unsigned k = 0; k < r->nvariants; k++)
+			sum += in[k] ? vw[k] : 0;
+		if (i > start && sum > o->width)
+			break;
+		in[v] = in[b] = true;
+		*next = i + 1;
+	}
+	free(item);
+	return true;
 }
 
 void render_wrapped(FILE *f, const char *text, unsigned indent)
@@ -479,22 +539,38 @@ static void geomean_note(const struct results *r, FILE *f)
 }
 
 /* The `~` note: what was tested, corrected how; what was not assessed. */
+/* One note line, wrapped at RENDER_WRAP with later lines indented. */
+static void __attribute__((format(printf, 3, 4)))
+note(FILE *f, unsigned indent, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	render_wrapped(f, line, indent);
+}
+
 static void sig_note(const struct results *r, FILE *f, unsigned methods,
 		     bool one_inv, bool few)
 {
 	const struct variant *bv = &r->variants[r->baseline];
+	char eff[64] = "";
 
 	if (methods) {
-		if (r->base_of && bv->label)
-			fprintf(f, "~  difference from the same lock under %s not "
-				"significant\n   (p >= %.2f", bv->label, r->alpha);
-		else
-			fprintf(f, "~  difference from %s not significant (p >= %.2f",
-				bv->name, r->alpha);
 		if (r->min_effect > 0)
-			fprintf(f, " or below %g%%", r->min_effect);
-		fprintf(f, "):\n   %s, Holm-adjusted over %u test%s\n",
-			sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
+			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
+		if (r->base_of && bv->label) {
+			note(f, 3, "~  difference from the same lock under %s not "
+			     "significant", bv->label);
+			note(f, 3, "   (p >= %.2f%s):", r->alpha, eff);
+		} else {
+			note(f, 3, "~  difference from %s not significant (p >= %.2f%s):",
+			     bv->name, r->alpha, eff);
+		}
+		note(f, 3, "   %s, Holm-adjusted over %u test%s",
+		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
 	}
 	if (one_inv)
 		fprintf(f, "%s one invocation per label: significance across processes\n"

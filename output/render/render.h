@@ -16,6 +16,7 @@ struct render_opts {
 	enum unit unit;
 	bool marks;        /* ?, ~, * marks and their notes (default on) */
 	bool verbose;      /* -v: a one-line machine summary under the notes */
+	unsigned width;    /* --width: split wider tables (0: never) */
 	const char *rows;  /* --rows: the row dimension of a sweep (NULL: threads) */
 };
 
@@ -69,6 +70,21 @@ const char *render_at_row(const struct results *r, unsigned row, char *buf,
 /* text on f, words wrapped at RENDER_WRAP, later lines indented; a
  * \001 in text is a space that never breaks. */
 void render_wrapped(FILE *f, const char *text, unsigned indent);
+/* The default of --width: a mail's 80 columns. */
+#define RENDER_WIDTH 80
+
+/*
+ * A table too wide for o->width, split by variants (docs/formats.md,
+ * "Width"): the next piece's variants in in[] (nvariants), starting at
+ * *next (0 on the first call), so that fixed plus the vw[] of its
+ * variants is at most o->width.  A piece holds the baselines its
+ * variants are compared with, and at least one variant that is not a
+ * baseline, however wide.  One piece of every variant when the table
+ * fits or o->width is 0.  False once every variant has been shown.
+ */
+bool render_piece(const struct results *r, const struct render_opts *o,
+		  const unsigned *vw, unsigned fixed, unsigned *next, bool *in);
+
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);
 

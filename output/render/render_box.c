@@ -121,9 +121,12 @@ static void fill_box(const struct results *r, const struct render_opts *o,
 		}
 }
 
-static void print_rule(const struct box *b, FILE *f)
+/* Rules and lines show the first column and the variants in[]. */
+static void print_rule(const struct box *b, const bool *in, FILE *f)
 {
 	for (unsigned c = 0; c < b->ncols; c++) {
+		if (c && !in[c - 1])
+			continue;
 		fputc('+', f);
 		for (unsigned k = 0; k < b->width[c] + 2; k++)
 			fputc('-', f);
@@ -131,40 +134,61 @@ static void print_rule(const struct box *b, FILE *f)
 	fputs("+\n", f);
 }
 
-static void print_line(struct box *b, unsigned line, FILE *f)
+static void print_line(struct box *b, unsigned line, const bool *in, FILE *f)
 {
 	fprintf(f, "| %-*s ", (int)b->width[0], bcell(b, line, 0));
 	for (unsigned c = 1; c < b->ncols; c++)
-		fprintf(f, "| %*s ", (int)b->width[c], bcell(b, line, c));
+		if (in[c - 1])
+			fprintf(f, "| %*s ", (int)b->width[c], bcell(b, line, c));
 	fputs("|\n", f);
+}
+
+/* One box of the variants in[] (every variant when it fits in
+ * o->width; else render_piece()'s pieces, each with the baseline). */
+static void print_box(const struct results *r, struct box *b, const bool *in,
+		      FILE *f)
+{
+	print_rule(b, in, f);
+	print_line(b, 0, in, f);
+	print_rule(b, in, f);
+	for (unsigned row = 0; row < r->nrows; row++) {
+		print_line(b, 1 + 2 * row, in, f);
+		print_line(b, 2 + 2 * row, in, f);
+		print_rule(b, in, f);
+	}
 }
 
 int render_box(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	struct box b = {.ncols = 1 + r->nvariants, .nlines = 1 + 2 * r->nrows,
 			.slot = any_mark(r, o)};
+	unsigned *vw, next = 0;
+	bool *in;
 
 	b.cell = calloc((size_t)b.ncols * b.nlines, CELL);
 	b.width = calloc(b.ncols, sizeof(*b.width));
-	if (!b.cell || !b.width) {
+	vw = calloc(b.ncols, sizeof(*vw));
+	in = calloc(b.ncols, sizeof(*in));
+	if (!b.cell || !b.width || !vw || !in) {
 		free(b.cell);
 		free(b.width);
+		free(vw);
+		free(in);
 		return -1;
 	}
 	fill_box(r, o, &b);
-	for (unsigned v = 0; v < r->nvariants; v++)
+	for (unsigned v = 0; v < r->nvariants; v++) {
 		fprintf(f, "%u. %s\n", v + 1, r->variants[v].name);
-	fputc('\n', f);
-	print_rule(&b, f);
-	print_line(&b, 0, f);
-	print_rule(&b, f);
-	for (unsigned row = 0; row < r->nrows; row++) {
-		print_line(&b, 1 + 2 * row, f);
-		print_line(&b, 2 + 2 * row, f);
-		print_rule(&b, f);
+		vw[v] = b.width[1 + v] + 3;	/* "| " cell " " */
+	}
+	for (unsigned k = 0; render_piece(r, o, vw, b.width[0] + 4, &next, in); k++) {
+		fputc('\n', f);
+		print_box(r, &b, in, f);
 	}
 	render_notes(r, o, f);
 	free(b.cell);
 	free(b.width);
+	free(vw);
+	free(in);
 	return ferror(f) ? -1 : 0;
 }

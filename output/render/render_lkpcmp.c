@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -95,33 +96,82 @@ int lkpcmp_check(const struct results *r, char *err, size_t len)
 	return -EINVAL;
 }
 
-int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f)
+/* The metric names' width: the last column of every row. */
+static unsigned metric_width(const struct results *r, const struct render_opts *o)
+{
+	unsigned w = 0;
+
+	for (unsigned row = 0; row < r->nrows; row++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+
+		if (!m)
+			continue;
+		metric_name(r, o, row, m);
+		fclose(m);
+		w = len > w ? (unsigned)len : w;
+		free(buf);
+	}
+	return w;
+}
+
+/* One table: the baseline's column, then the columns in[]. */
+static void print_piece(const struct results *r, const struct render_opts *o,
+			const bool *in, FILE *f)
 {
 	unsigned b = r->baseline;
 
 	fprintf(f, "%-16s", r->variants[b].name);
 	for (unsigned v = 0; v < r->nvariants; v++)
-		if (v != b)
+		if (v != b && in[v])
 			fprintf(f, " %-27s", r->variants[v].name);
 	fprintf(f, " \n----------------");
-	for (unsigned v = 1; v < r->nvariants; v++)
-		fprintf(f, " ---------------------------");
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (v != b && in[v])
+			fprintf(f, " ---------------------------");
 	fprintf(f, " \n         %%stddev");
-	for (unsigned v = 1; v < r->nvariants; v++)
-		fprintf(f, "     %%change         %%stddev");
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (v != b && in[v])
+			fprintf(f, "     %%change         %%stddev");
 	fprintf(f, "\n             \\  ");
-	for (unsigned v = 1; v < r->nvariants; v++)
-		fprintf(f, "        |                \\  ");
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (v != b && in[v])
+			fprintf(f, "        |                \\  ");
 	fputc('\n', f);
 	for (unsigned row = 0; row < r->nrows; row++) {
 		column(r, o, b, row, f);
 		for (unsigned v = 0; v < r->nvariants; v++)
-			if (v != b)
+			if (v != b && in[v])
 				column(r, o, v, row, f);
 		fprintf(f, "  ");
 		metric_name(r, o, row, f);
 		fputc('\n', f);
 	}
+}
+
+/* Whole when it fits in o->width, else in pieces of 28-column changes,
+ * each after the baseline's column (render_piece()). */
+int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	unsigned *vw = calloc(r->nvariants + 1, sizeof(*vw)), next = 0;
+	bool *in = calloc(r->nvariants + 1, sizeof(*in));
+
+	if (!vw || !in) {
+		free(vw);
+		free(in);
+		return -1;
+	}
+	for (unsigned v = 0; v < r->nvariants; v++)
+		vw[v] = v == r->baseline ? 0 : 28;
+	for (unsigned k = 0; render_piece(r, o, vw, 18 + metric_width(r, o), &next, in);
+	     k++) {
+		if (k)
+			fputc('\n', f);
+		print_piece(r, o, in, f);
+	}
 	render_notes(r, o, f);
+	free(vw);
+	free(in);
 	return ferror(f) ? -1 : 0;
 }

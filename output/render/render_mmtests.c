@@ -20,6 +20,7 @@
  * past 23 characters only for longer names.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -56,22 +57,24 @@ static unsigned col_width(const struct results *r, unsigned v)
 	return n + 1 > COLW ? (unsigned)n + 1 : COLW;
 }
 
-static void heading(const struct results *r, FILE *f)
+/* The heading lines of the columns in[]. */
+static void heading(const struct results *r, const bool *in, FILE *f)
 {
 	bool kernels = false;
 
 	for (unsigned v = 0; v < r->nvariants; v++)
 		kernels |= *column_kernel(r, v) != 0;
-	fprintf(f, "%s\n", r->workload ? r->workload : "cs");
 	if (kernels) {
 		fprintf(f, "%20s", "");
 		for (unsigned v = 0; v < r->nvariants; v++)
-			fprintf(f, "%*s", (int)col_width(r, v), column_kernel(r, v));
+			if (in[v])
+				fprintf(f, "%*s", (int)col_width(r, v), column_kernel(r, v));
 		fputc('\n', f);
 	}
 	fprintf(f, "%20s", "");
 	for (unsigned v = 0; v < r->nvariants; v++)
-		fprintf(f, "%*s", (int)col_width(r, v), r->variants[v].name);
+		if (in[v])
+			fprintf(f, "%*s", (int)col_width(r, v), r->variants[v].name);
 	fputc('\n', f);
 }
 
@@ -106,20 +109,47 @@ static void cell(const struct results *r, const struct render_opts *o,
 		fprintf(f, " (%7.2f%%)", ch);
 }
 
-int render_mmtests(const struct results *r, const struct render_opts *o, FILE *f)
+/* One table of the columns in[]: the headings, then a line per row. */
+static void print_piece(const struct results *r, const struct render_opts *o,
+			const bool *in, FILE *f)
 {
 	char name[64];
 
-	heading(r, f);
+	heading(r, in, f);
 	for (unsigned row = 0; row < r->nrows; row++) {
 		bool lower = r->row_desc && r->row_desc[row].lower_better;
 
 		fprintf(f, "%-10s%-10s", lower ? "Amean" : "Hmean",
 			results_row_name(r, row, name, sizeof(name)));
 		for (unsigned v = 0; v < r->nvariants; v++)
-			cell(r, o, v, row, lower, f);
+			if (in[v])
+				cell(r, o, v, row, lower, f);
 		fputc('\n', f);
 	}
+}
+
+/* The title once, then the table: whole when it fits in o->width, else
+ * in pieces that each repeat the baseline column (render_piece()). */
+int render_mmtests(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	unsigned *vw = calloc(r->nvariants + 1, sizeof(*vw)), next = 0;
+	bool *in = calloc(r->nvariants + 1, sizeof(*in));
+
+	if (!vw || !in) {
+		free(vw);
+		free(in);
+		return -1;
+	}
+	for (unsigned v = 0; v < r->nvariants; v++)
+		vw[v] = col_width(r, v);
+	fprintf(f, "%s\n", r->workload ? r->workload : "cs");
+	for (unsigned k = 0; render_piece(r, o, vw, 20, &next, in); k++) {
+		if (k)
+			fputc('\n', f);
+		print_piece(r, o, in, f);
+	}
+	free(vw);
+	free(in);
 	if (o->marks && r->nvariants > 1) {
 		char line[512];
 

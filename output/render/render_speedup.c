@@ -59,7 +59,7 @@ static void runs_text(const struct results *r, char *buf, size_t len)
 			hi = r->points[i].sum.n > hi ? r->points[i].sum.n : hi;
 		}
 	if (lo == hi)
-		snprintf(buf, len, "average of %u runs", hi);
+		snprintf(buf, len, "average of %u run%s", hi, hi == 1 ? "" : "s");
 	else if (hi)
 		snprintf(buf, len, "average of %u-%u runs", lo, hi);
 	else

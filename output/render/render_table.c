@@ -140,8 +140,9 @@ static void size_grid(const struct results *r, struct grid *g)
 	}
 }
 
-/* Print one line: cells padded to width, trailing blanks trimmed. */
-static void print_row(struct grid *g, unsigned row, FILE *f)
+/* Print one line of the variants in[]: cells padded to width,
+ * trailing blanks trimmed. */
+static void print_row(struct grid *g, unsigned row, const bool *in, FILE *f)
 {
 	char line[4096];
 	size_t len = 0;
@@ -150,6 +151,9 @@ static void print_row(struct grid *g, unsigned row, FILE *f)
 		const char *s = cell(g, row, c);
 		unsigned w = g->width[c];
 
+		/* Columns of other pieces, and the spare ones (two baselines). */
+		if (c && (!g->group_of[c] || !in[g->group_of[c] - 1]))
+			continue;
 		/* The heading row spans whole groups. */
 		if (row == 0 && c && g->group_of[c] == g->group_of[c - 1])
 			continue;
@@ -165,9 +169,40 @@ static void print_row(struct grid *g, unsigned row, FILE *f)
 	fprintf(f, "%s\n", line);
 }
 
+/*
+ * The grid, split by variants into pieces within o->width columns
+ * (render_piece()), each with the first column and its baselines.
+ * The last column's two spaces of padding are trimmed from every line.
+ */
+static int print_pieces(const struct results *r, const struct render_opts *o,
+			struct grid *g, FILE *f)
+{
+	unsigned *vw = calloc(r->nvariants + 1, sizeof(*vw)), next = 0;
+	bool *in = calloc(r->nvariants + 1, sizeof(*in));
+
+	if (!vw || !in) {
+		free(vw);
+		free(in);
+		return -1;
+	}
+	for (unsigned c = 1; c < g->ncols; c++)
+		if (g->group_of[c])
+			vw[g->group_of[c] - 1] += g->width[c];
+	for (unsigned k = 0; render_piece(r, o, vw, g->width[0] > 2 ? g->width[0] - 2 : 0, &next, in); k++) {
+		if (k)
+			fputc('\n', f);
+		for (unsigned row = 0; row < g->nrows; row++)
+			print_row(g, row, in, f);
+	}
+	free(vw);
+	free(in);
+	return 0;
+}
+
 int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	struct grid g = {.ncols = ncols_for(r), .nrows = 3 + r->nrows};
+	int rc;
 
 	g.cell = calloc((size_t)g.ncols * g.nrows, CELL);
 	g.width = calloc(g.ncols, sizeof(*g.width));
@@ -180,11 +215,11 @@ int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 	}
 	fill_grid(r, o, &g);
 	size_grid(r, &g);
-	for (unsigned row = 0; row < g.nrows; row++)
-		print_row(&g, row, f);
-	render_notes(r, o, f);
+	rc = print_pieces(r, o, &g, f);
+	if (!rc)
+		render_notes(r, o, f);
 	free(g.cell);
 	free(g.width);
 	free(g.group_of);
-	return ferror(f) ? -1 : 0;
+	return rc || ferror(f) ? -1 : 0;
 }
