@@ -220,6 +220,27 @@ static void check_type(const char *type)
 			"mutex_lock, rtmutex_lock, rwsem_lock; `modinfo locktorture`)", type);
 }
 
+/* The options into a; 1 when --help was asked (and printed). */
+static int parse_args(struct lt_args *a, int argc, char **argv)
+{
+	char **w;
+	int n;
+
+	opt_defaults(&locktorture_options, a);
+	w = opt_parse(&locktorture_options, a, argc, argv, &n);
+	if (a->out.help) {
+		locktorture_usage(stdout);
+		free(w);
+		return 1;
+	}
+	if (n)
+		cli_die("locktorture: unexpected argument (%s); try 'lockbench help "
+			"locktorture'", w[0]);
+	free(w);
+	check_type(a->type);
+	return 0;
+}
+
 int cmd_locktorture(int argc, char **argv)
 {
 	struct placement_policy place;
@@ -228,21 +249,11 @@ int cmd_locktorture(int argc, char **argv)
 	struct outputs out;
 	struct topo t;
 	unsigned *writers, nw, *order = NULL, usable = 0;
-	char err[1024], msg[512], **w;
-	int n, rc;
+	char err[1024], msg[512];
+	int rc;
 
-	opt_defaults(&locktorture_options, &a);
-	w = opt_parse(&locktorture_options, &a, argc, argv, &n);
-	if (a.out.help) {
-		locktorture_usage(stdout);
-		free(w);
-		return 0;
-	}
-	if (n)
-		cli_die("locktorture: unexpected argument (%s); try 'lockbench help "
-			"locktorture'", w[0]);
-	free(w);
-	check_type(a.type);
+	if (parse_args(&a, argc, argv))
+		return 0;	/* --help */
 	/* Bad -f/-o is bad usage (exit 2) on any machine. */
 	outputs_parse(&out, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	out.header = a.out.header;
