@@ -79,8 +79,11 @@ EOF
 # Calibration: how much slower is padded with pad=P?  Pad for a slowdown
 # s solves 1/(1-s) - 1 = pad * (1/R - 1) / P, R the throughput ratio.
 calibrate() {
-	local P=400 r0 r1
+	local P=400 r0 r1 saved=("${EXTRA[@]}")
+	# Its own -r 5 (an option given twice is refused): without LB_OPTS.
+	EXTRA=()
 	run "$W/cal.json" -l padded_a,padded_b -r 5 --lock-opt "padded_b.pad=$P"
+	EXTRA=("${saved[@]}")
 	r0=$(rate "$W/cal.json" padded_a)
 	r1=$(rate "$W/cal.json" padded_b)
 	python3 -c "
