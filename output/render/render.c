@@ -353,6 +353,19 @@ static unsigned piece_items(const struct results *r, unsigned *item)
 	return n;
 }
 
+int render_piece_bufs(const struct results *r, unsigned **vw, bool **in)
+{
+	*vw = calloc(r->nvariants + 1, sizeof(**vw));
+	*in = calloc(r->nvariants + 1, sizeof(**in));
+	if (*vw && *in)
+		return 0;
+	free(*vw);
+	free(*in);
+	*vw = NULL;
+	*in = NULL;
+	return -1;
+}
+
 bool render_piece(const struct results *r, const struct render_opts *o,
 		  const unsigned *vw, unsigned fixed, unsigned *next, bool *in)
 {

@@ -84,6 +84,9 @@ void render_wrapped(FILE *f, const char *text, unsigned indent);
  */
 bool render_piece(const struct results *r, const struct render_opts *o,
 		  const unsigned *vw, unsigned fixed, unsigned *next, bool *in);
+/* Its vw[] and in[] (nvariants + 1 each, zeroed): 0, or -1 when out of
+ * memory (both NULL). */
+int render_piece_bufs(const struct results *r, unsigned **vw, bool **in);
 
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);

@@ -154,14 +154,11 @@ static void print_piece(const struct results *r, const struct render_opts *o,
  * each after the baseline's column (render_piece()). */
 int render_lkpcmp(const struct results *r, const struct render_opts *o, FILE *f)
 {
-	unsigned *vw = calloc(r->nvariants + 1, sizeof(*vw)), next = 0;
-	bool *in = calloc(r->nvariants + 1, sizeof(*in));
+	unsigned *vw, next = 0;
+	bool *in;
 
-	if (!vw || !in) {
-		free(vw);
-		free(in);
+	if (render_piece_bufs(r, &vw, &in))
 		return -1;
-	}
 	for (unsigned v = 0; v < r->nvariants; v++)
 		vw[v] = v == r->baseline ? 0 : 28;
 	for (unsigned k = 0; render_piece(r, o, vw, 18 + metric_width(r, o), &next, in);

@@ -132,14 +132,11 @@ static void print_piece(const struct results *r, const struct render_opts *o,
  * in pieces that each repeat the baseline column (render_piece()). */
 int render_mmtests(const struct results *r, const struct render_opts *o, FILE *f)
 {
-	unsigned *vw = calloc(r->nvariants + 1, sizeof(*vw)), next = 0;
-	bool *in = calloc(r->nvariants + 1, sizeof(*in));
+	unsigned *vw, next = 0;
+	bool *in;
 
-	if (!vw || !in) {
-		free(vw);
-		free(in);
+	if (render_piece_bufs(r, &vw, &in))
 		return -1;
-	}
 	for (unsigned v = 0; v < r->nvariants; v++)
 		vw[v] = col_width(r, v);
 	fprintf(f, "%s\n", r->workload ? r->workload : "cs");

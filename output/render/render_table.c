@@ -177,14 +177,11 @@ static void print_row(struct grid *g, unsigned row, const bool *in, FILE *f)
 static int print_pieces(const struct results *r, const struct render_opts *o,
 			struct grid *g, FILE *f)
 {
-	unsigned *vw = calloc(r->nvariants + 1, sizeof(*vw)), next = 0;
-	bool *in = calloc(r->nvariants + 1, sizeof(*in));
+	unsigned *vw, next = 0;
+	bool *in;
 
-	if (!vw || !in) {
-		free(vw);
-		free(in);
+	if (render_piece_bufs(r, &vw, &in))
 		return -1;
-	}
 	for (unsigned c = 1; c < g->ncols; c++)
 		if (g->group_of[c])
 			vw[g->group_of[c] - 1] += g->width[c];
