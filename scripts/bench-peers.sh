@@ -17,7 +17,7 @@
 # or as arguments after the binary: lockhammer=DIR ck=DIR libslock=DIR.
 # RUNS (default 5) runs of DURATION (default 1) seconds each; LB_ARGS:
 # more lockbench options (e.g. LB_ARGS="--lat-sample 0": no latency
-# sampling, whose two clock reads per 64 operations the default pays).
+# sampling, whose two clock reads per 256 operations the default pays).
 #
 # The same section everywhere: lockbench --cs-lines 0 --ncs-ns 0 (the
 # mutual-exclusion check stays on); lockhammer -c 0 -p 0 (not -c 0ns,
@@ -27,15 +27,8 @@
 set -euo pipefail
 BIN=$(realpath "${1:-./lockbench}")
 shift || true
-for a in "$@"; do
-	case $a in
-	lockhammer=*) LOCKHAMMER_DIR=${a#*=} ;;
-	ck=*) CK_DIR=${a#*=} ;;
-	libslock=*) LIBSLOCK_DIR=${a#*=} ;;
-	*) echo "bench-peers: unknown argument ($a): want lockhammer=, ck= or libslock=DIR" >&2
-	   exit 2 ;;
-	esac
-done
+. "$(dirname "$0")/peers-build.sh"
+peers_args bench-peers "lockhammer ck libslock" "$@"
 RUNS=${RUNS:-5}
 DURATION=${DURATION:-1}
 W=$(mktemp -d)
@@ -51,7 +44,6 @@ for l in null tas ttas ticket anderson mcs clh qspinlock pthread_mutex; do
 done
 
 # ---- build the peers (in copies under $W) ----------------------------------
-. "$(dirname "$0")/peers-build.sh"
 # STEPS x 4 pairs per ck run: about DURATION seconds at ~5 ns a pair.
 steps=$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 5e7}')
 if [ -n "${LOCKHAMMER_DIR:-}" ]; then

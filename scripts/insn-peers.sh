@@ -18,20 +18,13 @@
 set -euo pipefail
 BIN=$(realpath "${1:-./lockbench}")
 shift || true
-for a in "$@"; do
-	case $a in
-	lockhammer=*) LOCKHAMMER_DIR=${a#*=} ;;
-	ck=*) CK_DIR=${a#*=} ;;
-	*) echo "insn-peers: unknown argument ($a): want lockhammer= or ck=DIR" >&2
-	   exit 2 ;;
-	esac
-done
+. "$(dirname "$0")/peers-build.sh"
+peers_args insn-peers "lockhammer ck" "$@"
 command -v valgrind >/dev/null || { echo "insn-peers: valgrind not installed" >&2; exit 1; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 log() { echo "insn-peers: $*" >&2; }
-. "$HERE/peers-build.sh"
 LOCKS="null tas ttas ticket anderson mcs clh qspinlock pthread_mutex"
 
 # Instructions of a whole run of "$@" under callgrind.

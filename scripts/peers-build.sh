@@ -6,6 +6,26 @@
 # (LOCK: lockbench's name for the algorithm) and returns non-zero, with
 # the tail of the build log on stderr, if the build failed.
 
+# peers_args PROG "WORDS" ARGS...: LOCKHAMMER_DIR, CK_DIR, LIBSLOCK_DIR
+# from ARGS of the form lockhammer=DIR, ck=DIR, libslock=DIR (only those
+# whose word is in WORDS); anything else: one line and exit 2.
+peers_args() {
+	local prog=$1 ok=$2 a k
+	shift 2
+	for a in "$@"; do
+		k=${a%%=*}
+		if [[ $a != *=* || " $ok " != *" $k "* ]]; then
+			echo "$prog: unknown argument ($a): want ${ok// /=, }=DIR" >&2
+			exit 2
+		fi
+		case $k in
+		lockhammer) LOCKHAMMER_DIR=${a#*=} ;;
+		ck) CK_DIR=${a#*=} ;;
+		libslock) LIBSLOCK_DIR=${a#*=} ;;
+		esac
+	done
+}
+
 # ARM's lockhammer: the whole synchronization-benchmarks checkout
 # (lockhammer includes ../../ext).
 peers_build_lockhammer() {
