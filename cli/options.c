@@ -92,7 +92,7 @@ static const struct opt rows[] = {
 	 .def = "1", .min = 0.01, .max = 86400, .off = F(duration),
 	 .help = "seconds of the measured window"},
 	{.name = "runs", .sname = 'r', .type = OPT_CALL, .arg = "N",
-	 .def = "3", .min = 1, .max = 10000, .off = F(runs), .set = set_runs,
+	 .def = "5", .min = 1, .max = 10000, .off = F(runs), .set = set_runs,
 	 .help = "runs per (lock, thread count) point, or auto (until --ci-target)"},
 	{.name = "ci-target", .type = OPT_PERCENT, .arg = "PCT",
 	 .def = "1%", .min = 0, .max = 100, .off = F(ci_target), .given = G(ci_target_given),
