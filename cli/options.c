@@ -279,6 +279,9 @@ void cli_usage(FILE *f)
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
 		"       lockbench merge [-o OUT.json] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"
+		"       lockbench locktorture [-t LIST] [--torture-type T] [-r N] [-o OUT.json]\n"
+		"       lockbench rerun FILE.json [options]\n"
+		"       lockbench help [COMMAND]\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");
