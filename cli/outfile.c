@@ -14,7 +14,7 @@
 #include "outfile.h"
 #include "suggest.h"
 
-static const struct format_info *format_or_die(const char *name)
+static const struct format_info *format_or_die_in(const char *name, const char *what)
 {
 	const char *names[32];
 	unsigned n = 0;
@@ -23,7 +23,12 @@ static const struct format_info *format_or_die(const char *name)
 		return format_find(name);
 	for (; formats[n].name && n < 32; n++)
 		names[n] = formats[n].name;
-	cli_die_unknown("format", name, names, n, NULL);
+	cli_die_unknown(what, name, names, n, NULL);
+}
+
+static const struct format_info *format_or_die(const char *name)
+{
+	return format_or_die_in(name, "format");
 }
 
 /* A format that is read by programs rather than people: the one that a
@@ -167,8 +172,20 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		items = cli_strdup(path);
 		parse_items(o, items, path);
 	}
-	else if (path)
+	else if (path) {
+		/* WORD=... where WORD is no format: a misspelt one (-o jsn=x),
+		 * not a file name (a file with '=' in its name: ./a=b). */
+		size_t w = strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+
+		if (w && w < 32 && path[w] == '=') {
+			char word[32];
+
+			memcpy(word, path, w);
+			word[w] = 0;
+			format_or_die_in(word, "format in -o");
+		}
 		plain_file(o, path);
+	}
 	for (unsigned i = 0; i < o->n; i++) {
 		const char *pi = o->dest[i].path;
 

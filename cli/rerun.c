@@ -39,11 +39,14 @@ int cmd_rerun(int argc, char **argv)
 	char **av, seedbuf[32];
 	bool has_seed = false, quiet = false;
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (argc < 2)
+		cli_die("rerun: no results file given; usage: lockbench rerun FILE.json "
+			"[options]");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		printf("usage: lockbench rerun FILE.json [options]\n"
 		       "Run the command recorded in FILE.json again, with its seed, without\n"
 		       "its -o (give one); options after FILE.json are added last.\n");
-		return argc < 2 ? 2 : 0;
+		return 0;
 	}
 	doc = json_load_file(argv[1], 0, &je);
 	if (!doc)

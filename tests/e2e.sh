@@ -80,6 +80,14 @@ EOF
 "$BIN" compare -f json -o "$OUT/provc.json" "$OUT/prov.json"
 bad_input "rerun of a compare" "made by 'lockbench compare', not by a run" rerun "$OUT/provc.json"
 bad_input "rerun without provenance" "no provenance.command" rerun "$(dirname "$0")/golden/rtmutex/k0.json"
+expect_exit 2 "rerun without a file" -- "$BIN" rerun
+[ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "rerun: no results file given" "$OUT/stderr" &&
+	ok || bad "rerun without a file: $(cat "$OUT/stderr")"
+# A misspelt format before '=' in -o is refused, not taken as a file name.
+(ABS=$(realpath "$BIN"); cd "$OUT" && "$ABS" -o jsn=x.json -t 1 >/dev/null 2>"$OUT/jsn.err"; echo $? >"$OUT/jsn.rc")
+[ "$(cat "$OUT/jsn.rc")" = 2 ] && [ "$(wc -l <"$OUT/jsn.err")" -eq 1 ] &&
+	grep -q "unknown format in -o (jsn): did you mean json" "$OUT/jsn.err" &&
+	[ ! -e "$OUT/jsn=x.json" ] && ok || bad "-o jsn=x.json: $(cat "$OUT/jsn.rc" "$OUT/jsn.err")"
 expect_exit 0 "header" -- "$BIN" -l ticket -t 1 -r 1 --warmup 0.02 -d 0.05 -q --header
 head -1 "$OUT/stdout" | grep -q "^# kernel .*, lockbench .* (git .*): lockbench -l ticket .* --header$" &&
 	sed -n 2p "$OUT/stdout" | grep -q "^Lock:" && ok || bad "--header: $(head -2 "$OUT/stdout")"
