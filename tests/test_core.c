@@ -162,6 +162,32 @@ static void test_place_oversubscribed(void **state)
 	topo_free(&t);
 }
 
+/* The distinct CPUs of a placement, in thread order: oversubscribed
+ * threads counted once; unpinned ones by their PU only with a topology. */
+static void test_place_distinct_cpus(void **state)
+{
+	struct topo t;
+	struct placement_policy p;
+	struct thread_place pl[5];
+	int cpus[5];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, "core:2 pu:1", NULL, err, sizeof(err)), 0);
+	assert_int_equal(placement_parse("cores", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_assign(&t, &p, 5, pl, err, sizeof(err)), 0);
+	assert_int_equal(placement_distinct_cpus(&t, pl, 5, cpus), 2);
+	assert_int_equal(cpus[0], pl[0].cpu);
+	assert_int_equal(cpus[1], pl[1].cpu);
+	assert_int_not_equal(cpus[0], cpus[1]);
+	pl[0].cpu = pl[1].cpu = -1;    /* not pinned: where they would run */
+	assert_int_equal(placement_distinct_cpus(&t, pl, 2, cpus), 2);
+	assert_int_equal(cpus[0], t.pu[pl[0].pu].os);
+	assert_int_equal(placement_distinct_cpus(NULL, pl, 2, cpus), 0);
+	placement_policy_free(&p);
+	topo_free(&t);
+}
+
 static void test_place_errors(void **state)
 {
 	struct topo t;
@@ -448,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_numlist_good),
 		cmocka_unit_test(test_numlist_bad),
 		cmocka_unit_test(test_place_cores_smt_last),
+		cmocka_unit_test(test_place_distinct_cpus),
 		cmocka_unit_test(test_place_smt),
 		cmocka_unit_test(test_place_spread),
 		cmocka_unit_test(test_place_nodes_and_cpus),
