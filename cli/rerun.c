@@ -31,9 +31,28 @@ static unsigned dropped(const char *w)
 	return 0;
 }
 
-int cmd_rerun(int argc, char **argv)
+/* The results file at path and the run command it records (*cmd,
+ * borrowed from the returned document); exit 2 when it has none. */
+static json_t *recorded(const char *path, json_t **cmd)
 {
 	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	const char *word;
+
+	if (!doc)
+		cli_die("rerun (%s): cannot read results: %s", path, je.text);
+	*cmd = json_object_get(json_object_get(doc, "provenance"), "command");
+	if (!json_is_array(*cmd) || json_array_size(*cmd) < 1)
+		cli_die("rerun (%s): no provenance.command (written by an older lockbench "
+			"or another tool)", path);
+	word = json_string_value(json_array_get(*cmd, 1));
+	if (word && command_find(word) && strcmp(word, "run"))
+		cli_die("rerun (%s): made by 'lockbench %s', not by a run", path, word);
+	return doc;
+}
+
+int cmd_rerun(int argc, char **argv)
+{
 	json_t *doc, *cmd, *seed;
 	size_t n, k = 0;
 	char **av, seedbuf[32];
@@ -48,19 +67,8 @@ int cmd_rerun(int argc, char **argv)
 		       "its -o (give one); options after FILE.json are added last.\n");
 		return 0;
 	}
-	doc = json_load_file(argv[1], 0, &je);
-	if (!doc)
-		cli_die("rerun (%s): cannot read results: %s", argv[1], je.text);
-	cmd = json_object_get(json_object_get(doc, "provenance"), "command");
-	if (!json_is_array(cmd) || json_array_size(cmd) < 1)
-		cli_die("rerun (%s): no provenance.command (written by an older lockbench "
-			"or another tool)", argv[1]);
+	doc = recorded(argv[1], &cmd);
 	n = json_array_size(cmd);
-	if (n > 1 && json_is_string(json_array_get(cmd, 1)) &&
-	    command_find(json_string_value(json_array_get(cmd, 1))) &&
-	    strcmp(json_string_value(json_array_get(cmd, 1)), "run"))
-		cli_die("rerun (%s): made by 'lockbench %s', not by a run", argv[1],
-			json_string_value(json_array_get(cmd, 1)));
 	av = cli_calloc(n + (size_t)argc + 4, sizeof(*av));
 	av[k++] = "lockbench";
 	for (size_t i = 1; i < n; i++) {
