@@ -98,7 +98,17 @@ static void layout_loop(struct worker *w)
 	}
 }
 
-static const char *const layout_options[] = {"layouts", "read-pct", NULL};
+/* --read-pct is rw's too (workloads/rw.c), declared alike. */
+static const struct wl_option layout_options[] = {
+	{.name = "layouts", .arg = "LIST", .type = WL_OPT_VARIANTS,
+	 .def = "packed,aligned,per_node", .choices = wl_layout_names,
+	 .nchoices = WL_NLAYOUTS, .off = offsetof(struct wl_params, layout),
+	 .help = "the variants (columns)"},
+	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,
+	 .def = "90", .max = 100, .off = offsetof(struct wl_params, read_pct),
+	 .help = "share of operations that read (per operation)"},
+	{0},
+};
 
 const struct workload_ops workload_layout_ops = {
 	.name = "layout",

@@ -38,8 +38,9 @@ struct config {
 	const char *label;
 	const char *row_heading;
 	bool quiet;
-	/* -w layout: per variant its enum wl_layout (the variants are the
-	 * layouts, each run with the `null` lock); NULL otherwise. */
+	/* A workload with variants of its own (WL_OPT_VARIANTS, -w layout):
+	 * per variant its index into the option's choices (each run with
+	 * the `null` lock); NULL otherwise. */
 	unsigned *layouts;
 	struct noise_opts noise;           /* probe, flags, -r auto (noise.h) */
 	/* --counters: the events every run measures (those the kernel
