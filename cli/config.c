@@ -522,14 +522,9 @@ static const struct workload_ops *workload_or_die(const char *name)
 static void config_variants(struct config *cf, const struct cli *c,
 			    struct lopt_dims *ld)
 {
-	const struct wl_option *vo = NULL;
-
 	cf->workload = workload_or_die(c->workload);
-	for (const struct wl_option *w = cf->workload->options; w && w->name; w++)
-		if (w->type == WL_OPT_VARIANTS)
-			vo = w;
-	if (vo)
-		config_wl_variants(cf, c, vo);
+	if (workload_variants(cf->workload))
+		config_wl_variants(cf, c, workload_variants(cf->workload));
 	else
 		config_locks(cf, c);
 	config_lock_opts(cf, c, ld);
@@ -622,8 +617,6 @@ static void sweep_variant(struct config *cf, const struct config *old,
 	}
 	params_of(&tmp, &cf->vparams[nv]);
 	cf->vparams[nv].fixed_roles = old->params.fixed_roles;
-	cf->vparams[nv].readers = old->params.readers;
-	cf->vparams[nv].writers = old->params.writers;
 	cf->vparams[nv].writers_set = old->params.writers_set;
 	cf->vnames[nv] = cli_strdup(name);
 	cf->vswept[nv] = sw;

@@ -63,16 +63,17 @@ static json_t *locks_json(const struct config *cf, json_t **lopts)
 static void config_json_wl(json_t *j, const struct config *cf)
 {
 	const struct wl_params *p = &cf->params;
+	const struct wl_option *vo = workload_variants(cf->workload);
 	json_t *lay = json_null();
 
 	if (!j)
 		return;
-	if (cf->layouts) {
+	if (cf->layouts && vo) {
 		lay = json_array();
 		for (unsigned i = 0; i < cf->nlocks; i++)
 			if (!i || cf->layouts[i] != cf->layouts[i - 1])
 				json_array_append_new(lay, json_string(
-					wl_layout_names[cf->layouts[i] % WL_NLAYOUTS]));
+					vo->choices[cf->layouts[i] % vo->nchoices]));
 	}
 	json_object_set_new(j, "cs_write_lines", json_integer(p->cs_write_lines));
 	json_object_set_new(j, "read_pct", p->fixed_roles ? json_null()

@@ -95,8 +95,7 @@ static void set_error(struct point *p, enum point_status st, const char *msg)
 	p->error = strdup(msg);
 }
 
-/* The option naming the workload's own variants (WL_OPT_VARIANTS), or NULL. */
-static const struct wl_option *variants_option(const struct workload_ops *wl)
+const struct wl_option *workload_variants(const struct workload_ops *wl)
 {
 	for (const struct wl_option *o = wl ? wl->options : NULL; o && o->name; o++)
 		if (o->type == WL_OPT_VARIANTS)
@@ -106,7 +105,7 @@ static const struct wl_option *variants_option(const struct workload_ops *wl)
 
 const char *config_variant_name(const struct config *c, unsigned v)
 {
-	const struct wl_option *vo = variants_option(c->workload);
+	const struct wl_option *vo = workload_variants(c->workload);
 
 	if (c->vnames)
 		return c->vnames[v];
@@ -124,7 +123,7 @@ const char *config_variant_name(const struct config *c, unsigned v)
  */
 static struct wl_params *variant_params(const struct config *c)
 {
-	const struct wl_option *vo = variants_option(c->workload);
+	const struct wl_option *vo = workload_variants(c->workload);
 	struct wl_params *vp = calloc(c->nlocks + 1, sizeof(*vp));
 
 	for (unsigned v = 0; vp && v < c->nlocks; v++) {

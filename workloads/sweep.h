@@ -63,6 +63,10 @@ struct config {
 	json_t *sweep;
 };
 
+/* The option whose values are wl's own variants (WL_OPT_VARIANTS: the
+ * layouts of -w layout), or NULL: wl's variants are locks. */
+const struct wl_option *workload_variants(const struct workload_ops *wl);
+
 /* Column name of variant v: its layout under -w layout, else its lock. */
 const char *config_variant_name(const struct config *c, unsigned v);
 

@@ -157,7 +157,9 @@ enum wl_opt_type {
 	WL_OPT_SECONDS,  /* seconds into a `double` field (500ms = 0.5) */
 	/* A list of .choices: the workload's variants, the columns of its
 	 * tables instead of locks (each run with the `null` lock); each
-	 * variant's index into .choices goes in the field (`unsigned`). */
+	 * variant's index into .choices goes in the field (`unsigned`).  The
+	 * workload's name is their noun: "unknown layout (x)", the column
+	 * heading "Layout". */
 	WL_OPT_VARIANTS,
 };
 
