@@ -9,6 +9,7 @@
 #include "../topology/machine.h"
 #include "../topology/mem.h"
 #include "../workloads/clock.h"
+#include "options.h"
 #include "rundoc.h"
 
 json_t *machine_json(const struct topo *t)
@@ -59,7 +60,29 @@ static json_t *locks_json(const struct config *cf, json_t **lopts)
 	return locks;
 }
 
-/* The workload members of the config object. */
+/* Every other workload option under its result key ("long_hold_ms"),
+ * read from the field its declaration names (every workload's: the
+ * config object has the same members whatever the workload). */
+static void config_json_wlopts(json_t *j, const struct wl_params *p)
+{
+	const struct opt_cmd *t = run_options();
+	char key[160];
+
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct wl_option *w = cli_wl_option(&t->opts[i]);
+		const char *f = (const char *)p + (w ? w->off : 0);
+
+		if (!w || w->type == WL_OPT_VARIANTS ||
+		    json_object_get(j, opt_param_key(&t->opts[i], key, sizeof(key))))
+			continue;
+		json_object_set_new(j, key, w->type == WL_OPT_SECONDS ?
+				    json_real(*(const double *)f) :
+				    json_integer(*(const unsigned *)f));
+	}
+}
+
+/* The workload members of the config object: the roles of rw (null when
+ * not in use) and the variants by name, then the rest as declared. */
 static void config_json_wl(json_t *j, const struct config *cf)
 {
 	const struct wl_params *p = &cf->params;
@@ -83,8 +106,7 @@ static void config_json_wl(json_t *j, const struct config *cf)
 	json_object_set_new(j, "writers", p->writers_set ? json_integer(p->writers)
 							  : json_null());
 	json_object_set_new(j, "lat_sample", json_integer(p->lat_sample));
-	json_object_set_new(j, "long_hold_ms", json_integer(p->long_hold_ms));
-	json_object_set_new(j, "stutter_s", json_real(p->stutter_s));
+	config_json_wlopts(j, p);
 	json_object_set_new(j, "layouts", lay);
 }
 

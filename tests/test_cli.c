@@ -273,7 +273,9 @@ static void test_layouts_default(void **state)
 /*
  * The JSON config echo, checked against the table: every row is either
  * echoed under a config key or listed as recorded elsewhere (or not a
- * property of the results); a new row must be classified here.
+ * property of the results); a new row must be classified here.  A
+ * workload's option needs no entry: it is echoed under its result key
+ * (opt_param_key(): "long_hold_ms"), which the test checks.
  */
 static const char *const echoed[][2] = {
 	{"locks", "locks"}, {"workload", "workload"}, {"baseline", "baseline"},
@@ -282,8 +284,6 @@ static const char *const echoed[][2] = {
 	{"watchdog", "watchdog_s"}, {"order", "order"}, {"seed", "seed"},
 	{"cs-ns", "cs_ns"}, {"ncs-ns", "ncs_ns"}, {"ncs-dist", "ncs_dist"},
 	{"cs-lines", "cs_lines"}, {"cs-write-pct", "cs_write_lines"},
-	{"readers", "readers"}, {"writers", "writers"}, {"read-pct", "read_pct"},
-	{"long-hold", "long_hold_ms"}, {"stutter", "stutter_s"}, {"layouts", "layouts"},
 	{"lat-sample", "lat_sample"}, {"placement", "placement"}, {"isolated", "isolated"},
 	{"mem-node", "mem_node"}, {"fake-nodes", "fake_nodes"}, {"unit", "unit"},
 	{"counters", "counters"},
@@ -299,6 +299,24 @@ static const char *const elsewhere[] = {
 	"rows",
 	"verbose", "help", "version",                   /* not results */
 };
+
+/* Every workload option's result key is a member of the config echo
+ * (with -w cs too), the defaults as declared. */
+static void config_echo_wl(const json_t *j)
+{
+	const struct opt_cmd *t = run_options();
+	char key[160];
+
+	for (unsigned i = 0; i < t->n; i++)
+		if (cli_wl_option(&t->opts[i]) &&
+		    !json_object_get(j, opt_param_key(&t->opts[i], key, sizeof(key))))
+			fail_msg("config echo lacks %s (--%s)", key, t->opts[i].name);
+	assert_int_equal(json_integer_value(json_object_get(j, "read_pct")), 90);
+	assert_int_equal(json_integer_value(json_object_get(j, "long_hold_ms")), 0);
+	assert_true(json_is_real(json_object_get(j, "stutter_s")));
+	assert_true(json_is_null(json_object_get(j, "readers")));
+	assert_true(json_is_null(json_object_get(j, "layouts")));
+}
 
 static void test_config_echo(void **state)
 {
@@ -319,6 +337,7 @@ static void test_config_echo(void **state)
 			hits += !strcmp(echoed[k][0], name);
 		for (unsigned k = 0; k < sizeof(elsewhere) / sizeof(elsewhere[0]); k++)
 			hits += !strcmp(elsewhere[k], name);
+		hits += cli_wl_option(&run_options()->opts[i]) != NULL;
 		if (hits != 1)
 			fail_msg("option --%s: classify it in test_config_echo", name);
 	}
@@ -331,6 +350,7 @@ static void test_config_echo(void **state)
 	for (unsigned k = 0; k < sizeof(echoed) / sizeof(echoed[0]); k++)
 		if (!json_object_get(j, echoed[k][1]))
 			fail_msg("config echo lacks %s (--%s)", echoed[k][1], echoed[k][0]);
+	config_echo_wl(j);
 	assert_int_equal(json_integer_value(json_object_get(j, "ncs_ns")), 100);
 	json_decref(j);
 	config_free(&cf);
