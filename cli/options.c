@@ -8,6 +8,7 @@
  * The workloads' own options are declared in their files and become
  * rows here when the table is first asked for (run_options()).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -288,6 +289,20 @@ static bool own_row(const char *name)
 	return false;
 }
 
+/* A declaration the table cannot take is a bug of its workload: one line. */
+static void check_wl_option(const struct workload_ops *wl, const struct wl_option *w)
+{
+	const char *why = own_row(w->name) ? "is a run option already" :
+			  nwl == MAX_WL_OPTIONS ? "is one too many (MAX_WL_OPTIONS)" :
+			  (unsigned)w->type > WL_OPT_VARIANTS ? "has no valid .type" :
+			  !w->arg || !w->help ? "lacks .arg or .help" :
+			  w->type == WL_OPT_VARIANTS && !w->nchoices ? "has no .choices" :
+			  NULL;
+
+	if (why)
+		cli_die("workload %s: option --%s %s", wl->name, w->name, why);
+}
+
 /* Workload wl's option w: a new row at table[*n], or a second owner. */
 static void add_wl_option(const struct workload_ops *wl, const struct wl_option *w,
 			  unsigned *n)
@@ -300,10 +315,7 @@ static void add_wl_option(const struct workload_ops *wl, const struct wl_option 
 		cli_die("workload %s declares --%s unlike workload %s", wl->name,
 			w->name, who[s]);
 	if (s == nwl) {
-		if (own_row(w->name) ||
-		    nwl == MAX_WL_OPTIONS || (unsigned)w->type > WL_OPT_VARIANTS)
-			cli_die("workload %s: option --%s clashes with a run option, "
-				"is one too many or has no type", wl->name, w->name);
+		check_wl_option(wl, w);
 		decl[nwl++] = w;
 		table[(*n)++] = wl_row(w, s);
 	}
@@ -351,11 +363,11 @@ const struct opt_cmd *run_options(void)
 
 const struct wl_option *cli_wl_option(const struct opt *o)
 {
-	const struct opt_cmd *t = run_options();
+	uintptr_t first = (uintptr_t)(run_options()->opts + wl_first);
 
-	if (o < t->opts + wl_first || o >= t->opts + wl_first + nwl)
+	if ((uintptr_t)o < first || (uintptr_t)o >= first + nwl * sizeof(*o))
 		return NULL;
-	return decl[o - t->opts - wl_first];
+	return decl[((uintptr_t)o - first) / sizeof(*o)];
 }
 
 const struct cli_wlval *cli_wl_value(const struct cli *c, const char *name)
