@@ -172,7 +172,7 @@ static void check_wl_row(const struct opt *o, const struct workload_ops *wl,
 	const char *who = strstr(o->help, wl->name);
 
 	assert_non_null(o);
-	assert_ptr_equal(cli_wl_option(o)->name, w->name);
+	assert_string_equal(cli_wl_option(o)->name, w->name);
 	assert_int_equal(o->type, types[w->type]);
 	assert_string_equal(o->arg, w->arg);
 	assert_true(o->def == w->def || !strcmp(o->def, w->def));

@@ -8,8 +8,6 @@
  * is taken: the variants are the layouts (--layouts), and the lock
  * column is fixed to `null`.
  */
-#include <string.h>
-
 #include "loop.h"
 #include "layout.h"
 
@@ -18,14 +16,6 @@ const char *const wl_layout_names[WL_NLAYOUTS] = {
 	[WL_LAYOUT_ALIGNED] = "aligned",
 	[WL_LAYOUT_PER_NODE] = "per_node",
 };
-
-int layout_parse(const char *name)
-{
-	for (unsigned i = 0; i < WL_NLAYOUTS; i++)
-		if (!strcmp(wl_layout_names[i], name))
-			return (int)i;
-	return -1;
-}
 
 size_t layout_ro_offset(enum wl_layout l)
 {
