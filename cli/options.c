@@ -319,8 +319,9 @@ static void add_wl_option(const struct workload_ops *wl, const struct wl_option 
 		decl[nwl++] = w;
 		table[(*n)++] = wl_row(w, s);
 	}
-	snprintf(who[s] + strlen(who[s]), sizeof(who[s]) - strlen(who[s]), "%s%s",
-		 *who[s] ? ", " : "", wl->name);
+	if (snprintf(who[s] + strlen(who[s]), sizeof(who[s]) - strlen(who[s]), "%s%s",
+		     *who[s] ? ", " : "", wl->name) >= (int)(sizeof(who[s]) - strlen(who[s])))
+		cli_die("workload %s: option --%s has too many owners", wl->name, w->name);
 }
 
 /* The workloads' rows at table[*n], in registry order; the first takes
@@ -332,7 +333,9 @@ static void add_wl_rows(const struct opt *marker, unsigned *n)
 		for (const struct wl_option *w = workloads[k]->options; w && w->name; w++)
 			add_wl_option(workloads[k], w, n);
 	for (unsigned s = 0; s < nwl; s++)
-		snprintf(help[s], sizeof(help[s]), "%s: %s", who[s], decl[s]->help);
+		if (snprintf(help[s], sizeof(help[s]), "%s: %s", who[s], decl[s]->help) >=
+		    (int)sizeof(help[s]))
+			cli_die("workload option --%s: help too long", decl[s]->name);
 	if (*n > wl_first)
 		table[wl_first].group = marker->group;
 }
