@@ -107,7 +107,7 @@ static const struct opt rows[] = {
 	 .shown = "none", .min = 0.01, .max = 1e7, .off = F(time_budget), .given = G(time_budget_given),
 	 .help = "-r auto: stop adding rounds before the sweep takes longer"},
 	{.name = "stat-interval", .type = OPT_SECONDS, .arg = "S",
-	 .def = "0.1", .min = 0.01, .max = 86400, .off = F(interval),
+	 .def = "1", .min = 0.01, .max = 86400, .off = F(interval),
 	 .help = "time-series interval inside the window"},
 	{.name = "watchdog", .type = OPT_SECONDS, .arg = "S",
 	 .def = "10", .min = 0.1, .max = 86400, .off = F(watchdog),
