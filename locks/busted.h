@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the busted lock: its types and its lock and unlock paths
- * (locks/busted.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/busted.c inline them.
+ * (locks/busted.c holds the ops table, init and tunables), in a header
+ * so that the worker loops instantiated for the lock in
+ * workloads/loops/busted.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_BUSTED_H
 #define LOCKBENCH_LOCK_BUSTED_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the cbomcs lock: its types and its lock and unlock paths
- * (locks/cbomcs.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/cbomcs.c inline them.
+ * (locks/cbomcs.c holds the ops table, init and tunables), in a header
+ * so that the worker loops instantiated for the lock in
+ * workloads/loops/cbomcs.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_CBOMCS_H
 #define LOCKBENCH_LOCK_CBOMCS_H

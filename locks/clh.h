@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the clh lock: its types and its lock and unlock paths
- * (locks/clh.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/clh.c inline them.
+ * (locks/clh.c holds the ops table, init and tunables), in a header so
+ * that the worker loops instantiated for the lock in
+ * workloads/loops/clh.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_CLH_H
 #define LOCKBENCH_LOCK_CLH_H

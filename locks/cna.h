@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the cna lock: its types and its lock and unlock paths
- * (locks/cna.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/cna.c inline them.
+ * (locks/cna.c holds the ops table, init and tunables), in a header so
+ * that the worker loops instantiated for the lock in
+ * workloads/loops/cna.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_CNA_H
 #define LOCKBENCH_LOCK_CNA_H

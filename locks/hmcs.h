@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the hmcs lock: its types and its lock and unlock paths
- * (locks/hmcs.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/hmcs.c inline them.
+ * (locks/hmcs.c holds the ops table, init and tunables), in a header so
+ * that the worker loops instantiated for the lock in
+ * workloads/loops/hmcs.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_HMCS_H
 #define LOCKBENCH_LOCK_HMCS_H

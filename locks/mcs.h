@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the mcs lock: its types and its lock and unlock paths
- * (locks/mcs.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/mcs.c inline them.
+ * (locks/mcs.c holds the ops table, init and tunables), in a header so
+ * that the worker loops instantiated for the lock in
+ * workloads/loops/mcs.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_MCS_H
 #define LOCKBENCH_LOCK_MCS_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The body of the mutex_spin lock: its types and its lock and unlock paths
- * (locks/mutex_spin.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/mutex_spin.c inline them.
+ * The body of the mutex_spin lock: its types and its lock and unlock
+ * paths (locks/mutex_spin.c holds the ops table, init and tunables), in
+ * a header so that the worker loops instantiated for the lock in
+ * workloads/loops/mutex_spin.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_MUTEX_SPIN_H
 #define LOCKBENCH_LOCK_MUTEX_SPIN_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The body of the pthread_mutex lock: its types and its lock and unlock paths
- * (locks/pthread_mutex.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/pthread_mutex.c inline them.
+ * The body of the pthread_mutex lock: its types and its lock and unlock
+ * paths (locks/pthread_mutex.c holds the ops table, init and tunables),
+ * in a header so that the worker loops instantiated for the lock in
+ * workloads/loops/pthread_mutex.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_PTHREAD_MUTEX_H
 #define LOCKBENCH_LOCK_PTHREAD_MUTEX_H

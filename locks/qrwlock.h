@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The body of the qrwlock lock: its types and its lock and unlock paths
- * (locks/qrwlock.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/qrwlock.c inline them.
+ * (locks/qrwlock.c holds the ops table, init and tunables), in a header
+ * so that the worker loops instantiated for the lock in
+ * workloads/loops/qrwlock.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_QRWLOCK_H
 #define LOCKBENCH_LOCK_QRWLOCK_H

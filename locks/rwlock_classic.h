@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The body of the rwlock_classic lock: its types and its lock and unlock paths
- * (locks/rwlock_classic.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/rwlock_classic.c inline them.
+ * The body of the rwlock_classic lock: its types and its lock and unlock
+ * paths (locks/rwlock_classic.c holds the ops table, init and tunables),
+ * in a header so that the worker loops instantiated for the lock in
+ * workloads/loops/rwlock_classic.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_RWLOCK_CLASSIC_H
 #define LOCKBENCH_LOCK_RWLOCK_CLASSIC_H

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The body of the ticket_prop lock: its types and its lock and unlock paths
- * (locks/ticket_prop.c holds the ops table, init and tunables).  They are
- * static inline so that the worker loops instantiated for the lock in
- * workloads/loops/ticket_prop.c inline them.
+ * The body of the ticket_prop lock: its types and its lock and unlock
+ * paths (locks/ticket_prop.c holds the ops table, init and tunables), in
+ * a header so that the worker loops instantiated for the lock in
+ * workloads/loops/ticket_prop.c see them and inline them.
  */
 #ifndef LOCKBENCH_LOCK_TICKET_PROP_H
 #define LOCKBENCH_LOCK_TICKET_PROP_H
