@@ -8,8 +8,6 @@
 #ifndef LOCKBENCH_LOCK_ANDERSON_H
 #define LOCKBENCH_LOCK_ANDERSON_H
 
-#include <errno.h>
-
 #include "lockbench/lock.h"
 
 /* One flag per cache line: 1 = the holder of this slot may enter. */

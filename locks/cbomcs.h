@@ -8,8 +8,6 @@
 #ifndef LOCKBENCH_LOCK_CBOMCS_H
 #define LOCKBENCH_LOCK_CBOMCS_H
 
-#include <errno.h>
-
 #include "lockbench/lock.h"
 
 /* Global lock backoff limits (pause iterations). */

@@ -8,8 +8,6 @@
 #ifndef LOCKBENCH_LOCK_CLH_H
 #define LOCKBENCH_LOCK_CLH_H
 
-#include <errno.h>
-
 #include "lockbench/lock.h"
 
 struct clh_node {

@@ -8,8 +8,6 @@
 #ifndef LOCKBENCH_LOCK_HMCS_H
 #define LOCKBENCH_LOCK_HMCS_H
 
-#include <errno.h>
-
 #include "lockbench/lock.h"
 
 /* Status values besides a pass count 1..threshold (the paper's). */

@@ -8,7 +8,6 @@
 #ifndef LOCKBENCH_LOCK_MUTEX_SPIN_H
 #define LOCKBENCH_LOCK_MUTEX_SPIN_H
 
-#include <errno.h>
 #include <sched.h>
 #include <stddef.h>
 

@@ -8,7 +8,6 @@
 #ifndef LOCKBENCH_LOCK_PTHREAD_MUTEX_H
 #define LOCKBENCH_LOCK_PTHREAD_MUTEX_H
 
-#include <errno.h>
 #include <pthread.h>
 
 #include "lockbench/lock.h"

@@ -8,7 +8,6 @@
 #ifndef LOCKBENCH_LOCK_PTHREAD_RWLOCK_H
 #define LOCKBENCH_LOCK_PTHREAD_RWLOCK_H
 
-#include <errno.h>
 #include <pthread.h>
 
 #include "lockbench/lock.h"

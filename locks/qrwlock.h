@@ -8,8 +8,6 @@
 #ifndef LOCKBENCH_LOCK_QRWLOCK_H
 #define LOCKBENCH_LOCK_QRWLOCK_H
 
-#include <errno.h>
-
 #include "qspinlock.h"
 
 #define QW_WAITING 0x100u  /* a writer is waiting */

@@ -8,8 +8,6 @@
 #ifndef LOCKBENCH_LOCK_RWLOCK_CLASSIC_H
 #define LOCKBENCH_LOCK_RWLOCK_CLASSIC_H
 
-#include <errno.h>
-
 #include "lockbench/lock.h"
 
 #define RWC_BIAS 0x01000000ll
