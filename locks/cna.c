@@ -55,11 +55,6 @@ static const struct lock_opt cna_opts[] = {
 			   0, 0, UINT32_MAX},
 };
 
-/* The plain fields above are written by their own thread before it
- * links in (published by the release of the link) or by the holder
- * before the hand-off (published by its release), and read after the
- * matching acquire: they need no atomics. */
-
 /* lock_ops glue. */
 
 static int cna_init(void *lock, const struct lock_init *in)

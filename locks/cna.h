@@ -40,6 +40,11 @@ struct cna_node {
 	bool flush;              /* this head splices the secondary back */
 };
 
+/* The plain fields above are written by their own thread before it
+ * links in (published by the release of the link) or by the holder
+ * before the hand-off (published by its release), and read after the
+ * matching acquire: they need no atomics. */
+
 static inline struct cna *to_cna(struct qspinlock *l)
 {
 	return (struct cna *)l;
