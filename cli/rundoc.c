@@ -191,15 +191,16 @@ json_t *run_order_json(const struct config *cf)
 }
 
 /* How a delay of `ns` is made: not at all, in calibrated loop turns
- * (below two reads of the clock: what it cannot time), or spun on a
- * deadline of the clock (workloads/loop.h, wl_spin()). */
+ * (a mean below two reads of the clock: what it cannot time), or spun
+ * on a deadline of the clock with each delay's error carried to the
+ * next (workloads/loop.h, wl_delay()). */
 static const char *delay_method(const struct lb_tick_rate *t, uint64_t ns, bool exp)
 {
 	if (!ns)
 		return "none";
 	if ((double)ns < 2 * (double)t->read_ticks * t->ns_per_tick)
 		return exp ? "turns, deadline for draws above two clock reads" : "turns";
-	return exp ? "deadline, turns for draws below two clock reads" : "deadline";
+	return "deadline, error carried";
 }
 
 json_t *calibration_json(const struct wl_params *p)

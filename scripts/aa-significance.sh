@@ -8,7 +8,7 @@
 # work per acquisition.
 #
 # Measured, each REPS times (default 20), at 1 thread, default length
-# (-r 3, -d 1, --warmup 0.5) unless LB_OPTS says otherwise:
+# (-r 10, -d 0.5, --warmup 0.25) unless LB_OPTS says otherwise:
 #   within  A/A:  one run, padded_a vs padded_b, nothing slowed
 #   within  5%:   one run, padded_b 5% slower      (and 2%)
 #   across  A/A:  INV invocations labelled A vs INV labelled A2, compared

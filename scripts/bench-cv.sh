@@ -4,7 +4,9 @@
 # empty sections; per lock the CV of ns per operation, the CV of core
 # cycles per operation (ns x the run's core-speed probe, the mean of its
 # before and after values), and the runs the probe flagged
-# core_speed_moved.
+# core_speed_moved; then the runs more than 2% off the lock's median
+# ("moved") and how many of those the probe flagged: the 1-thread
+# noise is either small (CV <= 1%) or seen.
 #   scripts/bench-cv.sh [./lockbench] [extra lockbench options]
 set -euo pipefail
 BIN=${1:-./lockbench}
@@ -18,9 +20,10 @@ import json, statistics, sys
 d = json.load(open(sys.argv[1]))
 print("1 thread, %d runs each, empty sections; %s" % (d["config"]["runs"],
       d["machine"]["cpu_model"]))
-print("%-14s %10s %8s %12s %8s %8s" % ("lock", "ns/op", "CV", "cycles/op", "CV", "flagged"))
+print("%-14s %10s %8s %12s %8s %8s %14s" % ("lock", "ns/op", "CV", "cycles/op", "CV", "flagged",
+      "off>2% flagged"))
 for p in d["points"]:
-    ns, cyc, moved = [], [], 0
+    ns, cyc, moved, flag = [], [], 0, []
     for r in p["runs"]:
         n = 1e9 / r["ops_per_sec"]
         cs = r.get("core_speed")
@@ -28,8 +31,11 @@ for p in d["points"]:
         if cs:
             cyc.append(n * (cs["before_ghz"] + cs["after_ghz"]) / 2)
         moved += "core_speed_moved" in r.get("flags", [])
+        flag.append(bool(r.get("flags")))
     cv = lambda x: statistics.stdev(x) / statistics.mean(x) * 100 if len(x) > 1 else float("nan")
-    print("%-14s %10.2f %7.2f%% %12.2f %7.2f%% %5d/%d" % (p["variant"], statistics.mean(ns),
+    med = statistics.median(ns)
+    off = [i for i, n in enumerate(ns) if abs(n / med - 1) > 0.02]
+    print("%-14s %10.2f %7.2f%% %12.2f %7.2f%% %5d/%d %8d/%d" % (p["variant"], statistics.mean(ns),
           cv(ns), statistics.mean(cyc) if cyc else float("nan"), cv(cyc) if cyc else float("nan"),
-          moved, len(p["runs"])))
+          moved, len(p["runs"]), sum(flag[i] for i in off), len(off)))
 PY

@@ -176,7 +176,7 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 		--warmup 0.2 -d 2 --cs-ns 0 --ncs-ns 0 --watchdog 5 -q --no-tune
 	grep -qE "HUNG|FAILED|ERROR" "$OUT/stdout" && bad "sleeping lock hung: $(cat "$OUT/stdout")" || ok
 	# The default sweep: no arguments, about a minute (4 locks x 2 thread
-	# counts x 5 runs of 0.5 s warm-up and a 1 s window on 2 CPUs).
+	# counts x 10 runs of 0.25 s warm-up and a 0.5 s window on 2 CPUs).
 	start=$(date +%s)
 	expect_exit 0 "default sweep" -- "$BIN"
 	el=$(( $(date +%s) - start ))

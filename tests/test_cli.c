@@ -86,9 +86,9 @@ static void test_run_defaults(void **state)
 	cli_parse(&c, 1, argv);
 	assert_string_equal(c.locks, DEFAULT_LOCKS);
 	assert_string_equal(c.workload, "cs");
-	assert_true(c.warmup == 0.5 && c.duration == 1 && c.interval == 1 &&
+	assert_true(c.warmup == 0.25 && c.duration == 0.5 && c.interval == 1 &&
 		    c.watchdog == 10);
-	assert_int_equal(c.runs, 5);
+	assert_int_equal(c.runs, 10);
 	assert_false(c.runs_auto);
 	assert_int_equal(c.max_runs, 30);
 	assert_true(c.ci_target == 0.01 && c.probe_factor == 1.5);

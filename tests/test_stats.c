@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "stats.h"
+#include "results.h"
 
 /* |got - want| <= rel * |want| (+ a tiny absolute floor for want == 0). */
 #define assert_close(got, want, rel)					\
@@ -1016,6 +1017,33 @@ static void test_trimmed_resists_one_outlier(void **state)
 	assert_true(plain.p > 0.3);
 }
 
+/* The results model's trim: nothing cut below five rounds, then one
+ * from each end up to nineteen, then one in ten (the degrees of freedom
+ * of the default ten rounds: 7).  Ten rounds with one wild one: the
+ * test is the same whatever the wild value. */
+static void test_sig_trim_rounds(void **state)
+{
+	double d[10] = {0.02, 0.01, 0.03, 0.025, 0.015, 0.02, 0.035, 0.01, 0.03, 0.5};
+	struct sigtest a, b, t;
+	static const unsigned cut[][2] = {{3, 0}, {4, 0}, {5, 1}, {9, 1}, {10, 1},
+					  {19, 1}, {20, 2}, {30, 3}};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		unsigned n = cut[i][0];
+
+		assert_int_equal((unsigned)floor(sig_trim(n) * n), cut[i][1]);
+	}
+	stats_trimmed_t1(d, 10, sig_trim(10), &a, NULL);
+	assert_close(a.df, 7, 0);
+	d[9] = 50;
+	stats_trimmed_t1(d, 10, sig_trim(10), &b, NULL);
+	assert_close(b.p, a.p, 1e-15);
+	assert_true(a.p < 0.001);
+	stats_trimmed_t1(d, 10, 0, &t, NULL);
+	assert_true(t.p > 0.3);
+}
+
 static void test_trimmed_degenerate(void **state)
 {
 	const double one[] = {0.5}, same[] = {0.25, 0.25, 0.25}, zero[] = {0, 0, 0, 0};
@@ -1100,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_trimmed_table),
 		cmocka_unit_test(test_trimmed_resists_one_outlier),
 		cmocka_unit_test(test_trimmed_degenerate),
+		cmocka_unit_test(test_sig_trim_rounds),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_rel_pct),
 		cmocka_unit_test(test_jain),

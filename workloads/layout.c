@@ -83,6 +83,7 @@ static void layout_loop(struct worker *w)
 	_Atomic int64_t *mine = (_Atomic int64_t *)(base + layout_hot_offset(l, w->node));
 	struct wl_env e;
 	uint64_t n = 0, reads = 0;
+	int64_t debt = 0;
 
 	wl_loop_begin(w);
 	e = wl_env_get(w);
@@ -93,7 +94,7 @@ static void layout_loop(struct worker *w)
 		} else {
 			atomic_fetch_add_explicit(mine, 1, lb_rlx);
 		}
-		wl_ncs(&e, &w->rng);
+		wl_ncs(&e, &w->rng, &debt);
 		wl_publish(w, ++n, reads);
 	}
 }

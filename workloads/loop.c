@@ -93,6 +93,63 @@ static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 	spin_trim(r, c);
 }
 
+/* One pass of delay_cal(): `n` delays of mean `t` drawn as the loop
+ * draws them, each timed from outside as a section sample is; returns
+ * the mean of what they cost over what wl_delay() counted (ticks),
+ * leaving out a delay interrupted (over eight reads off). */
+static int64_t delay_trial(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
+			   const struct wl_delay_cal *dc, uint64_t t, bool exp,
+			   uint64_t *rng, unsigned n)
+{
+	int64_t debt = 0, sum = 0, lim = 8 * (int64_t)r->read_ticks;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t ti = exp ? (t * lb_exp_table[lb_rand(rng) & 255] + 128) / 256 : t;
+		int64_t before = debt, o;
+		uint64_t t0 = lb_ticks();
+
+		wl_delay(ti, c, dc, &debt);
+		o = (int64_t)(lb_ticks() - t0) - (int64_t)r->read_ticks;
+		/* less what wl_delay() counted: the request and the debt's move */
+		o -= (int64_t)ti + debt - before;
+		if (o > -lim && o < lim) {
+			sum += o;
+			k++;
+		}
+	}
+	return k ? sum / (int64_t)k : 0;
+}
+
+/*
+ * wl_delay()'s terms for a section of mean `t` ticks (exp: drawn as
+ * wl_ncs_len() draws): no carry below two reads of the clock; else the
+ * cap, and `extra` found in two passes of up to 256 delays (about 50 us
+ * in all; a section longer than 3 us keeps the first guess, one read,
+ * whose error is then below 1%).
+ */
+static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
+				     const struct wl_spin_cal *c, uint64_t t,
+				     bool exp, uint64_t rng)
+{
+	struct wl_delay_cal dc = {0, 0};
+	uint64_t budget = ns_to_ticks(r, 25000);
+	unsigned n;
+
+	if (t < 2 * r->read_ticks)
+		return dc;
+	dc.cap = t + 4 * r->read_ticks;
+	dc.extra = (int64_t)r->read_ticks;
+	if (t > budget / 8)
+		return dc;
+	n = budget / t > 256 ? 256 : (unsigned)(budget / t);
+	for (int pass = 0; pass < 2; pass++)
+		dc.extra += delay_trial(r, c, &dc, t, exp, &rng, n);
+	if (dc.extra < 0)
+		dc.extra = 0;
+	return dc;
+}
+
 void wl_loop_begin(struct worker *w)
 {
 	const struct lb_tick_rate *r = lb_clock_rate();
@@ -109,6 +166,8 @@ void wl_loop_begin(struct worker *w)
 	w->short_ticks = ns_to_ticks(r, 2000); /* locktorture's 2 us */
 	w->long_ticks = ns_to_ticks(r, (uint64_t)p->long_hold_ms * 1000000);
 	spin_cal(r, &w->spin); /* ~40 us */
+	w->cs_dc = delay_cal(r, &w->spin, w->cs_ticks, false, w->rng);
+	w->ncs_dc = delay_cal(r, &w->spin, w->ncs_ticks, !p->ncs_fixed, w->rng);
 	if (w->samp) {
 		w->samp->clock_ticks = r->read_ticks;
 		w->samp->ns_per_tick = r->ns_per_tick;
@@ -191,34 +250,35 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
 
 /* The section's delay (callers test e->cs_t first: no call without
  * one); timed: kept as a section sample. */
-static void cs_delay(struct worker *w, const struct wl_env *e, bool timed)
+static void cs_delay(struct worker *w, const struct wl_env *e, int64_t *debt,
+		     bool timed)
 {
 	uint64_t t0;
 
 	if (!timed) {
-		wl_spin(e->cs_t, &e->spin);
+		wl_delay(e->cs_t, &e->spin, &e->cs_dc, debt);
 		return;
 	}
 	t0 = lb_ticks();
-	wl_spin(e->cs_t, &e->spin);
+	wl_delay(e->cs_t, &e->spin, &e->cs_dc, debt);
 	cs_sample_put(w->samp, t0, lb_ticks());
 }
 
 /* The parallel section's delay, drawn (callers test e->ncs_t first);
  * timed: kept with its draw as a section sample. */
-static void ncs_delay(struct worker *w, const struct wl_env *e, uint64_t *rng,
-		      bool timed)
+static void ncs_delay(struct worker *w, const struct wl_env *e,
+		      struct wl_state *st, bool timed)
 {
 	unsigned mult;
 	uint64_t t, t0;
 
-	t = wl_ncs_len(e, rng, &mult);
+	t = wl_ncs_len(e, &st->rng, &mult);
 	if (!timed) {
-		wl_spin(t, &e->spin);
+		wl_delay(t, &e->spin, &e->ncs_dc, &st->ncs_debt);
 		return;
 	}
 	t0 = lb_ticks();
-	wl_spin(t, &e->spin);
+	wl_delay(t, &e->spin, &e->ncs_dc, &st->ncs_debt);
 	ncs_sample_put(w->samp, t0, lb_ticks(), mult);
 }
 
@@ -240,11 +300,11 @@ unsigned wl_cs_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 	c = wl_enter(w, &e, false, st->last);
 	wl_cs_data(&e);
 	if (e.cs_t)
-		cs_delay(w, &e, sec);
+		cs_delay(w, &e, &st->cs_debt, sec);
 	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
 	if (e.ncs_t)
-		ncs_delay(w, &e, &st->rng, sec);
+		ncs_delay(w, &e, st, sec);
 	return sampled_end(w, st);
 }
 
@@ -256,7 +316,7 @@ unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 
 	if (wl_pick_read(w, &st->rng)) {
 		acquire(w, &e, rlk, lat);
-		wl_read_body(w, &e);
+		wl_read_body(w, &e, &st->cs_debt);
 		rul(e.lock, e.ctx);
 		st->reads++;
 	} else {
@@ -266,12 +326,12 @@ unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 		c = wl_enter(w, &e, true, st->last);
 		wl_cs_data(&e);
 		if (e.cs_t)
-			cs_delay(w, &e, false);
+			cs_delay(w, &e, &st->cs_debt, false);
 		st->last = wl_leave(w, &e, true, c);
 		ul(e.lock, e.ctx);
 	}
 	if (e.ncs_t)
-		ncs_delay(w, &e, &st->rng, false);
+		ncs_delay(w, &e, st, false);
 	return sampled_end(w, st);
 }
 
@@ -287,10 +347,10 @@ unsigned wl_torture_sampled(struct worker *w, struct wl_state *st,
 	c = wl_enter(w, &e, false, st->last);
 	wl_torture_delay(w, &st->rng);
 	if (e.cs_t)
-		cs_delay(w, &e, false);
+		cs_delay(w, &e, &st->cs_debt, false);
 	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
 	if (e.ncs_t)
-		ncs_delay(w, &e, &st->rng, false);
+		ncs_delay(w, &e, st, false);
 	return sampled_end(w, st);
 }

@@ -51,6 +51,7 @@ struct wl_env {
 	uint64_t me;                   /* our owner word: tid + 1 */
 	unsigned wlines, lines;        /* --cs-lines written / in all */
 	uint64_t cs_t, ncs_t;          /* delays in ticks (0: none) */
+	struct wl_delay_cal cs_dc, ncs_dc; /* wl_delay()'s terms */
 	struct wl_spin_cal spin;       /* wl_spin()'s calibration */
 	bool ncs_fixed;
 	const _Atomic uint32_t *stop;
@@ -60,6 +61,7 @@ struct wl_env {
 /* The mutable state the sampled operation carries over. */
 struct wl_state {
 	uint64_t n, reads, rng, last;
+	int64_t cs_debt, ncs_debt;     /* wl_delay()'s carried error */
 };
 
 /* ---- out of line (workloads/loop.c) ---------------------------------- */
@@ -91,6 +93,7 @@ WL_INLINE struct wl_env wl_env_get(const struct worker *w)
 		.sh = w->sh, .lock = w->lock, .ctx = w->ctx, .me = w->tid + 1,
 		.wlines = w->p->cs_write_lines, .lines = w->p->cs_lines,
 		.cs_t = w->cs_ticks, .ncs_t = w->ncs_ticks, .spin = w->spin,
+		.cs_dc = w->cs_dc, .ncs_dc = w->ncs_dc,
 		.ncs_fixed = w->p->ncs_fixed, .stop = w->stop, .ops = &w->slot->ops,
 	};
 }
@@ -130,6 +133,45 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
 		d = lb_ticks() - t0;
 	if (d < t)
 		wl_turns((t - d) * c->fine >> 16);
+}
+
+/*
+ * A section delay that holds its mean.  Each delay of `t` ticks is
+ * timed by its own reads of the tick counter, from the first to the
+ * last, and costs that plus `dc->extra`: one read and what the call
+ * adds around it (branches mispredicted on random draws, the arithmetic
+ * below), measured before the loop the way the section samples time a
+ * delay from outside (wl_loop_begin()).  What a delay ran over its
+ * request is carried in *debt and taken off the next delay of the same
+ * section, so the delays of a run average their request to within the
+ * clock's resolution whatever a pause costs now on this CPU (a virtual
+ * CPU's moves between 21 and 52 ns with the host): nothing calibrated
+ * to drift.  A draw shorter than what is owed costs one read.  The debt
+ * is never negative and is capped at `dc->cap` (the mean request and a
+ * few reads): a preempted delay must not eat the sections of the next
+ * thousand operations.  A section whose mean is below what the clock
+ * can time (cap 0) runs the calibrated turns of wl_spin().
+ */
+WL_INLINE void wl_delay(uint64_t t, const struct wl_spin_cal *c,
+			const struct wl_delay_cal *dc, int64_t *debt)
+{
+	int64_t want, d = 0, owed;
+	uint64_t t0;
+
+	if (!dc->cap) {
+		wl_spin(t, c);
+		return;
+	}
+	want = (int64_t)t - *debt - dc->extra;
+	t0 = lb_ticks();
+	if (want > 0) {
+		while ((d = (int64_t)(lb_ticks() - t0)) + (int64_t)c->tail < want)
+			cpu_relax();
+		while (d < want)
+			d = (int64_t)(lb_ticks() - t0);
+	}
+	owed = *debt + d + dc->extra - (int64_t)t;
+	*debt = owed < 0 ? 0 : owed < (int64_t)dc->cap ? owed : (int64_t)dc->cap;
 }
 
 /*
@@ -210,18 +252,18 @@ WL_INLINE uint64_t wl_ncs_len(const struct wl_env *e, uint64_t *rng, unsigned *m
 	return (e->ncs_t * *mult + 128) / 256;
 }
 
-WL_INLINE void wl_ncs(const struct wl_env *e, uint64_t *rng)
+WL_INLINE void wl_ncs(const struct wl_env *e, uint64_t *rng, int64_t *debt)
 {
 	unsigned mult;
 
 	if (e->ncs_t)
-		wl_spin(wl_ncs_len(e, rng, &mult), &e->spin);
+		wl_delay(wl_ncs_len(e, rng, &mult), &e->spin, &e->ncs_dc, debt);
 }
 
 /* A reader's section (rw): count ourselves in (an atomic RMW: readers
  * are concurrent by design), check no writer is inside on entry and on
  * exit, read the lines, wait --cs-ns. */
-WL_INLINE void wl_read_body(struct worker *w, const struct wl_env *e)
+WL_INLINE void wl_read_body(struct worker *w, const struct wl_env *e, int64_t *debt)
 {
 	struct wl_shared *sh = e->sh;
 	uint64_t sum = 0;
@@ -233,7 +275,7 @@ WL_INLINE void wl_read_body(struct worker *w, const struct wl_env *e)
 		sum += sh->lines[i].w[0];
 	lb_sink(sum);
 	if (e->cs_t)
-		wl_spin(e->cs_t, &e->spin);
+		wl_delay(e->cs_t, &e->spin, &e->cs_dc, debt);
 	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) & WL_HELD, 0))
 		wl_violation(w);
 	atomic_fetch_sub_explicit(&sh->readers, 1, lb_rlx);
@@ -274,12 +316,14 @@ WL_INLINE void wl_stutter(const struct worker *w)
  * operation and take it back. */
 #define WL_SAMPLED(call)                                                       \
 	do {                                                                   \
-		struct wl_state st_ = {n, reads, rng, last};                   \
+		struct wl_state st_ = {n, reads, rng, last, csd, ncsd};       \
 		left = (call);                                                 \
 		n = st_.n;                                                     \
 		reads = st_.reads;                                             \
 		rng = st_.rng;                                                 \
 		last = st_.last;                                               \
+		csd = st_.cs_debt;                                             \
+		ncsd = st_.ncs_debt;                                           \
 	} while (0)
 
 /* cs; `empty` (a constant) drops the section's data and delays when the
@@ -292,6 +336,7 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 {
 	const struct wl_env e = wl_env_get(w);
 	uint64_t n = 0, reads = 0, rng = w->rng, last = WL_NONE, c;
+	int64_t csd = 0, ncsd = 0;
 	unsigned left = w->every;
 
 	for (;;) {
@@ -308,13 +353,13 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 		if (!empty) {
 			wl_cs_data(&e);
 			if (e.cs_t)
-				wl_spin(e.cs_t, &e.spin);
+				wl_delay(e.cs_t, &e.spin, &e.cs_dc, &csd);
 		}
 		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
 		n++;
 		if (!empty) {
-			wl_ncs(&e, &rng);
+			wl_ncs(&e, &rng, &ncsd);
 			atomic_store_explicit(e.ops, n, lb_rlx);
 		}
 	}
@@ -336,6 +381,7 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 {
 	struct wl_env e;
 	uint64_t n = 0, reads = 0, rng, last = WL_NONE, c;
+	int64_t csd = 0, ncsd = 0;
 	unsigned left;
 
 	wl_loop_begin(w);
@@ -349,7 +395,7 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 		}
 		if (wl_pick_read(w, &rng)) {
 			rlk(e.lock, e.ctx);
-			wl_read_body(w, &e);
+			wl_read_body(w, &e, &csd);
 			rul(e.lock, e.ctx);
 			reads++;
 		} else {
@@ -357,11 +403,11 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			c = wl_enter(w, &e, true, last);
 			wl_cs_data(&e);
 			if (e.cs_t)
-				wl_spin(e.cs_t, &e.spin);
+				wl_delay(e.cs_t, &e.spin, &e.cs_dc, &csd);
 			last = wl_leave(w, &e, true, c);
 			ul(e.lock, e.ctx);
 		}
-		wl_ncs(&e, &rng);
+		wl_ncs(&e, &rng, &ncsd);
 		atomic_store_explicit(e.ops, ++n, lb_rlx);
 	}
 	w->rng = rng;
@@ -372,6 +418,7 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 {
 	struct wl_env e;
 	uint64_t n = 0, reads = 0, rng, last = WL_NONE, c;
+	int64_t csd = 0, ncsd = 0;
 	unsigned left;
 
 	wl_loop_begin(w);
@@ -388,10 +435,10 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 		c = wl_enter(w, &e, false, last);
 		wl_torture_delay(w, &rng);
 		if (e.cs_t)
-			wl_spin(e.cs_t, &e.spin);
+			wl_delay(e.cs_t, &e.spin, &e.cs_dc, &csd);
 		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
-		wl_ncs(&e, &rng);
+		wl_ncs(&e, &rng, &ncsd);
 		atomic_store_explicit(e.ops, ++n, lb_rlx);
 	}
 	w->rng = rng;

@@ -117,6 +117,13 @@ struct worker {
 	unsigned every;        /* operations between two sampled ones */
 	unsigned lat_acc, samp_acc; /* sampled-op credit towards latency / sections */
 	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks; /* delays */
+	/* wl_delay()'s per-section terms: the bound on the error it
+	 * carries (0: the delay is below what the clock can time,
+	 * calibrated turns) and the cost of a delay beyond its own reads. */
+	struct wl_delay_cal {
+		uint64_t cap;
+		int64_t extra;
+	} cs_dc, ncs_dc;
 	struct wl_spin_cal {
 		uint64_t tail, step, cost, fine;
 	} spin;                /* wl_spin()'s calibration (loop.h) */

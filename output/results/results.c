@@ -459,7 +459,7 @@ static void point_test(struct point *p, const struct point *b)
 	if (same_set(ia, ka, ib, kb)) {
 		p->method = ka == 1 ? SIG_ROUNDS : SIG_INVOC_PAIRED;
 		p->test_n = paired_logs(oa, na, ob, nb, ka > 1, d);
-		stats_trimmed_t1(d, p->test_n, SIG_TRIM, &p->test, NULL);
+		stats_trimmed_t1(d, p->test_n, sig_trim(p->test_n), &p->test, NULL);
 	} else if (ka < 2 || kb < 2) {
 		p->method = SIG_ONE_INVOC;
 		p->test_n = ka < kb ? ka : kb;

@@ -129,8 +129,18 @@ enum sig_method {
 	SIG_TOO_FEW,
 };
 
-/* Trimming of the paired tests: one wild value of 5 is cut. */
-#define SIG_TRIM 0.2
+/* Trimming of the paired tests: one value in ten is cut from each end,
+ * and at least one once there are five (sig_trim()). */
+#define SIG_TRIM 0.1
+
+/* The trim that cuts max(1, floor(SIG_TRIM n)) of n >= 5 values from
+ * each end (none below five), as stats_trimmed_t1() takes it. */
+static inline double sig_trim(unsigned n)
+{
+	if (n < 5)
+		return 0;
+	return n * SIG_TRIM >= 1 ? SIG_TRIM : 1.000001 / n;
+}
 
 struct point {
 	enum point_status status;

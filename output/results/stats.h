@@ -83,8 +83,8 @@ void stats_mann_whitney(const double *a, unsigned na, const double *b,
  * winsorized sample variance sw2 (each cut value replaced by the
  * nearest kept one, n - 1 denominator):
  *	stat = mt / sqrt((n - 1) * sw2 / (h * (h - 1))),  df = h - 1.
- * trim = 0 is the ordinary paired t-test.  One wild value in d is cut
- * once n >= 5 at trim = 0.2.  Needs h >= 2, else valid = false and
+ * trim = 0 is the ordinary paired t-test; the results model cuts one
+ * value from each end from n = 5 (results.h, sig_trim()).  Needs h >= 2, else valid = false and
  * stat/df/p are NAN.  sw2 == 0: p = 1 and stat = 0 when mt == 0, else
  * p = 0 and stat = +/-INFINITY.  *tmean (may be NULL) gets mt (NAN when
  * invalid).  valid is also false if the sorted copy cannot be made.
