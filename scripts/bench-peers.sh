@@ -15,6 +15,9 @@
 #   CK_DIR          Concurrency Kit checkout (regressions/ck_spinlock)
 #   LIBSLOCK_DIR    libslock checkout (bmarks/stress_one.c)
 # or as arguments after the binary: lockhammer=DIR ck=DIR libslock=DIR.
+# CPU: run every contender on that one CPU (lockbench -p cpus:CPU,
+# lockhammer -o CPU, taskset for the others; default: lockbench's and
+# lockhammer's first CPU, the scheduler's choice for ck and libslock).
 # RUNS (default 5) runs of DURATION (default 1) seconds each; LB_ARGS:
 # more lockbench options (e.g. LB_ARGS="--lat-sample 0": no latency
 # sampling, whose two clock reads per 256 operations the default pays).
@@ -31,6 +34,10 @@ shift || true
 peers_args bench-peers "lockhammer ck libslock" "$@"
 RUNS=${RUNS:-5}
 DURATION=${DURATION:-1}
+PIN=() LB_PIN=() LH_PIN=()
+if [ -n "${CPU:-}" ]; then
+	PIN=(taskset -c "$CPU") LB_PIN=(-p "cpus:$CPU") LH_PIN=(-o "$CPU")
+fi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 log() { echo "bench-peers: $*" >&2; }
@@ -70,25 +77,26 @@ run_one() {
 	case $kind in
 	lb)
 		"$BIN" -l "$1" -t 1 -r 1 --warmup 0.2 -d "$DURATION" --cs-lines 0 --ncs-ns 0 \
-			--no-tune --no-probe -q -f json -o "$W/lb.json" ${LB_ARGS:-} >/dev/null # split on purpose
+			--no-tune --no-probe -q -f json -o "$W/lb.json" "${LB_PIN[@]}" \
+			${LB_ARGS:-} >/dev/null # split on purpose
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 r=d["points"][0]["runs"][0]
 assert d["points"][0]["status"] == "ok", d["points"][0]["status"]
 print("%.3f" % (1e9 / r["ops_per_sec"]))' "$W/lb.json"
 		;;
 	lh)
-		"$1" -c 0 -p 0 -t 1 -D "$DURATION" 2>&1 |
+		"$1" -c 0 -p 0 -t 1 -D "$DURATION" "${LH_PIN[@]}" 2>&1 |
 			awk '/locks\/wall_sec/ {h = 1; next} h && NF {v = $NF} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
 		;;
 	ck)
 		local steps=$1 t0 t1
 		t0=$(date +%s%N)
-		"$2" >/dev/null
+		"${PIN[@]}" "$2" >/dev/null
 		t1=$(date +%s%N)
 		awk -v a="$t0" -v b="$t1" -v s="$steps" 'BEGIN {printf "%.3f\n", (b - a) / (4 * s)}'
 		;;
 	sl)
-		"$1" -n 1 -a 0 -p 0 -c 0 -d "$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 1000}')" 2>&1 |
+		"${PIN[@]}" "$1" -n 1 -a 0 -p 0 -c 0 -d "$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 1000}')" 2>&1 |
 			awk -F'[( ]+' '/^#acquires/ {for (i = 1; i <= NF; i++) if ($i == "/") v = $(i - 1)} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
 		;;
 	esac
@@ -105,7 +113,7 @@ for k in $(seq 1 "$RUNS"); do
 done
 
 # ---- table ----------------------------------------------------------------------
-LB_ARGS=${LB_ARGS:-} python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
+LB_ARGS=${LB_ARGS:-} CPU=${CPU:-} python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
 import collections, statistics, subprocess, sys
 res = collections.defaultdict(list)
 for line in open(sys.argv[1]):
@@ -114,8 +122,9 @@ for line in open(sys.argv[1]):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
             if l.startswith("model name")), "?")
 import os
-print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s%s"
-      % (sys.argv[2], cpu, "; lockbench " + os.environ["LB_ARGS"] if os.environ.get("LB_ARGS") else ""))
+print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s%s%s"
+      % (sys.argv[2], cpu, "; CPU " + os.environ["CPU"] if os.environ.get("CPU") else "",
+         "; lockbench " + os.environ["LB_ARGS"] if os.environ.get("LB_ARGS") else ""))
 print("%-14s %10s %11s %11s %11s  %-11s %s" % ("lock", "lockbench", "lockhammer", "ck",
                                              "libslock", "best peer", "lockbench/best"))
 locks = ["null", "tas", "ttas", "ticket", "anderson", "mcs", "clh", "qspinlock", "pthread_mutex"]
