@@ -26,13 +26,12 @@ common=(-l null -t 1 -r "${RUNS:-5}" --warmup 0.2 -d "${DURATION:-0.5}" --cs-lin
 python3 - "$W" <<'PY'
 import json, statistics, sys
 W = sys.argv[1]
-print("null lock, 1 thread; ns per delay: sampled (runner's samples, range over runs)"
-      " and outside (ns/op less ns/op at 0)")
-print("%-20s %8s %16s %16s" % ("delay", "request", "sampled", "outside"))
+print("null lock, 1 thread; ns per delay, median (min-max) over the runs: sampled (the"
+      " runner's samples) and outside (ns/op less ns/op at 0)")
+print("%-16s %8s %20s %20s" % ("delay", "request", "sampled", "outside"))
 for kind, key in (("cs", "cs"), ("fixed", "ncs"), ("exp", "ncs")):
     d = json.load(open("%s/%s.json" % (W, kind)))
     name = {"cs": "--cs-ns", "fixed": "--ncs-ns fixed", "exp": "--ncs-ns exp"}[kind]
-    pts = {p["params"][key + "_ns"] if "params" in p else None: p for p in d["points"]}
     byreq = {}
     for p in d["points"]:
         req = p["runs"][0][key + "_ns_requested"]
@@ -44,6 +43,6 @@ for kind, key in (("cs", "cs"), ("fixed", "ncs"), ("exp", "ncs")):
         runs = byreq[req]["runs"]
         samp = [r[key + "_ns_actual_median"] for r in runs if r[key + "_ns_actual_median"]]
         out = [1e9 / r["ops_per_sec"] - base for r in runs]
-        print("%-20s %8.0f %7.0f-%-8.0f %7.0f-%-8.0f" % (name, req, min(samp), max(samp),
-              min(out), max(out)))
+        f = lambda x: "%5.0f (%4.0f-%4.0f)" % (statistics.median(x), min(x), max(x))
+        print("%-16s %8.0f %20s %20s" % (name, req, f(samp), f(out)))
 PY
