@@ -10,70 +10,50 @@
 
 #include "lockbench/lock.h"
 
-/* Low half: owner (now serving).  High half: next ticket. */
-#define TICKET_NEXT_ONE (1ull << 32)
-
+/* Now serving, written only by the holder; and the next ticket, taken
+ * by every locker.  32-bit counters that wrap together. */
 struct ticket {
-	_Atomic uint64_t word;
+	_Atomic uint32_t owner;
+	_Atomic uint32_t next;
 };
-
-static inline uint32_t ticket_owner(uint64_t w)
-{
-	return (uint32_t)w;
-}
-
-static inline uint32_t ticket_next(uint64_t w)
-{
-	return (uint32_t)(w >> 32);
-}
 
 static void ticket_lock(void *lock, void *ctx)
 {
 	struct ticket *l = lock;
-	uint64_t w;
 	uint32_t my;
 
 	(void)ctx;
-	/* Take a ticket.  Acquire: if it is already being served we own
-	 * the lock, and the previous holder's release must be visible. */
-	w = atomic_fetch_add_explicit(&l->word, TICKET_NEXT_ONE, lb_acq);
-	my = ticket_next(w);
-	/* Wait for our turn with acquire loads (the kernel's
-	 * atomic_cond_read_acquire): the load that sees our number pairs
-	 * with the release in unlock. */
-	while (ticket_owner(w) != my) {
+	/* Take a ticket, then wait for our turn with acquire loads (the
+	 * kernel's atomic_cond_read_acquire): the load that sees our
+	 * number pairs with the release in unlock.  Owner only reaches a
+	 * ticket that was taken, so seeing ours is never early. */
+	my = atomic_fetch_add_explicit(&l->next, 1, lb_acq);
+	while (atomic_load_explicit(&l->owner, lb_acq) != my)
 		cpu_relax();
-		w = atomic_load_explicit(&l->word, lb_acq);
-	}
 }
 
+/* Free when next == owner: take ticket `owner` with a CAS of next.  If
+ * it succeeds, next was o, and owner (monotonic, read as o, never past
+ * next) is still o: ours is the ticket being served.  The acquire load
+ * of owner pairs with the last holder's release. */
 static inline bool ticket_trylock(void *lock, void *ctx)
 {
 	struct ticket *l = lock;
-	uint64_t w = atomic_load_explicit(&l->word, lb_rlx);
+	uint32_t o = atomic_load_explicit(&l->owner, lb_acq), n = o;
 
 	(void)ctx;
-	if (ticket_owner(w) != ticket_next(w))
-		return false;
-	return atomic_compare_exchange_strong_explicit(
-		&l->word, &w, w + TICKET_NEXT_ONE, lb_acq, lb_rlx);
+	return atomic_compare_exchange_strong_explicit(&l->next, &n, o + 1, lb_acq,
+						       lb_rlx);
 }
 
 static void ticket_unlock(void *lock, void *ctx)
 {
 	struct ticket *l = lock;
-	uint32_t owner;
-	uint64_t delta = 1;
 
 	(void)ctx;
-	/* Only the holder writes the owner half, so a relaxed read of it is
-	 * exact.  Waiters bump the next half concurrently, so advance the
-	 * owner with one RMW on the whole word; when the owner wraps from
-	 * 2^32-1 to 0 cancel the carry into the next half. */
-	owner = ticket_owner(atomic_load_explicit(&l->word, lb_rlx));
-	if (owner == UINT32_MAX)
-		delta -= TICKET_NEXT_ONE;
-	atomic_fetch_add_explicit(&l->word, delta, lb_rel);
+	/* Only the holder writes owner: a relaxed read of it is exact. */
+	atomic_store_explicit(&l->owner, atomic_load_explicit(&l->owner, lb_rlx) + 1,
+			      lb_rel);
 }
 
 #endif
