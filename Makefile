@@ -39,10 +39,12 @@ LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
 # output/results/ is the results model (types, statistics, noise data,
 # JSON, resume, log import), output/render/ the formats that read it;
-# kernel/ drives the kernel's locktorture module; docs/architecture.md
-# draws which folder may include which.
-SRCS    := $(wildcard locks/*.c workloads/*.c topology/*.c output/*.c \
-		      output/results/*.c output/render/*.c cli/*.c kernel/*.c)
+# kernel/ drives the kernel's locktorture module; workloads/loops/ holds
+# the built-in locks' worker loops, lock and unlock inlined;
+# docs/architecture.md draws which folder may include which.
+SRCS    := $(wildcard locks/*.c workloads/*.c workloads/loops/*.c \
+		      topology/*.c output/*.c output/results/*.c \
+		      output/render/*.c cli/*.c kernel/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c

@@ -5,6 +5,7 @@
 
 #include "../locks/registry.h"
 #include "../output/render/render.h"
+#include "../workloads/loops/loops.h"
 #include "../workloads/workload.h"
 #include "cmds.h"
 #include "err.h"
@@ -49,7 +50,7 @@ static void list_locks(bool verbose, bool broken)
 		printf("%-30s caps: %s; lock %zu bytes, per-thread context %zu bytes; "
 		       "loop: %s\n", "", caps_text(o->caps, caps, sizeof(caps)),
 		       o->lock_size, o->ctx_size,
-		       e->loops ? "inline (lock and unlock inlined)"
+		       wl_loops_find(o) ? "inline (lock and unlock inlined)"
 				: "generic (calls through the ops table)");
 		for (unsigned k = 0; k < o->nopts; k++)
 			printf("%-30s --lock-opt %s.%s=N  %s [%llu, range %llu-%llu]\n", "",

@@ -12,6 +12,7 @@
 #include "../output/results/noise_json.h"
 #include "../output/results/resume.h"
 #include "../topology/machine.h"
+#include "../workloads/loops/loops.h"
 #include "cmds.h"
 #include "provenance.h"
 #include "config.h"
@@ -160,7 +161,7 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 	v->sha256 = e->origin ? strdup(e->sha256) : NULL;
 	/* The loop the runner picks (runner_loop): the lock's own for every
 	 * workload with an inlined loop, else the generic one. */
-	v->loop = strdup(e->loops && cf->workload->inline_loop != WL_LOOP_NONE
+	v->loop = strdup(wl_loops_find(e->ops) && cf->workload->inline_loop != WL_LOOP_NONE
 			 ? "inline" : "generic");
 	v->counter_names = calloc(e->ops->ncounters + 1, sizeof(char *));
 	for (unsigned k = 0; v->counter_names && k < e->ops->ncounters; k++)

@@ -5,29 +5,7 @@
  * threads the harness must report it FAILED.  Hidden unless
  * --include-broken is given.
  */
-#include "lockbench/lock.h"
-#include "../workloads/loop.h"
-
-struct busted {
-	_Atomic uint32_t held;
-};
-
-static void busted_lock(void *lock, void *ctx)
-{
-	struct busted *l = lock;
-
-	(void)ctx;
-	/* Looks busy, excludes nothing. */
-	atomic_store_explicit(&l->held, 1, lb_rlx);
-}
-
-static void busted_unlock(void *lock, void *ctx)
-{
-	struct busted *l = lock;
-
-	(void)ctx;
-	atomic_store_explicit(&l->held, 0, lb_rlx);
-}
+#include "busted.h"
 
 const struct lock_ops lock_busted_ops = {
 	.name = "busted",
@@ -39,6 +17,3 @@ const struct lock_ops lock_busted_ops = {
 	.lock = busted_lock,
 	.unlock = busted_unlock,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h). */
-LB_LOOPS(busted, busted_lock, busted_unlock, busted_lock, busted_unlock);

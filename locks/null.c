@@ -4,21 +4,7 @@
  * lock, so its cost per operation is the harness's own overhead, which
  * every other lock's figure includes.
  */
-#include "lockbench/lock.h"
-#include "../workloads/loop.h"
-
-static void null_lock(void *lock, void *ctx)
-{
-	(void)lock;
-	(void)ctx;
-}
-
-static bool null_trylock(void *lock, void *ctx)
-{
-	(void)lock;
-	(void)ctx;
-	return true;
-}
+#include "null.h"
 
 const struct lock_ops lock_null_ops = {
 	.name = "null",
@@ -33,6 +19,3 @@ const struct lock_ops lock_null_ops = {
 	.read_lock = null_lock,
 	.read_unlock = null_lock,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h). */
-LB_LOOPS(null, null_lock, null_lock, null_lock, null_lock);

@@ -27,8 +27,7 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "lockbench/lock.h"
-#include "../workloads/loop.h"
+#include "pthread_mutex.h"
 
 /* Which attribute a kind sets before pthread_mutex_init(). */
 enum pmutex_kind { PMUTEX_DEFAULT, PMUTEX_ADAPTIVE, PMUTEX_PI };
@@ -78,24 +77,6 @@ static void pmutex_destroy(void *lock)
 	pthread_mutex_destroy(lock);
 }
 
-static void pmutex_lock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_mutex_lock(lock);
-}
-
-static bool pmutex_trylock(void *lock, void *ctx)
-{
-	(void)ctx;
-	return pthread_mutex_trylock(lock) == 0;
-}
-
-static void pmutex_unlock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_mutex_unlock(lock);
-}
-
 #define PMUTEX_OPS_COMMON                                                      \
 	.family = LOCK_FAMILY_SLEEP,                                           \
 	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS,       \
@@ -129,9 +110,3 @@ const struct lock_ops lock_pi_mutex_ops = {
 	.init = pimutex_init,
 	PMUTEX_OPS_COMMON,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h); the
- * three kinds share them: they differ only in the mutex's attributes. */
-LB_LOOPS(pthread_mutex, pmutex_lock, pmutex_unlock, pmutex_lock, pmutex_unlock);
-LB_LOOPS_SHARED(pthread_adaptive, pthread_mutex);
-LB_LOOPS_SHARED(pi_mutex, pthread_mutex);

@@ -12,8 +12,7 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "lockbench/lock.h"
-#include "../workloads/loop.h"
+#include "pthread_rwlock.h"
 
 /* Initialise the rwlock with the given kind.  Returns 0 or -errno. */
 static int prw_init_kind(void *lock, int kind)
@@ -49,31 +48,6 @@ static void prw_destroy(void *lock)
 	pthread_rwlock_destroy(lock);
 }
 
-static void prw_write_lock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_rwlock_wrlock(lock);
-}
-
-static bool prw_write_trylock(void *lock, void *ctx)
-{
-	(void)ctx;
-	return pthread_rwlock_trywrlock(lock) == 0;
-}
-
-static void prw_read_lock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_rwlock_rdlock(lock);
-}
-
-/* Both kinds of holder release with the same call. */
-static void prw_unlock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_rwlock_unlock(lock);
-}
-
 const struct lock_ops lock_pthread_rwlock_ops = {
 	.name = "pthread_rwlock",
 	.desc = "glibc pthread_rwlock_t, default kind (prefers readers)",
@@ -107,7 +81,3 @@ const struct lock_ops lock_pthread_rwlock_wpref_ops = {
 	.read_lock = prw_read_lock,
 	.read_unlock = prw_unlock,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h). */
-LB_LOOPS(pthread_rwlock, prw_write_lock, prw_unlock, prw_read_lock, prw_unlock);
-LB_LOOPS_SHARED(pthread_rwlock_wpref, pthread_rwlock);

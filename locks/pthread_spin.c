@@ -6,8 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "lockbench/lock.h"
-#include "../workloads/loop.h"
+#include "pthread_spin.h"
 
 static int pspin_init(void *lock, const struct lock_init *in)
 {
@@ -18,24 +17,6 @@ static int pspin_init(void *lock, const struct lock_init *in)
 static void pspin_destroy(void *lock)
 {
 	pthread_spin_destroy(lock);
-}
-
-static void pspin_lock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_spin_lock(lock);
-}
-
-static bool pspin_trylock(void *lock, void *ctx)
-{
-	(void)ctx;
-	return pthread_spin_trylock(lock) == 0;
-}
-
-static void pspin_unlock(void *lock, void *ctx)
-{
-	(void)ctx;
-	pthread_spin_unlock(lock);
 }
 
 const struct lock_ops lock_pthread_spin_ops = {
@@ -51,6 +32,3 @@ const struct lock_ops lock_pthread_spin_ops = {
 	.unlock = pspin_unlock,
 	.trylock = pspin_trylock,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h). */
-LB_LOOPS(pthread_spin, pspin_lock, pspin_unlock, pspin_lock, pspin_unlock);

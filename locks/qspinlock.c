@@ -15,7 +15,6 @@
 #include <errno.h>
 
 #include "qspinlock.h"
-#include "../workloads/loop.h"
 
 /*
  * Allocate the tail -> node table and the per-thread counters for
@@ -120,23 +119,6 @@ static int qspinlock_thread_init(void *lock, void *ctx,
 	return qspin_table_register(lock, ctx, t);
 }
 
-static void qspinlock_lock(void *lock, void *ctx)
-{
-	qspin_lock(lock, ctx);
-}
-
-static bool qspinlock_trylock(void *lock, void *ctx)
-{
-	(void)ctx;
-	return qspin_trylock(lock);
-}
-
-static void qspinlock_unlock(void *lock, void *ctx)
-{
-	(void)ctx;
-	qspin_unlock(lock);
-}
-
 static const char *const qspinlock_counter_names[] = {
 	"pending",  /* acquired as the pending owner, without queueing */
 	"queued",   /* queued on the MCS queue */
@@ -167,6 +149,3 @@ const struct lock_ops lock_qspinlock_ops = {
 	.ncounters = 2,
 	.read_counters = qspinlock_read_counters,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h). */
-LB_LOOPS(qspinlock, qspinlock_lock, qspinlock_unlock, qspinlock_lock, qspinlock_unlock);

@@ -418,4 +418,24 @@ static inline void qspin_mcs_handoff(struct qspinlock *l,
 	atomic_store_explicit(&next->locked, 1, lb_rel);
 }
 
+/* The lock_ops glue of the qspinlock lock (locks/qspinlock.c), here so
+ * that the worker loops instantiated for it (workloads/loops/) inline
+ * the fast paths. */
+static inline void qspinlock_lock(void *lock, void *ctx)
+{
+	qspin_lock(lock, ctx);
+}
+
+static inline bool qspinlock_trylock(void *lock, void *ctx)
+{
+	(void)ctx;
+	return qspin_trylock(lock);
+}
+
+static inline void qspinlock_unlock(void *lock, void *ctx)
+{
+	(void)ctx;
+	qspin_unlock(lock);
+}
+
 #endif /* LOCKS_QSPINLOCK_H */

@@ -5,17 +5,12 @@
 
 #include "registry.h"
 
-#define LOCK(n)                                                                \
-	extern const struct lock_ops lock_##n##_ops;                           \
-	extern const struct lock_loops lock_##n##_loops;
+#define LOCK(n) extern const struct lock_ops lock_##n##_ops;
 #include "registry.def"
 #undef LOCK
 
-static const struct {
-	const struct lock_ops *ops;
-	const struct lock_loops *loops;
-} builtin[] = {
-#define LOCK(n) {&lock_##n##_ops, &lock_##n##_loops},
+static const struct lock_ops *const builtin[] = {
+#define LOCK(n) &lock_##n##_ops,
 #include "registry.def"
 #undef LOCK
 };
@@ -32,10 +27,8 @@ static int registry_fill(void)
 	entries = calloc(NBUILTIN, sizeof(*entries));
 	if (!entries)
 		return -ENOMEM;
-	for (unsigned i = 0; i < NBUILTIN; i++) {
-		entries[i].ops = builtin[i].ops;
-		entries[i].loops = builtin[i].loops;
-	}
+	for (unsigned i = 0; i < NBUILTIN; i++)
+		entries[i].ops = builtin[i];
 	nentries = NBUILTIN;
 	return 0;
 }

@@ -8,13 +8,8 @@
 
 #include "lockbench/lock.h"
 
-/* A built-in lock's worker loops with its lock and unlock inlined
- * (workloads/loop.h); plugins have none and run the generic loops. */
-struct lock_loops;
-
 struct lock_entry {
 	const struct lock_ops *ops;
-	const struct lock_loops *loops; /* NULL for plugins */
 	const char *origin; /* NULL for built-in, else the plugin path */
 	char sha256[65];    /* plugin file hash, "" for built-in */
 };

@@ -5,37 +5,7 @@
  * T. E. Anderson, "The performance of spin lock alternatives for
  * shared-memory multiprocessors", IEEE TPDS 1(1), 1990.
  */
-#include "lockbench/lock.h"
-#include "../workloads/loop.h"
-
-struct tas {
-	_Atomic uint32_t locked;
-};
-
-static void tas_lock(void *lock, void *ctx)
-{
-	struct tas *l = lock;
-
-	(void)ctx;
-	while (atomic_exchange_explicit(&l->locked, 1, lb_acq))
-		cpu_relax();
-}
-
-static bool tas_trylock(void *lock, void *ctx)
-{
-	struct tas *l = lock;
-
-	(void)ctx;
-	return atomic_exchange_explicit(&l->locked, 1, lb_acq) == 0;
-}
-
-static void tas_unlock(void *lock, void *ctx)
-{
-	struct tas *l = lock;
-
-	(void)ctx;
-	atomic_store_explicit(&l->locked, 0, lb_rel);
-}
+#include "tas.h"
 
 const struct lock_ops lock_tas_ops = {
 	.name = "tas",
@@ -48,6 +18,3 @@ const struct lock_ops lock_tas_ops = {
 	.unlock = tas_unlock,
 	.trylock = tas_trylock,
 };
-
-/* The worker loops with lock and unlock inlined (workloads/loop.h). */
-LB_LOOPS(tas, tas_lock, tas_unlock, tas_lock, tas_unlock);

@@ -27,7 +27,7 @@ budgets=${LB_INSN_BUDGET:-"null=16 tas=21 ttas=24 ticket=28 anderson=33 mcs=28 c
 for b in $budgets; do
 	lock=${b%%=*} max=${b#*=}
 	cg=$OUT/cg.$lock json=$OUT/$lock.json
-	# The loop instantiated for this lock (workloads/loop.h: LB_LOOPS):
+	# The loop instantiated for this lock (workloads/loops/: LB_LOOPS):
 	# every instruction executed inside it, the lock and the sampled
 	# operations included, over every operation of the run; not its
 	# once-per-run set-up (wl_loop_begin: calibration), which would make

@@ -29,6 +29,7 @@
 #include "../locks/registry.h"
 #include "../topology/cpulist.h"
 #include "../topology/mem.h"
+#include "../workloads/loops/loops.h"
 #include "../workloads/runner.h"
 
 static unsigned *thread_counts, nthread_counts;
@@ -56,7 +57,7 @@ static int run_once(const struct lock_entry *e, bool inlined, unsigned n,
 	assert_int_equal(placement_parse("cores", &p, err, errlen), 0);
 	assert_int_equal(placement_assign(&topo, &p, n, pl, err, errlen), 0);
 	sp = (struct run_spec){
-		.ops = ops, .loops = inlined ? e->loops : NULL, .lock_opt = opt,
+		.ops = ops, .loops = inlined ? wl_loops_find(ops) : NULL, .lock_opt = opt,
 		.wl = workload_find("cs"), .params = &wp,
 		.nthreads = n, .place = pl, .fake_nodes = fake_nodes,
 		.mem_node = MEM_NODE_LOCAL, .warmup_s = 0.05, .duration_s = window_s,
@@ -103,7 +104,7 @@ static void test_lock(void **state)
 	bool inlined = !e->origin;
 
 	if (inlined)
-		assert_non_null(e->loops);
+		assert_non_null(wl_loops_find(e->ops));
 	for (unsigned i = 0; i < nthread_counts; i++) {
 		validate(e, inlined, thread_counts[i], 0);
 		if (e->ops->caps & LOCK_CAP_NUMA) {

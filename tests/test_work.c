@@ -30,6 +30,7 @@
 #include "../topology/mem.h"
 #include "../workloads/layout.h"
 #include "../workloads/loop.h"
+#include "../workloads/loops/loops.h"
 #include "../workloads/runner.h"
 
 static double window_s = 0.15;
@@ -66,7 +67,7 @@ static int run_wl(const char *lock, const char *wl, const struct wl_params *wp,
 	assert_int_equal(placement_parse("cores", &p, err, sizeof(err)), 0);
 	assert_int_equal(placement_assign(&topo, &p, n, pl, err, sizeof(err)), 0);
 	sp = (struct run_spec){
-		.ops = ops, .loops = e->loops, .lock_opt = opt,
+		.ops = ops, .loops = wl_loops_find(ops), .lock_opt = opt,
 		.wl = workload_find(wl), .params = wp,
 		.nthreads = n, .place = pl, .fake_nodes = fake_nodes,
 		.mem_node = MEM_NODE_LOCAL, .warmup_s = 0.03, .duration_s = window_s,

@@ -3,9 +3,10 @@
  * The worker loops of the cs, rw and torture workloads, written once as
  * always-inline templates over the lock's lock and unlock functions.
  *
- * A built-in lock instantiates them in its own file with
- * LB_LOOPS(name, lock, unlock, read_lock, read_unlock): the compiler
- * sees the lock's static functions and inlines them into the loop, so
+ * Each built-in lock has them instantiated in workloads/loops/ with
+ * LB_LOOPS(name, lock, unlock, read_lock, read_unlock), in a file that
+ * includes the lock's body (locks/<name>.h): the compiler sees the
+ * lock's static functions and inlines them into the loop, so
  * the timed loop is the lock plus a handful of instructions, as in ARM's
  * lockhammer (one binary per lock there).  Plugins run the same template
  * through the ops table's function pointers (the generic loop of
@@ -446,9 +447,10 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 
 /*
  * Instantiate the loops for one built-in lock and define
- * `lock_<name>_loops` (the registry pairs it with lock_<name>_ops).  An
- * exclusive-only lock passes its lock/unlock as rlk/rul: rw then runs
- * every operation exclusive, as the generic loop does.
+ * `lock_<name>_loops` (workloads/loops/loops.def pairs it with
+ * lock_<name>_ops).  An exclusive-only lock passes its lock/unlock as
+ * rlk/rul: rw then runs every operation exclusive, as the generic loop
+ * does.
  */
 #define LB_LOOPS(name, lk, ul, rlk, rul)                                        \
 	static void name##_cs_loop(struct worker *w) { wl_cs_loop_t(w, lk, ul); } \

@@ -19,7 +19,7 @@
 
 struct run_spec {
 	const struct lock_ops *ops;
-	const struct lock_loops *loops;    /* the lock's inlined loops, or NULL */
+	const struct lock_loops *loops;    /* its inlined loops (wl_loops_find), or NULL */
 	const uint64_t *lock_opt;          /* values of ops->opts */
 	const struct workload_ops *wl;
 	const struct wl_params *params;

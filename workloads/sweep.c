@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "../topology/mem.h"
 #include "adaptive.h"
+#include "loops/loops.h"
 #include "runner.h"
 #include "sweep.h"
 
@@ -158,7 +159,7 @@ static void spec_for(const struct config *c, const struct plan_step *st,
 {
 	*sp = (struct run_spec){
 		.ops = c->locks[st->variant]->ops,
-		.loops = c->locks[st->variant]->loops,
+		.loops = wl_loops_find(c->locks[st->variant]->ops),
 		.lock_opt = c->lock_opt[st->variant],
 		.wl = c->workload, .params = params,
 		.nthreads = c->threads[st->row], .place = place,

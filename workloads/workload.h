@@ -131,8 +131,8 @@ struct worker {
 	double ns_per_tick;
 };
 
-/* The worker loops a built-in lock carries, its lock and unlock inlined
- * (workloads/loop.h); indexed by workload_ops.inline_loop. */
+/* The worker loops of a built-in lock, its lock and unlock inlined
+ * (workloads/loops/); indexed by workload_ops.inline_loop. */
 enum wl_loop_kind { WL_LOOP_NONE, WL_LOOP_CS, WL_LOOP_RW, WL_LOOP_TORTURE, WL_NLOOPS };
 
 struct lock_loops {
