@@ -10,7 +10,6 @@
 #include "../locks/registry.h"
 #include "../topology/cpulist.h"
 #include "../topology/mem.h"
-#include "../workloads/layout.h"
 #include "config.h"
 #include "err.h"
 #include "suggest.h"
@@ -65,33 +64,45 @@ static void config_locks(struct config *cf, const struct cli *c)
 	free(list);
 }
 
-/* -w layout: one variant per --layouts entry, each run with `null`. */
-static void config_layouts(struct config *cf, const struct cli *c)
+/* The index of `name` among the variants vo offers; exits 2 naming a
+ * close one (the workload's name is the noun: "unknown layout"). */
+static unsigned variant_index(const struct workload_ops *wl,
+			      const struct wl_option *vo, const char *name)
 {
-	char *list = cli_strdup(c->layouts), *save = NULL;
+	for (unsigned i = 0; i < vo->nchoices; i++)
+		if (!strcmp(vo->choices[i], name))
+			return i;
+	cli_die_unknown(wl->name, name, vo->choices, vo->nchoices, NULL);
+}
+
+/* A workload with variants of its own (-w layout --layouts A,B): one
+ * variant per entry of its WL_OPT_VARIANTS option, each run with `null`. */
+static void config_wl_variants(struct config *cf, const struct cli *c,
+			       const struct wl_option *vo)
+{
+	const struct workload_ops *wl = cf->workload;
+	char *list = cli_strdup(cli_wl_value(c, vo->name)->s), *save = NULL;
 	const struct lock_entry *null = lock_registry_find("null");
 	unsigned n = 0;
 
 	if (c->locks_given)
-		cli_die("-w layout: the columns are --layouts, not locks (drop -l %s)",
-			c->locks);
-	cf->locks = cli_calloc(WL_NLAYOUTS, sizeof(*cf->locks));
-	cf->layouts = cli_calloc(WL_NLAYOUTS, sizeof(*cf->layouts));
+		cli_die("-w %s: the columns are --%s, not locks (drop -l %s)", wl->name,
+			vo->name, c->locks);
+	cf->locks = cli_calloc(vo->nchoices + 1, sizeof(*cf->locks));
+	cf->layouts = cli_calloc(vo->nchoices + 1, sizeof(*cf->layouts));
 	if (!null)
 		cli_die("out of memory");
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int l = layout_parse(t);
+		unsigned l = variant_index(wl, vo, t);
 
-		if (l < 0)
-			cli_die_unknown("layout", t, wl_layout_names, WL_NLAYOUTS, NULL);
 		for (unsigned i = 0; i < n; i++)
-			if (cf->layouts[i] == (unsigned)l)
-				cli_die("layout listed twice (%s)", t);
+			if (cf->layouts[i] == l)
+				cli_die("%s listed twice (%s)", wl->name, t);
 		cf->locks[n] = null;
-		cf->layouts[n++] = (unsigned)l;
+		cf->layouts[n++] = l;
 	}
 	if (!n)
-		cli_die("--layouts: empty list");
+		cli_die("--%s: empty list", vo->name);
 	cf->nlocks = n;
 	free(list);
 }
@@ -301,26 +312,28 @@ static void config_memnode(struct config *cf, const struct cli *c,
 		"(valid: a node number, local, interleave)", c->mem_node);
 }
 
-static bool declares(const struct workload_ops *wl, const char *name)
+/* wl's option of this name, or NULL. */
+static const struct wl_option *declared(const struct workload_ops *wl,
+					const char *name)
 {
-	for (unsigned i = 0; wl->options && wl->options[i]; i++)
-		if (!strcmp(wl->options[i], name))
-			return true;
-	return false;
+	for (const struct wl_option *w = wl->options; w && w->name; w++)
+		if (!strcmp(w->name, name))
+			return w;
+	return NULL;
 }
 
 /* An option some workload declares, given with one that does not:
  * "--readers: only with -w rw (workload is cs)". */
 static void config_wl_only(const struct cli *c, const struct workload_ops *wl)
 {
-	for (unsigned i = 0; i < run_options.n; i++) {
-		const struct opt *o = &run_options.opts[i];
+	for (unsigned i = 0; i < run_options()->n; i++) {
+		const struct opt *o = &run_options()->opts[i];
 		char which[256] = "";
 
-		if (!opt_given(o, c) || declares(wl, o->name))
+		if (!opt_given(o, c) || declared(wl, o->name))
 			continue;
 		for (unsigned k = 0; workloads[k]; k++)
-			if (declares(workloads[k], o->name))
+			if (declared(workloads[k], o->name))
 				snprintf(which + strlen(which), sizeof(which) - strlen(which),
 					 "%s-w %s", *which ? " or " : "", workloads[k]->name);
 		if (*which)
@@ -329,41 +342,67 @@ static void config_wl_only(const struct cli *c, const struct workload_ops *wl)
 	}
 }
 
-static void roles_fit(const struct cli *c, unsigned t, unsigned long long sum)
+static void roles_fit(const struct cli_wlval *r, const struct cli_wlval *w,
+		      unsigned t)
 {
-	bool rd = c->readers_given && c->readers > t;
+	bool rd = r->given && r->u > t;
 
-	if (c->readers_given && c->writers_given && t != sum)
+	if (r->given && w->given && t != r->u + w->u)
 		cli_die("--threads (%u): with --readers %llu --writers %llu the "
-			"thread count must be %llu", t, c->readers, c->writers, sum);
-	if (rd || (c->writers_given && c->writers > t))
+			"thread count must be %llu", t, r->u, w->u, r->u + w->u);
+	if (rd || (w->given && w->u > t))
 		cli_die("--threads (%u): fewer threads than --%s %llu", t,
-			rd ? "readers" : "writers", rd ? c->readers : c->writers);
+			rd ? "readers" : "writers", rd ? r->u : w->u);
 }
 
 /* rw with --readers/--writers: fixed roles that must fit every thread
- * count (both given: -t defaults to, and must be, their sum). */
+ * count (both given: -t defaults to, and must be, their sum).  Their
+ * values are already in cf->params (params_of()). */
 static void config_rw_roles(struct config *cf, const struct cli *c)
 {
-	unsigned long long sum = c->readers + c->writers;
+	const struct cli_wlval *r = cli_wl_value(c, "readers");
+	const struct cli_wlval *w = cli_wl_value(c, "writers");
+	const struct cli_wlval *pct = cli_wl_value(c, "read-pct");
+	unsigned long long sum;
 
-	if (!c->readers_given && !c->writers_given)
+	if (!r || !w || (!r->given && !w->given))
 		return;
-	if (c->read_pct_given)
+	sum = r->u + w->u;
+	if (pct && pct->given)
 		cli_die("--read-pct: per-operation roles exclude --readers/--writers");
-	if (c->readers_given && c->writers_given && !c->threads) {
+	if (r->given && w->given && !c->threads) {
 		if (!sum || sum > MAX_THREADS)
 			cli_die("--readers %llu --writers %llu: 1 to %d threads in all",
-				c->readers, c->writers, MAX_THREADS);
+				r->u, w->u, MAX_THREADS);
 		cf->nthreads = 1;
 		cf->threads[0] = (unsigned)sum;
 	}
 	for (unsigned i = 0; i < cf->nthreads; i++)
-		roles_fit(c, cf->threads[i], sum);
+		roles_fit(r, w, cf->threads[i]);
 	cf->params.fixed_roles = true;
-	cf->params.readers = (unsigned)c->readers;
-	cf->params.writers = (unsigned)c->writers;
-	cf->params.writers_set = c->writers_given;
+	cf->params.writers_set = w->given;
+}
+
+/* Each workload option's value into the struct wl_params field its
+ * declaration names (the variants aside: config_wl_variants()). */
+static void wl_values_of(const struct cli *c, struct wl_params *p)
+{
+	const struct opt_cmd *t = run_options();
+
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct wl_option *w = cli_wl_option(&t->opts[i]);
+		const struct cli_wlval *v;
+		char *f;
+
+		if (!w || w->type == WL_OPT_VARIANTS)
+			continue;
+		v = cli_wl_value(c, w->name);
+		f = (char *)p + w->off;
+		if (w->type == WL_OPT_SECONDS)
+			*(double *)f = v->d;
+		else
+			*(unsigned *)f = (unsigned)v->u;
+	}
 }
 
 /* The sections and the workload's options of c (roles aside). */
@@ -373,9 +412,9 @@ static void params_of(const struct cli *c, struct wl_params *p)
 		.cs_ns = c->cs_ns, .ncs_ns = c->ncs_ns, .cs_lines = (unsigned)c->cs_lines,
 		.ncs_fixed = !strcmp(c->ncs_dist, "fixed"),
 		.cs_write_lines = (unsigned)((c->cs_lines * c->cs_write_pct + 50) / 100),
-		.read_pct = (unsigned)c->read_pct, .lat_sample = (unsigned)c->lat_sample,
-		.long_hold_ms = (unsigned)c->long_hold, .stutter_s = c->stutter,
+		.lat_sample = (unsigned)c->lat_sample,
 	};
+	wl_values_of(c, p);
 	if (p->stutter_s > 0 && p->stutter_s >= c->watchdog)
 		cli_die("--stutter (%g): must be shorter than --watchdog (%g)",
 			p->stutter_s, c->watchdog);
@@ -484,8 +523,8 @@ static void config_variants(struct config *cf, const struct cli *c,
 			    struct lopt_dims *ld)
 {
 	cf->workload = workload_or_die(c->workload);
-	if (cf->workload->flags & WL_NOLOCK)
-		config_layouts(cf, c);
+	if (workload_variants(cf->workload))
+		config_wl_variants(cf, c, workload_variants(cf->workload));
 	else
 		config_locks(cf, c);
 	config_lock_opts(cf, c, ld);
@@ -578,8 +617,6 @@ static void sweep_variant(struct config *cf, const struct config *old,
 	}
 	params_of(&tmp, &cf->vparams[nv]);
 	cf->vparams[nv].fixed_roles = old->params.fixed_roles;
-	cf->vparams[nv].readers = old->params.readers;
-	cf->vparams[nv].writers = old->params.writers;
 	cf->vparams[nv].writers_set = old->params.writers_set;
 	cf->vnames[nv] = cli_strdup(name);
 	cf->vswept[nv] = sw;

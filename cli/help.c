@@ -87,7 +87,7 @@ static void help_command(const struct command *c, FILE *f)
 	else {
 		fprintf(f, "usage: lockbench %s\n%s.\n\n", c->usage, c->summary);
 		for (unsigned k = 0; c->opts && c->opts[k]; k++)
-			opt_help_row(opt_find(&run_options, c->opts[k]), f);
+			opt_help_row(opt_find(run_options(), c->opts[k]), f);
 	}
 }
 
@@ -131,12 +131,19 @@ static void values_of_run(FILE *f)
 	fprintf(f, "\"; return ;;\n\t--format|-f) _lockbench_list \"");
 	for (unsigned i = 0; formats[i].name; i++)
 		fprintf(f, "%s%s", i ? " " : "", formats[i].name);
-	fprintf(f, "\"; return ;;\n\t--layouts) _lockbench_list \"");
-	for (unsigned i = 0; i < WL_NLAYOUTS; i++)
-		fprintf(f, "%s%s", i ? " " : "", wl_layout_names[i]);
 	fprintf(f, "\"; return ;;\n");
-	for (unsigned i = 0; i < run_options.n; i++) {
-		const struct opt *o = &run_options.opts[i];
+	for (unsigned i = 0; i < run_options()->n; i++) {
+		const struct wl_option *w = cli_wl_option(&run_options()->opts[i]);
+
+		if (!w || w->type != WL_OPT_VARIANTS)
+			continue;
+		fprintf(f, "\t--%s) _lockbench_list \"", w->name);
+		for (unsigned k = 0; k < w->nchoices; k++)
+			fprintf(f, "%s%s", k ? " " : "", w->choices[k]);
+		fprintf(f, "\"; return ;;\n");
+	}
+	for (unsigned i = 0; i < run_options()->n; i++) {
+		const struct opt *o = &run_options()->opts[i];
 
 		if (!o->choices)
 			continue;
@@ -199,10 +206,10 @@ static void completion(FILE *f)
 		"-- \"$cur\")) && return ;;\n\tesac\n\tcase $prev in\n");
 	values_of_run(f);
 	fprintf(f, "\t");
-	valued_of(&run_options, f);
+	valued_of(run_options(), f);
 	fprintf(f, ") return ;;\n\tesac\n\tif [[ $cur == -* ]]; then\n"
 		"\t\tCOMPREPLY=($(compgen -W \"");
-	words_of(&run_options, f);
+	words_of(run_options(), f);
 	fprintf(f, "\" -- \"$cur\"))\n\telif [[ $cmd == run ]]; then\n"
 		"\t\tCOMPREPLY=($(compgen -W \"");
 	for (unsigned i = 0; i < ncommands; i++)

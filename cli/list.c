@@ -70,8 +70,8 @@ static void list_locks(bool verbose, bool broken)
 /* The options a workload declares, as --help shows them. */
 static void list_wl_options(const struct workload_ops *wl)
 {
-	for (unsigned k = 0; wl->options && wl->options[k]; k++) {
-		const struct opt *o = opt_find(&run_options, wl->options[k]);
+	for (const struct wl_option *w = wl->options; w && w->name; w++) {
+		const struct opt *o = opt_find(run_options(), w->name);
 		const char *def = o ? (o->shown ? o->shown : o->def) : NULL;
 		char lhs[64];
 

@@ -5,10 +5,14 @@
  * parsed by the same parser (opt.c).  Help, getopt's tables, range
  * checks and the completion file (`lockbench help completion`) come from
  * these rows; tests/test_cli.c checks the JSON config echo against them.
+ * The workloads' own options are declared in their files and become
+ * rows here when the table is first asked for (run_options()).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../workloads/workload.h"
 #include "err.h"
 #include "options.h"
 
@@ -134,25 +138,8 @@ static const struct opt rows[] = {
 	{.name = "cs-write-pct", .type = OPT_UINT, .arg = "P,..", .list = true,
 	 .def = "100", .min = 0, .max = 100, .off = F(cs_write_pct),
 	 .help = "share of the --cs-lines written (the rest only read)"},
-	{.name = "readers", .type = OPT_UINT, .arg = "N",
-	 .min = 0, .max = MAX_THREADS, .off = F(readers), .given = G(readers_given),
-	 .group = "Workloads (list workloads -v)",
-	 .help = "rw: N threads read (the rest write, or --writers)"},
-	{.name = "writers", .type = OPT_UINT, .arg = "N",
-	 .min = 0, .max = MAX_THREADS, .off = F(writers), .given = G(writers_given),
-	 .help = "rw: N threads write (threads 0..N-1)"},
-	{.name = "read-pct", .type = OPT_UINT, .arg = "P,..", .list = true,
-	 .def = "90", .min = 0, .max = 100, .off = F(read_pct), .given = G(read_pct_given),
-	 .help = "rw, layout: share of operations that read (per operation)"},
-	{.name = "long-hold", .type = OPT_MS, .arg = "MS,..", .list = true,
-	 .def = "0", .min = 0, .max = 10000, .off = F(long_hold), .given = G(long_hold_given),
-	 .help = "torture: the rare long hold in ms (0: off)"},
-	{.name = "stutter", .type = OPT_SECONDS, .arg = "S,..", .list = true,
-	 .def = "0", .min = 0, .max = 3600, .off = F(stutter), .given = G(stutter_given),
-	 .help = "torture: pause all threads every S s for S s (0: off)"},
-	{.name = "layouts", .type = OPT_STR, .arg = "LIST",
-	 .def = "packed,aligned,per_node", .off = F(layouts), .given = G(layouts_given),
-	 .help = "layout: the variants (columns)"},
+	/* Here: the workloads' options (WL_ROWS), this section's first rows. */
+	{.group = "Workloads (list workloads -v)"},
 	{.name = "lat-sample", .type = OPT_UINT, .arg = "N",
 	 .def = "256", .min = 0, .max = 1e9, .off = F(lat_sample),
 	 .help = "time 1 acquisition in N (JSON latency; 0: off)"},
@@ -249,13 +236,157 @@ static const struct opt rows[] = {
 	 .help = "print the version"},
 };
 
-const struct opt_cmd run_options = {"", rows, sizeof(rows) / sizeof(rows[0]), G(dims)};
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+/* The built table: rows[] with the marker row replaced by the workloads'
+ * options, wl_first.. wl_first + nwl - 1; decl[] the declaration of each
+ * of those (in the first workload that declares it), who[] their names. */
+static struct opt table[NROWS - 1 + MAX_WL_OPTIONS];
+static const struct wl_option *decl[MAX_WL_OPTIONS];
+static char who[MAX_WL_OPTIONS][128], help[MAX_WL_OPTIONS][256];
+static unsigned wl_first, nwl;
+static struct opt_cmd cmd;
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Two workloads' declarations of one option: everything but the owner alike. */
+static bool same_option(const struct wl_option *a, const struct wl_option *b)
+{
+	return a->type == b->type && same_str(a->arg, b->arg) && same_str(a->def, b->def) &&
+	       a->min == b->min && a->max == b->max && a->list == b->list &&
+	       a->off == b->off && a->choices == b->choices &&
+	       a->nchoices == b->nchoices && same_str(a->help, b->help);
+}
+
+/* The row of workload option w, its value in slot s of struct cli's wl[]. */
+static struct opt wl_row(const struct wl_option *w, unsigned s)
+{
+	static const enum opt_type types[] = {
+		[WL_OPT_UINT] = OPT_UINT, [WL_OPT_MS] = OPT_MS,
+		[WL_OPT_SECONDS] = OPT_SECONDS, [WL_OPT_VARIANTS] = OPT_STR,
+	};
+	size_t at = F(wl) + s * sizeof(struct cli_wlval);
+
+	return (struct opt){
+		.name = w->name, .type = types[w->type], .arg = w->arg, .def = w->def,
+		.min = w->min, .max = w->max, .list = w->list, .help = help[s],
+		.off = at + (w->type == WL_OPT_SECONDS ? offsetof(struct cli_wlval, d) :
+			     w->type == WL_OPT_VARIANTS ? offsetof(struct cli_wlval, s) :
+							  offsetof(struct cli_wlval, u)),
+		.given = at + offsetof(struct cli_wlval, given) + 1,
+	};
+}
+
+/* Whether the front end has a row of this name itself. */
+static bool own_row(const char *name)
+{
+	for (unsigned i = 0; i < NROWS; i++)
+		if (rows[i].name && !strcmp(rows[i].name, name))
+			return true;
+	return false;
+}
+
+/* A declaration the table cannot take is a bug of its workload: one line. */
+static void check_wl_option(const struct workload_ops *wl, const struct wl_option *w)
+{
+	const char *why = own_row(w->name) ? "is a run option already" :
+			  nwl == MAX_WL_OPTIONS ? "is one too many (MAX_WL_OPTIONS)" :
+			  (unsigned)w->type > WL_OPT_VARIANTS ? "has no valid .type" :
+			  !w->arg || !w->help ? "lacks .arg or .help" :
+			  w->type == WL_OPT_VARIANTS && !w->nchoices ? "has no .choices" :
+			  NULL;
+
+	if (why)
+		cli_die("workload %s: option --%s %s", wl->name, w->name, why);
+}
+
+/* Workload wl's option w: a new row at table[*n], or a second owner. */
+static void add_wl_option(const struct workload_ops *wl, const struct wl_option *w,
+			  unsigned *n)
+{
+	unsigned s = 0;
+
+	while (s < nwl && strcmp(decl[s]->name, w->name))
+		s++;
+	if (s < nwl && !same_option(decl[s], w))
+		cli_die("workload %s declares --%s unlike workload %s", wl->name,
+			w->name, who[s]);
+	if (s == nwl) {
+		check_wl_option(wl, w);
+		decl[nwl++] = w;
+		table[(*n)++] = wl_row(w, s);
+	}
+	if (snprintf(who[s] + strlen(who[s]), sizeof(who[s]) - strlen(who[s]), "%s%s",
+		     *who[s] ? ", " : "", wl->name) >= (int)(sizeof(who[s]) - strlen(who[s])))
+		cli_die("workload %s: option --%s has too many owners", wl->name, w->name);
+}
+
+/* The workloads' rows at table[*n], in registry order; the first takes
+ * the marker's group heading. */
+static void add_wl_rows(const struct opt *marker, unsigned *n)
+{
+	wl_first = *n;
+	for (unsigned k = 0; workloads[k]; k++)
+		for (const struct wl_option *w = workloads[k]->options; w && w->name; w++)
+			add_wl_option(workloads[k], w, n);
+	for (unsigned s = 0; s < nwl; s++)
+		if (snprintf(help[s], sizeof(help[s]), "%s: %s", who[s], decl[s]->help) >=
+		    (int)sizeof(help[s]))
+			cli_die("workload option --%s: help too long", decl[s]->name);
+	if (*n > wl_first)
+		table[wl_first].group = marker->group;
+}
+
+const struct opt_cmd *run_options(void)
+{
+	const char *group = NULL;
+	unsigned n = 0;
+
+	if (cmd.opts)
+		return &cmd;
+	for (unsigned i = 0; i < NROWS; i++) {
+		if (rows[i].name) {
+			table[n] = rows[i];
+			if (group && !table[n].group)
+				table[n].group = group;
+			group = NULL;
+			n++;
+			continue;
+		}
+		add_wl_rows(&rows[i], &n);
+		if (n == wl_first)
+			group = rows[i].group;
+	}
+	cmd = (struct opt_cmd){"", table, n, G(dims)};
+	return &cmd;
+}
+
+const struct wl_option *cli_wl_option(const struct opt *o)
+{
+	uintptr_t first = (uintptr_t)(run_options()->opts + wl_first);
+
+	if ((uintptr_t)o < first || (uintptr_t)o >= first + nwl * sizeof(*o))
+		return NULL;
+	return decl[((uintptr_t)o - first) / sizeof(*o)];
+}
+
+const struct cli_wlval *cli_wl_value(const struct cli *c, const char *name)
+{
+	run_options();
+	for (unsigned s = 0; s < nwl; s++)
+		if (!strcmp(decl[s]->name, name))
+			return &c->wl[s];
+	return NULL;
+}
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
 	memset(c, 0, sizeof(*c));
-	opt_defaults(&run_options, c);
-	c->argv_base = opt_parse(&run_options, c, argc, argv, &c->argc);
+	opt_defaults(run_options(), c);
+	c->argv_base = opt_parse(run_options(), c, argc, argv, &c->argc);
 	c->argv = c->argv_base;
 	c->full_argc = argc;
 	c->full_argv = argv;
@@ -285,7 +416,7 @@ void cli_usage(FILE *f)
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");
-	opt_help(&run_options, f);
+	opt_help(run_options(), f);
 	fprintf(f,
 		"\nDurations take a unit: -d 500ms, --warmup 1s, --cs-ns 1us, --long-hold 2s\n"
 		"(a plain number counts in the unit shown: S seconds, NS ns, MS ms).\n"

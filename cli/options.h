@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The options of `lockbench [run]` (and of list, topo and system, which
- * read a few of them): one table, run_options, and the struct it fills.
- * Adding an option is one row in options.c plus its use.
+ * read a few of them): one table, run_options(), and the struct it
+ * fills.  Adding an option is one row in options.c plus its use; the
+ * options a workload declares (struct wl_option, workloads/workload.h)
+ * are rows of the same table, added from the workload registry.
  */
 #ifndef LOCKBENCH_CLI_OPTIONS_H
 #define LOCKBENCH_CLI_OPTIONS_H
@@ -13,6 +15,18 @@
 #include "opt.h"
 
 #define MAX_THREADS 1024
+#define MAX_WL_OPTIONS 32       /* distinct options of all workloads */
+
+struct wl_option;
+
+/* The value of one workload option, set by the option engine (the
+ * member its type uses) and copied into struct wl_params by config.c. */
+struct cli_wlval {
+	unsigned long long u;   /* WL_OPT_UINT, WL_OPT_MS */
+	double d;               /* WL_OPT_SECONDS */
+	const char *s;          /* WL_OPT_VARIANTS: the list as typed */
+	bool given;
+};
 #define DEFAULT_LOCKS "pthread_mutex,ticket,mcs,qspinlock"
 
 /* What the command line said (parsed and range-checked, not yet
@@ -30,11 +44,10 @@ struct cli {
 	double ci_target, time_budget;
 	/* critical and parallel sections, workloads */
 	unsigned long long cs_ns, ncs_ns, cs_lines, cs_write_pct;
-	const char *ncs_dist, *layouts;
-	unsigned long long readers, writers, read_pct, long_hold, lat_sample;
-	bool readers_given, writers_given, read_pct_given, long_hold_given;
-	bool stutter_given, layouts_given;
-	double stutter;
+	const char *ncs_dist;
+	unsigned long long lat_sample;
+	/* the workloads' options, in the table's order (cli_wl_value()) */
+	struct cli_wlval wl[MAX_WL_OPTIONS];
 	/* where, the machine */
 	const char *placement, *mem_node, *topology;
 	unsigned long long fake_nodes;
@@ -60,7 +73,16 @@ struct cli {
 	char **full_argv;
 };
 
-extern const struct opt_cmd run_options;
+/* The table: the front end's rows and, where the "Workloads" section
+ * starts, one row per distinct workload option (built on the first call;
+ * a workload option that clashes with another row is a bug: exit 2). */
+const struct opt_cmd *run_options(void);
+
+/* The workload option row o stands for; NULL for the front end's own. */
+const struct wl_option *cli_wl_option(const struct opt *o);
+
+/* The value in c of workload option `name`; NULL when none declares it. */
+const struct cli_wlval *cli_wl_value(const struct cli *c, const char *name);
 
 /* Defaults, then argv: exits 2 on bad usage. */
 void cli_parse(struct cli *c, int argc, char **argv);

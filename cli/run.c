@@ -3,6 +3,7 @@
  * `lockbench [run]`: topology -> configuration -> (dry run | machine
  * set-up -> sweep -> restore) -> render.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,7 +204,11 @@ static void results_setup(struct results *r, const struct config *cf,
 			memcpy(r->base_of, cf->base_of, cf->nlocks * sizeof(*r->base_of));
 		}
 	r->min_effect = cf->min_effect_pct;
-	r->variant_heading = strdup(cf->layouts ? "Layout" : "Lock");
+	r->variant_heading = strdup(cf->layouts ? cf->workload->name : "Lock");
+	if (!r->variant_heading)
+		cli_die("out of memory");
+	if (cf->layouts)   /* the workload's name is the noun of its variants */
+		r->variant_heading[0] = (char)toupper((unsigned char)r->variant_heading[0]);
 	r->row_heading = strdup(cf->row_heading);
 	r->label = cf->label ? strdup(cf->label) : NULL;
 	r->workload = strdup(cf->workload->name);

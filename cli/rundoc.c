@@ -9,6 +9,7 @@
 #include "../topology/machine.h"
 #include "../topology/mem.h"
 #include "../workloads/clock.h"
+#include "options.h"
 #include "rundoc.h"
 
 json_t *machine_json(const struct topo *t)
@@ -59,20 +60,43 @@ static json_t *locks_json(const struct config *cf, json_t **lopts)
 	return locks;
 }
 
-/* The workload members of the config object. */
+/* Every other workload option under its result key ("long_hold_ms"),
+ * read from the field its declaration names (every workload's: the
+ * config object has the same members whatever the workload). */
+static void config_json_wlopts(json_t *j, const struct wl_params *p)
+{
+	const struct opt_cmd *t = run_options();
+	char key[160];
+
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct wl_option *w = cli_wl_option(&t->opts[i]);
+		const char *f = (const char *)p + (w ? w->off : 0);
+
+		if (!w || w->type == WL_OPT_VARIANTS ||
+		    json_object_get(j, opt_param_key(&t->opts[i], key, sizeof(key))))
+			continue;
+		json_object_set_new(j, key, w->type == WL_OPT_SECONDS ?
+				    json_real(*(const double *)f) :
+				    json_integer(*(const unsigned *)f));
+	}
+}
+
+/* The workload members of the config object: the roles of rw (null when
+ * not in use) and the variants by name, then the rest as declared. */
 static void config_json_wl(json_t *j, const struct config *cf)
 {
 	const struct wl_params *p = &cf->params;
+	const struct wl_option *vo = workload_variants(cf->workload);
 	json_t *lay = json_null();
 
 	if (!j)
 		return;
-	if (cf->layouts) {
+	if (cf->layouts && vo) {
 		lay = json_array();
 		for (unsigned i = 0; i < cf->nlocks; i++)
 			if (!i || cf->layouts[i] != cf->layouts[i - 1])
 				json_array_append_new(lay, json_string(
-					wl_layout_names[cf->layouts[i] % WL_NLAYOUTS]));
+					vo->choices[cf->layouts[i] % vo->nchoices]));
 	}
 	json_object_set_new(j, "cs_write_lines", json_integer(p->cs_write_lines));
 	json_object_set_new(j, "read_pct", p->fixed_roles ? json_null()
@@ -82,8 +106,7 @@ static void config_json_wl(json_t *j, const struct config *cf)
 	json_object_set_new(j, "writers", p->writers_set ? json_integer(p->writers)
 							  : json_null());
 	json_object_set_new(j, "lat_sample", json_integer(p->lat_sample));
-	json_object_set_new(j, "long_hold_ms", json_integer(p->long_hold_ms));
-	json_object_set_new(j, "stutter_s", json_real(p->stutter_s));
+	config_json_wlopts(j, p);
 	json_object_set_new(j, "layouts", lay);
 }
 

@@ -96,16 +96,18 @@ static void test_run_defaults(void **state)
 	assert_int_equal(c.ncs_ns, 100);
 	assert_int_equal(c.cs_lines, 1);
 	assert_int_equal(c.cs_write_pct, 100);
-	assert_int_equal(c.read_pct, 90);
+	assert_int_equal(cli_wl_value(&c, "read-pct")->u, 90);
 	assert_int_equal(c.lat_sample, 256);
-	assert_string_equal(c.layouts, "packed,aligned,per_node");
+	assert_string_equal(cli_wl_value(&c, "layouts")->s, "packed,aligned,per_node");
 	assert_string_equal(c.order, "interleaved");
 	assert_string_equal(c.ncs_dist, "exp");
 	assert_string_equal(c.formats, "table");
 	assert_string_equal(c.unit, "kops/s");
 	assert_int_equal(c.machine.freq, FREQ_AUTO);
 	assert_int_equal(c.machine.numa_balancing, NB_AUTO);
-	assert_false(c.locks_given || c.read_pct_given || c.layouts_given);
+	assert_false(c.locks_given || cli_wl_value(&c, "read-pct")->given ||
+		     cli_wl_value(&c, "layouts")->given);
+	assert_null(cli_wl_value(&c, "threads"));   /* not a workload's */
 	assert_int_equal(c.argc, 0);
 	cli_free(&c);
 }
@@ -123,8 +125,9 @@ static void test_parse_argv(void **state)
 	assert_true(c.locks_given);
 	assert_true(c.duration == 0.5);
 	assert_int_equal(c.cs_ns, 1000);
-	assert_int_equal(c.long_hold, 2000);
-	assert_true(c.long_hold_given);
+	assert_int_equal(cli_wl_value(&c, "long-hold")->u, 2000);
+	assert_true(cli_wl_value(&c, "long-hold")->given);
+	assert_false(cli_wl_value(&c, "stutter")->given);
 	assert_int_equal(c.lock_opts.n, 2);
 	assert_string_equal(c.lock_opts.v[1], "c.d=2");
 	assert_int_equal(c.machine.freq, FREQ_OFF);
@@ -139,7 +142,7 @@ static void test_parse_argv(void **state)
 /* The table is well formed: names unique, metavars, help, choices. */
 static void test_table_sane(void **state)
 {
-	const struct opt_cmd *t = &run_options;
+	const struct opt_cmd *t = run_options();
 	char *argv[] = {"lockbench", NULL};
 	struct cli c;
 
@@ -160,24 +163,113 @@ static void test_table_sane(void **state)
 	cli_free(&c);
 }
 
-/* Every option a workload declares is a row with a "given" flag (the
- * only-with check and list workloads -v need both). */
+/* Row o carries workload wl's declaration w: its type, default, range,
+ * list-ness, a "given" flag, and help prefixed with wl's name. */
+static void check_wl_row(const struct opt *o, const struct workload_ops *wl,
+			 const struct wl_option *w)
+{
+	static const enum opt_type types[] = {OPT_UINT, OPT_MS, OPT_SECONDS, OPT_STR};
+	const char *who = strstr(o->help, wl->name);
+
+	assert_non_null(o);
+	assert_string_equal(cli_wl_option(o)->name, w->name);
+	assert_int_equal(o->type, types[w->type]);
+	assert_string_equal(o->arg, w->arg);
+	assert_true(o->def == w->def || !strcmp(o->def, w->def));
+	assert_true(o->min == w->min && o->max == w->max && o->list == w->list);
+	assert_true(o->given != 0);
+	assert_true(who && who < strstr(o->help, ": "));
+	assert_string_equal(strstr(o->help, ": ") + 2, w->help);
+}
+
+/* Every option a workload declares is a row of the run table, as
+ * declared, and only those rows stand for one. */
 static void test_workload_options(void **state)
 {
-	(void)state;
-	for (unsigned w = 0; workloads[w]; w++)
-		for (unsigned k = 0; workloads[w]->options && workloads[w]->options[k]; k++) {
-			const struct opt *o = opt_find(&run_options, workloads[w]->options[k]);
+	const struct opt_cmd *t = run_options();
+	const char *names[MAX_WL_OPTIONS];
+	unsigned rows = 0, distinct = 0;
 
-			assert_non_null(o);
-			assert_true(o->given != 0);
+	(void)state;
+	for (unsigned k = 0; workloads[k]; k++)
+		for (const struct wl_option *w = workloads[k]->options; w && w->name; w++) {
+			unsigned i = 0;
+
+			check_wl_row(opt_find(t, w->name), workloads[k], w);
+			while (i < distinct && strcmp(names[i], w->name))
+				i++;
+			if (i == distinct)
+				names[distinct++] = w->name;
 		}
+	for (unsigned i = 0; i < t->n; i++)
+		rows += cli_wl_option(&t->opts[i]) != NULL;
+	assert_int_equal(rows, distinct);
+	assert_true(distinct >= 6);
+	assert_null(cli_wl_option(opt_find(t, "lat-sample")));
+	assert_null(cli_wl_option(opt_find(t, "cs-ns")));
+	/* As they were when they were rows of cli/options.c. */
+	assert_string_equal(opt_find(t, "read-pct")->help,
+			    "rw, layout: share of operations that read (per operation)");
+	assert_string_equal(opt_find(t, "read-pct")->def, "90");
+	assert_true(opt_find(t, "readers")->max == MAX_THREADS);
+	assert_true(opt_find(t, "writers")->max == MAX_THREADS);
+	assert_null(opt_find(t, "readers")->def);
+	assert_true(opt_find(t, "long-hold")->max == 10000);
+	assert_true(opt_find(t, "stutter")->max == 3600);
+	/* Together, where --help has always shown them. */
+	assert_string_equal(opt_find(t, "readers")->group, "Workloads (list workloads -v)");
+	assert_ptr_equal(opt_find(t, "readers") - 1, opt_find(t, "cs-write-pct"));
+	assert_ptr_equal(opt_find(t, "readers") + distinct, opt_find(t, "lat-sample"));
+}
+
+/* A workload option reaches struct wl_params through the same parser:
+ * units, the default, the variants, the roles. */
+static void test_workload_values(void **state)
+{
+	char *a1[] = {"lockbench", "-w", "torture", "-l", "tas", "--long-hold", "2s",
+		      "--stutter", "500ms", NULL};
+	char *a2[] = {"lockbench", "-w", "layout", "--layouts", "per_node,packed",
+		      "--read-pct", "40", NULL};
+	char *a3[] = {"lockbench", "-w", "rw", "-l", "tas", "--readers", "1",
+		      "--writers", "1", NULL};
+	struct cli c;
+	struct topo t;
+	struct config cf;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
+	cli_parse(&c, 9, a1);
+	config_build(&cf, &c, &t);
+	assert_int_equal(cf.params.long_hold_ms, 2000);
+	assert_true(cf.params.stutter_s == 0.5);
+	assert_int_equal(cf.params.read_pct, 90);        /* the default */
+	config_free(&cf);
+	cli_free(&c);
+	cli_parse(&c, 7, a2);
+	config_build(&cf, &c, &t);
+	assert_int_equal(cf.nlocks, 2);
+	assert_int_equal(cf.layouts[0], WL_LAYOUT_PER_NODE);
+	assert_string_equal(config_variant_name(&cf, 1), "packed");
+	assert_int_equal(cf.params.read_pct, 40);
+	config_free(&cf);
+	cli_free(&c);
+	cli_parse(&c, 9, a3);
+	config_build(&cf, &c, &t);
+	assert_true(cf.params.fixed_roles && cf.params.writers_set);
+	assert_int_equal(cf.params.readers, 1);
+	assert_int_equal(cf.params.writers, 1);
+	assert_int_equal(cf.nthreads, 1);
+	assert_int_equal(cf.threads[0], 2);              /* -t is their sum */
+	config_free(&cf);
+	cli_free(&c);
+	topo_free(&t);
 }
 
 /* --layouts defaults to every layout, in the registry's order. */
 static void test_layouts_default(void **state)
 {
-	const struct opt *o = opt_find(&run_options, "layouts");
+	const struct opt *o = opt_find(run_options(), "layouts");
 	char all[256] = "";
 
 	(void)state;
@@ -191,7 +283,9 @@ static void test_layouts_default(void **state)
 /*
  * The JSON config echo, checked against the table: every row is either
  * echoed under a config key or listed as recorded elsewhere (or not a
- * property of the results); a new row must be classified here.
+ * property of the results); a new row must be classified here.  A
+ * workload's option needs no entry: it is echoed under its result key
+ * (opt_param_key(): "long_hold_ms"), which the test checks.
  */
 static const char *const echoed[][2] = {
 	{"locks", "locks"}, {"workload", "workload"}, {"baseline", "baseline"},
@@ -200,8 +294,6 @@ static const char *const echoed[][2] = {
 	{"watchdog", "watchdog_s"}, {"order", "order"}, {"seed", "seed"},
 	{"cs-ns", "cs_ns"}, {"ncs-ns", "ncs_ns"}, {"ncs-dist", "ncs_dist"},
 	{"cs-lines", "cs_lines"}, {"cs-write-pct", "cs_write_lines"},
-	{"readers", "readers"}, {"writers", "writers"}, {"read-pct", "read_pct"},
-	{"long-hold", "long_hold_ms"}, {"stutter", "stutter_s"}, {"layouts", "layouts"},
 	{"lat-sample", "lat_sample"}, {"placement", "placement"}, {"isolated", "isolated"},
 	{"mem-node", "mem_node"}, {"fake-nodes", "fake_nodes"}, {"unit", "unit"},
 	{"counters", "counters"},
@@ -218,6 +310,24 @@ static const char *const elsewhere[] = {
 	"verbose", "help", "version",                   /* not results */
 };
 
+/* Every workload option's result key is a member of the config echo
+ * (with -w cs too), the defaults as declared. */
+static void config_echo_wl(const json_t *j)
+{
+	const struct opt_cmd *t = run_options();
+	char key[160];
+
+	for (unsigned i = 0; i < t->n; i++)
+		if (cli_wl_option(&t->opts[i]) &&
+		    !json_object_get(j, opt_param_key(&t->opts[i], key, sizeof(key))))
+			fail_msg("config echo lacks %s (--%s)", key, t->opts[i].name);
+	assert_int_equal(json_integer_value(json_object_get(j, "read_pct")), 90);
+	assert_int_equal(json_integer_value(json_object_get(j, "long_hold_ms")), 0);
+	assert_true(json_is_real(json_object_get(j, "stutter_s")));
+	assert_true(json_is_null(json_object_get(j, "readers")));
+	assert_true(json_is_null(json_object_get(j, "layouts")));
+}
+
 static void test_config_echo(void **state)
 {
 	char *argv[] = {"lockbench", "-l", "tas,mcs", NULL};
@@ -229,14 +339,15 @@ static void test_config_echo(void **state)
 	json_t *j;
 
 	(void)state;
-	for (unsigned i = 0; i < run_options.n; i++) {
-		const char *name = run_options.opts[i].name;
+	for (unsigned i = 0; i < run_options()->n; i++) {
+		const char *name = run_options()->opts[i].name;
 		unsigned hits = 0;
 
 		for (unsigned k = 0; k < sizeof(echoed) / sizeof(echoed[0]); k++)
 			hits += !strcmp(echoed[k][0], name);
 		for (unsigned k = 0; k < sizeof(elsewhere) / sizeof(elsewhere[0]); k++)
 			hits += !strcmp(elsewhere[k], name);
+		hits += cli_wl_option(&run_options()->opts[i]) != NULL;
 		if (hits != 1)
 			fail_msg("option --%s: classify it in test_config_echo", name);
 	}
@@ -249,6 +360,7 @@ static void test_config_echo(void **state)
 	for (unsigned k = 0; k < sizeof(echoed) / sizeof(echoed[0]); k++)
 		if (!json_object_get(j, echoed[k][1]))
 			fail_msg("config echo lacks %s (--%s)", echoed[k][1], echoed[k][0]);
+	config_echo_wl(j);
 	assert_int_equal(json_integer_value(json_object_get(j, "ncs_ns")), 100);
 	json_decref(j);
 	config_free(&cf);
@@ -401,6 +513,41 @@ static void test_list_refused(void **state)
 	}
 }
 
+/* Workload options misused: one line and exit 2, as when they were the
+ * front end's own rows; and accepted where they belong. */
+static void test_workload_refused(void **state)
+{
+	static char *bad[][6] = {
+		{"-w", "cs", "--long-hold", "5"},            /* only with -w torture */
+		{"-w", "rw", "--layouts", "packed"},         /* only with -w layout */
+		{"-w", "rw", "--read-pct", "101"},           /* range */
+		{"-w", "torture", "--long-hold", "1us"},     /* not whole ms */
+		{"-w", "torture", "--stutter", "20"},        /* >= --watchdog 10 */
+		{"-w", "layout", "--layouts", "packd"},      /* unknown (did you mean) */
+		{"-w", "layout", "--layouts", "packed,packed"},
+		{"-w", "layout", "--layouts", ","},
+		{"-w", "rw", "--readers", "1", "--read-pct", "50"},
+		{"-w", "rw", "--readers", "2", "-t", "1"},
+		{"-w", "rw", "--readers", "1", "--readers", "2"}, /* twice */
+	};
+	char *good[] = {"lockbench", "-w", "layout", "--layouts", "aligned", "--read-pct",
+			"0,100", NULL};
+	unsigned lines;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[8] = {"lockbench"};
+		int n = 1;
+
+		while (n <= 6 && bad[i][n - 1])
+			argv[n] = bad[i][n - 1], n++;
+		assert_int_equal(child_status(argv, n, &lines), 2);
+		assert_int_equal(lines, 1);
+	}
+	assert_int_equal(child_status(good, 7, &lines), 0);
+	assert_int_equal(lines, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,12 +558,14 @@ int main(void)
 		cmocka_unit_test(test_parse_argv),
 		cmocka_unit_test(test_table_sane),
 		cmocka_unit_test(test_workload_options),
+		cmocka_unit_test(test_workload_values),
 		cmocka_unit_test(test_layouts_default),
 		cmocka_unit_test(test_config_echo),
 		cmocka_unit_test(test_list_values),
 		cmocka_unit_test(test_list_argv),
 		cmocka_unit_test(test_sweep_config),
 		cmocka_unit_test(test_list_refused),
+		cmocka_unit_test(test_workload_refused),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

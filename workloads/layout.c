@@ -8,8 +8,6 @@
  * is taken: the variants are the layouts (--layouts), and the lock
  * column is fixed to `null`.
  */
-#include <string.h>
-
 #include "loop.h"
 #include "layout.h"
 
@@ -18,14 +16,6 @@ const char *const wl_layout_names[WL_NLAYOUTS] = {
 	[WL_LAYOUT_ALIGNED] = "aligned",
 	[WL_LAYOUT_PER_NODE] = "per_node",
 };
-
-int layout_parse(const char *name)
-{
-	for (unsigned i = 0; i < WL_NLAYOUTS; i++)
-		if (!strcmp(wl_layout_names[i], name))
-			return (int)i;
-	return -1;
-}
 
 size_t layout_ro_offset(enum wl_layout l)
 {
@@ -99,7 +89,17 @@ static void layout_loop(struct worker *w)
 	}
 }
 
-static const char *const layout_options[] = {"layouts", "read-pct", NULL};
+/* --read-pct is rw's too (workloads/rw.c), declared alike. */
+static const struct wl_option layout_options[] = {
+	{.name = "layouts", .arg = "LIST", .type = WL_OPT_VARIANTS,
+	 .def = "packed,aligned,per_node", .choices = wl_layout_names,
+	 .nchoices = WL_NLAYOUTS, .off = offsetof(struct wl_params, layout),
+	 .help = "the variants (columns)"},
+	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,
+	 .def = "90", .max = 100, .off = offsetof(struct wl_params, read_pct),
+	 .help = "share of operations that read (per operation)"},
+	{0},
+};
 
 const struct workload_ops workload_layout_ops = {
 	.name = "layout",

@@ -46,7 +46,5 @@ size_t layout_ro_offset(enum wl_layout l);
 size_t layout_hot_offset(enum wl_layout l, unsigned node);
 /* Size of layout `l` in bytes (a multiple of LB_CACHELINE). */
 size_t layout_size(enum wl_layout l);
-/* Parse a layout name; -1 if unknown. */
-int layout_parse(const char *name);
 
 #endif

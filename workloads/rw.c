@@ -27,7 +27,19 @@ static void rw_loop(struct worker *w)
 		     shared ? ops->read_unlock : ops->unlock);
 }
 
-static const char *const rw_options[] = {"readers", "writers", "read-pct", NULL};
+/* --read-pct is layout's too (workloads/layout.c), declared alike. */
+static const struct wl_option rw_options[] = {
+	{.name = "readers", .arg = "N", .type = WL_OPT_UINT, .max = 1024, /* -t's most */
+	 .off = offsetof(struct wl_params, readers),
+	 .help = "N threads read (the rest write, or --writers)"},
+	{.name = "writers", .arg = "N", .type = WL_OPT_UINT, .max = 1024,
+	 .off = offsetof(struct wl_params, writers),
+	 .help = "N threads write (threads 0..N-1)"},
+	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,
+	 .def = "90", .max = 100, .off = offsetof(struct wl_params, read_pct),
+	 .help = "share of operations that read (per operation)"},
+	{0},
+};
 
 const struct workload_ops workload_rw_ops = {
 	.name = "rw",

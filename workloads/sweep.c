@@ -96,29 +96,41 @@ static void set_error(struct point *p, enum point_status st, const char *msg)
 	p->error = strdup(msg);
 }
 
+const struct wl_option *workload_variants(const struct workload_ops *wl)
+{
+	for (const struct wl_option *o = wl ? wl->options : NULL; o && o->name; o++)
+		if (o->type == WL_OPT_VARIANTS)
+			return o;
+	return NULL;
+}
+
 const char *config_variant_name(const struct config *c, unsigned v)
 {
+	const struct wl_option *vo = workload_variants(c->workload);
+
 	if (c->vnames)
 		return c->vnames[v];
-	if (c->layouts)
-		return wl_layout_names[c->layouts[v] % WL_NLAYOUTS];
+	if (c->layouts && vo)
+		return vo->choices[c->layouts[v] % vo->nchoices];
 	return c->locks[v]->ops->name;
 }
 
 /*
  * Each variant's workload parameters, built once: the configuration's
- * (or the variant's own in a sweep) and, under -w layout, its layout.  (The delays are spun on
+ * (or the variant's own in a sweep) and, under a workload whose
+ * variants are its own (-w layout), the variant's index.  (The delays are spun on
  * the tick clock, calibrated by each worker: workloads/loop.h.)
  * Malloc'ed, or NULL.
  */
 static struct wl_params *variant_params(const struct config *c)
 {
+	const struct wl_option *vo = workload_variants(c->workload);
 	struct wl_params *vp = calloc(c->nlocks + 1, sizeof(*vp));
 
 	for (unsigned v = 0; vp && v < c->nlocks; v++) {
 		vp[v] = c->vparams ? c->vparams[v] : c->params;
-		if (c->layouts)
-			vp[v].layout = c->layouts[v];
+		if (c->layouts && vo)
+			*(unsigned *)((char *)&vp[v] + vo->off) = c->layouts[v];
 	}
 	return vp;
 }

@@ -38,8 +38,9 @@ struct config {
 	const char *label;
 	const char *row_heading;
 	bool quiet;
-	/* -w layout: per variant its enum wl_layout (the variants are the
-	 * layouts, each run with the `null` lock); NULL otherwise. */
+	/* A workload with variants of its own (WL_OPT_VARIANTS, -w layout):
+	 * per variant its index into the option's choices (each run with
+	 * the `null` lock); NULL otherwise. */
 	unsigned *layouts;
 	struct noise_opts noise;           /* probe, flags, -r auto (noise.h) */
 	/* --counters: the events every run measures (those the kernel
@@ -61,6 +62,10 @@ struct config {
 	unsigned *base_of;
 	json_t *sweep;
 };
+
+/* The option whose values are wl's own variants (WL_OPT_VARIANTS: the
+ * layouts of -w layout), or NULL: wl's variants are locks. */
+const struct wl_option *workload_variants(const struct workload_ops *wl);
 
 /* Column name of variant v: its layout under -w layout, else its lock. */
 const char *config_variant_name(const struct config *c, unsigned v);

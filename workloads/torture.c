@@ -19,7 +19,15 @@ static void torture_loop(struct worker *w)
 	wl_torture_loop_t(w, w->ops->lock, w->ops->unlock);
 }
 
-static const char *const torture_options[] = {"long-hold", "stutter", NULL};
+static const struct wl_option torture_options[] = {
+	{.name = "long-hold", .arg = "MS,..", .type = WL_OPT_MS, .list = true,
+	 .def = "0", .max = 10000, .off = offsetof(struct wl_params, long_hold_ms),
+	 .help = "the rare long hold in ms (0: off)"},
+	{.name = "stutter", .arg = "S,..", .type = WL_OPT_SECONDS, .list = true,
+	 .def = "0", .max = 3600, .off = offsetof(struct wl_params, stutter_s),
+	 .help = "pause all threads every S s for S s (0: off)"},
+	{0},
+};
 
 const struct workload_ops workload_torture_ops = {
 	.name = "torture",

@@ -11,6 +11,7 @@
 #ifndef LOCKBENCH_WORKLOAD_H
 #define LOCKBENCH_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lockbench/lock.h"
@@ -148,16 +149,49 @@ enum wl_flags {
 	WL_RW = 1u << 1,
 };
 
+/*
+ * An option a workload declares (as a lock declares its tunables, and
+ * fio's engines their options): the front end adds a row for it to the
+ * run command's option table, so it is parsed, range-checked, listed in
+ * --help and `list workloads -v`, completed and echoed like any other,
+ * and refused with a workload that does not declare it.  Two workloads
+ * may declare the same option with identical rows (--read-pct); its help
+ * is then prefixed with both names ("rw, layout: ...").
+ */
+enum wl_opt_type {
+	WL_OPT_UINT,     /* a whole number into an `unsigned` field */
+	WL_OPT_MS,       /* milliseconds into an `unsigned` field (2s = 2000) */
+	WL_OPT_SECONDS,  /* seconds into a `double` field (500ms = 0.5) */
+	/* A list of .choices: the workload's variants, the columns of its
+	 * tables instead of locks (each run with the `null` lock); each
+	 * variant's index into .choices goes in the field (`unsigned`).  The
+	 * workload's name is their noun: "unknown layout (x)", the column
+	 * heading "Layout". */
+	WL_OPT_VARIANTS,
+};
+
+struct wl_option {
+	const char *name;      /* long name, without "--"; NULL ends the array */
+	const char *arg;       /* metavar in --help: "N", "MS,.." */
+	enum wl_opt_type type;
+	const char *def;       /* default, as a user types it; NULL: none */
+	double min, max;       /* range (numeric types) */
+	bool list;             /* "0,100,1s" sweeps it, one table per value */
+	size_t off;            /* offsetof(struct wl_params, the field) */
+	const char *const *choices; /* WL_OPT_VARIANTS: the names, */
+	unsigned nchoices;          /* how many */
+	const char *help;      /* without the workload's name */
+};
+
 struct workload_ops {
 	const char *name;
 	const char *desc;
 	const char *long_desc; /* `list workloads -v`: several lines */
 	unsigned needs_caps;   /* lock capabilities required (enum lock_caps) */
 	unsigned flags;        /* enum wl_flags */
-	/* The run options that only this workload reads (NULL-terminated
-	 * names of rows of the option table; `list workloads -v` shows
-	 * them, and giving one with another workload is refused). */
-	const char *const *options;
+	/* The run options only this workload reads, ended by a row
+	 * without a name (NULL: none). */
+	const struct wl_option *options;
 	/* Shared lines the workload needs after struct wl_shared; NULL:
 	 * --cs-lines. */
 	unsigned (*lines)(const struct wl_params *p);
