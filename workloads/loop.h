@@ -312,6 +312,16 @@ WL_INLINE void wl_stutter(const struct worker *w)
 
 /* ---- the loops --------------------------------------------------------- */
 
+/* The locals every loop keeps, which WL_SAMPLED() hands over: the
+ * read-only view `e`, the counts, the random state, the counter as we
+ * left it, the delays' carried errors and the countdown.  Call after
+ * wl_loop_begin(). */
+#define WL_LOOP_LOCALS(w)                                                      \
+	const struct wl_env e = wl_env_get(w);                                 \
+	uint64_t n = 0, reads = 0, rng = (w)->rng, last = WL_NONE, c;         \
+	int64_t csd = 0, ncsd = 0;                                             \
+	unsigned left = (w)->every
+
 /* Entering the cold branch: hand the loop's state to the sampled
  * operation and take it back. */
 #define WL_SAMPLED(call)                                                       \
@@ -334,10 +344,7 @@ WL_INLINE void wl_stutter(const struct worker *w)
 WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			 const bool empty)
 {
-	const struct wl_env e = wl_env_get(w);
-	uint64_t n = 0, reads = 0, rng = w->rng, last = WL_NONE, c;
-	int64_t csd = 0, ncsd = 0;
-	unsigned left = w->every;
+	WL_LOOP_LOCALS(w);
 
 	for (;;) {
 		if (!empty && atomic_load_explicit(e.stop, lb_rlx))
@@ -379,15 +386,9 @@ WL_INLINE void wl_cs_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			    wl_lock_fn rlk, wl_lock_fn rul)
 {
-	struct wl_env e;
-	uint64_t n = 0, reads = 0, rng, last = WL_NONE, c;
-	int64_t csd = 0, ncsd = 0;
-	unsigned left;
-
 	wl_loop_begin(w);
-	e = wl_env_get(w);
-	rng = w->rng;
-	left = w->every;
+	WL_LOOP_LOCALS(w);
+
 	while (!atomic_load_explicit(e.stop, lb_rlx)) {
 		if (__builtin_expect(--left == 0, 0)) {
 			WL_SAMPLED(wl_rw_sampled(w, &st_, lk, ul, rlk, rul));
@@ -416,15 +417,9 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 
 WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 {
-	struct wl_env e;
-	uint64_t n = 0, reads = 0, rng, last = WL_NONE, c;
-	int64_t csd = 0, ncsd = 0;
-	unsigned left;
-
 	wl_loop_begin(w);
-	e = wl_env_get(w);
-	rng = w->rng;
-	left = w->every;
+	WL_LOOP_LOCALS(w);
+
 	while (!atomic_load_explicit(e.stop, lb_rlx)) {
 		if (__builtin_expect(--left == 0, 0)) {
 			WL_SAMPLED(wl_torture_sampled(w, &st_, lk, ul));
