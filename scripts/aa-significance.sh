@@ -21,6 +21,10 @@
 # usage: scripts/aa-significance.sh [-n REPS] [-i INV] [-o DIR] [./lockbench]
 #   LB_OPTS   extra options for every run (e.g. "-t 2" or "-r 5")
 #   SKIP      space-separated parts to skip: within across power2
+#   PAD       cycles (default): the slower copy does extra loop turns,
+#             whose cost moves with the core clock; time: it spins on
+#             the CPU's counter instead (padded's tpad), a slowdown that
+#             holds when the host moves the clock
 set -euo pipefail
 
 REPS=20
@@ -39,6 +43,11 @@ LB=$(realpath "${1:-./lockbench}")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PLUGIN=$ROOT/build/tests/plugins/padded.so
 SKIP=${SKIP:-}
+case ${PAD:-cycles} in
+cycles) KNOB=pad P=400 ;;
+time) KNOB=tpad P=100 ;;
+*) echo "aa-significance: PAD is cycles or time" >&2; exit 2 ;;
+esac
 read -r -a EXTRA <<<"${LB_OPTS:-}"
 
 [ -x "$LB" ] || { echo "aa-significance: no binary $LB" >&2; exit 2; }
@@ -79,10 +88,10 @@ EOF
 # Calibration: how much slower is padded with pad=P?  Pad for a slowdown
 # s solves 1/(1-s) - 1 = pad * (1/R - 1) / P, R the throughput ratio.
 calibrate() {
-	local P=400 r0 r1 saved=("${EXTRA[@]}")
+	local r0 r1 saved=("${EXTRA[@]}")
 	# Its own -r 5 (an option given twice is refused): without LB_OPTS.
 	EXTRA=()
-	run "$W/cal.json" -l padded_a,padded_b -r 5 --lock-opt "padded_b.pad=$P"
+	run "$W/cal.json" -l padded_a,padded_b -r 5 --lock-opt "padded_b.$KNOB=$P"
 	EXTRA=("${saved[@]}")
 	r0=$(rate "$W/cal.json" padded_a)
 	r1=$(rate "$W/cal.json" padded_b)
@@ -112,18 +121,18 @@ EOF
 }
 
 echo "aa-significance: $(date -u +%FT%TZ) $(uname -r) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "options: -t 1 ${LB_OPTS:-} (defaults otherwise), $REPS repetitions, $INV invocations per label"
+echo "options: -t 1 ${LB_OPTS:-} (defaults otherwise), $REPS repetitions, $INV invocations per label, slower copy: ${PAD:-cycles}"
 read -r PAD5 PAD2 < <(calibrate)
-echo "calibrated: pad $PAD5 for 5%, pad $PAD2 for 2%"
+echo "calibrated: $KNOB $PAD5 for 5%, $KNOB $PAD2 for 2%"
 
 if [[ " $SKIP " != *" within "* ]]; then
 	: >"$W/w-aa" ; : >"$W/w-5" ; : >"$W/w-2"
 	for i in $(seq "$REPS"); do
 		run "$W/w-aa-$i.json" -l padded_a,padded_b && verdict "$W/w-aa-$i.json" >>"$W/w-aa"
-		run "$W/w-5-$i.json" -l padded_a,padded_b --lock-opt "padded_b.pad=$PAD5" &&
+		run "$W/w-5-$i.json" -l padded_a,padded_b --lock-opt "padded_b.$KNOB=$PAD5" &&
 			verdict "$W/w-5-$i.json" >>"$W/w-5"
 		if [[ " $SKIP " != *" power2 "* ]]; then
-			run "$W/w-2-$i.json" -l padded_a,padded_b --lock-opt "padded_b.pad=$PAD2" &&
+			run "$W/w-2-$i.json" -l padded_a,padded_b --lock-opt "padded_b.$KNOB=$PAD2" &&
 				verdict "$W/w-2-$i.json" >>"$W/w-2"
 		fi
 	done
@@ -140,7 +149,7 @@ if [[ " $SKIP " != *" across "* ]]; then
 			run "$W/x-$i-A-$k.json" -l padded_a --label A && A+=("$W/x-$i-A-$k.json")
 			run "$W/x-$i-A2-$k.json" -l padded_a --label A2 && A2+=("$W/x-$i-A2-$k.json")
 			run "$W/x-$i-B-$k.json" -l padded_a --label B \
-				--lock-opt "padded_a.pad=$PAD5" && B+=("$W/x-$i-B-$k.json")
+				--lock-opt "padded_a.$KNOB=$PAD5" && B+=("$W/x-$i-B-$k.json")
 		done
 		"$LB" compare -f json -o "$W/x-aa-$i.json" "${A[@]}" "${A2[@]}" &&
 			verdict "$W/x-aa-$i.json" >>"$W/x-aa"
