@@ -36,10 +36,12 @@
 #include <cmocka.h>
 
 #include "lockbench/lock.h"
+#include "ticket.h"
 
 extern const struct lock_ops lock_anderson_ops;
 extern const struct lock_ops lock_clh_ops;
 extern const struct lock_ops lock_ticket_prop_ops;
+extern const struct lock_ops lock_ticket_ops;
 extern const struct lock_ops lock_cbomcs_ops;
 extern const struct lock_ops lock_hmcs_ops;
 extern const struct lock_ops lock_pthread_adaptive_ops;
@@ -412,6 +414,33 @@ static void test_clh(void **state)
 	run_teardown(&r);
 }
 
+/* ticket: trylock is a CAS of next against now-serving; the release a
+ * plain store of now-serving.  Both across the 32-bit wrap, then the
+ * table, trylock through it and exclusion at 4 threads. */
+static void test_ticket(void **state)
+{
+	struct ticket t = {.owner = UINT32_MAX - 1, .next = UINT32_MAX - 1};
+	struct run r;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		ticket_lock(&t, NULL);
+		assert_false(ticket_trylock(&t, NULL));
+		ticket_unlock(&t, NULL);
+		assert_true(ticket_trylock(&t, NULL));
+		ticket_unlock(&t, NULL);
+	}
+	assert_int_equal(atomic_load(&t.owner), 6);
+	assert_int_equal(atomic_load(&t.next), 6);
+	/* A ticket taken and not yet served: trylock must fail. */
+	atomic_store(&t.next, 7);
+	assert_false(ticket_trylock(&t, NULL));
+	check_table(&lock_ticket_ops, "ticket", LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK);
+	check_trylock(&lock_ticket_ops, NULL);
+	torture_exclusive(&lock_ticket_ops, 4, 1, NULL, 30000, &r);
+	run_teardown(&r);
+}
+
 static void test_ticket_prop(void **state)
 {
 	uint64_t opt[MAX_OPTS];
@@ -584,6 +613,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_anderson),
 		cmocka_unit_test(test_clh),
+		cmocka_unit_test(test_ticket),
 		cmocka_unit_test(test_ticket_prop),
 		cmocka_unit_test(test_cbomcs),
 		cmocka_unit_test(test_hmcs),
