@@ -311,6 +311,43 @@ static void test_run_fairness(void **state)
 	assert_true(s.fair_jain == 1);
 }
 
+/*
+ * wl_delay() carries what a delay ran over into the next one.  What is
+ * owed is paid first: a request no longer than the debt spins nothing
+ * and takes it off the debt, exactly.  The debt stays within [0, cap].
+ * And since time only adds (a preempted delay is long, never short),
+ * with extra = 0 a batch of delays never takes less than its requests
+ * in all.  A cap of 0 (below the clock's resolution) leaves the debt
+ * alone: calibrated turns.
+ */
+static void test_delay_carry(void **state)
+{
+	const struct lb_tick_rate *r = lb_clock_rate();
+	uint64_t rd = r->read_ticks ? r->read_ticks : 1, base = 8 * rd;
+	const struct wl_spin_cal c = {.tail = 4 * rd, .step = rd};
+	const struct wl_delay_cal dc = {.cap = base + 4 * rd, .extra = 0};
+	const struct wl_delay_cal off = {.cap = 0, .extra = 0};
+	int64_t debt = (int64_t)dc.cap;
+	uint64_t asked = 0, t0;
+
+	(void)state;
+	wl_delay(base / 2, &c, &dc, &debt);
+	assert_int_equal(debt, (int64_t)(dc.cap - base / 2));
+	debt = 0;
+	t0 = lb_ticks();
+	for (unsigned i = 0; i < 3000; i++) {
+		uint64_t t = base * (i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 0) + rd / 2;
+
+		wl_delay(t, &c, &dc, &debt);
+		asked += t;
+		assert_true(debt >= 0 && debt <= (int64_t)dc.cap);
+	}
+	assert_true(lb_ticks() - t0 >= asked);
+	debt = 5;
+	wl_delay(2, &c, &off, &debt);
+	assert_int_equal(debt, 5);
+}
+
 static void test_trend(void **state)
 {
 	const double rising[] = {100, 110, 120, 130, 140, 150};
@@ -442,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_handover_counting),
 		cmocka_unit_test(test_run_fairness),
 		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_delay_carry),
 		cmocka_unit_test(test_json_metrics_round_trip),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_cs_metrics),
