@@ -348,6 +348,42 @@ static void test_delay_carry(void **state)
 	assert_int_equal(debt, 5);
 }
 
+/* The sampled delays' correction of `extra`.  A delay spins what it
+ * counts less `extra`, and its true cost beyond its own reads is `gap`:
+ * the samples make `extra` settle on `gap`, noise around it averaging
+ * out; an interrupted delay teaches nothing, `extra` never goes
+ * negative, turns (cap 0) have none. */
+static int64_t learn_run(struct wl_delay_cal *dc, int64_t gap, int64_t moved,
+			 unsigned n)
+{
+	const uint64_t rd = 20, t = 400;
+
+	for (unsigned i = 0; i < n; i++) {
+		int64_t spun = (int64_t)t + moved - dc->extra, noise = i % 2 ? 9 : -9;
+
+		wl_delay_learn(dc, (uint64_t)(spun + gap + (int64_t)rd + noise), t, moved, rd);
+	}
+	return dc->extra;
+}
+
+static void test_delay_learn(void **state)
+{
+	struct wl_delay_cal dc = {.cap = 480, .extra = 5};
+	struct wl_delay_cal off = {.cap = 0, .extra = 0};
+	int64_t e;
+
+	(void)state;
+	e = learn_run(&dc, 30, 0, 400);
+	assert_true(e >= 29 && e <= 31);
+	e = learn_run(&dc, 12, -50, 400); /* the debt moved: counted t - 50 */
+	assert_true(e >= 11 && e <= 13);
+	wl_delay_learn(&dc, 400 + 20 + 8 * 20 + 12, 400, 0, 20); /* preempted */
+	assert_int_equal(dc.extra, e);
+	assert_int_equal(learn_run(&dc, -40, 0, 400), 0);
+	wl_delay_learn(&off, 400 + 20 + 50, 400, 0, 20);
+	assert_int_equal(off.extra, 0);
+}
+
 static void test_trend(void **state)
 {
 	const double rising[] = {100, 110, 120, 130, 140, 150};
@@ -480,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_run_fairness),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_delay_carry),
+		cmocka_unit_test(test_delay_learn),
 		cmocka_unit_test(test_json_metrics_round_trip),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_cs_metrics),

@@ -107,7 +107,7 @@ static int64_t delay_trial(const struct lb_tick_rate *r, const struct wl_spin_ca
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t ti = exp ? (t * lb_exp_table[lb_rand(rng) & 255] + 128) / 256 : t;
 		int64_t before = debt, o;
-		uint64_t t0 = lb_ticks();
+		uint64_t t0 = lb_ticks_ordered();
 
 		wl_delay(ti, c, dc, &debt);
 		o = (int64_t)(lb_ticks() - t0) - (int64_t)r->read_ticks;
@@ -132,7 +132,7 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 				     const struct wl_spin_cal *c, uint64_t t,
 				     bool exp, uint64_t rng)
 {
-	struct wl_delay_cal dc = {0, 0};
+	struct wl_delay_cal dc = {0, 0, 0};
 	uint64_t budget = ns_to_ticks(r, 25000);
 	unsigned n;
 
@@ -236,50 +236,82 @@ static bool samp_due(struct worker *w)
 static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
 		    bool timed)
 {
-	uint64_t t0;
+	uint64_t t0, t1;
 
 	if (!timed) {
 		lk(e->lock, e->ctx);
 		return;
 	}
-	t0 = lb_ticks();
+	t0 = lb_ticks_ordered();
 	lk(e->lock, e->ctx);
+	t1 = lb_ticks_ordered(); /* not before the acquiring load was served */
 	if (atomic_load_explicit(w->window, lb_rlx))
-		hist_add(w->lat, (uint64_t)((double)(lb_ticks() - t0) * w->ns_per_tick));
+		hist_add(w->lat, (uint64_t)((double)(t1 - t0) * w->ns_per_tick));
+}
+
+/*
+ * What a sampled delay of `t` ticks took from outside (`span`: first to
+ * last read around it, the sample, less one read) beyond what wl_delay()
+ * counted (the request and the debt's move, `moved`), as delay_trial()
+ * measures it before the run: `extra` moves by a sixteenth of it, so the cost of a
+ * delay beyond its own reads is learnt again all along the run, under
+ * the run's own contention (beside a spinning waiter it is not what it
+ * was alone).  A delay interrupted (over eight reads off) teaches
+ * nothing; a section the clock cannot time (cap 0) has no `extra`.
+ */
+void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
+		    int64_t moved, uint64_t read)
+{
+	int64_t o = (int64_t)span - (int64_t)read - (int64_t)t - moved;
+	int64_t lim = 8 * (int64_t)read;
+
+	if (!dc->cap || o <= -lim || o >= lim)
+		return;
+	dc->learn += o;
+	dc->extra += dc->learn / 16;
+	dc->learn %= 16;
+	if (dc->extra < 0)
+		dc->extra = dc->learn = 0;
 }
 
 /* The section's delay (callers test e->cs_t first: no call without
- * one); timed: kept as a section sample. */
+ * one); timed: kept as a section sample, and what it teaches. */
 static void cs_delay(struct worker *w, const struct wl_env *e, int64_t *debt,
 		     bool timed)
 {
-	uint64_t t0;
+	int64_t before = *debt;
+	uint64_t t0, t1;
 
 	if (!timed) {
-		wl_delay(e->cs_t, &e->spin, &e->cs_dc, debt);
+		wl_delay(e->cs_t, &e->spin, e->cs_dc, debt);
 		return;
 	}
-	t0 = lb_ticks();
-	wl_delay(e->cs_t, &e->spin, &e->cs_dc, debt);
-	cs_sample_put(w->samp, t0, lb_ticks());
+	t0 = lb_ticks_ordered();
+	wl_delay(e->cs_t, &e->spin, e->cs_dc, debt);
+	t1 = lb_ticks();
+	cs_sample_put(w->samp, t0, t1);
+	wl_delay_learn(&w->cs_dc, t1 - t0, e->cs_t, *debt - before, w->samp->clock_ticks);
 }
 
 /* The parallel section's delay, drawn (callers test e->ncs_t first);
- * timed: kept with its draw as a section sample. */
+ * timed: kept with its draw as a section sample, and what it teaches. */
 static void ncs_delay(struct worker *w, const struct wl_env *e,
 		      struct wl_state *st, bool timed)
 {
+	int64_t before = st->ncs_debt;
 	unsigned mult;
-	uint64_t t, t0;
+	uint64_t t, t0, t1;
 
 	t = wl_ncs_len(e, &st->rng, &mult);
 	if (!timed) {
-		wl_delay(t, &e->spin, &e->ncs_dc, &st->ncs_debt);
+		wl_delay(t, &e->spin, e->ncs_dc, &st->ncs_debt);
 		return;
 	}
-	t0 = lb_ticks();
-	wl_delay(t, &e->spin, &e->ncs_dc, &st->ncs_debt);
-	ncs_sample_put(w->samp, t0, lb_ticks(), mult);
+	t0 = lb_ticks_ordered();
+	wl_delay(t, &e->spin, e->ncs_dc, &st->ncs_debt);
+	t1 = lb_ticks();
+	ncs_sample_put(w->samp, t0, t1, mult);
+	wl_delay_learn(&w->ncs_dc, t1 - t0, t, st->ncs_debt - before, w->samp->clock_ticks);
 }
 
 static unsigned sampled_end(struct worker *w, struct wl_state *st)

@@ -51,7 +51,9 @@ struct wl_env {
 	uint64_t me;                   /* our owner word: tid + 1 */
 	unsigned wlines, lines;        /* --cs-lines written / in all */
 	uint64_t cs_t, ncs_t;          /* delays in ticks (0: none) */
-	struct wl_delay_cal cs_dc, ncs_dc; /* wl_delay()'s terms */
+	/* wl_delay()'s terms: the worker's own, which the sampled
+	 * operations correct as the run goes (workloads/loop.c) */
+	const struct wl_delay_cal *cs_dc, *ncs_dc;
 	struct wl_spin_cal spin;       /* wl_spin()'s calibration */
 	bool ncs_fixed;
 	const _Atomic uint32_t *stop;
@@ -75,6 +77,11 @@ void wl_loop_end(struct worker *w, uint64_t n, uint64_t reads);
 void wl_enter_cold(struct worker *w, uint64_t seen, bool readers);
 /* Somebody else was inside with us. */
 void wl_violation(struct worker *w);
+/* A sampled delay of `t` ticks spanned `span` ticks between the reads
+ * around it while wl_delay() counted t + `moved` (the debt's move):
+ * correct dc->extra by a sixteenth of the difference (loop.c). */
+void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
+		    int64_t moved, uint64_t read);
 /* One sampled operation of each workload: the same work as the common
  * path, timed, then the counters published.  Return the countdown to the
  * next one. */
@@ -93,7 +100,7 @@ WL_INLINE struct wl_env wl_env_get(const struct worker *w)
 		.sh = w->sh, .lock = w->lock, .ctx = w->ctx, .me = w->tid + 1,
 		.wlines = w->p->cs_write_lines, .lines = w->p->cs_lines,
 		.cs_t = w->cs_ticks, .ncs_t = w->ncs_ticks, .spin = w->spin,
-		.cs_dc = w->cs_dc, .ncs_dc = w->ncs_dc,
+		.cs_dc = &w->cs_dc, .ncs_dc = &w->ncs_dc,
 		.ncs_fixed = w->p->ncs_fixed, .stop = w->stop, .ops = &w->slot->ops,
 	};
 }
@@ -126,7 +133,7 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
 		wl_turns(t * c->fine >> 16);
 		return;
 	}
-	t0 = lb_ticks() - c->cost;
+	t0 = lb_ticks_ordered() - c->cost;
 	while ((d = lb_ticks() - t0) + c->tail < t)
 		cpu_relax();
 	while (d + c->step < t)
@@ -137,7 +144,8 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
 
 /*
  * A section delay that holds its mean.  Each delay of `t` ticks is
- * timed by its own reads of the tick counter, from the first to the
+ * timed by its own reads of the tick counter, from the first (ordered:
+ * not before the section's cache misses ahead of it were served) to the
  * last, and costs that plus `dc->extra`: one read and what the call
  * adds around it (branches mispredicted on random draws, the arithmetic
  * below), measured before the loop the way the section samples time a
@@ -163,7 +171,7 @@ WL_INLINE void wl_delay(uint64_t t, const struct wl_spin_cal *c,
 		return;
 	}
 	want = (int64_t)t - *debt - dc->extra;
-	t0 = lb_ticks();
+	t0 = lb_ticks_ordered();
 	if (want > 0) {
 		while ((d = (int64_t)(lb_ticks() - t0)) + (int64_t)c->tail < want)
 			cpu_relax();
@@ -257,7 +265,7 @@ WL_INLINE void wl_ncs(const struct wl_env *e, uint64_t *rng, int64_t *debt)
 	unsigned mult;
 
 	if (e->ncs_t)
-		wl_delay(wl_ncs_len(e, rng, &mult), &e->spin, &e->ncs_dc, debt);
+		wl_delay(wl_ncs_len(e, rng, &mult), &e->spin, e->ncs_dc, debt);
 }
 
 /* A reader's section (rw): count ourselves in (an atomic RMW: readers
@@ -275,7 +283,7 @@ WL_INLINE void wl_read_body(struct worker *w, const struct wl_env *e, int64_t *d
 		sum += sh->lines[i].w[0];
 	lb_sink(sum);
 	if (e->cs_t)
-		wl_delay(e->cs_t, &e->spin, &e->cs_dc, debt);
+		wl_delay(e->cs_t, &e->spin, e->cs_dc, debt);
 	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) & WL_HELD, 0))
 		wl_violation(w);
 	atomic_fetch_sub_explicit(&sh->readers, 1, lb_rlx);
@@ -360,7 +368,7 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 		if (!empty) {
 			wl_cs_data(&e);
 			if (e.cs_t)
-				wl_delay(e.cs_t, &e.spin, &e.cs_dc, &csd);
+				wl_delay(e.cs_t, &e.spin, e.cs_dc, &csd);
 		}
 		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
@@ -404,7 +412,7 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			c = wl_enter(w, &e, true, last);
 			wl_cs_data(&e);
 			if (e.cs_t)
-				wl_delay(e.cs_t, &e.spin, &e.cs_dc, &csd);
+				wl_delay(e.cs_t, &e.spin, e.cs_dc, &csd);
 			last = wl_leave(w, &e, true, c);
 			ul(e.lock, e.ctx);
 		}
@@ -430,7 +438,7 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 		c = wl_enter(w, &e, false, last);
 		wl_torture_delay(w, &rng);
 		if (e.cs_t)
-			wl_delay(e.cs_t, &e.spin, &e.cs_dc, &csd);
+			wl_delay(e.cs_t, &e.spin, e.cs_dc, &csd);
 		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
 		wl_ncs(&e, &rng, &ncsd);

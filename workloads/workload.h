@@ -120,10 +120,11 @@ struct worker {
 	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks; /* delays */
 	/* wl_delay()'s per-section terms: the bound on the error it
 	 * carries (0: the delay is below what the clock can time,
-	 * calibrated turns) and the cost of a delay beyond its own reads. */
+	 * calibrated turns), the cost of a delay beyond its own reads, and
+	 * the remainder of its last correction (sixteenths of a tick). */
 	struct wl_delay_cal {
 		uint64_t cap;
-		int64_t extra;
+		int64_t extra, learn;
 	} cs_dc, ncs_dc;
 	struct wl_spin_cal {
 		uint64_t tail, step, cost, fine;
