@@ -19,6 +19,7 @@
 #include "../output/render/render.h"
 #include "testlib.h"
 #include "../topology/cpulist.h"
+#include "../topology/mem.h"
 #include "../topology/placement.h"
 #include "../workloads/sweep.h"
 #include "../workloads/workload.h"
@@ -468,9 +469,51 @@ static void test_rel_sign_rule(void **state)
 	results_free(&r);
 }
 
+/* mem_alloc()'s colours: after a reset the k-th allocation starts
+ * mem_colour_offset(k) into its page, 31 distinct line-aligned offsets
+ * below 4 KiB before the first comes round again; memory zeroed whole
+ * (a 3-page object too) and freed from any colour. */
+static void test_mem_colours(void **state)
+{
+	void *p[32];
+	unsigned char *big;
+	bool seen[32] = {false};
+
+	(void)state;
+	mem_colour_reset();
+	for (unsigned k = 0; k < 32; k++) {
+		uintptr_t off;
+
+		p[k] = mem_alloc(200, MEM_NODE_LOCAL);
+		assert_non_null(p[k]);
+		off = (uintptr_t)p[k] & 4095;
+		assert_int_equal(off, mem_colour_offset(k));
+		assert_int_equal(off % MEM_COLOUR, 0);
+		assert_true(off > 0);
+		if (k < 31) {
+			assert_false(seen[off / MEM_COLOUR]);
+			seen[off / MEM_COLOUR] = true;
+		}
+		assert_int_equal(((unsigned char *)p[k])[199], 0);
+		memset(p[k], 0xa5, 200);
+	}
+	assert_int_equal(mem_colour_offset(31), mem_colour_offset(0));
+	for (unsigned k = 0; k < 32; k++)
+		mem_free(p[k], 200);
+	mem_colour_reset();
+	big = mem_alloc(3 * 4096, MEM_NODE_LOCAL);
+	assert_non_null(big);
+	assert_int_equal((uintptr_t)big & 4095, mem_colour_offset(0));
+	for (size_t i = 0; i < 3 * 4096; i++)
+		assert_int_equal(big[i], 0);
+	memset(big, 1, 3 * 4096);
+	mem_free(big, 3 * 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mem_colours),
 		cmocka_unit_test(test_numlist_good),
 		cmocka_unit_test(test_numlist_bad),
 		cmocka_unit_test(test_place_cores_smt_last),

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include <numa.h>
 #include <numaif.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -16,12 +18,46 @@ static int numa_ok(void)
 	return ok;
 }
 
+/*
+ * Cache-line colours.  libnuma and mmap hand out whole pages, so without
+ * an offset every object of a run (the lock, the shared counter and
+ * owner word, each worker's slot and context, a lock's node array)
+ * would start at byte 0 of its page: the same set of a virtually
+ * indexed L1, where the hot lines of one operation compete for a few
+ * ways, and on AMD for the L1's way predictor, which tells lines of one
+ * set apart by a hash of their virtual address (M. Lipp et al., "Take A
+ * Way", AsiaCCS 2020) - a hash that mmap's addresses change from run to
+ * run.  At 1 thread on an AMD EPYC VM, anderson then took 5 to 28 ns a
+ * pair from one run to the next.  So each allocation starts MEM_COLOUR
+ * bytes times its colour into its page: colours 1 to 31 in steps of 5
+ * lines (an object a few lines long does not run into the next one's),
+ * counted from mem_colour_reset(), which a run calls before it
+ * allocates, so the same object gets the same colour in every run.
+ */
+#define MEM_COLOURS 31
+#define MEM_PAGE_OFF 4095u
+
+static _Atomic unsigned colour_next;
+
+void mem_colour_reset(void)
+{
+	atomic_store_explicit(&colour_next, 0, memory_order_relaxed);
+}
+
+size_t mem_colour_offset(unsigned k)
+{
+	return ((size_t)(k * 5 % MEM_COLOURS) + 1) * MEM_COLOUR;
+}
+
 void *mem_alloc(size_t size, int node)
 {
-	void *p;
+	size_t off = mem_colour_offset(atomic_fetch_add_explicit(&colour_next, 1,
+								 memory_order_relaxed));
+	char *p;
 
 	if (!size)
 		size = 1;
+	size += off;
 	if (numa_ok()) {
 		if (node == MEM_NODE_INTERLEAVE)
 			p = numa_alloc_interleaved(size);
@@ -37,9 +73,10 @@ void *mem_alloc(size_t size, int node)
 	}
 	/* Touch every page now, from the caller: first-touch placement for
 	 * the local case and no page faults inside the timed loop. */
-	if (p)
-		memset(p, 0, size);
-	return p;
+	if (!p)
+		return NULL;
+	memset(p, 0, size);
+	return p + off;
 }
 
 void mem_free(void *p, size_t size)
@@ -48,6 +85,9 @@ void mem_free(void *p, size_t size)
 		return;
 	if (!size)
 		size = 1;
+	/* back to the page mem_alloc() got: offsets stay below 4 KiB */
+	size += (uintptr_t)p & MEM_PAGE_OFF;
+	p = (void *)((uintptr_t)p & ~(uintptr_t)MEM_PAGE_OFF);
 	if (numa_ok())
 		numa_free(p, size);
 	else

@@ -13,6 +13,9 @@
 #include "noise_run.h"
 #include "runner.h"
 
+/* The lock contract promises LB_CACHELINE-aligned memory (lock.h). */
+_Static_assert(MEM_COLOUR % LB_CACHELINE == 0, "colours keep lines aligned");
+
 /* State shared by the monitor and the workers for one run.  The flags
  * each sit on their own line so the workers' polling of `stop` never
  * collides with the counters or with each other. */
@@ -499,6 +502,7 @@ static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
 	m->lock_size = sp->ops->lock_size ? sp->ops->lock_size : 1;
 	m->sh_size = shared_size(sp);
 	m->slot_size = sp->nthreads * sizeof(struct worker_slot);
+	mem_colour_reset(); /* the same colours, run after run */
 	m->rs = mem_alloc(sizeof(*m->rs), sp->mem_node);
 	m->lock = mem_alloc(m->lock_size, sp->mem_node);
 	m->sh = mem_alloc(m->sh_size, sp->mem_node);
