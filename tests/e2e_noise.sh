@@ -43,6 +43,12 @@ for p in d["points"]:
         for w in r["workers"]:
             assert w["cpu"] >= 0 and w["cpu_end"] >= 0 and w["nivcsw"] >= 0
             assert w["core_ghz_before"] > 0 and w["core_ghz_after"] > 0
+            # the window's issue probes, about one a millisecond
+            assert w["core_issue_probes"] >= 20 and w["core_issue_rate"] > 0, w
+        cs = r["core_speed"]
+        assert cs["window_issue_rate"] > 0 and p["noise"]["issue_typical"] > 0
+        assert abs(cs["window_issue_rate"] / p["noise"]["issue_typical"] - 1
+                   - cs["window_issue_vs_point"]) < 1e-9
         assert r["steal"] is None or 0 <= r["steal"]["fraction"] <= 1
         assert isinstance(r["flags"], list) and r["excluded"] is False
         if p["threads"] == 1 or ncpu < 2:

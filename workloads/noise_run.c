@@ -94,11 +94,15 @@ struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu)
 	return wn->samp;
 }
 
+double *noise_worker_speed(struct wnoise *wn)
+{
+	return wn ? &wn->out.speed_before : NULL;
+}
+
 void noise_worker_begin(struct wnoise *wn)
 {
 	if (!wn)
 		return;
-	wn->out.speed_before = core_speed_probe();
 	getrusage(RUSAGE_THREAD, &wn->ru0);
 }
 
@@ -190,8 +194,15 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 	}
 	n->w = calloc(nr->nthreads, sizeof(*n->w));
 	n->nworkers = n->w ? nr->nthreads : 0;
-	for (unsigned i = 0; i < n->nworkers; i++)
+	for (unsigned i = 0; i < n->nworkers; i++) {
+		const struct cs_samples *smp = nr->wn[i].samp;
+
 		n->w[i] = nr->wn[i].out;
+		if (smp && smp->issue_n) {
+			n->w[i].issue_rate = smp->issue_sum / smp->issue_n;
+			n->w[i].issue_n = smp->issue_n;
+		}
+	}
 	n->cs_requested = (double)sp->params->cs_ns;
 	n->ncs_requested = (double)sp->params->ncs_ns;
 	n->cs_actual = samples_typical(nr, false, &n->cs_samples);

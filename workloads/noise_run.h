@@ -22,7 +22,11 @@ struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid);
 
 /* In the worker, before `ready`: its sample ring (NULL: no sampling). */
 struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu);
-/* In the worker, just before and just after the workload's loop. */
+/* Where the worker's loop puts its core-speed probe of the end of the
+ * warm-up (worker.speed); NULL when wn is. */
+double *noise_worker_speed(struct wnoise *wn);
+/* In the worker, just before and just after the workload's loop (after
+ * it: the core-speed probe again). */
 void noise_worker_begin(struct wnoise *wn);
 void noise_worker_end(struct wnoise *wn);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,6 +14,10 @@
 #include "noise_run.h"
 #include "runner.h"
 
+/* How long before the window the workers are asked to probe their
+ * core's speed: each takes ~0.1 ms, after at most `every` operations. */
+#define PROBE_LEAD_S 0.02
+
 /* The lock contract promises LB_CACHELINE-aligned memory (lock.h). */
 _Static_assert(MEM_COLOUR % LB_CACHELINE == 0, "colours keep lines aligned");
 
@@ -23,6 +28,7 @@ struct run_state {
 	LB_ALIGNED _Atomic uint32_t stop;
 	_Atomic uint32_t window;   /* inside the measured window (read-mostly) */
 	_Atomic uint32_t pause;    /* torture --stutter (read-mostly) */
+	_Atomic uint32_t probe;    /* probe core speed now: the window is near */
 	LB_ALIGNED _Atomic uint32_t go;
 	LB_ALIGNED _Atomic uint32_t ready;
 	_Atomic uint32_t failed;   /* a thread_init failed */
@@ -271,6 +277,7 @@ static void *worker_main(void *argp)
 		.nthreads = sp->nthreads, .node = lt.node, .nnodes = lt.nnodes,
 		.l3 = lt.l3, .core = lt.core, .holder_ids = a->holder_ids,
 		.window = &a->rs->window, .pause = &a->rs->pause,
+		.probe_now = &a->rs->probe,
 		.ops = sp->ops, .lock = a->lock, .ctx = ctx,
 		/* The `null` lock excludes nobody: give it private data so
 		 * its loop does the same work without a data race. */
@@ -279,6 +286,7 @@ static void *worker_main(void *argp)
 		.tid = a->tid, .check = !priv,
 		.rng = 0x9e3779b97f4a7c15ull * (a->tid + 1) + 1,
 		.samp = noise_worker_setup(a->wn, lt.cpu),
+		.speed = noise_worker_speed(a->wn),
 	};
 	a->os_tid = gettid();
 	/* Release our thread_init to the other threads; the acquire of `go`
@@ -381,6 +389,13 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	int rc;
 
 	m->last_progress = m->t0 = t0;
+	/* The workers probe their core's speed at the end of the warm-up,
+	 * not at its start, when a core just woken may not have reached
+	 * its clock yet (wl_probe_due()). */
+	rc = monitor_wait(m, t0 + sp->warmup_s - fmin(sp->warmup_s / 2, PROBE_LEAD_S));
+	if (rc)
+		return rc;
+	atomic_store_explicit(&m->rs->probe, 1, lb_rlx);
 	rc = monitor_wait(m, t0 + sp->warmup_s);
 	if (rc)
 		return rc;

@@ -23,6 +23,12 @@ struct cs_samples {
 	unsigned cs_n, ncs_n;           /* samples taken */
 	uint64_t clock_ticks;           /* cost of one lb_ticks() read, subtracted */
 	double ns_per_tick;
+	/* The window's issue probes (corespeed.h): their rates' sum in
+	 * additions per ns, how many, and the sampled operations between
+	 * two (adapted so that they come about a millisecond apart). */
+	double issue_sum;
+	unsigned issue_n, issue_every, issue_left;
+	uint64_t issue_t;               /* tick of the last one */
 };
 
 /* t1 - t0 in ns, less the clock's own cost, saturated to 32 bits. */

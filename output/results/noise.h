@@ -24,6 +24,7 @@ struct noise_opts {
 	double steal_max;        /* steal above this fraction of the window flags */
 	double cs_tolerance;     /* actual CS/NCS length off by more: flagged */
 	double speed_tolerance;  /* core speed moved by more: flagged (0.02) */
+	double issue_tolerance;  /* window issue rate off its point's by more: flagged */
 	uint64_t cs_min_ns;      /* ... only when the request is at least this */
 	bool exclude_flagged;    /* --exclude-flagged: statistics without them */
 	bool adaptive;           /* -r auto */
@@ -41,7 +42,9 @@ enum noise_flag {
 	NOISE_STEAL = 1u << 1,     /* "steal": host steal above steal_max */
 	NOISE_MIGRATED = 1u << 2,  /* "migrated": a pinned worker ended elsewhere */
 	NOISE_CS_OFF = 1u << 3,    /* "cs_length_off": actual section length off */
-	NOISE_CORE_SPEED = 1u << 4,/* "core_speed_moved": the core-speed probe moved */
+	NOISE_CORE_SPEED = 1u << 4,/* "core_speed_moved": the core's clock moved over
+				    * the run, or its share of the core in the
+				    * window was not its point's */
 };
 /* The flags that make a run noisy (the ! mark, --exclude-flagged).
  * NOISE_CS_OFF is a property of the configuration, not of the run's luck. */
@@ -58,6 +61,10 @@ struct worker_noise {
 	/* Core-speed probe on its CPU just before and after its loop:
 	 * dependent additions per ns (about the clock in GHz); 0 unknown. */
 	double speed_before, speed_after;
+	/* Its issue probes inside the window (workloads/corespeed.h): mean
+	 * rate in independent additions per ns, and how many; 0 unknown. */
+	double issue_rate;
+	unsigned issue_n;
 };
 
 /* Noise measurements of one run.  Owned arrays: see noise_run_free(). */
@@ -101,8 +108,14 @@ double noise_steal_frac(const struct run_noise *n);
  * workers; 0 when unknown). */
 void noise_core_speed(const struct run_noise *n, double *before, double *after);
 
+/* The run's issue rate in the window (median over the workers that
+ * probed; 0 when none did). */
+double noise_core_issue(const struct run_noise *n);
+
+/* ... and against its point's typical rate (issue_typical, 0: unknown:
+ * not checked). */
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
-			 const struct noise_opts *o);
+			 double issue_typical, const struct noise_opts *o);
 
 /* A section's measured length is off its request by more than
  * cs_tolerance (only for requests of at least cs_min_ns, and known). */
@@ -112,6 +125,7 @@ bool noise_length_off(double req, double actual, const struct noise_opts *o);
 struct point_noise {
 	unsigned npairs;
 	double *typical;         /* [npairs] median probe over the point's runs */
+	double issue_typical;    /* median window issue rate of its runs, 0 unknown */
 	unsigned flagged;        /* runs with a NOISE_NOISY flag */
 	unsigned excluded;       /* runs left out of the statistics */
 	unsigned cs_off;         /* runs flagged NOISE_CS_OFF */

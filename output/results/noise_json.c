@@ -35,12 +35,14 @@ static json_t *workers_json(const struct run_noise *n)
 	for (unsigned i = 0; i < n->nworkers; i++) {
 		const struct worker_noise *w = &n->w[i];
 
-		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:b, s:o, s:o}",
+		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:b, s:o, s:o, s:o, s:i}",
 			"cpu", w->cpu, "cpu_end", w->cpu_end,
 			"nvcsw", (json_int_t)w->nvcsw, "nivcsw", (json_int_t)w->nivcsw,
 			"migrated", w->cpu >= 0 && w->cpu_end >= 0 && w->cpu != w->cpu_end,
 			"core_ghz_before", w->speed_before > 0 ? json_real(w->speed_before) : json_null(),
-			"core_ghz_after", w->speed_after > 0 ? json_real(w->speed_after) : json_null()));
+			"core_ghz_after", w->speed_after > 0 ? json_real(w->speed_after) : json_null(),
+			"core_issue_rate", w->issue_n ? json_real(w->issue_rate) : json_null(),
+			"core_issue_probes", w->issue_n));
 	}
 	return a;
 }
@@ -55,7 +57,27 @@ static json_t *flags_json(unsigned flags)
 	return a;
 }
 
-void noise_run_add_json(json_t *o, const struct run_noise *n)
+/* core_speed: the clock before and after, and the window's issue rate
+ * against the point's (`issue_typical`, 0 unknown). */
+static json_t *core_speed_json(const struct run_noise *n, double issue_typical)
+{
+	double b, a, iss = noise_core_issue(n);
+	json_t *o;
+
+	noise_core_speed(n, &b, &a);
+	if (!(b > 0 && a > 0) && !(iss > 0))
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "before_ghz", b > 0 ? json_real(b) : json_null());
+	json_object_set_new(o, "after_ghz", a > 0 ? json_real(a) : json_null());
+	json_object_set_new(o, "change", b > 0 && a > 0 ? json_real(a / b - 1) : json_null());
+	json_object_set_new(o, "window_issue_rate", iss > 0 ? json_real(iss) : json_null());
+	json_object_set_new(o, "window_issue_vs_point", iss > 0 && issue_typical > 0 ?
+			    json_real(iss / issue_typical - 1) : json_null());
+	return o;
+}
+
+void noise_run_add_json(json_t *o, const struct run_noise *n, double issue_typical)
 {
 	if (!o || !n->present)
 		return;
@@ -65,14 +87,7 @@ void noise_run_add_json(json_t *o, const struct run_noise *n)
 			  "window_s", num(n->steal_window_s), "cpus", n->steal_ncpus,
 			  "fraction", num(noise_steal_frac(n))));
 	json_object_set_new(o, "workers", workers_json(n));
-	{
-		double b, a;
-
-		noise_core_speed(n, &b, &a);
-		json_object_set_new(o, "core_speed", !(b > 0 && a > 0) ? json_null() :
-			json_pack("{s:f, s:f, s:f}", "before_ghz", b, "after_ghz", a,
-				  "change", a / b - 1));
-	}
+	json_object_set_new(o, "core_speed", core_speed_json(n, issue_typical));
 	json_object_set_new(o, "cs_ns_requested", num(n->cs_requested));
 	json_object_set_new(o, "cs_ns_actual_median", num(n->cs_actual));
 	json_object_set_new(o, "cs_samples", json_integer(n->cs_samples));
@@ -91,9 +106,11 @@ void noise_point_add_json(json_t *o, const struct results *r, const struct point
 		return;
 	for (unsigned i = 0; i < p->noise.npairs; i++)
 		json_array_append_new(typ, num(p->noise.typical[i]));
-	json_object_set_new(o, "noise", json_pack("{s:i, s:i, s:i, s:o}",
+	json_object_set_new(o, "noise", json_pack("{s:i, s:i, s:i, s:o, s:o}",
 		"flagged_runs", p->noise.flagged, "excluded_runs", p->noise.excluded,
-		"cs_length_off_runs", p->noise.cs_off, "probe_typical_ns", typ));
+		"cs_length_off_runs", p->noise.cs_off, "probe_typical_ns", typ,
+		"issue_typical", p->noise.issue_typical > 0 ?
+			json_real(p->noise.issue_typical) : json_null()));
 	if (p->noise.adaptive) {
 		unsigned row = (unsigned)(p - r->points) % r->nrows;
 		enum adapt_stop st = r->noise.row_stop ? r->noise.row_stop[row] : ADAPT_MORE;
@@ -112,10 +129,11 @@ json_t *noise_results_json(const struct results *r)
 
 	for (unsigned b = 0; b < NOISE_NFLAGS; b++)
 		json_object_set_new(by, noise_flag_name(b), json_integer(rn->by_flag[b]));
-	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
+	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
 		"measured", rn->measured, "probe", o->probe,
 		"probe_factor", o->probe_factor, "steal_max", o->steal_max,
-		"cs_tolerance", o->cs_tolerance, "speed_tolerance", o->speed_tolerance, "cs_min_ns", (json_int_t)o->cs_min_ns,
+		"cs_tolerance", o->cs_tolerance, "speed_tolerance", o->speed_tolerance,
+		"issue_tolerance", o->issue_tolerance, "cs_min_ns", (json_int_t)o->cs_min_ns,
 		"exclude_flagged", o->exclude_flagged,
 		"adaptive", !o->adaptive ? json_null() :
 			json_pack("{s:f, s:i, s:i, s:o, s:i}", "ci_target", o->ci_target,

@@ -44,19 +44,39 @@ static void point_typical(struct point *p)
 	free(x);
 }
 
+/* Median over the point's runs of their window issue rates. */
+static void point_issue(struct point *p)
+{
+	double *x = malloc(((size_t)p->nruns + 1) * sizeof(*x));
+	unsigned k = 0;
+
+	p->noise.issue_typical = 0;
+	for (unsigned j = 0; x && j < p->nruns; j++) {
+		double v = p->runs[j].noise.present ? noise_core_issue(&p->runs[j].noise) : 0;
+
+		if (v > 0)
+			x[k++] = v;
+	}
+	if (k)
+		p->noise.issue_typical = noise_median(x, k);
+	free(x);
+}
+
 void noise_point_update(const struct results *r, struct point *p)
 {
 	const struct noise_opts *o = &r->noise.opts;
 	bool adaptive = p->noise.adaptive, warned = p->noise.cs_warned;
 
 	point_typical(p);
+	point_issue(p);
 	p->noise.adaptive = adaptive;
 	p->noise.cs_warned = warned;
 	for (unsigned j = 0; j < p->nruns; j++) {
 		struct run_noise *n = &p->runs[j].noise;
 		bool same = n->npairs == p->noise.npairs;
 
-		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL, o);
+		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL,
+					   p->noise.issue_typical, o);
 		n->excluded = false;
 		p->noise.flagged += !!(n->flags & NOISE_NOISY);
 		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
