@@ -13,22 +13,11 @@
 #include "noise.h"
 #include "stats.h"
 
-/*
- * A run's issue rate in the window off its point's median by more than
- * this flags it (NOISE_CORE_SPEED).  Set on a 2-vCPU AMD EPYC VM, where
- * an SMT sibling busy on the host cuts the probe's rate by about 40%
- * while it lasts and the tas loop's speed by about 15%: over 1-thread
- * runs of tas and ticket a run's ns/op moved by about -0.45 times its
- * issue rate's move, so 3.5% flags the runs that moved by 1.6% or more.
- */
-#define ISSUE_TOLERANCE 0.035
-
 void noise_opts_default(struct noise_opts *o)
 {
 	*o = (struct noise_opts){
 		.probe = true, .probe_factor = 1.5, .steal_max = 0.01,
-		.cs_tolerance = 0.10, .speed_tolerance = 0.02,
-		.issue_tolerance = ISSUE_TOLERANCE, .cs_min_ns = 50, .ci_target = 0.01,
+		.cs_tolerance = 0.10, .speed_tolerance = 0.02, .cs_min_ns = 50, .ci_target = 0.01,
 		.min_runs = 3, .max_runs = 30,
 	};
 }
@@ -194,10 +183,10 @@ static bool speed_moved(const struct run_noise *n, double tol)
 }
 
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
-			 double issue_typical, const struct noise_opts *o)
+			 const struct noise_opts *o)
 {
 	unsigned f = 0;
-	double steal = noise_steal_frac(n), issue = noise_core_issue(n);
+	double steal = noise_steal_frac(n);
 
 	if (!n->present)
 		return n->recorded;
@@ -214,9 +203,6 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 	    noise_length_off(n->ncs_requested, n->ncs_actual, o))
 		f |= NOISE_CS_OFF;
 	if (o->speed_tolerance > 0 && speed_moved(n, o->speed_tolerance))
-		f |= NOISE_CORE_SPEED;
-	if (o->issue_tolerance > 0 && issue > 0 && issue_typical > 0 &&
-	    fabs(issue / issue_typical - 1) > o->issue_tolerance)
 		f |= NOISE_CORE_SPEED;
 	return f;
 }

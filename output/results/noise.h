@@ -24,7 +24,6 @@ struct noise_opts {
 	double steal_max;        /* steal above this fraction of the window flags */
 	double cs_tolerance;     /* actual CS/NCS length off by more: flagged */
 	double speed_tolerance;  /* core speed moved by more: flagged (0.02) */
-	double issue_tolerance;  /* window issue rate off its point's by more: flagged */
 	uint64_t cs_min_ns;      /* ... only when the request is at least this */
 	bool exclude_flagged;    /* --exclude-flagged: statistics without them */
 	bool adaptive;           /* -r auto */
@@ -42,9 +41,7 @@ enum noise_flag {
 	NOISE_STEAL = 1u << 1,     /* "steal": host steal above steal_max */
 	NOISE_MIGRATED = 1u << 2,  /* "migrated": a pinned worker ended elsewhere */
 	NOISE_CS_OFF = 1u << 3,    /* "cs_length_off": actual section length off */
-	NOISE_CORE_SPEED = 1u << 4,/* "core_speed_moved": the core's clock moved over
-				    * the run, or its share of the core in the
-				    * window was not its point's */
+	NOISE_CORE_SPEED = 1u << 4,/* "core_speed_moved": the core-speed probe moved */
 };
 /* The flags that make a run noisy (the ! mark, --exclude-flagged).
  * NOISE_CS_OFF is a property of the configuration, not of the run's luck. */
@@ -112,10 +109,8 @@ void noise_core_speed(const struct run_noise *n, double *before, double *after);
  * probed; 0 when none did). */
 double noise_core_issue(const struct run_noise *n);
 
-/* ... and against its point's typical rate (issue_typical, 0: unknown:
- * not checked). */
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
-			 double issue_typical, const struct noise_opts *o);
+			 const struct noise_opts *o);
 
 /* A section's measured length is off its request by more than
  * cs_tolerance (only for requests of at least cs_min_ns, and known). */

@@ -75,8 +75,7 @@ void noise_point_update(const struct results *r, struct point *p)
 		struct run_noise *n = &p->runs[j].noise;
 		bool same = n->npairs == p->noise.npairs;
 
-		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL,
-					   p->noise.issue_typical, o);
+		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL, o);
 		n->excluded = false;
 		p->noise.flagged += !!(n->flags & NOISE_NOISY);
 		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
