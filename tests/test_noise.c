@@ -186,6 +186,29 @@ static void test_core_issue(void **state)
 	assert_true(noise_core_issue(&n) == 0);
 }
 
+/* A 1-thread run's issue rate off its point's: beyond issue_tolerance
+ * (3.5%) once weighted by the share of the operation the core runs
+ * (not the deadline delays), either way; unknown values flag nothing. */
+static void test_issue_moved(void **state)
+{
+	struct noise_opts o;
+
+	(void)state;
+	noise_opts_default(&o);
+	assert_true(fabs(o.issue_tolerance - 0.035) < 1e-12);
+	assert_false(noise_issue_moved(8.5, 8.7, 1, &o));   /* -2.3% */
+	assert_true(noise_issue_moved(8.3, 8.7, 1, &o));    /* -4.6% */
+	assert_true(noise_issue_moved(9.1, 8.7, 1, &o));    /* +4.6% */
+	assert_false(noise_issue_moved(7.6, 8.7, 0.1, &o)); /* -12.6% x 0.1 */
+	assert_true(noise_issue_moved(6.0, 8.7, 0.5, &o));  /* -31% x 0.5 */
+	assert_false(noise_issue_moved(6.0, 8.7, 2, &o) != noise_issue_moved(6.0, 8.7, 1, &o));
+	assert_false(noise_issue_moved(0, 8.7, 1, &o));
+	assert_false(noise_issue_moved(6.0, 0, 1, &o));
+	assert_false(noise_issue_moved(6.0, 8.7, 0, &o));
+	o.issue_tolerance = 0;
+	assert_false(noise_issue_moved(1.0, 8.7, 1, &o));
+}
+
 /* Two locks x one row, three runs each, with the given probe/steal. */
 static void build(struct results *r, bool exclude)
 {
@@ -515,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_flags_steal_migration_cs),
 		cmocka_unit_test(test_flag_core_speed),
 		cmocka_unit_test(test_core_issue),
+		cmocka_unit_test(test_issue_moved),
 		cmocka_unit_test(test_summary_line),
 		cmocka_unit_test(test_exclude_flagged),
 		cmocka_unit_test(test_exclude_never_empties),

@@ -13,11 +13,25 @@
 #include "noise.h"
 #include "stats.h"
 
+/*
+ * How far a 1-thread run's window issue rate may be off its point's,
+ * weighted by the share of the operation its delays leave to the core,
+ * before it is flagged (NOISE_CORE_SPEED).  Set on a 2-vCPU AMD EPYC
+ * VM: over 1-thread runs of tas and ticket with empty sections a run's
+ * ns/op moved by about -0.45 times its issue rate's move (correlation
+ * -0.6 to -0.8 over 10 runs), so 3.5% catches the runs that moved by
+ * about 1.6% or more.  A delay held on a deadline does not slow when a
+ * sibling takes issue slots: with --ncs-ns 100 the rate swung by 13%
+ * between runs that moved under 1.3%.
+ */
+#define ISSUE_TOLERANCE 0.035
+
 void noise_opts_default(struct noise_opts *o)
 {
 	*o = (struct noise_opts){
 		.probe = true, .probe_factor = 1.5, .steal_max = 0.01,
-		.cs_tolerance = 0.10, .speed_tolerance = 0.02, .cs_min_ns = 50, .ci_target = 0.01,
+		.cs_tolerance = 0.10, .speed_tolerance = 0.02,
+		.issue_tolerance = ISSUE_TOLERANCE, .cs_min_ns = 50, .ci_target = 0.01,
 		.min_runs = 3, .max_runs = 30,
 	};
 }
@@ -171,6 +185,14 @@ double noise_core_issue(const struct run_noise *n)
 		m = noise_median(x, k);
 	free(x);
 	return m;
+}
+
+bool noise_issue_moved(double issue, double typical, double core_share,
+		       const struct noise_opts *o)
+{
+	if (!(o->issue_tolerance > 0 && issue > 0 && typical > 0 && core_share > 0))
+		return false;
+	return fabs(issue / typical - 1) * fmin(core_share, 1) > o->issue_tolerance;
 }
 
 /* The core speed moved by more than `tol` (either way) over the run. */

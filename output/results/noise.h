@@ -24,6 +24,8 @@ struct noise_opts {
 	double steal_max;        /* steal above this fraction of the window flags */
 	double cs_tolerance;     /* actual CS/NCS length off by more: flagged */
 	double speed_tolerance;  /* core speed moved by more: flagged (0.02) */
+	double issue_tolerance;  /* 1 thread: window issue rate off its point's
+				  * by more, weighted (noise_issue_moved) */
 	uint64_t cs_min_ns;      /* ... only when the request is at least this */
 	bool exclude_flagged;    /* --exclude-flagged: statistics without them */
 	bool adaptive;           /* -r auto */
@@ -111,6 +113,17 @@ double noise_core_issue(const struct run_noise *n);
 
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 			 const struct noise_opts *o);
+
+/*
+ * A 1-thread run's window issue rate `issue` off its point's `typical`
+ * by more than issue_tolerance, once weighted by `core_share`: the share
+ * of an operation not spent in the delays held on a deadline (1 with
+ * empty sections), since only that share slows when an SMT sibling takes
+ * issue slots.  Unknown values (0) flag nothing.  The results pass ORs
+ * it into NOISE_CORE_SPEED (results_noise.c).
+ */
+bool noise_issue_moved(double issue, double typical, double core_share,
+		       const struct noise_opts *o);
 
 /* A section's measured length is off its request by more than
  * cs_tolerance (only for requests of at least cs_min_ns, and known). */

@@ -129,11 +129,11 @@ json_t *noise_results_json(const struct results *r)
 
 	for (unsigned b = 0; b < NOISE_NFLAGS; b++)
 		json_object_set_new(by, noise_flag_name(b), json_integer(rn->by_flag[b]));
-	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
+	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
 		"measured", rn->measured, "probe", o->probe,
 		"probe_factor", o->probe_factor, "steal_max", o->steal_max,
 		"cs_tolerance", o->cs_tolerance, "speed_tolerance", o->speed_tolerance,
-		"cs_min_ns", (json_int_t)o->cs_min_ns,
+		"issue_tolerance", o->issue_tolerance, "cs_min_ns", (json_int_t)o->cs_min_ns,
 		"exclude_flagged", o->exclude_flagged,
 		"adaptive", !o->adaptive ? json_null() :
 			json_pack("{s:f, s:i, s:i, s:o, s:i}", "ci_target", o->ci_target,

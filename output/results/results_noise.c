@@ -62,6 +62,24 @@ static void point_issue(struct point *p)
 	free(x);
 }
 
+/* The share of a 1-thread run's operations not spent in its delays
+ * (sampled lengths against ns per operation); 0 at more threads or
+ * when unknown: the issue probe flags 1-thread runs only. */
+static double core_share(const struct run_sample *s)
+{
+	const struct run_noise *n = &s->noise;
+	double op_ns, d = 0;
+
+	if (s->nthreads != 1 || !(s->ops_per_sec > 0))
+		return 0;
+	op_ns = 1e9 / s->ops_per_sec;
+	if (n->cs_requested > 0 && isfinite(n->cs_actual))
+		d += n->cs_actual;
+	if (n->ncs_requested > 0 && isfinite(n->ncs_actual))
+		d += n->ncs_actual;
+	return d < op_ns ? 1 - d / op_ns : 0;
+}
+
 void noise_point_update(const struct results *r, struct point *p)
 {
 	const struct noise_opts *o = &r->noise.opts;
@@ -76,6 +94,9 @@ void noise_point_update(const struct results *r, struct point *p)
 		bool same = n->npairs == p->noise.npairs;
 
 		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL, o);
+		if (n->present && noise_issue_moved(noise_core_issue(n), p->noise.issue_typical,
+						    core_share(&p->runs[j]), o))
+			n->flags |= NOISE_CORE_SPEED;
 		n->excluded = false;
 		p->noise.flagged += !!(n->flags & NOISE_NOISY);
 		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
