@@ -148,6 +148,23 @@ python3 -c "
 import json; d=json.load(open('$OUT/c.json'))
 r=d['points'][0]['runs'][0]; assert 'workers' in r and 'flags' in r" && ok || bad "compare keeps noise members"
 
+# Every workload's loop runs the probes: the core clock just before the
+# window and after, the issue probes inside it (a loop without sampled
+# operations calls them itself: layout).
+for w in rw torture layout; do
+	expect_exit 0 "probes in $w" -- "$BIN" -w "$w" -t 1 -r 1 --warmup 0.05 -d 0.2 \
+		-q -f json -o "$OUT/w-$w.json"
+	python3 - "$OUT/w-$w.json" <<'PY' && ok || bad "probes in $w"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    for r in p["runs"]:
+        for w in r["workers"]:
+            assert w["core_ghz_before"] > 0 and w["core_ghz_after"] > 0, w
+            assert w["core_issue_probes"] >= 20, w
+PY
+done
+
 # topo --c2c prints the matrix of this machine.
 expect_exit 0 "topo --c2c" -- "$BIN" topo --c2c
 grep -q "^core-to-core round trip" "$OUT/stdout" && ok || bad "c2c heading"

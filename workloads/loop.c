@@ -352,10 +352,7 @@ static void issue_due(struct cs_samples *s)
 	s->issue_left = s->issue_every;
 }
 
-/* The runner asks for the core-speed probe just before the window: on
- * the first sampled operation that sees it, once (~0.1 ms).  In the
- * window, the issue probes. */
-static void wl_probe_due(struct worker *w)
+void wl_probe_due(struct worker *w)
 {
 	if (__builtin_expect(w->speed != NULL, 0) &&
 	    atomic_load_explicit(w->probe_now, lb_rlx)) {
