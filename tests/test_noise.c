@@ -304,6 +304,55 @@ static void test_exclude_never_empties(void **state)
 	results_free(&r);
 }
 
+/* One point of five runs at `threads`, 10 ns an operation, the last
+ * run's issue rate 8% below the others' (8.7), with a parallel section
+ * sampled at `ncs_ns` (0: none); the flags of its runs in f[]. */
+static void issue_point(unsigned threads, double ncs_ns, unsigned f[5])
+{
+	const double rate[5] = {8.7, 8.8, 8.6, 8.7, 8.0};
+	struct results r;
+
+	assert_int_equal(results_init(&r, 1, 1), 0);
+	r.rows[0] = threads;
+	for (unsigned k = 0; k < 5; k++) {
+		struct worker_noise w = {.cpu = 0, .cpu_end = 0, .issue_rate = rate[k],
+					 .issue_n = 100};
+		struct run_sample s = {.ops_per_sec = 1e8, .window_s = 1, .nthreads = threads};
+
+		s.noise = (struct run_noise){.present = true, .nworkers = 1, .w = &w,
+			.cs_actual = NAN, .ncs_requested = ncs_ns, .ncs_actual = ncs_ns ? ncs_ns : NAN};
+		assert_int_equal(results_add_run(&r, 0, 0, &s), 0);
+	}
+	r.points[0].status = POINT_OK;
+	results_finalize(&r);
+	assert_true(fabs(r.points[0].noise.issue_typical - 8.7) < 1e-12);
+	for (unsigned k = 0; k < 5; k++)
+		f[k] = r.points[0].runs[k].noise.flags;
+	results_free(&r);
+}
+
+/* The results pass flags the 1-thread run whose share of the core was
+ * not its point's, weighted by what its delays leave to the core: with
+ * empty sections the 8% run is flagged as the core speed moving (and
+ * counts as noisy); when 9.5 of its 10 ns are a delay, or at 2
+ * threads, nothing is. */
+static void test_issue_flag_point(void **state)
+{
+	unsigned f[5];
+
+	(void)state;
+	issue_point(1, 0, f);
+	assert_int_equal(f[4], NOISE_CORE_SPEED);
+	for (unsigned k = 0; k < 4; k++)
+		assert_int_equal(f[k], 0);
+	issue_point(1, 9.5, f);
+	for (unsigned k = 0; k < 5; k++)
+		assert_int_equal(f[k], 0);
+	issue_point(2, 0, f);
+	for (unsigned k = 0; k < 5; k++)
+		assert_int_equal(f[k], 0);
+}
+
 /* ---- the -r auto stopping rule -------------------------------------- */
 
 /* Deterministic noise: approximately N(0, 1) from 12 uniforms. */
@@ -539,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_flag_core_speed),
 		cmocka_unit_test(test_core_issue),
 		cmocka_unit_test(test_issue_moved),
+		cmocka_unit_test(test_issue_flag_point),
 		cmocka_unit_test(test_summary_line),
 		cmocka_unit_test(test_exclude_flagged),
 		cmocka_unit_test(test_exclude_never_empties),
