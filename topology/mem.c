@@ -32,7 +32,10 @@ static int numa_ok(void)
  * bytes times its colour into its page: colours 1 to 31 in steps of 5
  * lines (an object a few lines long does not run into the next one's),
  * counted from mem_colour_reset(), which a run calls before it
- * allocates, so the same object gets the same colour in every run.
+ * allocates, so what the runner allocates before the workers start (the
+ * lock and its nodes, the shared lines, the slots) gets the same colour
+ * in every run; the workers' own contexts, allocated side by side, take
+ * the next colours in whatever order the workers reach them.
  */
 #define MEM_COLOURS 31
 #define MEM_PAGE_OFF 4095u

@@ -20,7 +20,8 @@
 void *mem_alloc(size_t size, int node);
 void mem_free(void *p, size_t size);
 /* The next allocation takes the first colour again (a run calls it
- * before it allocates, so its objects sit where they sat last run). */
+ * before it allocates, so the objects it allocates in order sit where
+ * they sat last run). */
 void mem_colour_reset(void);
 /* The offset into its page of the k-th allocation after a reset. */
 size_t mem_colour_offset(unsigned k);

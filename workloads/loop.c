@@ -324,8 +324,9 @@ static void ncs_delay(struct worker *w, const struct wl_env *e,
  * sampled operations, a count adapted after each probe from the time
  * since the last, so that probes come about WL_ISSUE_EVERY_NS apart
  * whatever an operation costs, without reading the clock in between.
- * Their mean rate is the share of the core the loop had: the runner
- * flags a run whose share differs from its point's other runs.
+ * Their mean rate is the share of the core the loop had; the results
+ * pass flags a 1-thread run whose share differs from its point's other
+ * runs (output/results/noise.h, noise_issue_moved()).
  */
 static void issue_due(struct cs_samples *s)
 {
