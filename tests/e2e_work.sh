@@ -68,6 +68,19 @@ for p in d["points"]:
     assert "trending_runs" in p
 ' && ok || bad "rw json"
 
+# A window of about a thousand operations (0.2 ms sections) still splits
+# reads and writes as drawn (90%): the read count is exact at the
+# window's edges, not published only every 256 operations (it once read
+# every operation of such a window as a read).
+expect_exit 0 "rw short window" -- "$BIN" -w rw -l qrwlock -t 1,2 -r 2 --cs-ns 200000 \
+	"${SHORT[@]}" -q -f json -o "$OUT/rwshort.json"
+json "$OUT/rwshort.json" '
+for p in d["points"]:
+    for r in p["runs"]:
+        w = r["rw"]["write_ops"]
+        assert r["ops"] < 100 or 0.04 * r["ops"] < w < 0.2 * r["ops"], (r["ops"], w)
+' && ok || bad "rw short window split"
+
 # Fixed roles: thread 0 writes, thread 1 reads.
 expect_exit 0 "rw roles" -- "$BIN" -w rw -l pthread_rwlock --readers 1 --writers 1 -r 1 \
 	"${SHORT[@]}" -q -f json -o "$OUT/roles.json"

@@ -29,8 +29,10 @@
  * counters.  In the empty cs loop the operation count too reaches the
  * slot only there (elsewhere every operation stores it), so each edge of
  * the window sees a count that lags the true one by less than `every`
- * operations per thread (read and handover counters: the same bound);
- * the final counts, which the exclusion check sums, are exact.
+ * operations per thread (the handover counters: the same bound; rw
+ * stores its read count on every read, so that a short window's split
+ * of reads and writes is exact); the final counts, which the exclusion
+ * check sums, are exact.
  * Parameters that cannot change during the run are
  * copied into locals (struct wl_env) before the loop.
  */
@@ -58,6 +60,7 @@ struct wl_env {
 	bool ncs_fixed;
 	const _Atomic uint32_t *stop;
 	_Atomic uint64_t *ops;         /* our slot's operation count */
+	_Atomic uint64_t *reads;       /* and its read count (rw) */
 };
 
 /* The mutable state the sampled operation carries over. */
@@ -107,6 +110,7 @@ WL_INLINE struct wl_env wl_env_get(const struct worker *w)
 		.cs_t = w->cs_ticks, .ncs_t = w->ncs_ticks, .spin = w->spin,
 		.cs_dc = &w->cs_dc, .ncs_dc = &w->ncs_dc,
 		.ncs_fixed = w->p->ncs_fixed, .stop = w->stop, .ops = &w->slot->ops,
+		.reads = &w->slot->reads,
 	};
 }
 
@@ -411,7 +415,8 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			rlk(e.lock, e.ctx);
 			wl_read_body(w, &e, &csd);
 			rul(e.lock, e.ctx);
-			reads++;
+			/* exact at the window's edges, like the operations */
+			atomic_store_explicit(e.reads, ++reads, lb_rlx);
 		} else {
 			lk(e.lock, e.ctx);
 			c = wl_enter(w, &e, true, last);

@@ -127,12 +127,14 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
 	}
-	/* The read and handover counters (and with empty sections the
-	 * operation count) reach the slot on the loop's sampled operations
+	/* The handover counters (and with empty sections the operation
+	 * count) reach the slot on the loop's sampled operations
 	 * (workloads/loop.h), so at each edge of the window they lag by
-	 * less than one sampling period per thread: clamp what that could
-	 * invert, against the window's operations as reported (out->ops,
-	 * snapshot just before x1 was copied) where that is fewer. */
+	 * less than one sampling period per thread; the read count is
+	 * stored on every read, before the operation count, so it can run
+	 * a few operations ahead of it.  Clamp what either could invert,
+	 * against the window's operations as reported (out->ops, snapshot
+	 * just before x1 was copied) where that is fewer. */
 	{
 		uint64_t ops = 0;
 
