@@ -382,6 +382,21 @@ static void test_delay_learn(void **state)
 	assert_int_equal(learn_run(&dc, -40, 0, 400), 0);
 	wl_delay_learn(&off, 400 + 20 + 50, 400, 0, 20);
 	assert_int_equal(off.extra, 0);
+
+	/* A counter coarser than a read (arm64's 10-40 ns ticks: a read
+	 * costs 0): errors within eight ticks still teach, quantised to
+	 * +-1 tick; an interrupted delay still does not. */
+	{
+		struct wl_delay_cal coarse = {.cap = 10, .extra = 0};
+
+		for (unsigned i = 0; i < 400; i++)
+			wl_delay_learn(&coarse, (uint64_t)(6 + 3 + (i % 2 ? 1 : -1) - coarse.extra),
+				       6, 0, 0);
+		assert_true(coarse.extra >= 2 && coarse.extra <= 4);
+		e = coarse.extra;
+		wl_delay_learn(&coarse, 6 + 40, 6, 0, 0);
+		assert_int_equal(coarse.extra, e);
+	}
 }
 
 static void test_trend(void **state)

@@ -98,12 +98,13 @@ static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 /* One pass of delay_cal(): `n` delays of mean `t` drawn as the loop
  * draws them, each timed from outside as a section sample is; returns
  * the mean of what they cost over what wl_delay() counted (ticks),
- * leaving out a delay interrupted (over eight reads off). */
+ * leaving out a delay interrupted (over eight reads off, or eight ticks
+ * where a read costs less than one). */
 static int64_t delay_trial(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
 			   const struct wl_delay_cal *dc, uint64_t t, bool exp,
 			   uint64_t *rng, unsigned n)
 {
-	int64_t debt = 0, sum = 0, lim = 8 * (int64_t)r->read_ticks;
+	int64_t debt = 0, sum = 0, lim = 8 * (int64_t)(r->read_ticks ? r->read_ticks : 1);
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -138,7 +139,9 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 	uint64_t budget = ns_to_ticks(r, 25000);
 	unsigned n;
 
-	if (t < 2 * r->read_ticks)
+	/* t == 0: no delay asked; the second test alone would let it through
+	 * when a read costs under one tick (arm64's 10-40 ns counters) */
+	if (!t || t < 2 * r->read_ticks)
 		return dc;
 	dc.cap = t + 4 * r->read_ticks;
 	dc.extra = (int64_t)r->read_ticks;
@@ -258,14 +261,15 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
  * measures it before the run: `extra` moves by a sixteenth of it, so the cost of a
  * delay beyond its own reads is learnt again all along the run, under
  * the run's own contention (beside a spinning waiter it is not what it
- * was alone).  A delay interrupted (over eight reads off) teaches
- * nothing; a section the clock cannot time (cap 0) has no `extra`.
+ * was alone).  A delay interrupted (over eight reads off, eight ticks on
+ * a counter coarser than a read) teaches nothing; a section the clock
+ * cannot time (cap 0) has no `extra`.
  */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		    int64_t moved, uint64_t read)
 {
 	int64_t o = (int64_t)span - (int64_t)read - (int64_t)t - moved;
-	int64_t lim = 8 * (int64_t)read;
+	int64_t lim = 8 * (int64_t)(read ? read : 1); /* a read under a tick: 0 */
 
 	if (!dc->cap || o <= -lim || o >= lim)
 		return;
