@@ -357,19 +357,27 @@ WL_INLINE void wl_stutter(const struct worker *w)
  * run has none, so the loop is only the lock and the checks: then the
  * stop flag, like the operation count, waits for the sampled operation
  * (a worker stops fewer than `every` operations late; without delays
- * those are short). */
+ * those are short), and the operations count themselves there, a
+ * period at a time, not each one. */
 WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			 const bool empty)
 {
 	WL_LOOP_LOCALS(w);
+	unsigned per = left;
 
 	for (;;) {
 		if (!empty && atomic_load_explicit(e.stop, lb_rlx))
 			break;
 		if (__builtin_expect(--left == 0, 0)) {
-			if (empty && atomic_load_explicit(e.stop, lb_rlx))
-				break;
+			if (empty) {
+				/* the per - 1 operations since the last
+				 * sampled one, which do not count themselves */
+				n += per - 1;
+				if (atomic_load_explicit(e.stop, lb_rlx))
+					break;
+			}
 			WL_SAMPLED(wl_cs_sampled(w, &st_, lk, ul));
+			per = left;
 			continue;
 		}
 		lk(e.lock, e.ctx);
@@ -381,8 +389,8 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 		}
 		last = wl_leave(w, &e, false, c);
 		ul(e.lock, e.ctx);
-		n++;
 		if (!empty) {
+			n++;
 			wl_ncs(&e, &rng, &ncsd);
 			atomic_store_explicit(e.ops, n, lb_rlx);
 		}
