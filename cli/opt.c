@@ -328,11 +328,14 @@ static void check_conflicts(const struct opt_cmd *c, const char **said)
 }
 
 /*
- * The last parse's words, held here too: a command that dies over them
- * (cli_die() exits from deep in the call) leaves them to the end of the
- * process, and LeakSanitizer counts memory no global reaches as leaked.
+ * The last parse's words, and its tables while it runs, held here too: a
+ * command that dies over them (cli_die() exits from deep in the call)
+ * leaves them to the end of the process, and LeakSanitizer counts memory
+ * no global reaches as leaked.  volatile: a store never read is otherwise
+ * dropped.
  */
-static char **volatile last_pos; /* volatile: a store never read is otherwise dropped */
+static char **volatile last_pos;
+static void *volatile parse_tables[3];
 
 /* A value that may be a list; a list lands in the command's opt_dims. */
 static void add_dim(const struct opt_cmd *c, void *dst, const struct opt *o,
@@ -364,6 +367,7 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 	char **pos = cli_calloc((size_t)argc + 1, sizeof(char *));
 	int id, n = 0;
 
+	parse_tables[0] = said, parse_tables[1] = lo, parse_tables[2] = so;
 	getopt_tables(c, lo, so);
 	optind = 0;             /* glibc: start afresh, even on a second parse */
 	opterr = 0;
@@ -391,8 +395,9 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 	check_conflicts(c, said);
 	free(said);
 	free(lo);
-	last_pos = pos;
 	free(so);
+	parse_tables[0] = parse_tables[1] = parse_tables[2] = NULL;
+	last_pos = pos;
 	*npos = n;
 	return pos;
 }
