@@ -16,6 +16,9 @@
 #include "err.h"
 #include "options.h"
 
+/* A thread id + 1 fits below the count in the counter word. */
+_Static_assert(MAX_THREADS < (1u << WL_SEQ_SHIFT), "thread ids overflow the counter word");
+
 #define F(field) offsetof(struct cli, field)
 #define G(field) OPT_GIVEN(struct cli, field)
 

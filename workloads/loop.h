@@ -14,13 +14,15 @@
  *
  * What the common path of an operation does beyond the lock (an empty
  * section: --cs-lines 0, no delays):
- *   - the unprotected counter loaded on entry and compared with the
- *     value we left it at: another value means another thread held the
- *     lock since (a handover, counted in a cold function that reads the
- *     owner word to tell who);
- *   - the owner word stored (ours, WL_HELD) on entry;
- *   - on leave the counter stored plus one and the owner word checked
- *     (rw also gives it back, for the readers' check);
+ *   - the unprotected counter word (a count and the id of the thread
+ *     that stored it) loaded on entry and compared with the word we
+ *     left: another word means another thread held the lock since (a
+ *     handover, counted in a cold function, the previous holder's id
+ *     taken from the word);
+ *   - the word stored on entry (the count plus one, our id) and checked
+ *     on leave to be still ours (rw stores it on leave and checks the
+ *     owner word instead, which it takes on entry and gives back on
+ *     leave, for the readers' check);
  *   - one countdown to the next sampled operation, and the stop flag
  *     (with empty sections only on the sampled operation).
  * Everything else happens on the sampled operation, one in
@@ -35,6 +37,14 @@
  * check sums, are exact.
  * Parameters that cannot change during the run are
  * copied into locals (struct wl_env) before the loop.
+ *
+ * A lock whose per-thread context is private (no other thread reads or
+ * writes it: clh's node pointers, anderson's slot) has its loops
+ * instantiated with LB_LOOPS_PRIVATE: the loop then runs the lock on a
+ * copy of the context in a local, which the compiler keeps in registers
+ * as a peer keeps its queue node in a local variable (Concurrency Kit's
+ * clh benchmark), and hands it back to the worker around the sampled
+ * operation and at the end.
  */
 #ifndef LOCKBENCH_LOOP_H
 #define LOCKBENCH_LOOP_H
@@ -43,6 +53,8 @@
 #include "workload.h"
 
 #define WL_INLINE static inline __attribute__((always_inline))
+
+#include <string.h>
 
 typedef void (*wl_lock_fn)(void *lock, void *ctx);
 
@@ -192,13 +204,14 @@ WL_INLINE void wl_delay(uint64_t t, const struct wl_spin_cal *c,
 }
 
 /*
- * Enter the section: read the unprotected counter and take the owner
- * word.  A counter other than the one we left (`last`) means another
- * thread held the lock since our last operation, a handover (or the
- * first operation, `last` = WL_NONE): the cold function reads the owner
- * word to tell who it was.  rw also checks no reader is inside (and,
- * since its writers clear WL_HELD on leave, no writer either).  Returns
- * the counter as read, for wl_leave().
+ * Enter the section: read the counter word (workloads/workload.h).  A
+ * word other than the one we left (`last`) means another thread held
+ * the lock since our last operation, a handover (or the first
+ * operation, `last` = WL_NONE): the cold function takes who it was from
+ * the word (rw: from the owner word).  cs and torture then store the
+ * count plus one with our id; rw takes the owner word instead and checks
+ * no reader is inside (and, since its writers clear WL_HELD on leave, no
+ * writer either).  Returns the word to leave (count plus one, our id).
  */
 #define WL_NONE UINT64_MAX
 
@@ -209,37 +222,44 @@ WL_INLINE uint64_t wl_enter(struct worker *w, const struct wl_env *e, const bool
 	uint64_t c = atomic_load_explicit(&sh->counter, lb_rlx);
 	bool rd = rw && atomic_load_explicit(&sh->readers, lb_rlx) != 0;
 
-	if (__builtin_expect(c != last || rd, 0)) {
-		uint64_t o = atomic_load_explicit(&sh->owner, lb_rlx);
-
-		wl_enter_cold(w, rw ? o : o & ~WL_HELD, rd);
-	}
-	atomic_store_explicit(&sh->owner, e->me | WL_HELD, lb_rlx);
+	if (__builtin_expect(c != last || rd, 0))
+		wl_enter_cold(w, rw ? atomic_load_explicit(&sh->owner, lb_rlx) : WL_WHO(c), rd);
+	c = (c & ~WL_WHO(~0ull)) + (1ull << WL_SEQ_SHIFT) + e->me;
+	if (rw)
+		atomic_store_explicit(&sh->owner, e->me | WL_HELD, lb_rlx);
+	else
+		atomic_store_explicit(&sh->counter, c, lb_rlx);
 	return c;
 }
 
 /*
- * Leave it: store the counter read on entry plus one, check the owner
- * word is still ours (and, rw, that no reader came in), and for rw give
- * the word back (WL_HELD clear: readers test it).  The counter and the
- * owner word are relaxed atomics accessed with separate loads and
- * stores (never an atomic RMW): if the lock fails to exclude, two
- * holders overwrite each other's counter, which ends below the
- * operation count, and the owner check sees the other holder.  Returns
- * the counter as we left it (the next wl_enter()'s `last`).
+ * Leave it.  cs and torture: check the counter word is still the one we
+ * stored on entry.  rw: store it, check the owner word is still ours and
+ * no reader came in, and give the owner word back (WL_HELD clear:
+ * readers test it).  The words are relaxed atomics accessed with
+ * separate loads and stores (never an atomic RMW): if the lock fails to
+ * exclude, a thread that came in while we were inside stored its own
+ * word (another id, or a count we did not store), and two that read the
+ * same count leave one section uncounted, so that the final count ends
+ * below the operation count.  Returns the word as we left it (the next
+ * wl_enter()'s `last`).
  */
 WL_INLINE uint64_t wl_leave(struct worker *w, const struct wl_env *e, const bool rw,
 			    uint64_t c)
 {
 	struct wl_shared *sh = e->sh;
 
-	atomic_store_explicit(&sh->counter, c + 1, lb_rlx);
+	if (!rw) {
+		if (__builtin_expect(atomic_load_explicit(&sh->counter, lb_rlx) != c, 0))
+			wl_violation(w);
+		return c;
+	}
+	atomic_store_explicit(&sh->counter, c, lb_rlx);
 	if (__builtin_expect(atomic_load_explicit(&sh->owner, lb_rlx) != (e->me | WL_HELD) ||
-			     (rw && atomic_load_explicit(&sh->readers, lb_rlx) != 0), 0))
+			     atomic_load_explicit(&sh->readers, lb_rlx) != 0, 0))
 		wl_violation(w);
-	if (rw)
-		atomic_store_explicit(&sh->owner, e->me, lb_rlx);
-	return c + 1;
+	atomic_store_explicit(&sh->owner, e->me, lb_rlx);
+	return c;
 }
 
 /* Write the first --cs-write-pct of the --cs-lines lines, read the rest.
@@ -337,14 +357,32 @@ WL_INLINE void wl_stutter(const struct worker *w)
 	const struct wl_env e = wl_env_get(w);                                 \
 	uint64_t n = 0, reads = 0, rng = (w)->rng, last = WL_NONE, c;         \
 	int64_t csd = 0, ncsd = 0;                                             \
-	unsigned left = (w)->every
+	unsigned left = (w)->every;                                            \
+	void *const ctx = lc ? lc : e.ctx;                                     \
+	if (lc)                                                                \
+		memcpy(lc, e.ctx, lcsz)
 
-/* Entering the cold branch: hand the loop's state to the sampled
- * operation and take it back. */
+/* A private context's copy back to the worker (for the sampled
+ * operation, which runs on w->ctx, and at the end) and from it. */
+#define WL_CTX_OUT()                                                           \
+	do {                                                                   \
+		if (lc)                                                        \
+			memcpy(e.ctx, lc, lcsz);                               \
+	} while (0)
+#define WL_CTX_IN()                                                            \
+	do {                                                                   \
+		if (lc)                                                        \
+			memcpy(lc, e.ctx, lcsz);                               \
+	} while (0)
+
+/* Entering the cold branch: hand the loop's state (and a private
+ * context) to the sampled operation and take it back. */
 #define WL_SAMPLED(call)                                                       \
 	do {                                                                   \
 		struct wl_state st_ = {n, reads, rng, last, csd, ncsd};       \
+		WL_CTX_OUT();                                                  \
 		left = (call);                                                 \
+		WL_CTX_IN();                                                   \
 		n = st_.n;                                                     \
 		reads = st_.reads;                                             \
 		rng = st_.rng;                                                 \
@@ -360,7 +398,7 @@ WL_INLINE void wl_stutter(const struct worker *w)
  * those are short), and the operations count themselves there, a
  * period at a time, not each one. */
 WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
-			 const bool empty)
+			 void *lc, const size_t lcsz, const bool empty)
 {
 	WL_LOOP_LOCALS(w);
 	unsigned per = left;
@@ -380,7 +418,7 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			per = left;
 			continue;
 		}
-		lk(e.lock, e.ctx);
+		lk(e.lock, ctx);
 		c = wl_enter(w, &e, false, last);
 		if (!empty) {
 			wl_cs_data(&e);
@@ -388,28 +426,32 @@ WL_INLINE void wl_cs_run(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 				wl_delay(e.cs_t, &e.spin, e.cs_dc, &csd);
 		}
 		last = wl_leave(w, &e, false, c);
-		ul(e.lock, e.ctx);
+		ul(e.lock, ctx);
 		if (!empty) {
 			n++;
 			wl_ncs(&e, &rng, &ncsd);
 			atomic_store_explicit(e.ops, n, lb_rlx);
 		}
 	}
+	WL_CTX_OUT();
 	w->rng = rng;
 	wl_loop_end(w, n, reads);
 }
 
-WL_INLINE void wl_cs_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
+/* `lc`: a local of the lock's context type, `lcsz` bytes, for a private
+ * context (LB_LOOPS_PRIVATE); NULL, 0 runs on w->ctx. */
+WL_INLINE void wl_cs_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
+			    void *lc, const size_t lcsz)
 {
 	wl_loop_begin(w);
 	if (!w->p->cs_lines && !w->cs_ticks && !w->ncs_ticks)
-		wl_cs_run(w, lk, ul, true);
+		wl_cs_run(w, lk, ul, lc, lcsz, true);
 	else
-		wl_cs_run(w, lk, ul, false);
+		wl_cs_run(w, lk, ul, lc, lcsz, false);
 }
 
 WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
-			    wl_lock_fn rlk, wl_lock_fn rul)
+			    wl_lock_fn rlk, wl_lock_fn rul, void *lc, const size_t lcsz)
 {
 	wl_loop_begin(w);
 	WL_LOOP_LOCALS(w);
@@ -420,28 +462,30 @@ WL_INLINE void wl_rw_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
 			continue;
 		}
 		if (wl_pick_read(w, &rng)) {
-			rlk(e.lock, e.ctx);
+			rlk(e.lock, ctx);
 			wl_read_body(w, &e, &csd);
-			rul(e.lock, e.ctx);
+			rul(e.lock, ctx);
 			/* exact at the window's edges, like the operations */
 			atomic_store_explicit(e.reads, ++reads, lb_rlx);
 		} else {
-			lk(e.lock, e.ctx);
+			lk(e.lock, ctx);
 			c = wl_enter(w, &e, true, last);
 			wl_cs_data(&e);
 			if (e.cs_t)
 				wl_delay(e.cs_t, &e.spin, e.cs_dc, &csd);
 			last = wl_leave(w, &e, true, c);
-			ul(e.lock, e.ctx);
+			ul(e.lock, ctx);
 		}
 		wl_ncs(&e, &rng, &ncsd);
 		atomic_store_explicit(e.ops, ++n, lb_rlx);
 	}
+	WL_CTX_OUT();
 	w->rng = rng;
 	wl_loop_end(w, n, reads);
 }
 
-WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
+WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul,
+				 void *lc, const size_t lcsz)
 {
 	wl_loop_begin(w);
 	WL_LOOP_LOCALS(w);
@@ -452,16 +496,17 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
 			continue;
 		}
 		wl_stutter(w);
-		lk(e.lock, e.ctx);
+		lk(e.lock, ctx);
 		c = wl_enter(w, &e, false, last);
 		wl_torture_delay(w, &rng);
 		if (e.cs_t)
 			wl_delay(e.cs_t, &e.spin, e.cs_dc, &csd);
 		last = wl_leave(w, &e, false, c);
-		ul(e.lock, e.ctx);
+		ul(e.lock, ctx);
 		wl_ncs(&e, &rng, &ncsd);
 		atomic_store_explicit(e.ops, ++n, lb_rlx);
 	}
+	WL_CTX_OUT();
 	w->rng = rng;
 	wl_loop_end(w, n, reads);
 }
@@ -474,14 +519,37 @@ WL_INLINE void wl_torture_loop_t(struct worker *w, wl_lock_fn lk, wl_lock_fn ul)
  * does.
  */
 #define LB_LOOPS(name, lk, ul, rlk, rul)                                        \
-	static void name##_cs_loop(struct worker *w) { wl_cs_loop_t(w, lk, ul); } \
+	static void name##_cs_loop(struct worker *w)                           \
+	{                                                                      \
+		wl_cs_loop_t(w, lk, ul, NULL, 0);                              \
+	}                                                                      \
 	static void name##_rw_loop(struct worker *w)                           \
 	{                                                                      \
-		wl_rw_loop_t(w, lk, ul, rlk, rul);                             \
+		wl_rw_loop_t(w, lk, ul, rlk, rul, NULL, 0);                    \
 	}                                                                      \
 	static void name##_torture_loop(struct worker *w)                      \
 	{                                                                      \
-		wl_torture_loop_t(w, lk, ul);                                  \
+		wl_torture_loop_t(w, lk, ul, NULL, 0);                         \
+	}                                                                      \
+	LB_LOOPS_SHARED(name, name)
+
+/* The same for a lock whose context (`type`) is private to the thread:
+ * the loops run it in a local (see the top of this file). */
+#define LB_LOOPS_PRIVATE(name, type, lk, ul, rlk, rul)                          \
+	static void name##_cs_loop(struct worker *w)                           \
+	{                                                                      \
+		type lc_;                                                      \
+		wl_cs_loop_t(w, lk, ul, &lc_, sizeof(lc_));                    \
+	}                                                                      \
+	static void name##_rw_loop(struct worker *w)                           \
+	{                                                                      \
+		type lc_;                                                      \
+		wl_rw_loop_t(w, lk, ul, rlk, rul, &lc_, sizeof(lc_));          \
+	}                                                                      \
+	static void name##_torture_loop(struct worker *w)                      \
+	{                                                                      \
+		type lc_;                                                      \
+		wl_torture_loop_t(w, lk, ul, &lc_, sizeof(lc_));               \
 	}                                                                      \
 	LB_LOOPS_SHARED(name, name)
 

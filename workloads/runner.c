@@ -469,7 +469,7 @@ static void finish_sample(const struct run_spec *sp, struct run_sample *out,
 	}
 	out->ops_per_sec = out->window_s > 0 ? (double)out->ops / out->window_s : 0;
 	out->total_ops = snapshot(slot, sp->nthreads, NULL);
-	out->counter = atomic_load_explicit(&sh->counter, lb_rlx);
+	out->counter = WL_SEQ(atomic_load_explicit(&sh->counter, lb_rlx));
 	out->violations = atomic_load_explicit(&sh->violations, lb_rlx);
 	out->lock_node = mem_node_of(lock);
 	out->exclusion_checked = !(sp->ops->caps & LOCK_CAP_NOLOCK) &&

@@ -24,7 +24,7 @@ static void rw_loop(struct worker *w)
 
 	wl_rw_loop_t(w, ops->lock, ops->unlock,
 		     shared ? ops->read_lock : ops->lock,
-		     shared ? ops->read_unlock : ops->unlock);
+		     shared ? ops->read_unlock : ops->unlock, NULL, 0);
 }
 
 /* --read-pct is layout's too (workloads/layout.c), declared alike. */

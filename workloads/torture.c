@@ -16,7 +16,7 @@
 /* The generic loop (plugins): the template through the ops table. */
 static void torture_loop(struct worker *w)
 {
-	wl_torture_loop_t(w, w->ops->lock, w->ops->unlock);
+	wl_torture_loop_t(w, w->ops->lock, w->ops->unlock, NULL, 0);
 }
 
 static const struct wl_option torture_options[] = {

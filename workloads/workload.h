@@ -47,22 +47,29 @@ struct cs_line {
 
 /*
  * Data the critical section touches, shared by all workers: the
- * unprotected counter and the owner word used for the mutual-exclusion
- * check (own line), the violation count (own line), then --cs-lines
- * lines.
+ * unprotected counter word and the owner word used for the
+ * mutual-exclusion check (own line), the violation count (own line),
+ * then --cs-lines lines.
  *
- * The owner word holds the holder's tid + 1 with WL_HELD set, stored on
- * entry and checked on leave (0: never held).  rw's writers clear
- * WL_HELD when they leave, for the readers' check; cs and torture leave
- * it set (one store less per operation), so there it names the last
- * holder.  Whether the lock changed hands is told by the counter
+ * The counter word holds, above WL_SEQ_SHIFT, the number of exclusive
+ * sections completed, and below it the tid + 1 of the thread that
+ * stored it last (0: never held).  cs and torture store it on entry
+ * (count plus one, our id) and check on leave that it is still what we
+ * stored; rw's writers store it on leave.  Whether the lock changed
+ * hands, and from whom, is told by the word not being the one we left
  * (workloads/loop.h, wl_enter()).
+ *
+ * The owner word (rw only) holds the writer's tid + 1 with WL_HELD set
+ * while it is inside, for the readers' check and the writers' own.
  */
 #define WL_HELD (1ull << 63)
+#define WL_SEQ_SHIFT 16 /* above MAX_THREADS (cli/options.h) */
+#define WL_WHO(v) ((v) & ((1ull << WL_SEQ_SHIFT) - 1))
+#define WL_SEQ(v) ((v) >> WL_SEQ_SHIFT)
 
 struct wl_shared {
 	LB_ALIGNED _Atomic uint64_t counter; /* bumped non-atomically in the CS */
-	_Atomic uint64_t owner;              /* see above */
+	_Atomic uint64_t owner;              /* rw; see above */
 	_Atomic uint32_t readers;            /* rw: readers inside (atomic RMW) */
 	LB_ALIGNED _Atomic uint64_t violations;
 	struct cs_line lines[];

@@ -4,4 +4,4 @@
 #include "../../locks/anderson.h"
 #include "../loop.h"
 
-LB_LOOPS(anderson, anderson_lock, anderson_unlock, anderson_lock, anderson_unlock);
+LB_LOOPS_PRIVATE(anderson, struct anderson_ctx, anderson_lock, anderson_unlock, anderson_lock, anderson_unlock);

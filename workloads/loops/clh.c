@@ -3,4 +3,4 @@
 #include "../../locks/clh.h"
 #include "../loop.h"
 
-LB_LOOPS(clh, clh_lock, clh_unlock, clh_lock, clh_unlock);
+LB_LOOPS_PRIVATE(clh, struct clh_ctx, clh_lock, clh_unlock, clh_lock, clh_unlock);
