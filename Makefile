@@ -79,7 +79,7 @@ build/provenance.stamp: FORCE
 	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
 FORCE:
 
-.PHONY: FORCE all test unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks fuzz fuzz-ltlog
+.PHONY: FORCE all test test-builds unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -179,14 +179,15 @@ tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KE
 QEMU_ARM64 := qemu-aarch64 -L $(if $(wildcard /lib/ld-linux-aarch64.so.1),/,/usr/aarch64-linux-gnu)
 # Every unit test but test_plugin, which loads plugins built for the host.
 ARM64_QEMU_TESTS := $(filter-out test_plugin,$(TESTS))
-arm64:
-	@if command -v $(ARM64_CC) >/dev/null && $(ARM64_PKG) --exists $(PKGS) 2>/dev/null \
+ARM64_READY := command -v $(ARM64_CC) >/dev/null && $(ARM64_PKG) --exists $(PKGS) 2>/dev/null \
 	    && [ -e /usr/lib/aarch64-linux-gnu/libnuma.so ] \
-	    && [ -e /usr/lib/aarch64-linux-gnu/libpfm.so ]; then \
+	    && [ -e /usr/lib/aarch64-linux-gnu/libpfm.so ]
+ARM64_BUILDS := build/arm64/lockbench $(foreach t,$(TESTS),build/arm64/tests/$(t)) \
+	build/arm64/$(KERNEL_EXAMPLE).so
+arm64:
+	@if $(ARM64_READY); then \
 		set -e; \
-		$(MAKE) --no-print-directory build/arm64/lockbench \
-			$(foreach t,$(TESTS),build/arm64/tests/$(t)) \
-			build/arm64/$(KERNEL_EXAMPLE).so; \
+		$(MAKE) --no-print-directory $(ARM64_BUILDS); \
 		echo "arm64: binary, tests and kernel-style plugin built"; \
 		tests/disasm_wait.sh arm64 build/arm64/$(KERNEL_EXAMPLE).so; \
 		if command -v qemu-aarch64 >/dev/null; then \
@@ -243,7 +244,20 @@ check-includes:
 check-funclen:
 	scripts/funclen
 
-test: check-includes check-funclen unit e2e insn asan tsan arm64
+# make test compiles everything it runs first, on every CPU (TEST_JOBS),
+# then runs the checks one after the other (several of them spin
+# threads on every CPU: run side by side they would starve each other).
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TEST_BUILDS := lockbench examples \
+	$(foreach f,release asan,$(foreach t,$(TESTS),build/$(f)/tests/$(t))) \
+	build/asan/lockbench build/tsan/tests/test_locks build/tsan/tests/test_kernel_h \
+	build/tsan/$(KERNEL_EXAMPLE).so
+test-builds:
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILDS) \
+		$$(if $(ARM64_READY); then echo $(ARM64_BUILDS); fi)
+
+test: test-builds
+	@$(MAKE) --no-print-directory check-includes check-funclen unit e2e insn asan tsan arm64
 	@echo "make test: all passed"
 
 bench: lockbench
