@@ -246,7 +246,7 @@ static void test_layout_offsets(void **state)
 }
 
 /* The loop's cold entry path counts handovers against the last holder
- * (the owner word), and wl_publish() turns them into the slot's counts:
+ * (the counter word's id; rw: the owner word), and wl_publish() turns them into the slot's counts:
  * re-acquisitions by the same thread are same node, L3 and core. */
 static void test_handover_counting(void **state)
 {
@@ -289,6 +289,59 @@ static void test_handover_counting(void **state)
 	assert_int_equal(sh.violations, 1);
 	wl_enter_cold(&a, 1, true);
 	assert_int_equal(sh.violations, 2);
+}
+
+/*
+ * The counter word on the common path (cs and torture), step by step:
+ * a re-acquisition stays off the cold path, a handover names the
+ * previous holder, a thread that comes in while another is inside is
+ * caught when the other leaves, and two that read the same count lose
+ * one, which the final count shows.
+ */
+static void test_counter_word(void **state)
+{
+	static struct wl_shared sh;
+	static struct worker_slot slot;
+	uint64_t ids[2] = {wl_holder_id(0, 0, 0), wl_holder_id(0, 0, 1)};
+	struct worker a = {.sh = &sh, .slot = &slot, .tid = 0, .nthreads = 2,
+			   .holder_ids = ids};
+	struct worker b = a;
+	struct wl_env ea = {.sh = &sh, .me = 1}, eb = {.sh = &sh, .me = 2};
+	uint64_t la = WL_NONE, lb = WL_NONE, ca, cb, before;
+
+	(void)state;
+	b.tid = 1;
+	ca = wl_enter(&a, &ea, false, la);      /* first: nobody before */
+	assert_int_equal(a.hand.nobody, 1);
+	assert_int_equal(WL_SEQ(atomic_load(&sh.counter)), 1);
+	assert_int_equal(WL_WHO(atomic_load(&sh.counter)), 1);
+	la = wl_leave(&a, &ea, false, ca);
+	ca = wl_enter(&a, &ea, false, la);      /* a again: common path */
+	la = wl_leave(&a, &ea, false, ca);
+	assert_int_equal(a.hand.nobody + a.hand.other, 1);
+	cb = wl_enter(&b, &eb, false, lb);      /* b after a: from a, same node, other core */
+	lb = wl_leave(&b, &eb, false, cb);
+	assert_int_equal(b.hand.other, 1);
+	assert_int_equal(b.hand.node, 1);
+	assert_int_equal(b.hand.core, 0);
+	assert_int_equal(WL_SEQ(lb), 3);
+	assert_int_equal(atomic_load(&sh.violations), 0);
+	/* b comes in while a is inside: a sees it on leaving */
+	ca = wl_enter(&a, &ea, false, la);
+	cb = wl_enter(&b, &eb, false, lb);
+	lb = wl_leave(&b, &eb, false, cb);
+	la = wl_leave(&a, &ea, false, ca);
+	assert_int_equal(atomic_load(&sh.violations), 1);
+	/* a and b read the same count (b's load before a's store): b's
+	 * store wins, a is caught, and one of the two sections is lost */
+	before = atomic_load(&sh.counter);
+	ca = wl_enter(&a, &ea, false, la);
+	atomic_store(&sh.counter, before);
+	cb = wl_enter(&b, &eb, false, lb);
+	lb = wl_leave(&b, &eb, false, cb);
+	la = wl_leave(&a, &ea, false, ca);
+	assert_int_equal(atomic_load(&sh.violations), 2);
+	assert_int_equal(WL_SEQ(atomic_load(&sh.counter)), WL_SEQ(before) + 1);
 }
 
 /* Per-run fairness from known per-thread counts. */
@@ -528,6 +581,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout_offsets),
 		cmocka_unit_test(test_handover_counting),
+		cmocka_unit_test(test_counter_word),
 		cmocka_unit_test(test_run_fairness),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_delay_carry),
