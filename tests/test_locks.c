@@ -84,7 +84,7 @@ static void validate(const struct lock_entry *e, bool inlined, unsigned n,
 		fail_msg("%s at %u threads%s: %s", ops->name, n, loop, err);
 	if (!s.exclusion_ok)
 		fail_msg("%s at %u threads%s%s: mutual exclusion violated: counter %llu, "
-			 "ops %llu, owner violations %llu", ops->name, n, loop,
+			 "ops %llu, violations caught in the act %llu", ops->name, n, loop,
 			 fake_nodes ? " (fake nodes)" : "",
 			 (unsigned long long)s.counter, (unsigned long long)s.total_ops,
 			 (unsigned long long)s.violations);

@@ -4,8 +4,9 @@
  * lock, read the unprotected counter word (a word we did not leave is
  * a handover, noted out of line), store it plus one with our id, write
  * --cs-write-pct of the --cs-lines shared lines and read the rest,
- * busy-wait --cs-ns, check the word is still ours, unlock, then --ncs-ns of thread-local busy work drawn from an
- * exponential distribution so threads do not fall into lockstep.
+ * busy-wait --cs-ns, check the word is still ours, unlock, then
+ * --ncs-ns of thread-local busy work drawn from an exponential
+ * distribution so threads do not fall into lockstep.
  */
 #include "loop.h"
 
@@ -25,7 +26,8 @@ const struct workload_ops workload_cs_ops = {
 		"lines and read the rest; busy-wait --cs-ns; unlock; busy-wait\n"
 		"--ncs-ns (exponential around the mean unless --ncs-dist fixed).\n"
 		"Mutual exclusion is checked by an unprotected counter word (a count\n"
-		"and the holder's id); handovers and sampled acquisition latency are recorded.",
+		"and the holder's id); handovers and sampled acquisition latency\n"
+		"are recorded.",
 	.needs_caps = 0,
 	.loop = cs_loop,
 	.inline_loop = WL_LOOP_CS,

@@ -187,7 +187,7 @@ static int record(struct results *r, const struct plan_step *st,
 		if (!s->exclusion_ok) {
 			snprintf(why, sizeof(why),
 				 "mutual exclusion violated: counter %llu != %llu "
-				 "operations, %llu owner violations",
+				 "operations, %llu violations caught in the act",
 				 (unsigned long long)s->counter,
 				 (unsigned long long)s->total_ops,
 				 (unsigned long long)s->violations);

@@ -52,10 +52,11 @@ struct cs_line {
  * then --cs-lines lines.
  *
  * The counter word holds, above WL_SEQ_SHIFT, the number of exclusive
- * sections completed, and below it the tid + 1 of the thread that
- * stored it last (0: never held).  cs and torture store it on entry
- * (count plus one, our id) and check on leave that it is still what we
- * stored; rw's writers store it on leave.  Whether the lock changed
+ * sections (counted on entry by cs and torture, on leave by rw), and
+ * below it the tid + 1 of the thread that stored it last (0: never
+ * held).  cs and torture store it on entry (count plus one, our id) and
+ * check on leave that it is still what we stored; rw's writers store it
+ * on leave.  Whether the lock changed
  * hands, and from whom, is told by the word not being the one we left
  * (workloads/loop.h, wl_enter()).
  *
