@@ -8,13 +8,19 @@
 # ("moved") and how many of those the probe flagged: the 1-thread
 # noise is either small (CV <= 1%) or seen; last, the correlation of a
 # run's ns/op with its window issue rate (JSON core_speed.
-# window_issue_rate: near -1 when an SMT sibling's work is what moved it).
+# window_issue_rate: near -1 when an SMT sibling's work is what moved it)
+# and the point's fit of ns/op on both probes (noise.core_fit: its r2,
+# "-" when the flag did not use it).  KEEP=FILE keeps the JSON.
 #   scripts/bench-cv.sh [./lockbench] [extra lockbench options]
 set -euo pipefail
 BIN=${1:-./lockbench}
 shift || true
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
+if [ -n "${KEEP:-}" ]; then
+	trap - EXIT
+	json=$KEEP
+fi
 "$BIN" -l "${LOCKS:-tas,ticket}" -t 1 -r "${RUNS:-10}" --warmup 0.3 -d "${DURATION:-1}" \
 	--ncs-ns 0 --cs-lines 0 --no-tune -q -f json -o "$json" "$@"
 python3 - "$json" <<'PY'
@@ -22,8 +28,8 @@ import json, statistics, sys
 d = json.load(open(sys.argv[1]))
 print("1 thread, %d runs each, empty sections; %s" % (d["config"]["runs"],
       d["machine"]["cpu_model"]))
-print("%-14s %10s %8s %12s %8s %8s %14s %9s" % ("lock", "ns/op", "CV", "cycles/op", "CV", "flagged",
-      "off>2% flagged", "r(issue)"))
+print("%-14s %10s %8s %12s %8s %8s %14s %9s %6s" % ("lock", "ns/op", "CV", "cycles/op", "CV",
+      "flagged", "off>2% flagged", "r(issue)", "fit"))
 for p in d["points"]:
     ns, cyc, moved, flag, iss = [], [], 0, [], []
     for r in p["runs"]:
@@ -43,8 +49,9 @@ for p in d["points"]:
         corr = statistics.correlation([a for a, _ in iss], [b for _, b in iss])
     except (AttributeError, statistics.StatisticsError, ValueError):
         corr = float("nan")
-    print("%-14s %10.2f %7.2f%% %12.2f %7.2f%% %5d/%d %8d/%d %9.2f" % (p["variant"],
+    fit = (p.get("noise") or {}).get("core_fit") or {}
+    print("%-14s %10.2f %7.2f%% %12.2f %7.2f%% %5d/%d %8d/%d %9.2f %6s" % (p["variant"],
           statistics.mean(ns), cv(ns), statistics.mean(cyc) if cyc else float("nan"),
           cv(cyc) if cyc else float("nan"), moved, len(p["runs"]), sum(flag[i] for i in off),
-          len(off), corr))
+          len(off), corr, "%.2f" % fit["r2"] if fit.get("used") else "-"))
 PY

@@ -77,6 +77,29 @@ else
 	grep -q "^!  noisy" "$OUT/stdout" && bad "note without a !" || ok
 fi
 
+# A 1-thread point of 6 runs has its fit of ns/op on the probes; where
+# the fit is used it decides core_speed_moved, run by run.
+expect_exit 0 "fitted point" -- "$BIN" -l tas -t 1 -r 6 --warmup 0.05 -d 0.1 --ncs-ns 0 \
+	--cs-lines 0 -f json -o "$OUT/fit.json" -q
+python3 - "$OUT/fit.json" <<'PY' && ok || bad "core fit json"
+import json, math, sys
+d = json.load(open(sys.argv[1])); tol = d["noise"]["fit_tolerance"]
+assert tol == 0.01, tol
+p = d["points"][0]; n = p["noise"]; f = n["core_fit"]
+assert f["runs"] >= 5 and f["runs"] <= 6 and 0 <= f["p"] <= 1, f
+assert (f["r2"] is None) or (f["r2"] <= 1), f
+assert n["speed_typical_ghz"] > 0
+for r in p["runs"]:
+    cs = r["core_speed"]
+    assert abs((cs["before_ghz"] + cs["after_ghz"]) / 2 / n["speed_typical_ghz"] - 1
+               - cs["vs_point"]) < 1e-9
+    if f["used"]:
+        assert cs["fit_vs_point"] is not None
+        assert (abs(cs["fit_vs_point"]) > tol) == ("core_speed_moved" in r["flags"]), r
+    else:
+        assert cs["fit_vs_point"] is None
+PY
+
 # --no-probe: no probe, the rest still measured.
 expect_exit 0 "no probe" -- "$BIN" -l ticket -t 2 -r 1 --warmup 0.05 -d 0.1 --no-probe \
 	-f json -o "$OUT/np.json" -q

@@ -353,6 +353,134 @@ static void test_issue_flag_point(void **state)
 		assert_int_equal(f[k], 0);
 }
 
+/* ---- a 1-thread point read through its own fit ------------------- */
+
+/* Ten runs whose probes move independently (fixed pseudo-random steps
+ * of up to 2.4% x k for the speed, 6.6% x k for the issue rate); ns/op
+ * follows speed^bs x issue^bi exactly. */
+static const double fit_ds[10] = {0, 1.2, -0.8, 2.1, -1.9, 0.4, -0.3, 1.7, -2.4, 0.9};
+static const double fit_di[10] = {0.5, -2.2, 1.4, 0.2, -0.9, 3.1, -3.3, -0.4, 1.9, 0.8};
+
+static void fit_runs(double bs, double bi, double k, double *ns, double *speed,
+		     double *issue)
+{
+	for (unsigned i = 0; i < 10; i++) {
+		speed[i] = 3.4 * (1 + 0.01 * k * fit_ds[i]);
+		issue[i] = 10 * (1 + 0.02 * k * fit_di[i]);
+		ns[i] = 6 * pow(speed[i], bs) * pow(issue[i], bi);
+	}
+}
+
+/* The fit recovers the slopes and puts each run where its probes say,
+ * against the median run; a run its probes cannot explain is left out
+ * of the fit (it would tilt the slopes) but still read through it. */
+static void test_core_fit(void **state)
+{
+	double ns[10], speed[10], issue[10], off[10], pred[10], m;
+	struct core_fit f;
+
+	(void)state;
+	fit_runs(-0.8, -0.4, 1, ns, speed, issue);
+	assert_true(noise_core_fit(ns, speed, issue, 10, &f, off));
+	assert_true(f.used);
+	assert_int_equal(f.runs, 10);
+	assert_true(fabs(f.b_speed + 0.8) < 1e-9 && fabs(f.b_issue + 0.4) < 1e-9);
+	assert_true(f.r2 > 0.999999);
+	for (unsigned i = 0; i < 10; i++)
+		pred[i] = log(ns[i]);
+	m = exp(noise_median(pred, 10)); /* the median in logs: of 10, two averaged */
+	for (unsigned i = 0; i < 10; i++)
+		assert_true(fabs(off[i] - (ns[i] / m - 1)) < 1e-9);
+
+	ns[3] *= 1.3;           /* a round the probes did not see */
+	assert_true(noise_core_fit(ns, speed, issue, 10, &f, off));
+	assert_int_equal(f.runs, 9);
+	assert_true(fabs(f.b_speed + 0.8) < 1e-9 && fabs(f.b_issue + 0.4) < 1e-9);
+	assert_true(fabs(off[3] - (ns[3] / 1.3 / m - 1)) < 1e-9);
+
+	issue[5] = 0;           /* a run without its issue probe */
+	assert_true(noise_core_fit(ns, speed, issue, 10, &f, off));
+	assert_int_equal(f.runs, 8);
+	assert_true(isnan(off[5]));
+
+	/* Four runs are too few: nothing is read through a fit. */
+	fit_runs(-0.8, -0.4, 1, ns, speed, issue);
+	assert_false(noise_core_fit(ns, speed, issue, 4, &f, off));
+	assert_false(f.used);
+	for (unsigned i = 0; i < 4; i++)
+		assert_true(isnan(off[i]));
+
+	/* Results the probes do not explain: the fit is not used. */
+	for (unsigned i = 0; i < 10; i++)
+		ns[i] = 6 * (1 + 0.02 * fit_di[(i + 3) % 10]);
+	assert_false(noise_core_fit(ns, speed, issue, 10, &f, off));
+	assert_true(f.p >= NOISE_FIT_P);
+	assert_true(isnan(off[0]));
+
+	/* The same probes everywhere: singular, no fit. */
+	for (unsigned i = 0; i < 10; i++)
+		speed[i] = 3.4, issue[i] = 10;
+	assert_false(noise_core_fit(ns, speed, issue, 10, &f, off));
+}
+
+/*
+ * A 1-thread point of ten runs at issue-rate slope `bi` (speed slope
+ * -0.5) whose probes move by under 0.7%, run 9's issue rate moved by
+ * `last` (a fraction); the flags of its runs in f[].
+ */
+static void fit_point(double bi, double last, unsigned f[10])
+{
+	double ns[10], speed[10], issue[10];
+	struct worker_noise w[10];
+	struct results r;
+
+	fit_runs(-0.5, bi, 0.1, ns, speed, issue);
+	issue[9] = 10 * (1 + last);
+	ns[9] = 6 * pow(speed[9], -0.5) * pow(issue[9], bi);
+	assert_int_equal(results_init(&r, 1, 1), 0);
+	r.rows[0] = 1;
+	for (unsigned k = 0; k < 10; k++) {
+		struct run_sample s = {.ops_per_sec = 1e9 / ns[k], .window_s = 1, .nthreads = 1};
+		/* Run 0's clock read 3% high before and 3% low after: its
+		 * mean is what the fit holds. */
+		double x = k ? 0 : 0.03;
+
+
+		w[k] = (struct worker_noise){.cpu = 0, .cpu_end = 0,
+					     .speed_before = speed[k] * (1 + x),
+					     .speed_after = speed[k] * (1 - x),
+					     .issue_rate = issue[k], .issue_n = 100};
+		s.noise = (struct run_noise){.present = true, .nworkers = 1, .w = &w[k],
+					     .cs_actual = NAN, .ncs_actual = NAN};
+		assert_int_equal(results_add_run(&r, 0, 0, &s), 0);
+	}
+	r.points[0].status = POINT_OK;
+	results_finalize(&r);
+	assert_true(r.points[0].noise.fit.used);
+	for (unsigned k = 0; k < 10; k++)
+		f[k] = r.points[0].runs[k].noise.flags;
+	results_free(&r);
+}
+
+/* Each point by its own sensitivity: where ns/op moves one for one with
+ * the issue rate, a run 3% off (under the fixed 3.5%) is flagged; where
+ * it moves a fifth as much, a run 4.5% off (over it) is not.  The
+ * other runs move by under fit_tolerance (1%) and are not flagged, run
+ * 0 included, whose clock moved by 6% between its two readings (the
+ * fit, not that rule, decides where there is one). */
+static void test_fit_flag_point(void **state)
+{
+	unsigned f[10];
+
+	(void)state;
+	fit_point(-1.0, -0.03, f);
+	assert_int_equal(f[9], NOISE_CORE_SPEED);
+	fit_point(-0.2, -0.045, f);
+	assert_int_equal(f[9], 0);
+	for (unsigned k = 0; k < 9; k++)
+		assert_int_equal(f[k], 0);
+}
+
 /* ---- the -r auto stopping rule -------------------------------------- */
 
 /* Deterministic noise: approximately N(0, 1) from 12 uniforms. */
@@ -589,6 +717,8 @@ int main(void)
 		cmocka_unit_test(test_core_issue),
 		cmocka_unit_test(test_issue_moved),
 		cmocka_unit_test(test_issue_flag_point),
+		cmocka_unit_test(test_core_fit),
+		cmocka_unit_test(test_fit_flag_point),
 		cmocka_unit_test(test_summary_line),
 		cmocka_unit_test(test_exclude_flagged),
 		cmocka_unit_test(test_exclude_never_empties),

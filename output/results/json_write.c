@@ -218,7 +218,7 @@ static json_t *run_json(const struct results *r, const struct variant *var,
 			 "counter", (json_int_t)s->counter,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
-	noise_run_add_json(o, &s->noise, p->noise.issue_typical);
+	noise_run_add_json(o, &s->noise, &p->noise);
 	if (o && s->invocation)
 		json_object_set_new(o, "invocation", json_integer(s->invocation));
 	if (o)

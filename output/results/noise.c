@@ -31,7 +31,8 @@ void noise_opts_default(struct noise_opts *o)
 	*o = (struct noise_opts){
 		.probe = true, .probe_factor = 1.5, .steal_max = 0.01,
 		.cs_tolerance = 0.10, .speed_tolerance = 0.02,
-		.issue_tolerance = ISSUE_TOLERANCE, .cs_min_ns = 50, .ci_target = 0.01,
+		.issue_tolerance = ISSUE_TOLERANCE, .fit_tolerance = 0.01,
+		.cs_min_ns = 50, .ci_target = 0.01,
 		.min_runs = 3, .max_runs = 30,
 	};
 }
@@ -193,6 +194,198 @@ bool noise_issue_moved(double issue, double typical, double core_share,
 	if (!(o->issue_tolerance > 0 && issue > 0 && typical > 0 && core_share > 0))
 		return false;
 	return fabs(issue / typical - 1) * fmin(core_share, 1) > o->issue_tolerance;
+}
+
+double noise_run_speed(const struct run_noise *n)
+{
+	double b, a;
+
+	noise_core_speed(n, &b, &a);
+	return b > 0 && a > 0 ? (b + a) / 2 : 0;
+}
+
+bool noise_speed_off(double speed, double typical, double core_share,
+		     const struct noise_opts *o)
+{
+	if (!(o->speed_tolerance > 0 && speed > 0 && typical > 0 && core_share > 0))
+		return false;
+	return fabs(speed / typical - 1) * fmin(core_share, 1) > o->speed_tolerance;
+}
+
+/* Solve the 3x3 system a x = b by Gauss-Jordan with partial pivoting;
+ * false when singular. */
+static bool solve3(double a[3][3], double b[3], double x[3])
+{
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned p = i;
+		double t;
+
+		for (unsigned r = i + 1; r < 3; r++)
+			if (fabs(a[r][i]) > fabs(a[p][i]))
+				p = r;
+		if (fabs(a[p][i]) < 1e-12)
+			return false;
+		for (unsigned c = 0; c < 3; c++) {
+			t = a[i][c];
+			a[i][c] = a[p][c];
+			a[p][c] = t;
+		}
+		t = b[i];
+		b[i] = b[p];
+		b[p] = t;
+		for (unsigned r = 0; r < 3; r++) {
+			double f;
+
+			if (r == i)
+				continue;
+			f = a[r][i] / a[i][i];
+			for (unsigned c = 0; c < 3; c++)
+				a[r][c] -= f * a[i][c];
+			b[r] -= f * b[i];
+		}
+	}
+	for (unsigned i = 0; i < 3; i++)
+		x[i] = b[i] / a[i][i];
+	return true;
+}
+
+/* ln ns/op the fit c gives for these probes. */
+static double fit_at(const double c[3], double speed, double issue)
+{
+	return c[0] + c[1] * log(speed) + c[2] * log(issue);
+}
+
+/* Run i can be fitted: all three values known. */
+static bool fit_ok(const double *ns, const double *speed, const double *issue, unsigned i)
+{
+	return ns[i] > 0 && speed[i] > 0 && issue[i] > 0;
+}
+
+/*
+ * Least squares of ln ns on 1, ln speed, ln issue over the runs with
+ * in[i]: coefficients into c, the share of the spread explained (NAN
+ * when there is none) into *r2, the residuals' standard deviation into
+ * *sd; false when under NOISE_FIT_MIN_RUNS or singular.
+ */
+static bool fit_once(const double *ns, const double *speed, const double *issue,
+		     unsigned n, const bool *in, double c[3], double *r2, double *sd)
+{
+	double a[3][3] = {{0}}, b[3] = {0}, ym = 0, sst = 0, sse = 0;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		double x[3] = {1, log(speed[i]), log(issue[i])};
+
+		if (!in[i])
+			continue;
+		for (unsigned r = 0; r < 3; r++) {
+			for (unsigned q = 0; q < 3; q++)
+				a[r][q] += x[r] * x[q];
+			b[r] += x[r] * log(ns[i]);
+		}
+		ym += log(ns[i]);
+		k++;
+	}
+	if (k < NOISE_FIT_MIN_RUNS || !solve3(a, b, c))
+		return false;
+	ym /= k;
+	for (unsigned i = 0; i < n; i++) {
+		double y = log(ns[i]), e = y - fit_at(c, speed[i], issue[i]);
+
+		if (!in[i])
+			continue;
+		sst += (y - ym) * (y - ym);
+		sse += e * e;
+	}
+	*r2 = sst > 0 ? 1 - sse / sst : NAN;
+	*sd = sqrt(sse / (k - 3));
+	return true;
+}
+
+/*
+ * A run the probes cannot explain (a slow round no probe saw) would tilt
+ * the slopes for the others, and a least-squares fit bends towards it
+ * when its probes are far out too, which hides it from its own residual.
+ * So each run is judged by its deleted residual: how far it is from the
+ * fit of the others.  The worst is left out when that is more than
+ * FIT_OUTLIER_SD standard deviations of the others' fit, and more than
+ * FIT_OUTLIER_MIN; then again, up to a quarter of the runs.
+ */
+#define FIT_OUTLIER_SD 3
+#define FIT_OUTLIER_MIN 0.01
+
+static void fit_trim(const double *ns, const double *speed, const double *issue,
+		     unsigned n, bool *in, unsigned k)
+{
+	for (unsigned drop = 0; drop < k / 4; drop++) {
+		double worst = 0, cut = 0;
+		unsigned w = n;
+
+		for (unsigned i = 0; i < n; i++) {
+			double c[3], r2, sd, d;
+
+			if (!in[i])
+				continue;
+			in[i] = false;
+			if (fit_once(ns, speed, issue, n, in, c, &r2, &sd)) {
+				d = fabs(log(ns[i]) - fit_at(c, speed[i], issue[i]));
+				if (d > worst) {
+					worst = d;
+					w = i;
+					cut = fmax(FIT_OUTLIER_SD * sd, FIT_OUTLIER_MIN);
+				}
+			}
+			in[i] = true;
+		}
+		if (w == n || worst <= cut)
+			return;
+		in[w] = false;
+	}
+}
+
+bool noise_core_fit(const double *ns, const double *speed, const double *issue,
+		    unsigned n, struct core_fit *fit, double *off)
+{
+	double c[3], r2 = NAN, sd, *x = malloc((n + 1) * sizeof(*x)), m;
+	bool *in = calloc(n + 1, sizeof(*in)), ok;
+	unsigned k = 0;
+
+	*fit = (struct core_fit){.r2 = NAN, .p = NAN};
+	for (unsigned i = 0; i < n; i++)
+		off[i] = NAN;
+	if (!x || !in)
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		k += in[i] = fit_ok(ns, speed, issue, i);
+	fit_trim(ns, speed, issue, n, in, k);
+	for (unsigned i = 0; i < n; i++)
+		fit->runs += in[i];
+	if (!fit_once(ns, speed, issue, n, in, c, &r2, &sd))
+		goto out;
+	fit->b_speed = c[1];
+	fit->b_issue = c[2];
+	fit->r2 = r2;
+	/* F test of the two slopes, F(2, runs - 3): its tail has the
+	 * closed form (1 - r2)^((runs - 3) / 2). */
+	fit->p = isfinite(r2) ? pow(fmax(1 - r2, 0), (fit->runs - 3) / 2.0) : NAN;
+	fit->used = fit->p < NOISE_FIT_P &&
+		    c[1] >= NOISE_FIT_MIN_SLOPE && c[1] <= NOISE_FIT_MAX_SLOPE &&
+		    c[2] >= NOISE_FIT_MIN_SLOPE && c[2] <= NOISE_FIT_MAX_SLOPE;
+	if (!fit->used)
+		goto out;
+	k = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (fit_ok(ns, speed, issue, i))
+			x[k++] = fit_at(c, speed[i], issue[i]);
+	m = noise_median(x, k);
+	for (unsigned i = 0; i < n; i++)
+		if (fit_ok(ns, speed, issue, i))
+			off[i] = exp(fit_at(c, speed[i], issue[i]) - m) - 1;
+out:
+	ok = fit->used;
+	free(x);
+	free(in);
+	return ok;
 }
 
 /* The core speed moved by more than `tol` (either way) over the run. */

@@ -26,6 +26,8 @@ struct noise_opts {
 	double speed_tolerance;  /* core speed moved by more: flagged (0.02) */
 	double issue_tolerance;  /* 1 thread: window issue rate off its point's
 				  * by more, weighted (noise_issue_moved) */
+	double fit_tolerance;    /* 1 thread: the point's fit on the probes puts
+				  * a run this far off (noise_core_fit, 0.01) */
 	uint64_t cs_min_ns;      /* ... only when the request is at least this */
 	bool exclude_flagged;    /* --exclude-flagged: statistics without them */
 	bool adaptive;           /* -r auto */
@@ -90,6 +92,8 @@ struct run_noise {
 	/* Derived by noise_finalize(). */
 	unsigned flags;          /* enum noise_flag */
 	bool excluded;           /* left out of the statistics */
+	double fit_off;          /* its point's fit: fitted ns/op over the
+				  * typical, less 1 (NAN: no fit) */
 };
 
 /* Deep copy src into dst (dst's old content is not freed); 0 or -ENOMEM. */
@@ -125,6 +129,56 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 bool noise_issue_moved(double issue, double typical, double core_share,
 		       const struct noise_opts *o);
 
+/* The run's core speed: the mean of its before and after values
+ * (noise_core_speed()), 0 when either is unknown. */
+double noise_run_speed(const struct run_noise *n);
+
+/*
+ * A 1-thread run's core speed `speed` (noise_run_speed()) off its
+ * point's `typical` by more than speed_tolerance, weighted by
+ * `core_share` as for noise_issue_moved(): the clock was as steady over
+ * the run as speed_moved() asks, but the run had another clock than its
+ * point's other runs.  At more threads the probes run beside the other
+ * workers and spread by a few percent on their own; nothing is flagged
+ * there.  The results pass ORs it into NOISE_CORE_SPEED.
+ */
+bool noise_speed_off(double speed, double typical, double core_share,
+		     const struct noise_opts *o);
+
+/*
+ * A 1-thread point's ns per operation explained by its runs' probes:
+ * the least-squares fit of ln(ns/op) on ln(core speed) and ln(window
+ * issue rate) over its n runs (values <= 0: the run is left out).  How
+ * much a point's result moves with the probes depends on the lock and
+ * the host (from -0.2 to -1 times the issue rate's move, measured), so
+ * each point is read through its own fit instead of a constant.  Runs
+ * the probes cannot explain at all are left out of the fit first (see
+ * noise.c).  The fit is used when it is significant (F test, p below
+ * NOISE_FIT_P, at least NOISE_FIT_MIN_RUNS runs) and both slopes are
+ * what a core's speed can do to an operation: the way a slower core goes
+ * (at most NOISE_FIT_MAX_SLOPE, a little over 0 for the probes' own
+ * noise), and not much steeper than one for one (at least
+ * NOISE_FIT_MIN_SLOPE; steeper is a fit bent by runs the probes did not
+ * explain).  Then off[i] is
+ * run i's fitted ns/op over the median fitted one, less 1 (NAN for a
+ * run without its probes), and a run is flagged when that exceeds
+ * fit_tolerance either way.  Returns whether the fit is used; off[] is
+ * all NAN when not.
+ */
+#define NOISE_FIT_MIN_RUNS 5
+#define NOISE_FIT_P 0.01
+#define NOISE_FIT_MIN_SLOPE -2.0
+#define NOISE_FIT_MAX_SLOPE 0.25
+struct core_fit {
+	bool used;
+	unsigned runs;           /* runs in the fit */
+	double b_speed, b_issue; /* slopes of ln(ns/op) on each probe's ln */
+	double r2;               /* share of the spread explained, NAN unknown */
+	double p;                /* the F test's p-value, NAN unknown */
+};
+bool noise_core_fit(const double *ns, const double *speed, const double *issue,
+		    unsigned n, struct core_fit *fit, double *off);
+
 /* A section's measured length is off its request by more than
  * cs_tolerance (only for requests of at least cs_min_ns, and known). */
 bool noise_length_off(double req, double actual, const struct noise_opts *o);
@@ -134,6 +188,8 @@ struct point_noise {
 	unsigned npairs;
 	double *typical;         /* [npairs] median probe over the point's runs */
 	double issue_typical;    /* median window issue rate of its runs, 0 unknown */
+	double speed_typical;    /* median core speed of its runs (GHz), 0 unknown */
+	struct core_fit fit;     /* 1 thread: ns/op on the probes (noise_core_fit) */
 	unsigned flagged;        /* runs with a NOISE_NOISY flag */
 	unsigned excluded;       /* runs left out of the statistics */
 	unsigned cs_off;         /* runs flagged NOISE_CS_OFF */

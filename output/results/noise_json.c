@@ -57,11 +57,11 @@ static json_t *flags_json(unsigned flags)
 	return a;
 }
 
-/* core_speed: the clock before and after, and the window's issue rate
- * against the point's (`issue_typical`, 0 unknown). */
-static json_t *core_speed_json(const struct run_noise *n, double issue_typical)
+/* core_speed: the clock before and after and the window's issue rate,
+ * each against the point's (`pn`'s typical values, 0 unknown). */
+static json_t *core_speed_json(const struct run_noise *n, const struct point_noise *pn)
 {
-	double b, a, iss = noise_core_issue(n);
+	double b, a, iss = noise_core_issue(n), sp = noise_run_speed(n);
 	json_t *o;
 
 	noise_core_speed(n, &b, &a);
@@ -71,13 +71,16 @@ static json_t *core_speed_json(const struct run_noise *n, double issue_typical)
 	json_object_set_new(o, "before_ghz", b > 0 ? json_real(b) : json_null());
 	json_object_set_new(o, "after_ghz", a > 0 ? json_real(a) : json_null());
 	json_object_set_new(o, "change", b > 0 && a > 0 ? json_real(a / b - 1) : json_null());
+	json_object_set_new(o, "vs_point", sp > 0 && pn->speed_typical > 0 ?
+			    json_real(sp / pn->speed_typical - 1) : json_null());
 	json_object_set_new(o, "window_issue_rate", iss > 0 ? json_real(iss) : json_null());
-	json_object_set_new(o, "window_issue_vs_point", iss > 0 && issue_typical > 0 ?
-			    json_real(iss / issue_typical - 1) : json_null());
+	json_object_set_new(o, "window_issue_vs_point", iss > 0 && pn->issue_typical > 0 ?
+			    json_real(iss / pn->issue_typical - 1) : json_null());
+	json_object_set_new(o, "fit_vs_point", num(n->fit_off));
 	return o;
 }
 
-void noise_run_add_json(json_t *o, const struct run_noise *n, double issue_typical)
+void noise_run_add_json(json_t *o, const struct run_noise *n, const struct point_noise *pn)
 {
 	if (!o || !n->present)
 		return;
@@ -87,7 +90,7 @@ void noise_run_add_json(json_t *o, const struct run_noise *n, double issue_typic
 			  "window_s", num(n->steal_window_s), "cpus", n->steal_ncpus,
 			  "fraction", num(noise_steal_frac(n))));
 	json_object_set_new(o, "workers", workers_json(n));
-	json_object_set_new(o, "core_speed", core_speed_json(n, issue_typical));
+	json_object_set_new(o, "core_speed", core_speed_json(n, pn));
 	json_object_set_new(o, "cs_ns_requested", num(n->cs_requested));
 	json_object_set_new(o, "cs_ns_actual_median", num(n->cs_actual));
 	json_object_set_new(o, "cs_samples", json_integer(n->cs_samples));
@@ -98,6 +101,17 @@ void noise_run_add_json(json_t *o, const struct run_noise *n, double issue_typic
 	json_object_set_new(o, "excluded", json_boolean(n->excluded));
 }
 
+/* A 1-thread point's fit of ns/op on its probes; null when none ran. */
+static json_t *core_fit_json(const struct core_fit *f)
+{
+	if (!f->runs)
+		return json_null();
+	return json_pack("{s:b, s:i, s:o, s:o, s:o, s:o}", "used", f->used, "runs", f->runs,
+			 "speed_slope", num(isfinite(f->r2) ? f->b_speed : NAN),
+			 "issue_slope", num(isfinite(f->r2) ? f->b_issue : NAN),
+			 "r2", num(f->r2), "p", num(f->p));
+}
+
 void noise_point_add_json(json_t *o, const struct results *r, const struct point *p)
 {
 	json_t *typ = json_array(), *ad = json_null();
@@ -106,11 +120,14 @@ void noise_point_add_json(json_t *o, const struct results *r, const struct point
 		return;
 	for (unsigned i = 0; i < p->noise.npairs; i++)
 		json_array_append_new(typ, num(p->noise.typical[i]));
-	json_object_set_new(o, "noise", json_pack("{s:i, s:i, s:i, s:o, s:o}",
+	json_object_set_new(o, "noise", json_pack("{s:i, s:i, s:i, s:o, s:o, s:o, s:o}",
 		"flagged_runs", p->noise.flagged, "excluded_runs", p->noise.excluded,
 		"cs_length_off_runs", p->noise.cs_off, "probe_typical_ns", typ,
 		"issue_typical", p->noise.issue_typical > 0 ?
-			json_real(p->noise.issue_typical) : json_null()));
+			json_real(p->noise.issue_typical) : json_null(),
+		"speed_typical_ghz", p->noise.speed_typical > 0 ?
+			json_real(p->noise.speed_typical) : json_null(),
+		"core_fit", core_fit_json(&p->noise.fit)));
 	if (p->noise.adaptive) {
 		unsigned row = (unsigned)(p - r->points) % r->nrows;
 		enum adapt_stop st = r->noise.row_stop ? r->noise.row_stop[row] : ADAPT_MORE;
@@ -129,11 +146,12 @@ json_t *noise_results_json(const struct results *r)
 
 	for (unsigned b = 0; b < NOISE_NFLAGS; b++)
 		json_object_set_new(by, noise_flag_name(b), json_integer(rn->by_flag[b]));
-	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
+	return json_pack("{s:b, s:b, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:b, s:o, s:i, s:i, s:i, s:o}",
 		"measured", rn->measured, "probe", o->probe,
 		"probe_factor", o->probe_factor, "steal_max", o->steal_max,
 		"cs_tolerance", o->cs_tolerance, "speed_tolerance", o->speed_tolerance,
-		"issue_tolerance", o->issue_tolerance, "cs_min_ns", (json_int_t)o->cs_min_ns,
+		"issue_tolerance", o->issue_tolerance, "fit_tolerance", o->fit_tolerance,
+		"cs_min_ns", (json_int_t)o->cs_min_ns,
 		"exclude_flagged", o->exclude_flagged,
 		"adaptive", !o->adaptive ? json_null() :
 			json_pack("{s:f, s:i, s:i, s:o, s:i}", "ci_target", o->ci_target,

@@ -8,10 +8,10 @@
 
 #include "results.h"
 
-/* Add a run's probe, steal, workers, core speed (its window issue rate
- * against its point's, `issue_typical`), section lengths, flags and
+/* Add a run's probe, steal, workers, core speed (its speed and window
+ * issue rate against its point's, `pn`), section lengths, flags and
  * excluded to its object `o`; nothing when the run has no measurements. */
-void noise_run_add_json(json_t *o, const struct run_noise *n, double issue_typical);
+void noise_run_add_json(json_t *o, const struct run_noise *n, const struct point_noise *pn);
 /* Add "noise" (flag counts, typical probe) and "adaptive" to a point. */
 void noise_point_add_json(json_t *o, const struct results *r, const struct point *p);
 /* The top-level "noise" object: options and counts (new reference). */

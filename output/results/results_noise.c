@@ -44,27 +44,29 @@ static void point_typical(struct point *p)
 	free(x);
 }
 
-/* Median over the point's runs of their window issue rates. */
-static void point_issue(struct point *p)
+/* Medians over the point's runs of their window issue rates and of
+ * their core speeds (0 when no run has one). */
+static double point_median(const struct point *p, double (*get)(const struct run_noise *))
 {
-	double *x = malloc(((size_t)p->nruns + 1) * sizeof(*x));
+	double *x = malloc(((size_t)p->nruns + 1) * sizeof(*x)), m = 0;
 	unsigned k = 0;
 
-	p->noise.issue_typical = 0;
 	for (unsigned j = 0; x && j < p->nruns; j++) {
-		double v = p->runs[j].noise.present ? noise_core_issue(&p->runs[j].noise) : 0;
+		double v = p->runs[j].noise.present ? get(&p->runs[j].noise) : 0;
 
 		if (v > 0)
 			x[k++] = v;
 	}
 	if (k)
-		p->noise.issue_typical = noise_median(x, k);
+		m = noise_median(x, k);
 	free(x);
+	return m;
 }
 
 /* The share of a 1-thread run's operations not spent in its delays
  * (sampled lengths against ns per operation); 0 at more threads or
- * when unknown: the issue probe flags 1-thread runs only. */
+ * when unknown: the issue rate and the speed against the point's flag
+ * 1-thread runs only. */
 static double core_share(const struct run_sample *s)
 {
 	const struct run_noise *n = &s->noise;
@@ -80,13 +82,66 @@ static double core_share(const struct run_sample *s)
 	return d < op_ns ? 1 - d / op_ns : 0;
 }
 
+/*
+ * A 1-thread point's runs whose core moved under them.  When the point
+ * has a fit of ns/op on its probes (noise_core_fit()), the fit decides:
+ * it holds each run's clock (the mean of its before and after values)
+ * and its issue rate at the weight this point showed them to have, so
+ * it replaces the clock's before/after rule as well.  Without one, each
+ * probe against its point's typical value with a fixed tolerance, on top
+ * of that rule.  Sets the fit and each run's fit_off.
+ */
+static void point_core_flags(const struct results *r, struct point *p)
+{
+	const struct noise_opts *o = &r->noise.opts;
+	unsigned n = p->nruns;
+	double *ns = malloc((3 * (size_t)n + 1) * sizeof(*ns));
+	double *speed = ns + n, *issue = ns + 2 * n, *off = malloc((n + 1) * sizeof(*off));
+	bool fit = false;
+
+	p->noise.fit = (struct core_fit){.r2 = NAN, .p = NAN};
+	for (unsigned j = 0; j < n; j++)
+		p->runs[j].noise.fit_off = NAN;
+	if (!ns || !off || !n || p->runs[0].nthreads != 1)
+		goto out;
+	for (unsigned j = 0; j < n; j++) {
+		const struct run_sample *s = &p->runs[j];
+		bool ok = s->noise.present && s->ops_per_sec > 0;
+
+		ns[j] = ok ? 1e9 / s->ops_per_sec : 0;
+		speed[j] = ok ? noise_run_speed(&s->noise) : 0;
+		issue[j] = ok ? noise_core_issue(&s->noise) : 0;
+	}
+	fit = noise_core_fit(ns, speed, issue, n, &p->noise.fit, off);
+	for (unsigned j = 0; j < n; j++) {
+		struct run_noise *rn = &p->runs[j].noise;
+		double share = core_share(&p->runs[j]);
+
+		rn->fit_off = off[j];
+		if (!rn->present)
+			continue;
+		if (fit) {
+			rn->flags &= ~(unsigned)NOISE_CORE_SPEED;
+			if (fabs(off[j]) > o->fit_tolerance)
+				rn->flags |= NOISE_CORE_SPEED;
+		} else if (noise_issue_moved(issue[j], p->noise.issue_typical, share, o) ||
+			   noise_speed_off(speed[j], p->noise.speed_typical, share, o)) {
+			rn->flags |= NOISE_CORE_SPEED;
+		}
+	}
+out:
+	free(ns);
+	free(off);
+}
+
 void noise_point_update(const struct results *r, struct point *p)
 {
 	const struct noise_opts *o = &r->noise.opts;
 	bool adaptive = p->noise.adaptive, warned = p->noise.cs_warned;
 
 	point_typical(p);
-	point_issue(p);
+	p->noise.issue_typical = point_median(p, noise_core_issue);
+	p->noise.speed_typical = point_median(p, noise_run_speed);
 	p->noise.adaptive = adaptive;
 	p->noise.cs_warned = warned;
 	for (unsigned j = 0; j < p->nruns; j++) {
@@ -94,9 +149,11 @@ void noise_point_update(const struct results *r, struct point *p)
 		bool same = n->npairs == p->noise.npairs;
 
 		n->flags = noise_run_flags(n, same ? p->noise.typical : NULL, o);
-		if (n->present && noise_issue_moved(noise_core_issue(n), p->noise.issue_typical,
-						    core_share(&p->runs[j]), o))
-			n->flags |= NOISE_CORE_SPEED;
+	}
+	point_core_flags(r, p);
+	for (unsigned j = 0; j < p->nruns; j++) {
+		struct run_noise *n = &p->runs[j].noise;
+
 		n->excluded = false;
 		p->noise.flagged += !!(n->flags & NOISE_NOISY);
 		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
