@@ -209,6 +209,30 @@ static void test_issue_moved(void **state)
 	assert_false(noise_issue_moved(1.0, 8.7, 1, &o));
 }
 
+/* A 1-thread run's clock off its point's: beyond speed_tolerance (2%)
+ * once weighted like the issue rate; the run's clock is the mean of
+ * its two readings, unknown when either is. */
+static void test_speed_off(void **state)
+{
+	struct worker_noise w = {.speed_before = 3.3, .speed_after = 3.5};
+	struct run_noise n = {.present = true, .nworkers = 1, .w = &w};
+	struct noise_opts o;
+
+	(void)state;
+	noise_opts_default(&o);
+	assert_true(fabs(noise_run_speed(&n) - 3.4) < 1e-12);
+	w.speed_after = 0;
+	assert_true(noise_run_speed(&n) == 0);
+	assert_false(noise_speed_off(3.45, 3.4, 1, &o));  /* +1.5% */
+	assert_true(noise_speed_off(3.48, 3.4, 1, &o));   /* +2.4% */
+	assert_true(noise_speed_off(3.3, 3.4, 1, &o));    /* -2.9% */
+	assert_false(noise_speed_off(3.3, 3.4, 0.5, &o)); /* -2.9% x 0.5 */
+	assert_false(noise_speed_off(0, 3.4, 1, &o));
+	assert_false(noise_speed_off(3.0, 0, 1, &o));
+	o.speed_tolerance = 0;
+	assert_false(noise_speed_off(1.0, 3.4, 1, &o));
+}
+
 /* Two locks x one row, three runs each, with the given probe/steal. */
 static void build(struct results *r, bool exclude)
 {
@@ -717,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_core_issue),
 		cmocka_unit_test(test_issue_moved),
 		cmocka_unit_test(test_issue_flag_point),
+		cmocka_unit_test(test_speed_off),
 		cmocka_unit_test(test_core_fit),
 		cmocka_unit_test(test_fit_flag_point),
 		cmocka_unit_test(test_summary_line),
