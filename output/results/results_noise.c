@@ -44,8 +44,9 @@ static void point_typical(struct point *p)
 	free(x);
 }
 
-/* Medians over the point's runs of their window issue rates and of
- * their core speeds (0 when no run has one). */
+/* Median over the point's runs of a probe value `get` reads (the
+ * window issue rate, the core speed); runs without it (0) left out, 0
+ * when none has it. */
 static double point_median(const struct point *p, double (*get)(const struct run_noise *))
 {
 	double *x = malloc(((size_t)p->nruns + 1) * sizeof(*x)), m = 0;
