@@ -202,6 +202,19 @@ static void *mutex_worker(void *arg)
  * readers on the other CPU get in too, and check no writer is inside.
  * A busy delay, not a yield: a reader that yields here hands its CPU to
  * a spinning waiter and stalls everybody for a scheduler tick. */
+/* Seconds a reader waits inside for a second one, and the writer for
+ * two readers to have met, before the run goes on (see rw_worker). */
+#define MEET_S 5
+
+/* Yield until *v reaches 2 or MEET_S seconds have passed. */
+static void wait_for_two(_Atomic unsigned *v)
+{
+	time_t end = time(NULL) + MEET_S;
+
+	while (atomic_load(v) < 2 && time(NULL) < end)
+		sched_yield();
+}
+
 static void check_shared(struct rig *r)
 {
 	unsigned n = atomic_fetch_add(&r->readers, 1) + 1;
@@ -209,6 +222,8 @@ static void check_shared(struct rig *r)
 
 	while (n > m && !atomic_compare_exchange_weak(&r->max_readers, &m, n))
 		;
+	if (atomic_load(&r->max_readers) < 2)
+		wait_for_two(&r->readers);
 	if (atomic_load(&r->owner))
 		atomic_fetch_add(&r->violations, 1);
 	for (unsigned i = 0; i < READ_DELAY; i++)
@@ -218,6 +233,15 @@ static void check_shared(struct rig *r)
 	atomic_fetch_sub(&r->readers, 1);
 }
 
+/*
+ * Readers and a writer.  That the lock lets two readers in at once is
+ * checked by making them meet, not left to the scheduler (under qemu
+ * one reader can finish all its sections before the next starts): the
+ * first reader inside waits there for a second, and the writer starts
+ * once two have met (a waiting writer holds new readers back in a
+ * fair rwlock).  Both waits give up after MEET_S seconds, so a lock
+ * that never admits two readers fails the check instead of hanging.
+ */
 static void *rw_worker(void *arg)
 {
 	struct worker *w = arg;
@@ -225,6 +249,8 @@ static void *rw_worker(void *arg)
 	void *ctx = rig_ctx(r, w->tid);
 
 	worker_start(w);
+	if (!w->reader)
+		wait_for_two(&r->max_readers);
 	for (unsigned i = 0; i < w->iters; i++) {
 		if (w->reader) {
 			r->ops->read_lock(r->lock, ctx);
@@ -558,7 +584,8 @@ static void test_cna_staged_four_nodes(void **state)
 	run_cna_staged(4, 0, 0, &e);
 }
 
-/* Three readers that yield inside the read section, one writer. */
+/* Three readers (the first two made to meet inside a read section) and
+ * one writer that yields after each write section. */
 static void run_rw(const struct lock_ops *ops)
 {
 	struct rig *r = rig_new(ops, NTHREADS, 1, NULL);
