@@ -74,6 +74,7 @@ struct rig {
 	LB_ALIGNED uint64_t counter;     /* unprotected: the lock protects it */
 	LB_ALIGNED _Atomic unsigned readers;
 	LB_ALIGNED _Atomic unsigned max_readers;
+	_Atomic bool meet_tried;         /* a reader has waited for another */
 	LB_ALIGNED _Atomic unsigned violations;
 	LB_ALIGNED _Atomic unsigned stop;
 	time_t deadline;
@@ -222,7 +223,7 @@ static void check_shared(struct rig *r)
 
 	while (n > m && !atomic_compare_exchange_weak(&r->max_readers, &m, n))
 		;
-	if (atomic_load(&r->max_readers) < 2)
+	if (atomic_load(&r->max_readers) < 2 && !atomic_exchange(&r->meet_tried, true))
 		wait_for_two(&r->readers);
 	if (atomic_load(&r->owner))
 		atomic_fetch_add(&r->violations, 1);
@@ -237,9 +238,9 @@ static void check_shared(struct rig *r)
  * Readers and a writer.  That the lock lets two readers in at once is
  * checked by making them meet, not left to the scheduler (under qemu
  * one reader can finish all its sections before the next starts): the
- * first reader inside waits there for a second, and the writer starts
- * once two have met (a waiting writer holds new readers back in a
- * fair rwlock).  Both waits give up after MEET_S seconds, so a lock
+ * first reader inside waits there (once) for a second, and the writer
+ * starts once two have met (a waiting writer holds new readers back in
+ * a fair rwlock).  Both waits give up after MEET_S seconds, so a lock
  * that never admits two readers fails the check instead of hanging.
  */
 static void *rw_worker(void *arg)
