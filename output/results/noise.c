@@ -22,7 +22,8 @@
  * -0.6 to -0.8 over 10 runs), so 3.5% catches the runs that moved by
  * about 1.6% or more.  A delay held on a deadline does not slow when a
  * sibling takes issue slots: with --ncs-ns 100 the rate swung by 13%
- * between runs that moved under 1.3%.
+ * between runs that moved under 1.3%.  Used only where the point has no
+ * fit of its own (noise_core_fit()), whose sensitivity replaces it.
  */
 #define ISSUE_TOLERANCE 0.035
 

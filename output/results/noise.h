@@ -159,11 +159,10 @@ bool noise_speed_off(double speed, double typical, double core_share,
  * (at most NOISE_FIT_MAX_SLOPE, a little over 0 for the probes' own
  * noise), and not much steeper than one for one (at least
  * NOISE_FIT_MIN_SLOPE; steeper is a fit bent by runs the probes did not
- * explain).  Then off[i] is
- * run i's fitted ns/op over the median fitted one, less 1 (NAN for a
- * run without its probes), and a run is flagged when that exceeds
- * fit_tolerance either way.  Returns whether the fit is used; off[] is
- * all NAN when not.
+ * explain).  Then off[i] is run i's fitted ns/op over the median fitted
+ * one, less 1 (NAN for a run without its probes), and a run is flagged
+ * when that exceeds fit_tolerance either way.  Returns whether the fit
+ * is used; off[] is all NAN when not.
  */
 #define NOISE_FIT_MIN_RUNS 5
 #define NOISE_FIT_P 0.01
