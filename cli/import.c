@@ -18,6 +18,7 @@ struct import_args {
 	struct output_args out;
 	const char *label, *type;
 	unsigned long long nwriters, nreaders, stat_interval;
+	double duration;
 	bool quiet, nwriters_given, nreaders_given, stat_interval_given;
 };
 
@@ -40,6 +41,10 @@ static const struct opt import_rows[] = {
 	{.name = "stat-interval", .type = OPT_UINT, .arg = "S", .min = 1, .max = 86400,
 	 .off = IA(stat_interval), .given = IG(stat_interval_given),
 	 .help = "stat_interval (s) of those runs, for logs without timestamps"},
+	{.name = "duration", .type = OPT_SECONDS, .arg = "S", .min = 0.001, .max = 1e7,
+	 .off = IA(duration),
+	 .help = "length of runs that print only final totals, for logs without "
+		 "a timestamped Start line (e.g. locktorture.sh's 30)"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
 	 .off = offsetof(struct import_args, quiet),
 	 .help = "no warnings about skipped runs"},
@@ -101,6 +106,7 @@ int cmd_import(int argc, char **argv)
 	fill.nreaders = a.nreaders_given ? (int)a.nreaders : -1;
 	fill.stat_interval = a.stat_interval_given ? (int)a.stat_interval : -1;
 	fill.type = a.type;
+	fill.duration = a.duration;
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,

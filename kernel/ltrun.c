@@ -242,7 +242,7 @@ int lt_sweep(const struct lt_opts *o, struct results *r, char *err, size_t errle
 	unsigned total = o->runs * o->nwriters, nld = 0;
 	struct load *ld = calloc(total ? total : 1, sizeof(*ld));
 	struct import_src *src = calloc(total ? total : 1, sizeof(*src));
-	struct import_fill fill = {-1, -1, -1, NULL, warm_intervals(o)};
+	struct import_fill fill = {-1, -1, -1, NULL, warm_intervals(o), 0};
 	json_t *loads = json_array();
 	int rc = 0;
 

@@ -330,7 +330,9 @@ d = json.load(open(sys.argv[1]))
 assert d["schema"] == "lockbench-results"
 assert d["row_heading"] == "nwriters_stress" and d["variant_heading"] == "Kernel"
 assert d["label"] == "k9" and d["workload"] == "locktorture"
-byname = {(d["variants"][p["variant_index"]]["name"], p["threads"]): p for p in d["points"]}
+byname = {(d["variants"][p["variant_index"]]["lock"], p["threads"]): p for p in d["points"]}
+# --label heads the columns: label/type, as the logs hold two types.
+assert sorted(v["name"] for v in d["variants"]) == ["k9/mutex_lock", "k9/rtmutex_lock", "k9/spin_lock"], d["variants"]
 p = byname[("mutex_lock", 8)]
 r = p["runs"][0]
 # Totals 5.0M, 8.0M, 11.6M at 30 s steps: intervals 100000 and 120000 ops/s
@@ -403,6 +405,42 @@ refuse "import bad --torture-type" "torture-type (spin lock)" $LB import locktor
 # One report only: no complete interval.
 refuse "import one report" "cannot import (.*one-report.log): no run with nwriters_stress and a complete statistics interval" \
 	$LB import locktorture -q -o "$T/out/x.json" "$FIX/one-report.log"
+# Totals-only logs, the shapes people post (golden tables: rate and what
+# it rests on under the table; --label heads the column).
+# Start line and the final totals (printed twice at stop, counted once):
+# 45000000 over 230.125 - 200.125 s = 1500.00 kops/s.
+$LB import locktorture --label stock -f table "$FIX/totals-start.log" >"$T/o" 2>"$T/err" &&
+	same "$T/o" "$G/expected/lt-totals-start.txt" "totals after a Start line" ||
+	{ bad "totals after a Start line: exit"; cat "$T/err"; }
+# An End line with the parameters and the final totals: the length from --duration.
+refuse "totals without a time base" "cannot import (.*totals-end.log): .*give --duration S" \
+	$LB import locktorture -o "$T/out/x.json" "$FIX/totals-end.log"
+grep -q "skipped the run at .*totals-end.log line 2: only final totals and no time base .*give --duration S" \
+	"$T/stderr" && ok || { bad "totals without a time base: hint"; cat "$T/stderr"; }
+$LB import locktorture --label stock --duration 30 -f table "$FIX/totals-end.log" >"$T/o" &&
+	same "$T/o" "$G/expected/lt-totals-end.txt" "totals with --duration"
+# Bare Writes/Reads totals: nwriters and the length from the options;
+# 24000000 / 20 s written, the readers' 60000000 / 20 s in the JSON.
+refuse "bare totals without --duration" "cannot import (.*totals-bare.log)" \
+	$LB import locktorture --nwriters 4 -o "$T/out/x.json" "$FIX/totals-bare.log"
+grep -q "no complete statistics interval (a log of final totals only needs --duration S)" "$T/stderr" &&
+	ok || { bad "bare totals: hint"; cat "$T/stderr"; }
+$LB import locktorture --label patched --nwriters 4 --nreaders 4 --duration 20 -f table,json \
+	-o table=-,json="$T/bare.json" "$FIX/totals-bare.log" >"$T/o" &&
+	same "$T/o" "$G/expected/lt-totals-bare.txt" "bare totals"
+python3 - "$T/bare.json" <<'EOF' && ok || bad "bare totals: JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["points"][0]["runs"][0]
+lt = r["locktorture"]
+assert d["variants"][0]["name"] == "patched" and r["ops_per_sec"] == 1200000 and r["window_s"] == 20, r
+assert lt["rate_from"] == "duration" and lt["seconds"] == 20 and lt["reads_ops_per_sec"] == 3000000, lt
+EOF
+# Four reports on the 10 s grid before End (no stopping line): all three
+# intervals count (1000000 / 10, 1100000 / 10, 900000 / 10 ops/s).
+$LB import locktorture -f table "$FIX/on-grid.log" >"$T/o" && same "$T/o" "$G/expected/lt-on-grid.txt" "reports on the grid"
+$LB import locktorture -f table --no-marks "$FIX/on-grid.log" | grep -q "locktorture rates" &&
+	bad "--no-marks printed the rate note" || ok
 printf 'just some dmesg\nno torture here\n' >"$T/plain.log"
 refuse "import missing file" "cannot import (.*nope.log): No such file" $LB import locktorture -o "$T/out/x.json" "$T/nope.log"
 refuse "import not a log" "cannot import (.*plain.log): no locktorture statistics" $LB import locktorture -o "$T/out/x.json" "$T/plain.log"

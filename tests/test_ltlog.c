@@ -118,8 +118,8 @@ static void test_new_kernel(void **state)
 	parse_fixture("new-kernel.log", &log);
 	assert_int_equal(log.nruns, 1);
 	assert_int_equal(log.nlines, 17);
-	/* Lines 1, 2, 4-8 (task started), 10 (hrtimer), 15 (stopping). */
-	assert_int_equal(log.ignored_lines, 9);
+	/* Lines 1, 2, 4-8 (task started), 10 (hrtimer); 15 says stopping. */
+	assert_int_equal(log.ignored_lines, 8);
 	r = &log.runs[0];
 	assert_string_equal(r->type, "rtmutex_lock");
 	assert_int_equal(r->nwriters, 4);
@@ -131,6 +131,9 @@ static void test_new_kernel(void **state)
 	assert_string_equal(r->end_status, "SUCCESS");
 	assert_int_equal(r->first_line, 3);
 	assert_int_equal(r->end_line, 17);
+	assert_true(r->said_stopping);
+	assert_int_equal(r->stop_w, 5);
+	assert_near(r->start_t, 9.512345);
 	assert_int_equal(strncmp(r->params, "acq_writer_lim=0 bind_readers=0-7",
 				 33), 0);
 	assert_int_equal(strlen(r->params), 282);
@@ -181,7 +184,8 @@ static void test_old_kernel(void **state)
 	parse_fixture("old-kernel.log", &log);
 	assert_int_equal(log.nruns, 1);
 	assert_int_equal(log.nlines, 13);
-	assert_int_equal(log.ignored_lines, 6);
+	/* Five "task started"; the stopping line is taken. */
+	assert_int_equal(log.ignored_lines, 5);
 	r = &log.runs[0];
 	assert_string_equal(r->type, "spin_lock");
 	assert_int_equal(r->nwriters, 4);
@@ -696,6 +700,98 @@ static void test_stat_interval_zero(void **state)
 	lt_log_free(&log);
 }
 
+/*
+ * on-grid.log: four reports on the 10 s grid before End of test and no
+ * stopping line: none is a stop report, all three intervals count.
+ */
+static void test_on_grid(void **state)
+{
+	struct lt_log log;
+	static const double want[] = { 100000, 110000, 90000 };
+
+	(void)state;
+	parse_fixture("on-grid.log", &log);
+	assert_int_equal(log.nruns, 1);
+	assert_false(log.runs[0].said_stopping);
+	for (unsigned i = 0; i < log.runs[0].nwrites; i++)
+		assert_false(log.runs[0].writes[i].stopping);
+	assert_rates(&log.runs[0], false, want, 3);
+	lt_log_free(&log);
+	/* The same reports with a partial last one (5 s): that one is the
+	 * stats kthread's early report, and only it is dropped. */
+	assert_int_equal(parse_str(
+		"[100.0] t-torture:--- Start of test: nwriters_stress=2 stat_interval=10\n"
+		"[110.0] Writes:  Total: 1000  Max/Min: 500/500   Fail: 0\n"
+		"[120.0] Writes:  Total: 2000  Max/Min: 1000/1000   Fail: 0\n"
+		"[130.0] Writes:  Total: 3000  Max/Min: 1500/1500   Fail: 0\n"
+		"[135.0] Writes:  Total: 3500  Max/Min: 1750/1750   Fail: 0\n"
+		"[135.1] t-torture:--- End of test: SUCCESS: nwriters_stress=2 stat_interval=10\n",
+		&log), 0);
+	assert_false(log.runs[0].writes[2].stopping);
+	assert_true(log.runs[0].writes[3].stopping);
+	{
+		static const double w2[] = { 100, 100 };
+
+		assert_rates(&log.runs[0], false, w2, 2);
+	}
+	lt_log_free(&log);
+}
+
+/* No timestamps, no grid: a last report adding under 1% is a reprint. */
+static void test_reprint(void **state)
+{
+	struct lt_log log;
+
+	(void)state;
+	assert_int_equal(parse_str(
+		"t-torture: Writes:  Total: 6000  Max/Min: 1/1   Fail: 0\n"
+		"t-torture: Writes:  Total: 6001  Max/Min: 1/1   Fail: 0\n"
+		"t-torture:--- End of test: SUCCESS: nwriters_stress=4 stat_interval=15\n",
+		&log), 0);
+	assert_false(log.runs[0].writes[0].stopping);
+	assert_true(log.runs[0].writes[1].stopping);
+	lt_log_free(&log);
+	/* ... but one that adds a real interval's count is an interval. */
+	assert_int_equal(parse_str(
+		"t-torture: Writes:  Total: 6000  Max/Min: 1/1   Fail: 0\n"
+		"t-torture: Writes:  Total: 12000  Max/Min: 1/1   Fail: 0\n"
+		"t-torture:--- End of test: SUCCESS: nwriters_stress=4 stat_interval=15\n",
+		&log), 0);
+	assert_false(log.runs[0].writes[1].stopping);
+	lt_log_free(&log);
+}
+
+/* Final totals only: over Start -> last report, else over a duration. */
+static void test_total_rate(void **state)
+{
+	struct lt_log log;
+	double rate, secs;
+	unsigned n;
+	double *rates;
+
+	(void)state;
+	parse_fixture("totals-start.log", &log);
+	assert_int_equal(lt_run_rates(&log.runs[0], false, &rates, &n), 0);
+	assert_int_equal(n, 0);		/* the two final reports: no interval */
+	assert_int_equal(lt_run_total_rate(&log.runs[0], false, 0, &rate, &secs), 0);
+	assert_near(secs, 30.0);
+	assert_near(rate, 1500000);
+	/* A duration does not override the log's own timestamps. */
+	assert_int_equal(lt_run_total_rate(&log.runs[0], false, 10, &rate, &secs), 0);
+	assert_near(secs, 30.0);
+	assert_int_equal(lt_run_total_rate(&log.runs[0], true, 10, &rate, &secs), -ENODATA);
+	lt_log_free(&log);
+	parse_fixture("totals-end.log", &log);
+	assert_int_equal(lt_run_total_rate(&log.runs[0], false, 0, &rate, &secs), -EINVAL);
+	assert_int_equal(lt_run_total_rate(&log.runs[0], false, 30, &rate, &secs), 0);
+	assert_near(rate, 1200000);
+	lt_log_free(&log);
+	parse_fixture("totals-bare.log", &log);
+	assert_int_equal(lt_run_total_rate(&log.runs[0], true, 20, &rate, &secs), 0);
+	assert_near(rate, 3000000);
+	lt_log_free(&log);
+}
+
 /* Empty input, NULL buffer and a NULL error buffer are all fine. */
 static void test_empty(void **state)
 {
@@ -730,6 +826,9 @@ int main(void)
 		cmocka_unit_test(test_other_torture),
 		cmocka_unit_test(test_rates_edge),
 		cmocka_unit_test(test_stat_interval_zero),
+		cmocka_unit_test(test_on_grid),
+		cmocka_unit_test(test_reprint),
+		cmocka_unit_test(test_total_rate),
 		cmocka_unit_test(test_empty),
 	};
 

@@ -594,6 +594,52 @@ static void sig_note(const struct results *r, FILE *f, unsigned methods,
 			methods || one_inv ? "  " : "~ ");
 }
 
+/*
+ * Imported locktorture columns: what each row's rate rests on, one line
+ * per column ("stock: 4: 1 run, 3 intervals; 8: 1 run, final totals
+ * over 30 s").  Returns whether there is anything to say.
+ */
+static bool lt_basis_notes(const struct results *r, FILE *f)
+{
+	char line[1024], row[64];
+	bool any = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		size_t n = 0;
+
+		if (!r->variants[v].kernel)
+			continue;
+		for (unsigned k = 0; k < r->nrows; k++) {
+			unsigned runs, iv, tot;
+			double secs;
+
+			if (!results_lt_basis(results_point(r, v, k), &runs, &iv, &tot, &secs))
+				continue;
+			if (!n)
+				n = (size_t)snprintf(line, sizeof(line), "%s: ", r->variants[v].name);
+			n = n < sizeof(line) ? n : sizeof(line) - 1;
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %u run%s, ",
+					      n > strlen(r->variants[v].name) + 2 ? "; " : "",
+					      results_row_name(r, k, row, sizeof(row)), runs,
+					      runs == 1 ? "" : "s");
+			n = n < sizeof(line) ? n : sizeof(line) - 1;
+			n += (size_t)(tot ? snprintf(line + n, sizeof(line) - n,
+						     "final totals over %.0f s", secs) :
+					    snprintf(line + n, sizeof(line) - n, "%u interval%s", iv,
+						     iv == 1 ? "" : "s"));
+		}
+		if (!n)
+			continue;
+		if (f && !any)
+			fprintf(f, "locktorture rates, per %s: from statistics intervals or "
+				"final totals\n", r->row_heading ? r->row_heading : "row");
+		if (f)
+			render_wrapped(f, line, 3);
+		any = true;
+	}
+	return any;
+}
+
 /* What the notes under a table have to say, from its points. */
 struct note_marks {
 	bool cv, ns, over, missing, few, one_inv, unfair;
@@ -645,7 +691,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 
 	note_marks(r, o, &m);
 	if (m.cv || m.ns || m.over || m.missing || m.unfair || m.failed || r->incomplete ||
-	    kernel_mixed(r) || (o->marks && (render_has_metrics(r) || has_geomean(r))) ||
+	    kernel_mixed(r) || (o->marks && (render_has_metrics(r) || has_geomean(r) ||
+					     lt_basis_notes(r, NULL))) ||
 	    render_noise_notes(r, o, NULL) ||
 	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
 		fputc('\n', f);
@@ -667,6 +714,8 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fprintf(f, "-  not measured in that run\n");
 	if (r->incomplete)
 		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+	if (o->marks)
+		lt_basis_notes(r, f);
 	if (kernel_mixed(r))
 		render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
 			       "its own delays), next to lockbench's userspace torture "

@@ -34,7 +34,25 @@ struct imp {
 	const struct import_fill *fill;
 	char *err;
 	size_t errlen;
+	char first_skip[512];	/* why the first skipped run was skipped */
 };
+
+/* Say why a run is skipped (on @warn, and kept for the refusal when no
+ * run can be imported at all). */
+static void __attribute__((format(printf, 3, 4)))
+skipped(struct imp *m, FILE *warn, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (!m->first_skip[0])
+		snprintf(m->first_skip, sizeof(m->first_skip), "%s", line);
+	if (warn)
+		fprintf(warn, "lockbench: import: skipped %s\n", line);
+}
 
 static int __attribute__((format(printf, 2, 3))) fail(struct imp *m, const char *fmt, ...)
 {
@@ -65,16 +83,30 @@ static json_t *samples_json(const struct lt_run *run)
 	return a;
 }
 
+/* How a run's rate was had (docs/formats.md, "Importing locktorture logs"). */
+struct basis {
+	const char *from;	/* "intervals", "start_to_end" or "duration" */
+	double secs;		/* the totals' time base, NAN for intervals */
+	double reads;		/* readers' ops/s, NAN when not known */
+};
+
 static json_t *run_extra(const char *path, const struct lt_run *run,
-			 unsigned nrates, bool unfair, bool failed)
+			 unsigned nrates, const struct basis *b, bool unfair,
+			 bool failed)
 {
-	return json_pack("{s:{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:b, s:i, s:b, s:b, s:o}}",
-		"locktorture", "log", path, "line", (int)run->first_line,
+	json_t *o = json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:b, s:i, s:s, s:b, s:b, s:o}",
+		"log", path, "line", (int)run->first_line,
 		"type", run->type, "nwriters_stress", run->nwriters,
 		"nreaders_stress", run->nreaders, "stat_interval", run->stat_interval,
 		"params", run->params, "end", run->end_status, "debug", run->debug,
-		"intervals", (int)nrates, "unfair", unfair, "failed", failed,
-		"reports", samples_json(run));
+		"intervals", b->secs > 0 ? 0 : (int)nrates, "rate_from", b->from,
+		"unfair", unfair, "failed", failed, "reports", samples_json(run));
+
+	if (o && b->secs > 0)
+		json_object_set_new(o, "seconds", json_real(b->secs));
+	if (o && isfinite(b->reads))
+		json_object_set_new(o, "reads_ops_per_sec", json_real(b->reads));
+	return o ? json_pack("{s:o}", "locktorture", o) : NULL;
 }
 
 /*
@@ -103,7 +135,7 @@ static bool run_failed(const struct lt_run *run, unsigned *line, bool *unfair)
 }
 
 static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
-		     double *rates, unsigned n)
+		     double *rates, unsigned n, const struct basis *b)
 {
 	struct entry *e;
 	unsigned fail_line;
@@ -131,7 +163,8 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 	e->s.unfair_reported = unfair;
 	e->s.lock_node = -1;
 	e->s.ops_per_sec = sum / n;
-	e->s.window_s = run->stat_interval > 0 ? (double)n * run->stat_interval : NAN;
+	e->s.window_s = b->secs > 0 ? b->secs :
+			run->stat_interval > 0 ? (double)n * run->stat_interval : NAN;
 	e->s.ops = isfinite(e->s.window_s) ?
 		   (uint64_t)llround(e->s.ops_per_sec * e->s.window_s) : 0;
 	e->s.nthreads = (unsigned)run->nwriters;
@@ -139,7 +172,7 @@ static int add_entry(struct imp *m, const char *path, const struct lt_run *run,
 	e->s.exclusion_ok = !e->failed;
 	e->s.series = rates;
 	e->s.nseries = n;
-	extra = run_extra(path, run, n, unfair, e->failed);
+	extra = run_extra(path, run, n, b, unfair, e->failed);
 	rc = extra ? results_extra_set(&e->s, extra) : -ENOMEM;
 	json_decref(extra);
 	if (rc)
@@ -170,6 +203,89 @@ static void fill_run(struct lt_run *run, const struct import_fill *f)
 		snprintf(run->type, sizeof(run->type), "%s", f->type);
 }
 
+/*
+ * A run's rate from its totals when it has no complete interval: only
+ * for a run the log shows ended (End of test, or the stats kthread
+ * stopping) or whose length the user gave (--duration).  On success
+ * *@rates holds the one rate and @b says over what.
+ */
+static int totals_rate(const struct imp *m, const struct lt_run *run, bool reads,
+		       double **rates, unsigned *n, struct basis *b, const char **why)
+{
+	double dur = m->fill ? m->fill->duration : 0, rate, secs;
+	int rc;
+
+	if (!run->ended && !run->said_stopping && !(dur > 0)) {
+		*why = "no complete statistics interval (a log of final totals only "
+		       "needs --duration S)";
+		return -EINVAL;
+	}
+	rc = lt_run_total_rate(run, reads, dur, &rate, &secs);
+	if (rc) {
+		*why = rc == -EINVAL ? "only final totals and no time base (no timestamped Start "
+				       "line): give --duration S, the run's length" :
+				       "no statistics";
+		return -EINVAL;
+	}
+	if (!(*rates = malloc(sizeof(**rates))))
+		return -ENOMEM;
+	(*rates)[0] = rate;
+	*n = 1;
+	b->secs = secs;
+	b->from = isnan(run->start_t) || isnan((reads ? run->reads : run->writes)
+					       [(reads ? run->nreads : run->nwrites) - 1].t)
+		  ? "duration" : "start_to_end";
+	return 0;
+}
+
+/*
+ * The rates of one run: its statistics intervals (less the warm-up ones
+ * of a `lockbench locktorture` run), else its totals.  Returns 0, -ENOMEM,
+ * or -EINVAL with *@why saying why the run cannot be used.
+ */
+static int run_rates(const struct imp *m, const struct lt_run *run, bool reads,
+		     double **rates, unsigned *n, struct basis *b, const char **why)
+{
+	unsigned skip = !reads && m->fill ? m->fill->skip_intervals : 0;
+	int rc = lt_run_rates(run, reads, rates, n);
+
+	b->from = "intervals";
+	b->secs = NAN;
+	if (rc == -ENOMEM)
+		return rc;
+	if (!rc && *n) {
+		unsigned k = skip < *n ? skip : *n;
+
+		memmove(*rates, *rates + k, (*n - k) * sizeof(**rates));
+		*n -= k;
+		*why = "no complete statistics interval";
+		return *n ? 0 : -EINVAL;
+	}
+	if (rc && !(m->fill && m->fill->duration > 0)) {
+		*why = "no timestamps and no stat_interval (give --stat-interval, or "
+		       "--duration for the run's length)";
+		return -EINVAL;
+	}
+	return totals_rate(m, run, reads, rates, n, b, why);
+}
+
+/* The readers' mean rate where nreaders_stress is known; NAN otherwise. */
+static double reads_rate(const struct imp *m, const struct lt_run *run)
+{
+	double *rates = NULL, sum = 0;
+	const char *why;
+	struct basis b;
+	unsigned n = 0;
+
+	if (run->nreaders <= 0 || !run->nreads ||
+	    run_rates(m, run, true, &rates, &n, &b, &why))
+		return NAN;
+	for (unsigned i = 0; i < n; i++)
+		sum += rates[i];
+	free(rates);
+	return sum / n;
+}
+
 /* Each run of one parsed log into entries; unusable runs warned about. */
 static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 		     FILE *warn)
@@ -177,37 +293,27 @@ static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 	for (unsigned i = 0; i < log->nruns; i++) {
 		struct lt_run *run = &log->runs[i];
 		double *rates = NULL;
+		const char *why = "";
+		struct basis b;
 		unsigned n = 0;
 		int rc;
 
 		fill_run(run, m->fill);
 		if (run->nwriters <= 0) {
-			if (warn)
-				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
-					"no nwriters_stress (no Start or End of test line; "
-					"give --nwriters)\n", path, run->first_line);
+			skipped(m, warn, "the run at %s line %u: no nwriters_stress (no Start or "
+				"End of test line; give --nwriters)", path, run->first_line);
 			continue;
 		}
-		rc = lt_run_rates(run, false, &rates, &n);
+		rc = run_rates(m, run, false, &rates, &n, &b, &why);
 		if (rc == -ENOMEM)
 			return rc;
-		/* Warm-up intervals of a `lockbench locktorture` run. */
-		if (!rc && m->fill && m->fill->skip_intervals) {
-			unsigned k = m->fill->skip_intervals < n ? m->fill->skip_intervals : n;
-
-			memmove(rates, rates + k, (n - k) * sizeof(*rates));
-			n -= k;
-		}
-		if (rc || !n) {
-			if (warn)
-				fprintf(warn, "lockbench: import: skipped the run at %s line %u: "
-					"%s\n", path, run->first_line, rc ?
-					"no timestamps and no stat_interval (give --stat-interval)" :
-					"no complete statistics interval");
+		if (rc) {
+			skipped(m, warn, "the run at %s line %u: %s", path, run->first_line, why);
 			free(rates);
 			continue;
 		}
-		if ((rc = add_entry(m, path, run, rates, n))) {
+		b.reads = reads_rate(m, run);
+		if ((rc = add_entry(m, path, run, rates, n, &b))) {
 			free(rates);
 			return rc;
 		}
@@ -290,7 +396,13 @@ static int build(struct imp *m, struct results *r, const char *label,
 		goto out;
 	memcpy(r->rows, rows, nr * sizeof(*rows));
 	for (unsigned v = 0; v < nt; v++) {
-		r->variants[v].name = strdup(types[v]);
+		/* --label heads the column (label/type when the logs hold several types). */
+		if (!label)
+			r->variants[v].name = strdup(types[v]);
+		else if (nt == 1)
+			r->variants[v].name = strdup(label);
+		else if (asprintf(&r->variants[v].name, "%s/%s", label, types[v]) < 0)
+			r->variants[v].name = NULL;
 		r->variants[v].lock = strdup(types[v]);
 		r->variants[v].label = label ? strdup(label) : NULL;
 		r->variants[v].kernel = true;
@@ -352,15 +464,25 @@ int import_locktorture_srcs(struct import_src *src, unsigned n,
 			    struct results *r, FILE *warn, char *err, size_t errlen)
 {
 	struct imp m = {.err = err, .errlen = errlen, .fill = fill};
+	char *held = NULL;
+	size_t heldlen = 0;
+	/* Warnings are held until a run is imported: a refusal is one line. */
+	FILE *hold = warn ? open_memstream(&held, &heldlen) : NULL;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	err[0] = 0;
-	rc = parse_logs(&m, src, n, warn);
+	rc = parse_logs(&m, src, n, hold ? hold : warn);
+	if (hold)
+		fclose(hold);
 	if (!rc && !m.n)
 		rc = fail(&m, "cannot import (%s%s): no run with nwriters_stress and a "
-			  "complete statistics interval", n ? src[0].name : "",
-			  n > 1 ? ", ..." : "");
+			  "complete statistics interval%s%s", n ? src[0].name : "",
+			  n > 1 ? ", ..." : "", m.first_skip[0] ? "; skipped " : "",
+			  m.first_skip);
+	else if (!rc && held && warn)
+		fputs(held, warn);
+	free(held);
 	if (!rc)
 		rc = build(&m, r, label, src, n);
 	if (rc == -ENOMEM)

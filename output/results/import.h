@@ -23,6 +23,9 @@ struct import_fill {
 	const char *type;
 	/* Intervals dropped as warm-up after the start-up one (0: none). */
 	unsigned skip_intervals;
+	/* The run's length in seconds for logs whose runs have only final
+	 * totals and no timestamped Start line (0: not given). */
+	double duration;
 };
 
 /* One log in memory: its name (for messages and JSON) and its bytes. */

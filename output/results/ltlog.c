@@ -8,6 +8,7 @@
  * through a bounded cursor: the buffer need not be NUL-terminated and
  * may hold anything.
  */
+#define _GNU_SOURCE
 #include "ltlog.h"
 
 #include <errno.h>
@@ -25,7 +26,7 @@ struct cur {
 	const char *e;
 };
 
-enum lt_kind { LT_NONE, LT_STATS, LT_START, LT_END };
+enum lt_kind { LT_NONE, LT_STATS, LT_START, LT_END, LT_STOP };
 
 /* What one line says, before it is attached to a run. */
 struct lt_line {
@@ -387,6 +388,19 @@ static bool parse_startend(struct cur *c, struct lt_line *l)
 	return find_param(l->params, "nwriters_stress", &v);
 }
 
+/* Does the line say the stats kthread stopped (verbose torture output)? */
+static bool says_stopping(struct cur c)
+{
+	static const char *const says[] = {"lock_torture_stats is stopping",
+					   "Stopping lock_torture_stats"};
+	size_t n = (size_t)(c.e - c.p);
+
+	for (unsigned i = 0; i < sizeof(says) / sizeof(says[0]); i++)
+		if (memmem(c.p, n, says[i], strlen(says[i])))
+			return true;
+	return false;
+}
+
 /*
  * Classify one line (without its '\n'; a trailing '\r' and blanks are
  * ignored) into @l.  l->kind is LT_NONE for anything not understood.
@@ -411,8 +425,9 @@ static void parse_line(const char *p, const char *e, struct lt_line *l)
 		return;
 	}
 	body = c;
-	if (!parse_startend(&body, l))
-		l->kind = LT_NONE;
+	if (parse_startend(&body, l))
+		return;
+	l->kind = says_stopping(c) ? LT_STOP : LT_NONE;
 }
 
 /*
@@ -504,6 +519,7 @@ static int new_run(struct lt_builder *b, unsigned lineno)
 	r = &log->runs[log->nruns];
 	memset(r, 0, sizeof(*r));
 	r->nwriters = r->nreaders = r->stat_interval = -1;
+	r->start_t = NAN;
 	r->first_line = lineno;
 	b->caps[log->nruns].w = b->caps[log->nruns].r = 0;
 	log->nruns++;
@@ -559,12 +575,83 @@ static int add_sample(struct lt_builder *b, const struct lt_line *l,
 	return 0;
 }
 
-/* Mark the last @k samples of @s[@n] as printed while stopping. */
-static void mark_stopping(struct lt_sample *s, unsigned n, unsigned k)
+/* Median of @n values (sorted in place); NAN when @n is 0. */
+static double median_of(double *x, unsigned n)
 {
-	while (n > 0 && k > 0) {
-		s[--n].stopping = true;
-		k--;
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j > 0 && x[j - 1] > x[j]; j--) {
+			double t = x[j];
+
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	return !n ? NAN : n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* How much of an interval report @i of @s covers: seconds when timed, else counts. */
+static double report_size(const struct lt_sample *s, unsigned i, bool timed)
+{
+	return timed ? s[i].t - s[i - 1].t : (double)(s[i].total - s[i - 1].total);
+}
+
+/*
+ * The interval grid of the reports @s[0..@n-1] whose last @k are
+ * candidates for stop reports: stat_interval when timed and known,
+ * else the median size of the intervals before the candidates; NAN
+ * when there is none to go by.
+ */
+static double report_grid(const struct lt_sample *s, unsigned n, unsigned k,
+			  bool timed, int stat_interval)
+{
+	double sz[64];
+	unsigned m = 0;
+
+	if (timed && stat_interval > 0)
+		return stat_interval;
+	for (unsigned i = n > k ? n - k : 0; i > 1 && m < 64; i--)
+		sz[m++] = report_size(s, i - 1, timed);
+	return median_of(sz, m);
+}
+
+/*
+ * Mark the stop reports of @s[@n] (see struct lt_sample): those after
+ * the stopping line (@stop reports came before it; UINT_MAX when the log
+ * has none) and the stats kthread's partial report just before it, or,
+ * without a stopping line, up to @k final reports off the interval grid
+ * (with stat_interval 0 the last report is the cleanup's).
+ */
+static void mark_stopping(struct lt_sample *s, unsigned n, unsigned k,
+			  unsigned stop, int stat_interval)
+{
+	bool timed = n > 0 && !isnan(s[0].t) && !isnan(s[n - 1].t);
+	unsigned end = stop < n ? stop : n, i;
+	double grid;
+
+	for (i = end; i < n; i++)
+		s[i].stopping = true;
+	if (stop != UINT_MAX) {
+		if (!end || stat_interval == 0)
+			return;
+		grid = report_grid(s, end, 1, timed, stat_interval);
+		if (end < 2 || isnan(grid) || report_size(s, end - 1, timed) < 0.9 * grid)
+			s[end - 1].stopping = true;
+		return;
+	}
+	if (stat_interval == 0) {
+		if (n)
+			s[n - 1].stopping = true;
+		return;
+	}
+	grid = report_grid(s, n, k, timed, stat_interval);
+	/* No grid: a last report that adds under 1% to the Total is the
+	 * cleanup's reprint of the stats kthread's final one. */
+	if (isnan(grid) && n > 1 && (double)(s[n - 1].total - s[n - 2].total) <
+				    0.01 * (double)s[n - 1].total)
+		s[n - 1].stopping = true;
+	for (i = n; i > 1 && k > 0 && !isnan(grid); i--, k--) {
+		if (!(report_size(s, i - 1, timed) < 0.9 * grid))
+			break;
+		s[i - 1].stopping = true;
 	}
 }
 
@@ -589,8 +676,10 @@ static bool end_run(struct lt_builder *b, const struct lt_line *l,
 		r->debug = true;
 	/* Stats kthread's early report, then the cleanup's: see ltlog.h. */
 	k = r->stat_interval == 0 ? 1 : 2;
-	mark_stopping(r->writes, r->nwrites, k);
-	mark_stopping(r->reads, r->nreads, k);
+	mark_stopping(r->writes, r->nwrites, k, r->said_stopping ? r->stop_w : UINT_MAX,
+		      r->stat_interval);
+	mark_stopping(r->reads, r->nreads, k, r->said_stopping ? r->stop_r : UINT_MAX,
+		      r->stat_interval);
 	return true;
 }
 
@@ -609,6 +698,18 @@ static int feed_line(struct lt_builder *b, const struct lt_line *l,
 			return -ENOMEM;
 		run_set_params(cur_run(b), l);
 		cur_run(b)->started = true;
+		cur_run(b)->start_t = l->t;
+		return 0;
+	case LT_STOP:
+		if (cur_run(b) && !cur_run(b)->ended && !cur_run(b)->said_stopping) {
+			struct lt_run *r = cur_run(b);
+
+			r->said_stopping = true;
+			r->stop_w = r->nwrites;
+			r->stop_r = r->nreads;
+		} else {
+			b->log->ignored_lines++;
+		}
 		return 0;
 	case LT_END:
 		if (!end_run(b, l, lineno))
@@ -926,5 +1027,27 @@ int lt_run_rates(const struct lt_run *run, bool reads, double **out,
 	}
 	*out = r;
 	*n = k;
+	return 0;
+}
+
+int lt_run_total_rate(const struct lt_run *run, bool reads, double duration,
+		      double *rate, double *secs)
+{
+	const struct lt_sample *s = reads ? run->reads : run->writes;
+	unsigned ns = reads ? run->nreads : run->nwrites;
+	const struct lt_sample *last;
+
+	*rate = *secs = NAN;
+	if (!ns)
+		return -ENODATA;
+	/* The final totals, printed once or several times at stop: the last. */
+	last = &s[ns - 1];
+	if (!isnan(run->start_t) && !isnan(last->t) && last->t > run->start_t)
+		*secs = last->t - run->start_t;
+	else if (duration > 0)
+		*secs = duration;
+	else
+		return -EINVAL;
+	*rate = (double)last->total / *secs;
 	return 0;
 }

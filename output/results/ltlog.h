@@ -44,13 +44,17 @@ struct lt_sample {		/* one statistics line */
 	bool unfair;		/* "???" present */
 	bool failed;		/* "!!!" present */
 	/*
-	 * Added: one of the reports locktorture prints while stopping,
-	 * i.e. among the last lines of its kind before End of test.  The
-	 * stats kthread, woken early by kthread_stop(), prints a partial
-	 * interval, then the cleanup prints once more after the threads
-	 * stopped, then "End of test".  So with stat_interval != 0 the last
-	 * two lines of each kind before End of test are marked, with
-	 * stat_interval == 0 the last one.
+	 * Added: one of the reports locktorture prints while stopping.
+	 * The stats kthread, woken early by kthread_stop(), prints a partial
+	 * interval and then "lock_torture_stats is stopping"; the cleanup
+	 * prints once more after the threads stopped, then "End of test".
+	 * Only what the log shows is taken for a stop report: every report
+	 * after a stopping line, and among the last reports before End of
+	 * test (two with stat_interval > 0, one with 0) those off the
+	 * interval grid: a timestamp delta under 90% of stat_interval (or
+	 * of the run's typical delta), or without timestamps a count under
+	 * 90% of the typical interval's.  Reports on the grid are intervals
+	 * however they end.
 	 */
 	bool stopping;
 	unsigned line;		/* 1-based line number in the log (of its
@@ -77,6 +81,11 @@ struct lt_run {
 	bool started;		/* saw its Start of test line */
 	bool debug;		/* "[debug]": lock debugging built in */
 	unsigned end_line;	/* 1-based line of End of test, 0 if none */
+	double start_t;		/* timestamp of the Start line, NAN if none */
+	/* "lock_torture_stats is stopping" (or "Stopping lock_torture_stats")
+	 * seen: how many Writes and Reads reports came before it. */
+	bool said_stopping;
+	unsigned stop_w, stop_r;
 };
 
 struct lt_log {
@@ -127,5 +136,16 @@ void lt_log_free(struct lt_log *log);
  */
 int lt_run_rates(const struct lt_run *run, bool reads, double **out,
 		 unsigned *n);
+
+/*
+ * A run without a complete statistics interval (only its final totals,
+ * however many times they were printed at stop): the rate of its last
+ * Total (@reads: of the Reads lines) over the time from the Start line
+ * to that report when both have timestamps, else over @duration seconds
+ * when positive.  Returns 0 with *@rate and *@secs, -ENODATA without a
+ * report, -EINVAL when neither time base is known.
+ */
+int lt_run_total_rate(const struct lt_run *run, bool reads, double duration,
+		      double *rate, double *secs);
 
 #endif /* LOCKBENCH_LTLOG_H */

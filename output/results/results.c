@@ -140,6 +140,31 @@ json_t *results_extra_get(const struct run_sample *s)
 	return s->extra ? json_loads(s->extra, JSON_DECODE_ANY, NULL) : NULL;
 }
 
+bool results_lt_basis(const struct point *p, unsigned *runs, unsigned *intervals,
+		      unsigned *totals, double *secs)
+{
+	*runs = *intervals = *totals = 0;
+	*secs = 0;
+	for (unsigned i = 0; i < p->nruns; i++) {
+		json_t *x = results_extra_get(&p->runs[i]);
+		json_t *lt = json_object_get(x, "locktorture");
+		const char *from = json_string_value(json_object_get(lt, "rate_from"));
+
+		if (json_is_object(lt)) {
+			(*runs)++;
+			if (from && strcmp(from, "intervals")) {
+				(*totals)++;
+				*secs += json_number_value(json_object_get(lt, "seconds"));
+			} else {
+				*intervals += (unsigned)json_integer_value(
+					json_object_get(lt, "intervals"));
+			}
+		}
+		json_decref(x);
+	}
+	return *runs > 0;
+}
+
 int results_add_run(struct results *r, unsigned v, unsigned row,
 		    const struct run_sample *s)
 {

@@ -290,6 +290,14 @@ void run_sample_free(struct run_sample *s);
 int results_extra_set(struct run_sample *s, const json_t *obj);
 json_t *results_extra_get(const struct run_sample *s);
 /*
+ * What the rate of an imported locktorture point rests on: its runs
+ * with locktorture statistics (*@runs), their statistics intervals
+ * (*@intervals), and those rated from final totals alone (*@totals,
+ * over *@secs seconds in all).  False when the point has no such run.
+ */
+bool results_lt_basis(const struct point *p, unsigned *runs, unsigned *intervals,
+		      unsigned *totals, double *secs);
+/*
  * Give the rows descriptions (all empty); 0 or -ENOMEM.  Idempotent.
  */
 int results_alloc_row_desc(struct results *r);
