@@ -739,6 +739,8 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->watchdog_s = c->watchdog;
 	cf->topology = c->topology;
 	cf->fake_nodes = (unsigned)c->fake_nodes;
+	cli_utf8_or_die("--label", c->label);
+	cli_utf8_or_die("--row-name", c->row_name);
 	cf->label = c->label;
 	cf->row_heading = c->row_name;
 	cf->quiet = c->quiet;

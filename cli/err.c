@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "err.h"
 
 #define PREFIX "lockbench: "
@@ -66,4 +68,14 @@ char *cli_strdup(const char *s)
 	if (s && !d)
 		cli_die("out of memory");
 	return d;
+}
+
+void cli_utf8_or_die(const char *what, const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+
+	/* json_string() refuses exactly what a JSON string cannot hold. */
+	if (s && !j)
+		cli_die("%s: not UTF-8 text (the JSON results could not hold it)", what);
+	json_decref(j);
 }

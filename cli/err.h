@@ -23,6 +23,12 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a callee's message (prefix or not) as one "lockbench: " line. */
 void cli_warn_msg(const char *msg);
 
+/* Text bound for the results (a label, a heading): refused with one
+ * line (exit 2) unless it is UTF-8, which JSON requires, so that a run
+ * never finds it cannot write its results after the sweep.  NULL is
+ * accepted. */
+void cli_utf8_or_die(const char *what, const char *s);
+
 /* Allocation that cannot fail quietly: out of memory is exit 2. */
 void *cli_calloc(size_t n, size_t size);
 char *cli_strdup(const char *s);   /* NULL stays NULL */
