@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../topology/sysfs.h"
+#include "../workloads/runner.h"
 #include "err.h"
 #include "machctl.h"
 #include "outfile.h"
@@ -30,16 +31,20 @@ static const int stop_signals[] = {
 /*
  * First stop signal: set the flag; the sweep stops, writes what it
  * measured and restores the machine on the normal path.  A second one
- * (a stuck run, an insistent user): restore with async-signal-safe
- * calls only, remove the output's temporary twin and die by the signal.
+ * (an insistent user, `timeout` sending again, stuck workers): restore
+ * at once with async-signal-safe calls only, and add RUN_HURRY, which
+ * makes the runner stop waiting for workers; the completed points are
+ * still written (docs/method.md, "Runs, order and repetition"), and the
+ * exit status is then 128 + the first signal's number.  However many
+ * signals follow, the write is never cut short: kill -9 ends lockbench
+ * without it (`lockbench system reset` then restores the machine).
  */
 static void on_signal(int sig)
 {
 	if (interrupted) {
 		machine_restore_signal_safe();
-		outputs_unlink_signal_safe();
-		signal(sig, SIG_DFL);
-		raise(sig);
+		interrupted |= RUN_HURRY;
+		return;
 	}
 	interrupted = sig;
 }
@@ -119,4 +124,11 @@ const char *isolated_cpus(void)
 
 	return sysfs_read_str("/sys/devices/system/cpu/isolated", buf, sizeof(buf))
 		       ? NULL : buf;
+}
+
+int interrupt_status(int rc)
+{
+	if (rc == 2 || !(interrupted & RUN_HURRY))
+		return rc;
+	return 128 + (interrupted & ~RUN_HURRY);
 }

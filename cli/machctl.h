@@ -15,8 +15,13 @@
 #include "../topology/machine.h"
 
 /* Set by the first terminating signal after install_signals() (SIGINT,
- * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...); SIGPIPE is ignored. */
+ * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...) to its number; a
+ * second adds RUN_HURRY (workloads/runner.h).  SIGPIPE is ignored. */
 extern volatile sig_atomic_t interrupted;
+
+/* The exit status after the results are written: 128 + the first
+ * signal's number after a second signal, else rc. */
+int interrupt_status(int rc);
 void install_signals(void);
 
 /* Apply req to cpus (restored at exit); exit 3 when an explicit request

@@ -430,14 +430,15 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	return RUN_OK;
 }
 
-/* Wait for the workers to leave; false if they did not in time. */
+/* Wait for the workers to leave; false if they did not in time, or at
+ * once after a second signal (RUN_HURRY). */
 static bool join_all(struct thread_arg *a, struct run_state *rs, unsigned n,
-		     double timeout)
+		     double timeout, volatile sig_atomic_t *intr)
 {
 	double until = lb_mono_s() + timeout;
 
 	while (atomic_load_explicit(&rs->exited, lb_acq) < n) {
-		if (lb_mono_s() > until)
+		if (lb_mono_s() > until || (intr && (*intr & RUN_HURRY)))
 			return false;
 		sleep_s(0.001);
 	}
@@ -708,7 +709,11 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 			 "(deadlock or lost wakeup?)", sp->ops->name, sp->nthreads,
 			 sp->nthreads == 1 ? "" : "s",
 			 sp->watchdog_s);
-	if (!join_all(m.args, m.rs, sp->nthreads, sp->watchdog_s)) {
+	if (!join_all(m.args, m.rs, sp->nthreads, sp->watchdog_s, sp->interrupted)) {
+		if (rc != RUN_HUNG && sp->interrupted && (*sp->interrupted & RUN_HURRY)) {
+			snprintf(err, errlen, "lockbench: interrupted");
+			return RUN_INTERRUPTED; /* leaked, as below */
+		}
 		if (!*err)
 			snprintf(err, errlen,
 				 "lockbench: %s at %u thread%s: workers did not stop "

@@ -29,12 +29,18 @@ struct run_spec {
 	int mem_node;                      /* OS node, MEM_NODE_LOCAL/INTERLEAVE */
 	double warmup_s, duration_s, interval_s;
 	double watchdog_s;                 /* no progress this long = hung */
-	volatile sig_atomic_t *interrupted;/* set by SIGINT/SIGTERM handlers */
+	/* Set by the SIGINT/SIGTERM handlers (the signal's number); a
+	 * second signal adds RUN_HURRY: stop waiting for the workers too. */
+	volatile sig_atomic_t *interrupted;
 	const struct noise_opts *noise;    /* probe/steal/samples; NULL: off */
 	/* perf_event counters over the window (perf_counters.h); NULL or
 	 * no events: off. */
 	const struct perf_set *perf;
 };
+
+/* In *interrupted after a second signal: workers that do not leave at
+ * once are abandoned (the process is about to write and exit). */
+#define RUN_HURRY 0x100
 
 enum run_rc {
 	RUN_OK = 0,
