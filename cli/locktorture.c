@@ -178,7 +178,9 @@ static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable,
 	json_t *changes;
 	int *cpus, rc;
 
-	/* An unwritable -o fails now, not after the sweep. */
+	/* An unwritable -o fails now, not after the sweep; a write that
+	 * fails at the end still saves the runs (outputs_rescue). */
+	out->measured = true;
 	outputs_open(out);
 	machine_req(a, &req);
 	for (unsigned i = 0; i < o->nwriters; i++)
@@ -202,6 +204,8 @@ static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable,
 	machine_restore();
 	outputs_check(out, &r);
 	rc = outputs_write(out, &r);
+	if (rc)
+		outputs_rescue(out, &r);
 	if (!rc)
 		rc = import_status(&r, stderr);
 	if (!rc && r.incomplete) {
@@ -209,7 +213,7 @@ static int sweep(const struct lt_args *a, struct lt_opts *o, unsigned usable,
 		rc = 1;
 	}
 	results_free(&r);
-	return rc;
+	return interrupt_status(rc);
 }
 
 /* The type goes into a module parameter: a name, nothing else. */
@@ -271,6 +275,7 @@ int cmd_locktorture(int argc, char **argv)
 		printf("locktorture can run here (loaded with %s)\n", kmod_program());
 		return 0;
 	}
+	cli_utf8_or_die("--label", a.label);
 	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	if (placement_order(&t, &place, &order, &usable, err, sizeof(err)))

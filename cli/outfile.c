@@ -253,20 +253,74 @@ static void report_stale_twins(const char *target)
 	globfree(&g);
 }
 
+/* The twin's name pattern for target (mkostemp's XXXXXX); 0, or
+ * -ENAMETOOLONG when it does not fit a path. */
+static int twin_pattern(const char *target, char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s.tmp.XXXXXX", target) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
 /*
- * Decide how one destination is written, without creating anything:
- * "-" and special files (devices, FIFOs, sockets) are opened and
- * written directly; a symlink is followed and its target replaced; a
- * regular file (or a new name) is written to a twin in the same
- * directory and renamed.
+ * Create and remove the twin the writer will create later, with the
+ * same name pattern in the same directory: a name too long for the
+ * directory (NAME_MAX, PATH_MAX), a directory that takes no new file
+ * (/proc, a read-only file system) or that does not exist fails now,
+ * before any run, instead of after the sweep.
+ */
+static void probe_twin(const struct outdest *d)
+{
+	char name[PATH_MAX];
+	int fd = -1;
+
+	errno = ENAMETOOLONG;
+	if (!twin_pattern(d->target, name, sizeof(name)))
+		fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0)
+		cli_die("cannot write output (%s): its temporary file (%s.tmp.XXXXXX) "
+			"cannot be created: %s", d->path, d->target, strerror(errno));
+	close(fd);
+	unlink(name);
+}
+
+/*
+ * An existing regular file: its mode and owner are kept (outputs_write).
+ * Refused when it is not writable (an immutable file, a read-only file
+ * system, permissions) and when its owner may not write it: root
+ * bypasses the permission bits, and a file made read-only is not
+ * overwritten silently.
+ */
+static void existing_file(struct outdest *d, const struct stat *st)
+{
+	int fd;
+
+	if (!(st->st_mode & S_IWUSR))
+		cli_die("cannot write output (%s): the file is read-only (mode %04o): "
+			"make it writable or remove it", d->path,
+			(unsigned)(st->st_mode & 07777));
+	fd = open(d->target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
+	close(fd);
+	d->replace = true;
+	d->old_mode = st->st_mode & 07777;
+	d->old_uid = st->st_uid;
+	d->old_gid = st->st_gid;
+}
+
+/*
+ * Decide how one destination is written, and check it now: "-" and
+ * special files (devices, FIFOs, sockets) are opened and written
+ * directly; a symlink is followed and its target replaced; a regular
+ * file (or a new name) is written to a twin in the same directory and
+ * put in place when complete.  Exit 2 with one line when it cannot be.
  */
 static void dest_open(struct outdest *d, unsigned slot)
 {
 	struct stat st;
-	char dir[PATH_MAX], *slash;
 
 	d->target = dest_target[slot];
-
 	if (!strcmp(d->path, "-")) {
 		d->direct = true;
 		return;
@@ -288,15 +342,11 @@ static void dest_open(struct outdest *d, unsigned slot)
 					strerror(errno));
 			return;
 		}
+		existing_file(d, &st);
 	} else if (errno != ENOENT) {
 		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
 	}
-	snprintf(dir, sizeof(dir), "%s", d->target);
-	slash = strrchr(dir, '/');
-	if (slash)
-		slash[slash == dir ? 1 : 0] = 0;
-	if (access(slash ? dir : ".", W_OK | X_OK))
-		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
+	probe_twin(d);
 	report_stale_twins(d->target);
 }
 
@@ -355,40 +405,61 @@ void outputs_open(struct outputs *o)
 	check_distinct(o);
 }
 
+/*
+ * The twin of an existing file takes its mode and, where this process
+ * may give it (root, or its own file and group), its owner; 0, or -errno.
+ */
+static int twin_attrs(const struct outdest *d, int fd, unsigned mode)
+{
+	struct stat st;
+
+	if (!d->replace)
+		return fchmod(fd, mode) ? -errno : 0;
+	if (fstat(fd, &st))
+		return -errno;
+	if (st.st_uid != d->old_uid || st.st_gid != d->old_gid)
+		(void)!fchown(fd, d->old_uid, d->old_gid); /* else: copied in place */
+	return fchmod(fd, d->old_mode) ? -errno : 0;
+}
+
+/* Create destination `slot`'s twin; fd or -1 (errno set). */
+static int twin_create(struct outdest *d, unsigned slot, unsigned mode)
+{
+	static bool registered;
+	int fd, rc;
+
+	if (!registered)
+		atexit(unlink_atexit);
+	registered = true;
+	errno = ENAMETOOLONG;
+	if (twin_pattern(d->target, live_tmp[slot], sizeof(live_tmp[slot])))
+		return -1;
+	fd = mkostemp(live_tmp[slot], O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	live_tmp_set[slot] = 1;
+	rc = twin_attrs(d, fd, mode);
+	if (rc) {
+		close(fd);
+		errno = -rc;
+		return -1;
+	}
+	return fd;
+}
+
 /* Open destination `slot` for writing, right before the first byte. */
 static int dest_create(struct outdest *d, unsigned slot, unsigned mode)
 {
-	static bool registered;
 	int fd;
 
-	if (d->direct) {
-		if (!strcmp(d->path, "-")) {
-			d->file = stdout;
-			return 0;
-		}
-		fd = open(d->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	} else {
-		if (!registered)
-			atexit(unlink_atexit);
-		registered = true;
-		fd = -1;
-		errno = ENAMETOOLONG;
-		if (strlen(d->target) + sizeof(".tmp.XXXXXX") <= sizeof(live_tmp[slot])) {
-			strcpy(live_tmp[slot], d->target);
-			strcat(live_tmp[slot], ".tmp.XXXXXX");
-			fd = mkostemp(live_tmp[slot], O_CLOEXEC);
-		}
-		if (fd >= 0) {
-			live_tmp_set[slot] = 1;
-			if (fchmod(fd, mode)) {
-				int e = errno;
-
-				close(fd);
-				fd = -1;
-				errno = e;
-			}
-		}
+	if (d->direct && !strcmp(d->path, "-")) {
+		d->file = stdout;
+		return 0;
 	}
+	if (d->direct)
+		fd = open(d->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	else
+		fd = twin_create(d, slot, mode);
 	if (fd < 0 || !(d->file = fdopen(fd, "w"))) {
 		cli_warn("cannot write output (%s): %s", d->path, strerror(errno));
 		if (fd >= 0)
@@ -398,17 +469,15 @@ static int dest_create(struct outdest *d, unsigned slot, unsigned mode)
 	return 0;
 }
 
-/* Close every destination and remove every twin: nothing appears. */
-static void outputs_discard(struct outputs *o)
+/* Close destination i and remove its twin, if any. */
+static void dest_discard(struct outdest *d, unsigned i)
 {
-	for (unsigned i = 0; i < o->n; i++) {
-		struct outdest *d = &o->dest[i];
-
-		if (d->file && d->file != stdout)
-			fclose(d->file);
-		d->file = NULL;
-	}
-	outputs_unlink_signal_safe();
+	if (d->file && d->file != stdout)
+		fclose(d->file);
+	d->file = NULL;
+	if (live_tmp_set[i])
+		unlink(live_tmp[i]);
+	live_tmp_set[i] = 0;
 }
 
 /* Flush, sync and close destination `slot` (its twin stays until
@@ -420,6 +489,7 @@ static int dest_close(struct outdest *d)
 
 	if (!d->file)
 		return 0;
+	errno = 0;
 	bad = fflush(d->file) != 0 || ferror(d->file);
 	if (d->file != stdout) {
 		if (!d->direct)
@@ -432,6 +502,77 @@ static int dest_close(struct outdest *d)
 			 strerror(errno ? errno : EIO));
 		return 2;
 	}
+	return 0;
+}
+
+/* write(2) all of buf; 0 or -1 (errno set). */
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, buf, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		buf += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/*
+ * Copy the complete twin into the existing file (same inode: its links,
+ * mode, owner, ACLs stay).  If that fails part way, the file is emptied
+ * rather than left looking complete.  0, or -errno.
+ */
+static int copy_in_place(const char *twin, const char *target)
+{
+	int in = open(twin, O_RDONLY | O_CLOEXEC), out = -1, e = 0;
+	char buf[65536];
+	ssize_t n = -1;
+
+	if (in >= 0)
+		out = open(target, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, (size_t)n))
+			break;
+	if (in < 0 || out < 0 || n != 0 || fsync(out))
+		e = errno ? errno : EIO;
+	if (e && out >= 0)
+		(void)!ftruncate(out, 0);
+	if (out >= 0 && close(out) && !e)
+		e = errno;
+	if (in >= 0)
+		close(in);
+	return -e;
+}
+
+/*
+ * Put destination i's complete twin in place: renamed over a new name or
+ * a file with one link whose owner the twin has; copied into the file
+ * otherwise (a rename would break its other links or change its owner).
+ * 0, or 2 with one line.
+ */
+static int dest_commit(struct outdest *d, unsigned i)
+{
+	struct stat st, tw;
+	int rc = 0;
+
+	if (d->replace && !stat(d->target, &st) && S_ISREG(st.st_mode) &&
+	    (st.st_nlink > 1 || stat(live_tmp[i], &tw) ||
+	     tw.st_uid != st.st_uid || tw.st_gid != st.st_gid))
+		rc = copy_in_place(live_tmp[i], d->target);
+	else if (rename(live_tmp[i], d->target))
+		rc = -errno;
+	if (rc) {
+		cli_warn("cannot write output (%s): %s", d->path, strerror(-rc));
+		dest_discard(d, i);
+		return 2;
+	}
+	if (live_tmp_set[i])
+		unlink(live_tmp[i]);   /* after a copy; gone after a rename */
+	live_tmp_set[i] = 0;
 	return 0;
 }
 
@@ -463,43 +604,172 @@ static int render_one(struct outputs *o, unsigned i, const struct results *r,
 }
 
 /*
- * Every file's twin is created and written, then every one is synced
- * and closed, and only then are they renamed into place: a failure
- * anywhere leaves none of them.
+ * Create, render and close every destination, in order; ok[i] says
+ * which succeeded.  Without o->measured, stop at the first failure
+ * (nothing will be kept anyway: one line).
+ */
+static bool render_all(struct outputs *o, const struct results *r, bool *ok)
+{
+	unsigned on_stdout = 0;
+	bool all = true;
+
+	for (unsigned i = 0; i < o->n; i++) {
+		struct outdest *d = &o->dest[i];
+		FILE *f;
+
+		ok[i] = all || o->measured;
+		if (ok[i] && d->path)
+			ok[i] = !dest_create(d, i, o->mode);
+		f = d->file ? d->file : stdout;
+		if (ok[i] && f == stdout && on_stdout++)
+			fputc('\n', stdout);
+		if (ok[i])
+			ok[i] = !render_one(o, i, r, f);
+		if (ok[i])
+			ok[i] = !dest_close(d);
+		all &= ok[i];
+	}
+	return all;
+}
+
+/* Did a format bound for stdout fail already (its line printed)? */
+static bool stdout_failed(const struct outputs *o, const bool *ok)
+{
+	for (unsigned i = 0; i < o->n; i++)
+		if (!ok[i] && (!o->dest[i].path || !strcmp(o->dest[i].path, "-")))
+			return true;
+	return false;
+}
+
+/*
+ * Every destination is rendered into its twin (or stream) and closed
+ * first; then the twins are put in place.  Without o->measured a
+ * failure anywhere leaves none of them; with it, every complete one is
+ * put in place.
  */
 int outputs_write(struct outputs *o, const struct results *r)
 {
-	unsigned on_stdout = 0;
+	bool ok[OUTPUTS_MAX], all;
 	int rc = 0;
 
 	outputs_open(o);
-	for (unsigned i = 0; i < o->n && !rc; i++)
-		if (o->dest[i].path)
-			rc = dest_create(&o->dest[i], i, o->mode);
-	for (unsigned i = 0; i < o->n && !rc; i++) {
-		FILE *f = o->dest[i].file ? o->dest[i].file : stdout;
-
-		if (f == stdout && on_stdout++)
-			fputc('\n', stdout);
-		rc = render_one(o, i, r, f);
-	}
-	for (unsigned i = 0; i < o->n && !rc; i++)
-		rc = dest_close(&o->dest[i]);
-	if (rc) {
-		outputs_discard(o);
-		return rc;
-	}
+	all = render_all(o, r, ok);
 	for (unsigned i = 0; i < o->n; i++) {
 		struct outdest *d = &o->dest[i];
 
-		if (!d->path || d->direct)
-			continue;
-		if (rename(live_tmp[i], d->target)) {
-			cli_warn("cannot write output (%s): %s", d->path, strerror(errno));
-			outputs_discard(o);
-			return 2;
-		}
-		live_tmp_set[i] = 0;
+		if (!ok[i] || (!all && !o->measured)) {
+			ok[i] = false;
+			dest_discard(d, i);
+		} else if (d->path && !d->direct)
+			ok[i] = !dest_commit(d, i);
+		rc |= ok[i] ? 0 : 2;
 	}
-	return stdout_commit();
+	if (stdout_failed(o, ok) ? fflush(stdout) != 0 : stdout_commit() != 0) {
+		rc = 2;
+		for (unsigned i = 0; i < o->n; i++)
+			ok[i] &= o->dest[i].path && strcmp(o->dest[i].path, "-");
+	}
+	memcpy(o->written, ok, sizeof(ok));
+	return rc;
+}
+
+/* The directory of path into buf ("." for a bare name). */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+/* The JSON of r in a new file lockbench-rescue-XXXXXX.json in dir;
+ * true when complete (path holds its name), else nothing is left. */
+static bool rescue_in(const char *dir, const struct outputs *o,
+		      const struct results *r, char *path, size_t len)
+{
+	FILE *f;
+	bool bad;
+	int fd;
+
+	if (!dir || !*dir ||
+	    snprintf(path, len, "%s/lockbench-rescue-XXXXXX.json", dir) >= (int)len)
+		return false;
+	fd = mkostemps(path, 5, O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fchmod(fd, o->mode) || !(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(path);
+		return false;
+	}
+	bad = format_find("json")->render(r, &o->ropts, f) != 0;
+	bad |= fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+	bad |= fclose(f) != 0;
+	if (bad)
+		unlink(path);
+	return !bad;
+}
+
+/* Did the JSON (json true) or a text format (not JSON, not CSV) reach
+ * its place? */
+static bool delivered(const struct outputs *o, bool json)
+{
+	for (unsigned i = 0; i < o->n; i++) {
+		const char *name = o->fmt[i]->name;
+
+		if (!o->written[i])
+			continue;
+		if (json ? !strcmp(name, "json") : strcmp(name, "json") && strcmp(name, "csv"))
+			return true;
+	}
+	return false;
+}
+
+/* Where a rescue file goes first: the directory of the failed JSON (or
+ * of the first failed file), not of a device or FIFO. */
+static void rescue_dir(const struct outputs *o, char *buf, size_t len)
+{
+	int pick = -1;
+
+	*buf = 0;
+	for (unsigned i = 0; i < o->n; i++)
+		if (!o->written[i] && o->dest[i].path && !o->dest[i].direct &&
+		    (pick < 0 || !strcmp(o->fmt[i]->name, "json")))
+			pick = (int)i;
+	if (pick >= 0)
+		dir_of(o->dest[pick].target, buf, len);
+}
+
+int outputs_rescue(struct outputs *o, const struct results *r)
+{
+	const struct format_info *table = format_find("table");
+	char dir[PATH_MAX], path[PATH_MAX + 32], err[256];
+	const char *tmp = getenv("TMPDIR");
+	const char *dirs[] = {dir, ".", tmp, "/tmp"};
+	bool saved = delivered(o, true);
+
+	if (saved)
+		return 2;
+	rescue_dir(o, dir, sizeof(dir));
+	for (unsigned k = 0; k < 4 && !saved; k++)
+		saved = rescue_in(dirs[k], o, r, path, sizeof(path));
+	if (saved && realpath(path, dir))
+		cli_warn("the results are saved in %s", dir);
+	else if (saved)
+		cli_warn("the results are saved in %s", path);
+	else
+		cli_warn("the results could not be saved (in the output's directory, "
+			 "., $TMPDIR or /tmp)");
+	if (!delivered(o, false) && !ferror(stdout) && table &&
+	    !format_check(table, r, err, sizeof(err))) {
+		if (o->header)
+			render_header(r, stdout);
+		table->render(r, &o->ropts, stdout);
+		fflush(stdout);
+	}
+	return 2;
 }

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../output/render/render.h"
 #include "opt.h"
@@ -23,6 +24,11 @@ struct outdest {
 				 * static buffer of outfile.c: one
 				 * struct outputs per process) */
 	bool direct;            /* a special file or "-": written in place */
+	bool replace;           /* an existing regular file: the twin takes
+				 * its mode and owner (old_*) */
+	unsigned old_mode;
+	uid_t old_uid;
+	gid_t old_gid;
 	FILE *file;             /* the open twin or special file, or NULL */
 };
 
@@ -33,6 +39,10 @@ struct outputs {
 	unsigned n;
 	struct outdest dest[OUTPUTS_MAX]; /* dest[i]: where fmt[i] goes */
 	bool resolved;          /* outputs_open() has checked every path */
+	bool measured;          /* results that cannot be made again (a run):
+				 * every destination that can be written is,
+				 * and outputs_rescue() saves the rest */
+	bool written[OUTPUTS_MAX]; /* fmt[i] reached its destination */
 	unsigned mode;          /* the mode of a new or replaced file */
 	struct render_opts ropts;
 	bool header;            /* --header: a provenance line above text */
@@ -84,21 +94,44 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 void outputs_check(const struct outputs *o, const struct results *shape);
 
 /*
- * Check every destination now, creating nothing (an unwritable path
- * fails early, exit 2): a regular file or a new name is written to a
- * temporary twin next to it, created when the results are written and
- * renamed over it when every destination is complete, with the mode the
- * umask gives; a symlink is followed and its target replaced; "-",
- * devices, FIFOs and sockets are opened and written in place.  Two
- * names for one file are refused.  Twins left by a killed run are
- * reported, one line each.
+ * Check every destination now (an unwritable path fails early, one
+ * line, exit 2): a regular file or a new name is written to a temporary
+ * twin next to it (NAME.tmp.XXXXXX); that twin is created and removed
+ * here once, so a name too long for it, a directory that takes no new
+ * file (/proc) or a missing directory is refused before anything runs.
+ * An existing regular file must be writable, and writable by its owner
+ * (mode bits: root, who bypasses them, does not overwrite a read-only
+ * file).  A symlink is followed and its target replaced; "-", devices,
+ * FIFOs and sockets are opened and written in place.  Two names for
+ * one file are refused.  Twins left by a killed run are reported, one
+ * line each.
  */
 void outputs_open(struct outputs *o);
 
-/* Render every format; the files appear only when all are complete.  Every write and
- * the final flush, fsync and close are checked, stdout included: 0, or
- * 2 after one line on stderr. */
+/*
+ * Render every format into its twin (or stream), then put each in
+ * place: a new name by rename; an existing file keeps its mode and
+ * owner (copied to the twin, then renamed), and where a rename would
+ * lose something (more than one hard link, an owner this process
+ * cannot give) the complete twin's contents are copied into it in place
+ * (docs/formats.md, "Where each format goes").  Every write and the
+ * final flush, fsync and close are checked, stdout included: 0, or 2
+ * after one line on stderr per failure.  Without o->measured nothing
+ * appears unless everything can (compare, import: run them again); with
+ * it, every destination that can be written is, and o->written says
+ * which.
+ */
 int outputs_write(struct outputs *o, const struct results *r);
+
+/*
+ * After outputs_write() failed on measured results: unless the JSON
+ * reached its destination, save it (it holds everything) to a new file
+ * lockbench-rescue-XXXXXX.json in the failed destination's directory,
+ * else the current one, else $TMPDIR, else /tmp, and name it in one
+ * line on stderr; unless a text format was delivered, print the table
+ * on stdout.  Returns 2.
+ */
+int outputs_rescue(struct outputs *o, const struct results *r);
 
 /* Remove the temporary twins being written, if any: from a signal
  * handler before dying by the signal (exit() removes it by itself). */

@@ -352,13 +352,16 @@ int cmd_run(const struct cli *c)
 		rc = dry_run(&run.cf, &run.t);
 		resume_release(&run.rs);
 	} else {
+		run.o.measured = true;
 		outputs_open(&run.o);
 		install_signals();
 		rc = measure(&run, &r);
 		results_finalize(&r);
 		wrc = outputs_write(&run.o, &r);
+		if (wrc)
+			outputs_rescue(&run.o, &r);
 		results_free(&r);
-		rc = wrc ? wrc : rc;
+		rc = interrupt_status(wrc ? wrc : rc);
 	}
 	topo_free(&run.t);
 	config_free(&run.cf);
