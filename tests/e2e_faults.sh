@@ -15,6 +15,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-cc}
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
+export TMPDIR=$OUT     # a rescue file that finds no other place lands here
 . "$ROOT/tests/lib.sh"
 cd "$OUT" || exit 1     # a relative path a bug might create lands here
 G=$ROOT/tests/golden/rtmutex
@@ -267,7 +268,6 @@ plugin() {	# plugin SRC NAME: build it as a user would
 }
 plugin tests/plugins/init_fails.c init_fails
 plugin tests/plugins/zero_size.c zero_size
-plugin tests/plugins/deadlock.c deadlock
 plugin tests/plugins/rare_skip.c rare_skip
 plugin tests/plugins/crash.c crash
 expect_exit 2 "plugin init fails" -- "$BIN" --plugin "$OUT/init_fails.so" -l ticket,init_fails \
@@ -306,18 +306,43 @@ sig_case() {	# sig_case SIGNAL DELAY
 for s in INT TERM HUP QUIT USR1 USR2 ALRM; do
 	sig_case $s "0.$((RANDOM % 9 + 2))"
 done
-# A second SIGINT: the machine restored at once, the process ends by it.
-fresh_tree
-"$BIN" -l tas -t 1 -r 50 --warmup 0 -d 0.1 -q -f json -o "$OUT/two.json" >/dev/null 2>&1 &
-pid=$!
-sleep 0.5
-kill -INT $pid
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc -eq 1 ] || [ $rc -eq 130 ] && ok || bad "double SIGINT: exit $rc"
-restored "double SIGINT"
-ls "$OUT"/two.json.tmp.* >/dev/null 2>&1 && bad "double SIGINT left a temporary file" || ok
+# A second signal while the first waits for workers that will not stop
+# (a plugin that deadlocks after tas completed; --watchdog 30): the
+# machine restored, the waiting cut short, the completed points written
+# (table and JSON), exit 128 + the signal.
+plugin tests/plugins/deadlock.c deadlock
+until_stderr() {	# until_stderr FILE PATTERN: wait (20 s at most) for PATTERN
+	for _ in $(seq 200); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+for s in INT TERM; do
+	fresh_tree
+	rm -f "$OUT/two.json"
+	"$BIN" --plugin "$OUT/deadlock.so" -l tas,deadlock --order sequential -t 1 -r 2 \
+		--warmup 0 -d 0.2 --watchdog 30 -f table,json -o "$OUT/two.json" \
+		>"$OUT/two.out" 2>"$OUT/two.err" &
+	pid=$!
+	until_stderr "$OUT/two.err" "deadlock threads=1" || bad "double SIG$s: deadlock never ran"
+	sleep 0.5
+	t0=$(date +%s)
+	kill -$s $pid
+	sleep 0.3
+	kill -$s $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq $((128 + $(kill -l $s))) ] && ok || bad "double SIG$s: exit $rc"
+	[ $(($(date +%s) - t0)) -lt 10 ] && ok || bad "double SIG$s: waited for the workers"
+	restored "double SIG$s"
+	json_ok "double SIG$s" "$OUT/two.json" \
+		"d['incomplete'] and [len(p['runs']) for p in d['points']] == [2, 0]"
+	grep -q '^1  *[0-9.]' "$OUT/two.out" && grep -q '^Lock: *tas *deadlock' "$OUT/two.out" &&
+		ok || bad "double SIG$s: no table: $(cat "$OUT/two.out")"
+	ls "$OUT"/two.json.tmp.* >/dev/null 2>&1 && bad "double SIG$s left a temporary file" || ok
+	kill -9 $pid 2>/dev/null
+done
 # stdout a closed pipe: the run still restores and writes -o.
 fresh_tree
 rc=$(closed_pipe "${QUICK[@]}" -l tas -f table,json -o "$OUT/pipe.json" 2>"$OUT/stderr")
@@ -333,6 +358,52 @@ rc=$?
 [ $rc -eq 139 ] && ok || bad "crashing plugin: exit $rc, want 139 (SIGSEGV)"
 restored "crashing plugin"
 ls "$OUT"/crash.json* >/dev/null 2>&1 && bad "crash left $(ls "$OUT"/crash.json*)" || ok
+
+# ---- a write that fails after the sweep: nothing measured is lost --------
+
+# rescue_case WHAT DIR ARGS...: start a run writing into DIR (created),
+# remove DIR once it measures; exit 2, the results in a rescue file
+# named on stderr (cwd $OUT here) and the table on stdout.
+rescue_case() {
+	local what=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	rm -f "$OUT"/lockbench-rescue-*.json
+	"$BIN" -l tas,ticket -t 1 -r 3 --warmup 0 -d 0.3 --no-tune "$@" \
+		>"$OUT/stdout" 2>"$OUT/stderr" &
+	local pid=$!
+	until_stderr "$OUT/stderr" "run 1/3" || bad "$what: the run never started"
+	rm -rf "$dir"
+	wait $pid
+	local rc=$?
+	cd "$OUT" || exit 1     # (the case whose current directory was removed)
+	[ $rc -eq 2 ] && ok || bad "$what: exit $rc: $(cat "$OUT/stderr")"
+	grep -q "cannot write output" "$OUT/stderr" && ok || bad "$what: no failure named"
+	RESCUE=$(sed -n 's/^lockbench: the results are saved in //p' "$OUT/stderr")
+	json_ok "$what: rescue file" "${RESCUE:-none}" \
+		"[len(p['runs']) for p in d['points']] == [3, 3]"
+	grep -q '^Lock: *tas *ticket' "$OUT/stdout" && ok || bad "$what: no table on stdout"
+}
+rescue_case "output directory removed" "$OUT/gone" -f table,json -o "$OUT/gone/x.json"
+[ "$(dirname "$RESCUE")" = "$OUT" ] && ok || bad "rescue not in the current directory: $RESCUE"
+rescue_case "-f json, directory removed" "$OUT/gone" -f json -o "$OUT/gone/x.json"
+rescue_case "json and csv, the json's directory removed" "$OUT/gone" \
+	-o "json=$OUT/gone/x.json,csv=$OUT/kept.csv"
+head -1 "$OUT/kept.csv" | grep -q '^variant,' && [ "$(wc -l <"$OUT/kept.csv")" -eq 7 ] &&
+	ok || bad "the CSV that could be written was not"
+# The current directory is gone too: $TMPDIR.
+mkdir -p "$OUT/cwd" "$OUT/tmpd"
+cd "$OUT/cwd" || exit 1
+TMPDIR=$OUT/tmpd rescue_case "cwd removed too" "$OUT/cwd" -f json -o "$OUT/cwd/x.json"
+[ "$(dirname "$RESCUE")" = "$OUT/tmpd" ] && ok || bad "rescue not in \$TMPDIR: $RESCUE"
+# A device that fails every write (/dev/full, kept as a device): the
+# rescue is not put beside it, in /dev, but here.
+expect_exit 2 "run -o /dev/full" -- "$BIN" "${QUICK[@]}" -l tas --no-tune -f json -o /dev/full
+RESCUE=$(sed -n 's/^lockbench: the results are saved in //p' "$OUT/stderr")
+[ "$(dirname "${RESCUE:-/}")" = "$OUT" ] && ok || bad "/dev/full: rescue at '$RESCUE'"
+json_ok "/dev/full rescue" "${RESCUE:-none}"
+ls /dev/lockbench-rescue-* >/dev/null 2>&1 && bad "a rescue file in /dev" || ok
+rm -f "$OUT"/lockbench-rescue-*.json
 
 # ---- watchdog and broken locks ------------------------------------------
 

@@ -121,6 +121,82 @@ for mask in 022 027 077; do
 		ok || bad "umask $mask: $(stat -c %a "$OUT/m.json" "$OUT/m.csv"), want $want"
 done
 
+# ---- every target checked before any run ----------------------------------
+# A run of 60 s must be refused within 10: one line, exit 2, nothing left.
+LONG=(-l tas -t 1 -r 1 --warmup 0 -d 60 --no-tune -q)
+early() {	# early WHAT PATTERN ARGS...
+	local what=$1 pat=$2
+	shift 2
+	rm -rf "$OUT/d" && mkdir "$OUT/d"
+	expect_exit 2 "$what" -- timeout 10 "$BIN" "${LONG[@]}" "$@" || return
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ] || ! grep -q -- "$pat" "$OUT/stderr"; then
+		bad "$what: want one line with '$pat': $(cat "$OUT/stderr")"
+	elif [ -n "$(ls -A "$OUT/d")" ]; then
+		bad "$what: left $(ls -A "$OUT/d")"
+	else
+		ok
+	fi
+}
+early "-o /proc/version" "cannot write output (/proc/version)" -o /proc/version
+early "-o /nonexistent/x" "cannot write output (/nonexistent-$$/x)" -o "/nonexistent-$$/x"
+early "-o a directory" "Is a directory" -o "$OUT/d"
+# The temporary twin is NAME.tmp.XXXXXX: 245 characters and more cannot
+# have one in a 255-byte directory entry; 244 can.
+long=$(printf 'a%.0s' $(seq 246))
+early "-o a 246-character name" "File name too long" -o "$OUT/d/$long"
+early "-o a 245-character name" "File name too long" -o "$OUT/d/${long:0:245}"
+expect_exit 0 "-o a 244-character name" -- "$BIN" compare -f json -o "$OUT/d/${long:0:244}" "$K0"
+is_json "$OUT/d/${long:0:244}" && ok || bad "the 244-character name was not written"
+early "a non-UTF-8 --label" "--label: not UTF-8" --label $'k0-\xff\xfe' -o "$OUT/d/l.json"
+early "a non-UTF-8 --row-name" "--row-name: not UTF-8" --row-name $'\xe9' -f csv -o "$OUT/d/l.csv"
+refused "import: a non-UTF-8 --label" "--label: not UTF-8" import locktorture --label $'\xff' \
+	-o "$OUT/d/i.json" "$LT"
+# A read-only file is not overwritten, not even by root.
+rm -f "$OUT/ro.json" && echo old >"$OUT/ro.json" && chmod 444 "$OUT/ro.json"
+early "-o a read-only file" "read-only (mode 0444)" -o "$OUT/ro.json"
+[ "$(cat "$OUT/ro.json")" = old ] && ok || bad "the read-only file was replaced"
+# A directory nothing may be created in, even by root (immutable).
+mkdir -p "$OUT/imm"
+if chattr +i "$OUT/imm" 2>/dev/null; then
+	early "-o into an immutable directory" "cannot write output" -o "$OUT/imm/x.json"
+	chattr -i "$OUT/imm"
+fi
+# A directory this user may not write.
+chmod 755 "$OUT" && mkdir -p "$OUT/rootonly" && chmod 755 "$OUT/rootonly"
+AS_NOBODY=()
+if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	expect_exit 2 "-o into a directory not writable" -- timeout 10 "${AS_NOBODY[@]}" "$BIN" "${LONG[@]}" \
+		-o "$OUT/rootonly/x.json"
+	grep -q "Permission denied" "$OUT/stderr" && ok || bad "as nobody: $(cat "$OUT/stderr")"
+fi
+
+# ---- an existing file keeps its mode, owner and links -------------------------
+# (docs/formats.md): the complete twin is renamed over a file with one
+# link after taking its mode and owner, and copied into one with several.
+rm -f "$OUT"/h*.json
+echo old >"$OUT/h1.json" && chmod 600 "$OUT/h1.json" && chown 65534:65534 "$OUT/h1.json" &&
+	ln "$OUT/h1.json" "$OUT/h2.json"
+ino=$(stat -c %i "$OUT/h1.json")
+expect_exit 0 "-o onto a file with two links" -- "$BIN" compare -f json -o "$OUT/h1.json" "$K0"
+[ "$(stat -c '%i %h %a %u %g' "$OUT/h1.json")" = "$ino 2 600 65534 65534" ] && is_json "$OUT/h2.json" &&
+	ok || bad "two links: $(stat -c '%i %h %a %u %g' "$OUT/h1.json") (was $ino), h2: $(head -c 20 "$OUT/h2.json")"
+echo old >"$OUT/h3.json" && chmod 640 "$OUT/h3.json" && chown 65534:100 "$OUT/h3.json"
+expect_exit 0 "-o onto a file of another owner" -- "$BIN" "${QUICK[@]}" -q -f json -o "$OUT/h3.json"
+[ "$(stat -c '%a %u %g' "$OUT/h3.json")" = "640 65534 100" ] && is_json "$OUT/h3.json" &&
+	ok || bad "one link: $(stat -c '%a %u %g' "$OUT/h3.json")"
+ls "$OUT"/h*.tmp.* >/dev/null 2>&1 && bad "a temporary file was left" || ok
+if [ ${#AS_NOBODY[@]} -gt 0 ]; then
+	# A user who may write the file but not give it away: copied in place.
+	mkdir -p "$OUT/shared" && chmod 777 "$OUT/shared"
+	echo old >"$OUT/shared/r.json" && chmod 666 "$OUT/shared/r.json"
+	expect_exit 0 "-o onto root's file, as another user" -- "${AS_NOBODY[@]}" "$BIN" compare \
+		-f json -o "$OUT/shared/r.json" "$K0"
+	[ "$(stat -c '%a %u' "$OUT/shared/r.json")" = "666 0" ] && is_json "$OUT/shared/r.json" &&
+		[ "$(ls -A "$OUT/shared")" = r.json ] &&
+		ok || bad "as nobody: $(stat -c '%a %u' "$OUT/shared/r.json"), $(ls -A "$OUT/shared")"
+fi
+
 # ---- width: tables split within --width, the baseline repeated ---------------
 # max_width FILE [SKIP_RE]: the widest line in characters (not bytes).
 max_width() {
