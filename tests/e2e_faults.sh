@@ -343,6 +343,21 @@ for s in INT TERM; do
 	ls "$OUT"/two.json.tmp.* >/dev/null 2>&1 && bad "double SIG$s left a temporary file" || ok
 	kill -9 $pid 2>/dev/null
 done
+# Two SIGINTs back to back in an ordinary sweep (an impatient Ctrl-C):
+# the same, whichever moment the second one meets.
+fresh_tree
+"$BIN" -l tas,ticket -t 1 -r 50 --warmup 0 -d 0.1 -f table,json -o "$OUT/two.json" \
+	>"$OUT/two.out" 2>"$OUT/two.err" &
+pid=$!
+until_stderr "$OUT/two.err" "run 3/50" || bad "two SIGINTs: the sweep never ran"
+kill -INT $pid
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || [ $rc -eq 1 ] && ok || bad "two SIGINTs: exit $rc"
+restored "two SIGINTs"
+json_ok "two SIGINTs" "$OUT/two.json" "d['incomplete'] and sum(len(p['runs']) for p in d['points']) >= 2"
+grep -q '^1  *[0-9.]' "$OUT/two.out" && ok || bad "two SIGINTs: no table: $(cat "$OUT/two.out")"
 # stdout a closed pipe: the run still restores and writes -o.
 fresh_tree
 rc=$(closed_pipe "${QUICK[@]}" -l tas -f table,json -o "$OUT/pipe.json" 2>"$OUT/stderr")
