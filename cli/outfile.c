@@ -262,6 +262,19 @@ static int twin_pattern(const char *target, char *buf, size_t len)
 	return 0;
 }
 
+/* The directory of path into buf ("." for a bare name). */
+static void dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
 /*
  * Create and remove the twin the writer will create later, with the
  * same name pattern in the same directory: a name too long for the
@@ -277,6 +290,15 @@ static void probe_twin(const struct outdest *d)
 	errno = ENAMETOOLONG;
 	if (!twin_pattern(d->target, name, sizeof(name)))
 		fd = mkostemp(name, O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		char dir[PATH_MAX];
+		struct stat st;
+
+		dir_of(d->target, dir, sizeof(dir));
+		if (stat(dir, &st))
+			cli_die("cannot write output (%s): no directory %s", d->path, dir);
+		errno = ENOENT;
+	}
 	if (fd < 0)
 		cli_die("cannot write output (%s): its temporary file (%s.tmp.XXXXXX) "
 			"cannot be created: %s", d->path, d->target, strerror(errno));
@@ -671,19 +693,6 @@ int outputs_write(struct outputs *o, const struct results *r)
 	}
 	memcpy(o->written, ok, sizeof(ok));
 	return rc;
-}
-
-/* The directory of path into buf ("." for a bare name). */
-static void dir_of(const char *path, char *buf, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(buf, len, ".");
-	else if (slash == path)
-		snprintf(buf, len, "/");
-	else
-		snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
 /* The JSON of r in a new file lockbench-rescue-XXXXXX.json in dir;
