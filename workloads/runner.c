@@ -430,15 +430,28 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	return RUN_OK;
 }
 
-/* Wait for the workers to leave; false if they did not in time, or at
- * once after a second signal (RUN_HURRY). */
+/*
+ * Wait for the workers to leave; false if they did not in time.  After
+ * a second signal (RUN_HURRY) the wait is cut short, but only for
+ * workers that are stuck: 0.1 s after the last one left (a worker on
+ * its way out is never abandoned, as it still reads the run's memory).
+ */
 static bool join_all(struct thread_arg *a, struct run_state *rs, unsigned n,
 		     double timeout, volatile sig_atomic_t *intr)
 {
-	double until = lb_mono_s() + timeout;
+	double until = lb_mono_s() + timeout, moved = lb_mono_s();
+	unsigned seen = 0, k;
 
-	while (atomic_load_explicit(&rs->exited, lb_acq) < n) {
-		if (lb_mono_s() > until || (intr && (*intr & RUN_HURRY)))
+	while ((k = atomic_load_explicit(&rs->exited, lb_acq)) < n) {
+		double t = lb_mono_s();
+
+		if (k != seen) {
+			seen = k;
+			moved = t;
+		} else if (intr && (*intr & RUN_HURRY) && t - moved > 0.1) {
+			return false;
+		}
+		if (t > until)
 			return false;
 		sleep_s(0.001);
 	}
