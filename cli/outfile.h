@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Where each requested format goes, and the one atomic writer of -o
- * (run, compare, import): the file is written to a temporary twin and
- * renamed into place only when complete, so an interrupted or failed
- * write never leaves a file that looks whole.
+ * Where each requested format goes, and the one writer of -o (run,
+ * compare, import, locktorture): the file is written to a temporary
+ * twin and put in place only when complete, so an interrupted or failed
+ * write never leaves a file that looks whole; a run's results that
+ * cannot be written go to a rescue file (outputs_rescue).
  */
 #ifndef LOCKBENCH_CLI_OUTFILE_H
 #define LOCKBENCH_CLI_OUTFILE_H
@@ -43,7 +44,7 @@ struct outputs {
 				 * every destination that can be written is,
 				 * and outputs_rescue() saves the rest */
 	bool written[OUTPUTS_MAX]; /* fmt[i] reached its destination */
-	unsigned mode;          /* the mode of a new or replaced file */
+	unsigned mode;          /* the mode of a new file (the umask's) */
 	struct render_opts ropts;
 	bool header;            /* --header: a provenance line above text */
 };
