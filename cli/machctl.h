@@ -15,7 +15,9 @@
 #include "../topology/machine.h"
 
 /* Set by the first terminating signal after install_signals() (SIGINT,
- * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...); SIGPIPE is ignored. */
+ * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...); SIGPIPE is ignored.
+ * A signal already ignored when install_signals() runs (nohup's SIGHUP,
+ * a background job's SIGINT) is left ignored. */
 extern volatile sig_atomic_t interrupted;
 void install_signals(void);
 

@@ -285,8 +285,8 @@ one_line "plugin lock_size 0" "lock_size 0"
 # what was measured: here after a random delay into a tuned run.
 sig_case() {	# sig_case SIGNAL DELAY
 	fresh_tree
-	"$BIN" -l tas,ticket -t 1 -r 30 --warmup 0 -d 0.1 -q -f json -o "$OUT/sig.json" \
-		>/dev/null 2>"$OUT/sig.err" &
+	"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1 -r 30 --warmup 0 -d 0.1 -q -f json \
+		-o "$OUT/sig.json" >/dev/null 2>"$OUT/sig.err" &
 	local pid=$!
 	sleep "$2"
 	kill -"$1" $pid
@@ -308,7 +308,7 @@ for s in INT TERM HUP QUIT USR1 USR2 ALRM; do
 done
 # A second SIGINT: the machine restored at once, the process ends by it.
 fresh_tree
-"$BIN" -l tas -t 1 -r 50 --warmup 0 -d 0.1 -q -f json -o "$OUT/two.json" >/dev/null 2>&1 &
+"${SIGDFL[@]}" "$BIN" -l tas -t 1 -r 50 --warmup 0 -d 0.1 -q -f json -o "$OUT/two.json" >/dev/null 2>&1 &
 pid=$!
 sleep 0.5
 kill -INT $pid

@@ -715,6 +715,11 @@ static void signal_child(int fd, bool stuck)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	/* As a foreground run starts, whatever the test runner ignored
+	 * (lockbench keeps a signal ignored at start ignored). */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	install_signals();
 	if (machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)) != 0)
 		_exit(2);
@@ -776,6 +781,47 @@ static void test_second_signal_restores(void **state)
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status));
 	assert_int_equal(WTERMSIG(status), SIGHUP);
+	assert_acpi_pristine(f);
+	assert_false(file_exists(f->state));
+}
+
+/*
+ * A signal ignored at start stays ignored (nohup's SIGHUP, a SIGTERM the
+ * parent ignores): the run goes on, tuned, and the other signals still
+ * stop it.
+ */
+static void test_ignored_signal_stays(void **state)
+{
+	struct fake *f = *state;
+	struct sigaction sa;
+	char msg[512];
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(20);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		install_signals();
+		if (sigaction(SIGHUP, NULL, &sa) || sa.sa_handler != SIG_IGN ||
+		    sigaction(SIGTERM, NULL, &sa) || sa.sa_handler != SIG_IGN)
+			_exit(5);
+		if (machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)) != 0)
+			_exit(2);
+		raise(SIGHUP);
+		raise(SIGTERM);
+		if (interrupted || strcmp(get(f, GOV(0)), "userspace"))
+			_exit(3);
+		raise(SIGINT);
+		if (interrupted != SIGINT)
+			_exit(4);
+		_exit(machine_restore() ? 6 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_acpi_pristine(f);
 	assert_false(file_exists(f->state));
 }
@@ -1316,6 +1362,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reset_refuses_other_root, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_sigint_restores, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_second_signal_restores, setup_acpi, teardown),
+		cmocka_unit_test_setup_teardown(test_ignored_signal_stays, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_persist_then_reset, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_state_file, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_malformed, setup_acpi, teardown),
