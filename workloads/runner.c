@@ -568,8 +568,10 @@ static int lock_init_watched(const struct run_spec *sp, struct run_mem *m,
 		if (lb_mono_s() > until || newly_interrupted(sp, 0)) {
 			pthread_detach(th);
 			m->stuck = true;
-			if (newly_interrupted(sp, 0))
+			if (newly_interrupted(sp, 0)) {
+				snprintf(err, errlen, "lockbench: interrupted");
 				return RUN_INTERRUPTED;
+			}
 			snprintf(err, errlen, "lockbench: %s: init() did not return within %.1f s",
 				 sp->ops->name, sp->watchdog_s);
 			return RUN_ABORT;
