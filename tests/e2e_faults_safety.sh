@@ -9,9 +9,11 @@
 #     lockbench's mark) is left as it is, with one line and exit 2; a
 #     state file recorded under another sysfs root is refused;
 #   - a worker that cannot be started, a placement that cannot be pinned,
-#     a plugin init() that fails or never returns: one line, exit 2, the
-#     machine restored, the points measured before it written;
-#   - the first SIGINT while a start-up hangs ends the run;
+#     a plugin init() that fails or never returns, a thread_init() that
+#     never returns: one line, exit 2, the machine restored, the points
+#     measured before it written;
+#   - the first SIGINT while a start-up hangs (init(), thread_init())
+#     ends the run;
 #   - signals ignored at start (nohup, `trap '' TERM`) stay ignored.
 #
 # Everything happens under one temporary directory: the machine settings
@@ -48,7 +50,7 @@ json_ok() {	# json_ok WHAT FILE [python condition on d]
 	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
 "$CC" -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC "$ROOT/tests/fault_preload.c" \
 	-o "$OUT/fault.so" -ldl || exit 1
-for p in init_fails init_hangs; do
+for p in init_fails init_hangs thread_init_hangs; do
 	"$CC" -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -I"$ROOT/locks" \
 		"$ROOT/tests/plugins/$p.c" -o "$OUT/$p.so" || exit 1
 done
@@ -190,25 +192,33 @@ startup "a plugin init() that never returns" "init_hangs: init() did not return 
 	-- --plugin "$OUT/init_hangs.so" -l tas,init_hangs -t 1 --watchdog 1
 startup "a plugin init() that fails" "init_fails: init failed: .*(plugin" "$FIRST_LOCK" \
 	-- --plugin "$OUT/init_fails.so" -l tas,init_fails -t 1
+startup "a plugin thread_init() that never returns" \
+	"thread_init_hangs: 1 of 2 threads did not start within .*(thread_init did not return)" \
+	"$ONE_THREAD" -- --plugin "$OUT/thread_init_hangs.so" -l tas,thread_init_hangs -t 1,2
 
-# The first SIGINT while init() hangs ends the run at once.
-fresh_tree
-"${SIGDFL[@]}" "$BIN" --plugin "$OUT/init_hangs.so" -l tas,init_hangs -t 1 --watchdog 120 \
-	--order sequential -r 1 --warmup 0 -d 0.05 -q -f json -o "$OUT/i.json" 2>"$OUT/stderr" &
-pid=$!
-for _ in $(seq 100); do [ "$(cat "$GOV")" = userspace ] && break; sleep 0.1; done
-sleep 1
-kill -INT $pid
-t0=$(date +%s)
-for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-kill -0 $pid 2>/dev/null && { bad "SIGINT in a hung init(): still running"; kill -9 $pid; }
-wait $pid
-rc=$?
-[ $rc -eq 1 ] && ok || bad "SIGINT in a hung init(): exit $rc: $(cat "$OUT/stderr")"
-[ $(($(date +%s) - t0)) -lt 5 ] && ok || bad "SIGINT in a hung init(): slow"
-restored "SIGINT in a hung init()"
-json_ok "SIGINT in a hung init()" "$OUT/i.json" "d['incomplete'] is True and \
-any(p['runs'] for p in d['points'])"
+# The first SIGINT while init() or a thread_init() hangs ends the run at
+# once.
+hung_sigint() {	# hung_sigint WHAT PLUGIN THREADS
+	fresh_tree
+	"${SIGDFL[@]}" "$BIN" --plugin "$OUT/$2.so" -l "tas,$2" -t "$3" --watchdog 120 \
+		--order sequential -r 1 --warmup 0 -d 0.05 -q -f json -o "$OUT/i.json" \
+		2>"$OUT/stderr" &
+	local pid=$! t0 rc
+	for _ in $(seq 100); do [ "$(cat "$GOV")" = userspace ] && break; sleep 0.1; done
+	sleep 1.5
+	kill -INT $pid
+	t0=$(date +%s)
+	for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	kill -0 $pid 2>/dev/null && { bad "$1: still running"; kill -9 $pid; }
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] && ok || bad "$1: exit $rc: $(cat "$OUT/stderr")"
+	[ $(($(date +%s) - t0)) -lt 5 ] && ok || bad "$1: slow"
+	restored "$1"
+	json_ok "$1" "$OUT/i.json" "d['incomplete'] is True and d['points'][0]['runs']"
+}
+hung_sigint "SIGINT in a hung init()" init_hangs 1
+hung_sigint "SIGINT in a hung thread_init()" thread_init_hangs 2
 
 # ---- 3. signals ignored at start stay ignored --------------------------------
 

@@ -441,15 +441,22 @@ static bool newly_interrupted(const struct run_spec *sp, sig_atomic_t was)
  * a stop signal arrives meanwhile (one that was there already when the
  * wait began, the usual end of an interrupted window, does not count:
  * the first signal is never ignored, and the second one still kills).
+ * @unready_stuck: the workers were never released because some did not
+ * get ready (stuck in thread_init, or a signal came first): once every
+ * ready one has left, the others are not waited for.
  */
 static bool join_all(const struct run_spec *sp, struct thread_arg *a,
-		     struct run_state *rs, unsigned n, double timeout)
+		     struct run_state *rs, unsigned n, double timeout,
+		     bool unready_stuck)
 {
 	double until = lb_mono_s() + timeout;
 	sig_atomic_t was = sp->interrupted ? *sp->interrupted : 0;
 
 	while (atomic_load_explicit(&rs->exited, lb_acq) < n) {
 		if (lb_mono_s() > until || newly_interrupted(sp, was))
+			return false;
+		if (unready_stuck && atomic_load_explicit(&rs->exited, lb_acq) >=
+				     atomic_load_explicit(&rs->ready, lb_acq))
 			return false;
 		sleep_s(0.001);
 	}
@@ -656,12 +663,15 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 		if (newly_interrupted(sp, 0))
 			return RUN_INTERRUPTED;
 		if (lb_mono_s() > until) {
+			unsigned late = sp->nthreads -
+					atomic_load_explicit(&m->rs->ready, lb_acq);
+
 			snprintf(err, errlen,
-				 "lockbench: %s: %u thread%s did not start within %.0f s",
-				 sp->ops->name, sp->nthreads,
-				 sp->nthreads == 1 ? "" : "s",
+				 "lockbench: %s: %u of %u thread%s did not start within %.0f s "
+				 "(thread_init did not return)", sp->ops->name, late,
+				 sp->nthreads, sp->nthreads == 1 ? "" : "s",
 				 10 + sp->nthreads * 0.1);
-			return RUN_HUNG;
+			return RUN_ABORT;	/* stuck in a plugin's thread_init */
 		}
 		sleep_s(0.0005);
 	}
@@ -755,7 +765,7 @@ static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
 	atomic_fetch_add_explicit(&m->rs->exited, sp->nthreads - started, lb_rel);
 	atomic_store_explicit(&m->rs->go, 1, lb_rel);
-	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s);
+	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s, false);
 }
 
 /*
@@ -829,7 +839,8 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 			 "(deadlock or lost wakeup?)", sp->ops->name, sp->nthreads,
 			 sp->nthreads == 1 ? "" : "s",
 			 sp->watchdog_s);
-	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s))
+	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
+		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
 		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
 	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
 	if (rc == RUN_OK) {
