@@ -401,7 +401,7 @@ for i in $(seq 1 10); do
 	mutate "$LT/new-kernel.log" "$OUT/m.log" $i
 	fuzz_one "import mutated log #$i" import locktorture "$OUT/m.log"
 	fresh_tree
-	printf '{"pid": 1, "root": "%s", "changes": [' "$LOCKBENCH_SYSROOT" >"$OUT/st.json"
+	printf '{"lockbench": "machine state", "pid": 1, "root": "%s", "changes": [' "$LOCKBENCH_SYSROOT" >"$OUT/st.json"
 	printf '{"path": "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "old": "schedutil", "new": "userspace"}]}' >>"$OUT/st.json"
 	mkdir -p "$(dirname "$LOCKBENCH_STATE")"
 	mutate "$OUT/st.json" "$LOCKBENCH_STATE" $i
