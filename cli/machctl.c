@@ -79,6 +79,23 @@ static void install_crash_handlers(void)
 #endif
 }
 
+/* 1 when @sig was ignored when lockbench started (read, not changed). */
+static int ignored_at_start(int sig)
+{
+	struct sigaction old;
+
+	return !sigaction(sig, NULL, &old) && !(old.sa_flags & SA_SIGINFO) &&
+	       old.sa_handler == SIG_IGN;
+}
+
+/*
+ * A signal ignored when lockbench starts stays ignored: nohup ignores
+ * SIGHUP, a shell without job control ignores SIGINT and SIGQUIT in a
+ * background job, a parent may ignore SIGTERM on purpose; each chose
+ * that the signal should not end the process (POSIX.1-2017, exec: "signals
+ * set to be ignored by the calling process image shall be set to be
+ * ignored by the new process image").  Handlers go on the others only.
+ */
 void install_signals(void)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
@@ -88,7 +105,8 @@ void install_signals(void)
 	for (unsigned i = 0; i < n; i++)
 		sigaddset(&sa.sa_mask, stop_signals[i]);
 	for (unsigned i = 0; i < n; i++)
-		sigaction(stop_signals[i], &sa, NULL);
+		if (!ignored_at_start(stop_signals[i]))
+			sigaction(stop_signals[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 	install_crash_handlers();

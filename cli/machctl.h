@@ -16,7 +16,9 @@
 
 /* Set by the first terminating signal after install_signals() (SIGINT,
  * SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...) to its number; a
- * second adds RUN_HURRY (workloads/runner.h).  SIGPIPE is ignored. */
+ * second adds RUN_HURRY (workloads/runner.h).  SIGPIPE is ignored.
+ * A signal already ignored when install_signals() runs (nohup's SIGHUP,
+ * a background job's SIGINT) is left ignored. */
 extern volatile sig_atomic_t interrupted;
 
 /* The exit status after the results are written: 128 + the first

@@ -3,10 +3,10 @@
  * `lockbench system show|tune|reset`: the machine's noise sources, the
  * settings a run would make (kept until reset), and their undoing.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../kernel/kmod.h"
 #include "../output/render/render.h"
@@ -20,13 +20,15 @@
 static int system_show(bool json)
 {
 	json_t *d = machine_describe(NULL, 0);
-	char cmd[PATH_MAX + 64];
-	struct stat st;
+	char cmd[PATH_MAX + 64], why[PATH_MAX + 256];
 	int rc;
 
 	if (!d)
 		return 1;
-	if (!stat(machine_state_path(), &st))
+	rc = machine_state_probe(why, sizeof(why));
+	if (rc < 0)
+		cli_warn_msg(why);
+	else if (rc > 0)
 		cli_warn("machine state (%s): settings changed by a lockbench that "
 			 "has not restored them (running, killed, or 'system tune'); "
 			 "restore them with: %s", machine_state_path(),
@@ -66,12 +68,13 @@ static int system_reset(void)
 	if (*msg)
 		fprintf(rc ? stderr : stdout, "%s\n", msg);
 	if (rc)
-		return 1;
+		return rc == -EINVAL ? 2 : 1;
 	msg[0] = '\0';
 	rc = machine_reset_from_state(msg, sizeof(msg));
 	if (*msg)
 		fprintf(rc ? stderr : stdout, "%s\n", msg);
-	return rc ? 1 : 0;
+	/* Not a state file lockbench wrote, or not for this root: bad input. */
+	return rc == -EINVAL ? 2 : rc ? 1 : 0;
 }
 
 int cmd_system(const struct cli *c)

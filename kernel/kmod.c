@@ -248,10 +248,20 @@ static void record_path(char *out, size_t len)
 	snprintf(out, len, "%s.module", machine_state_path());
 }
 
+/* 1 when @path is a regular file of the effective user (not a symlink,
+ * device or FIFO): the only kind of module record lockbench writes. */
+static int record_is_file(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
 int kmod_record(const char *name)
 {
-	char path[PATH_MAX + 16], tmp[PATH_MAX + 32], *slash;
+	char path[PATH_MAX + 16], tmp[PATH_MAX + 48], *slash;
 	FILE *f;
+	int fd;
 
 	record_path(path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s", path);
@@ -260,16 +270,28 @@ int kmod_record(const char *name)
 		*slash = '\0';
 		mkdir(tmp, 0700);	/* as the state file's own directory */
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		int e = errno;
+
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return -e;
+	}
 	fprintf(f, "%s %d\n", name, (int)getpid());
 	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
 		int e = errno;
 
 		unlink(tmp);
 		return -e;
+	}
+	if (!access(path, F_OK) && !record_is_file(path)) {
+		unlink(tmp);	/* never rename over what we did not write */
+		return -EEXIST;
 	}
 	return rename(tmp, path) ? -errno : 0;
 }
@@ -279,7 +301,8 @@ void kmod_forget(void)
 	char path[PATH_MAX + 16];
 
 	record_path(path, sizeof(path));
-	unlink(path);
+	if (record_is_file(path))
+		unlink(path);
 }
 
 int kmod_reset_from_state(char *msg, size_t len)
@@ -290,6 +313,13 @@ int kmod_reset_from_state(char *msg, size_t len)
 
 	msg[0] = '\0';
 	record_path(path, sizeof(path));
+	if (access(path, F_OK))
+		return 0;
+	if (!record_is_file(path)) {
+		snprintf(msg, len, "lockbench: module record (%s): not a file lockbench "
+			 "wrote; left as it is", path);
+		return -EINVAL;
+	}
 	f = fopen(path, "re");
 	if (!f)
 		return 0;

@@ -50,8 +50,10 @@ int kmod_unload(const char *name, char *msg, size_t len);
  * kmod_forget() removes it.  A lockbench killed in between (kill -9, a
  * crash) leaves it, and `lockbench system reset` calls
  * kmod_reset_from_state(), which unloads the module.
- * kmod_record returns 0 or -errno (the file could not be written: do
- * not load then); kmod_forget is idempotent.
+ * kmod_record returns 0 or -errno (the file could not be written, or
+ * something lockbench did not write is at its path: do not load then);
+ * kmod_forget is idempotent and unlinks only a regular file of the
+ * effective user.
  */
 int kmod_record(const char *name);
 void kmod_forget(void);
@@ -61,7 +63,9 @@ void kmod_forget(void);
  * nothing is recorded, or "unloaded NAME (left by lockbench pid PID)"
  * (also when it was gone already: "NAME was not loaded any more");
  * -EBUSY while that lockbench still runs (it unloads on exit); -EIO when
- * unloading failed (the record is kept for another try), with @msg.
+ * unloading failed (the record is kept for another try), with @msg;
+ * -EINVAL, the path left as it is, when it is malformed or not a regular
+ * file of the effective user (a symlink, device, FIFO: never ours).
  */
 int kmod_reset_from_state(char *msg, size_t len);
 

@@ -185,8 +185,8 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 fi
 
 # SIGINT mid-sweep: completed points are written, JSON valid and marked.
-"$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.1 -d 0.3 -q -f json -o "$OUT/int.json" \
-	>"$OUT/int.out" 2>"$OUT/int.err" &
+"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.1 -d 0.3 -q -f json \
+	-o "$OUT/int.json" >"$OUT/int.out" 2>"$OUT/int.err" &
 pid=$!
 sleep 1.5
 kill -INT $pid

@@ -285,8 +285,8 @@ one_line "plugin lock_size 0" "lock_size 0"
 # what was measured: here after a random delay into a tuned run.
 sig_case() {	# sig_case SIGNAL DELAY
 	fresh_tree
-	"$BIN" -l tas,ticket -t 1 -r 30 --warmup 0 -d 0.1 -q -f json -o "$OUT/sig.json" \
-		>/dev/null 2>"$OUT/sig.err" &
+	"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1 -r 30 --warmup 0 -d 0.1 -q -f json \
+		-o "$OUT/sig.json" >/dev/null 2>"$OUT/sig.err" &
 	local pid=$!
 	sleep "$2"
 	kill -"$1" $pid
@@ -321,7 +321,7 @@ until_stderr() {	# until_stderr FILE PATTERN: wait (20 s at most) for PATTERN
 for s in INT TERM; do
 	fresh_tree
 	rm -f "$OUT/two.json"
-	"$BIN" --plugin "$OUT/deadlock.so" -l tas,deadlock --order sequential -t 1 -r 2 \
+	"${SIGDFL[@]}" "$BIN" --plugin "$OUT/deadlock.so" -l tas,deadlock --order sequential -t 1 -r 2 \
 		--warmup 0 -d 0.2 --watchdog 30 -f table,json -o "$OUT/two.json" \
 		>"$OUT/two.out" 2>"$OUT/two.err" &
 	pid=$!
@@ -346,7 +346,7 @@ done
 # Two SIGINTs back to back in an ordinary sweep (an impatient Ctrl-C):
 # the same, whichever moment the second one meets.
 fresh_tree
-"$BIN" -l tas,ticket -t 1 -r 50 --warmup 0 -d 0.1 -f table,json -o "$OUT/two.json" \
+"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1 -r 50 --warmup 0 -d 0.1 -f table,json -o "$OUT/two.json" \
 	>"$OUT/two.out" 2>"$OUT/two.err" &
 pid=$!
 until_stderr "$OUT/two.err" "run 3/50" || bad "two SIGINTs: the sweep never ran"
@@ -487,7 +487,7 @@ for i in $(seq 1 10); do
 	mutate "$LT/new-kernel.log" "$OUT/m.log" $i
 	fuzz_one "import mutated log #$i" import locktorture "$OUT/m.log"
 	fresh_tree
-	printf '{"pid": 1, "root": "%s", "changes": [' "$LOCKBENCH_SYSROOT" >"$OUT/st.json"
+	printf '{"lockbench": "machine state", "pid": 1, "root": "%s", "changes": [' "$LOCKBENCH_SYSROOT" >"$OUT/st.json"
 	printf '{"path": "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "old": "schedutil", "new": "userspace"}]}' >>"$OUT/st.json"
 	mkdir -p "$(dirname "$LOCKBENCH_STATE")"
 	mutate "$OUT/st.json" "$LOCKBENCH_STATE" $i

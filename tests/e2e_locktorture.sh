@@ -170,7 +170,7 @@ grep -q "Invalid argument" "$OUT/stderr" && grep -q 'invalid torture type: "spin
 
 # ---- SIGINT: stop, unload, restore, keep what was measured -----------------
 tree
-"$BIN" locktorture -t 1 -r 1 --warmup 0 -d 60 -q -f json -o "$OUT/int.json" 2>"$OUT/err" &
+"${SIGDFL[@]}" "$BIN" locktorture -t 1 -r 1 --warmup 0 -d 60 -q -f json -o "$OUT/int.json" 2>"$OUT/err" &
 bgpid=$!
 if wait_loaded; then
 	sleep 3

@@ -126,7 +126,7 @@ for p in d["points"]:
 # --resume: interrupt a sweep, continue it; kept runs stay as they were.
 BASE=(-l tas,ticket -t 1,2 --warmup 0.1 -d 0.25 --stat-interval 0.25 --no-tune -q -f json --seed 11)
 RES=("${BASE[@]}" -r 3)
-"$BIN" "${RES[@]}" -o "$OUT/res.json" >/dev/null 2>&1 &
+"${SIGDFL[@]}" "$BIN" "${RES[@]}" -o "$OUT/res.json" >/dev/null 2>&1 &
 pid=$!
 sleep 1.4
 kill -INT $pid

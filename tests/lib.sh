@@ -44,3 +44,10 @@ bad_input() {
 		if ls "$BAD_OUT"* >/dev/null 2>&1; then bad "$what: left an output file"; else ok; fi
 	fi
 }
+
+# SIGDFL COMMAND...: run COMMAND with SIGINT and SIGQUIT at their default
+# action.  A shell without job control starts a background job with
+# both ignored, and lockbench leaves a signal ignored at start ignored
+# (nohup, `trap '' TERM`), so a test that interrupts a background run
+# starts it through this: "${SIGDFL[@]}" "$BIN" ... &
+SIGDFL=(env --default-signal=INT,QUIT)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -611,6 +612,21 @@ static void test_tune_readonly_tree(void **state)
 
 /* ---- crash, signals, reset ------------------------------------------ */
 
+/* Write @text as the state file of @f. */
+static void put_state(const struct fake *f, const char *text)
+{
+	char dir[512];
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s/state", f->dir);
+	mkdir(dir, 0700);
+	fp = fopen(f->state, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+
 /* kill -9 after tuning: `system reset` restores from the state file. */
 static void test_reset_after_crash(void **state)
 {
@@ -640,11 +656,15 @@ static void test_reset_after_crash(void **state)
 	assert_string_equal(msg, "nothing to restore");
 }
 
-/* The reset uses the root recorded in the state file, not the current. */
-static void test_reset_uses_recorded_root(void **state)
+/*
+ * A state file recorded under another sysfs root is refused: nothing is
+ * written, neither under that root nor under this one, and the file is
+ * kept for the reset that runs with the right root.
+ */
+static void test_reset_refuses_other_root(void **state)
 {
 	struct fake *f = *state;
-	char msg[512];
+	char msg[512], doc[1024];
 	pid_t pid = fork();
 
 	assert_true(pid >= 0);
@@ -654,10 +674,28 @@ static void test_reset_uses_recorded_root(void **state)
 	}
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	sysfs_set_root(NOWHERE);
-	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), 0);
+	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "recorded under the sysfs root"));
+	assert_non_null(strstr(msg, "nothing restored"));
 	assert_string_equal(sysfs_root(), NOWHERE);
-	assert_acpi_pristine(f);
 	sysfs_set_root(f->root);
+	assert_string_equal(get(f, GOV(0)), "userspace");	/* untouched */
+	assert_true(file_exists(f->state));
+	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), 0);
+	assert_acpi_pristine(f);
+
+	/* "root": "" (the real /sys) under a fake root: refused, and the
+	 * fake tree is not written either. */
+	snprintf(doc, sizeof(doc),
+		 "{\"lockbench\":\"machine state\",\"version\":1,\"pid\":1,"
+		 "\"root\":\"\",\"persist\":true,\"changes\":[{\"path\":\"" GOV(0)
+		 "\",\"old\":\"powersave\",\"new\":\"userspace\"}]}");
+	put_state(f, doc);
+	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "'/', not this one"));
+	assert_string_equal(get(f, GOV(0)), "schedutil");
+	assert_true(file_exists(f->state));
+	unlink(f->state);
 }
 
 /*
@@ -677,6 +715,11 @@ static void signal_child(int fd, bool stuck)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	/* As a foreground run starts, whatever the test runner ignored
+	 * (lockbench keeps a signal ignored at start ignored). */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	install_signals();
 	if (machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)) != 0)
 		_exit(2);
@@ -742,6 +785,47 @@ static void test_second_signal_restores(void **state)
 	assert_false(file_exists(f->state));
 }
 
+/*
+ * A signal ignored at start stays ignored (nohup's SIGHUP, a SIGTERM the
+ * parent ignores): the run goes on, tuned, and the other signals still
+ * stop it.
+ */
+static void test_ignored_signal_stays(void **state)
+{
+	struct fake *f = *state;
+	struct sigaction sa;
+	char msg[512];
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(20);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		install_signals();
+		if (sigaction(SIGHUP, NULL, &sa) || sa.sa_handler != SIG_IGN ||
+		    sigaction(SIGTERM, NULL, &sa) || sa.sa_handler != SIG_IGN)
+			_exit(5);
+		if (machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)) != 0)
+			_exit(2);
+		raise(SIGHUP);
+		raise(SIGTERM);
+		if (interrupted || strcmp(get(f, GOV(0)), "userspace"))
+			_exit(3);
+		raise(SIGINT);
+		if (interrupted != SIGINT)
+			_exit(4);
+		_exit(machine_restore() ? 6 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_acpi_pristine(f);
+	assert_false(file_exists(f->state));
+}
+
 /* `system tune` leaves the machine tuned; `system reset` undoes it. */
 static void test_persist_then_reset(void **state)
 {
@@ -772,20 +856,6 @@ static void test_persist_then_reset(void **state)
 	assert_false(file_exists(f->state));
 }
 
-/* Write @text as the state file of @f. */
-static void put_state(const struct fake *f, const char *text)
-{
-	char dir[512];
-	FILE *fp;
-
-	snprintf(dir, sizeof(dir), "%s/state", f->dir);
-	mkdir(dir, 0700);
-	fp = fopen(f->state, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-}
-
 /* Another lockbench's state file: explicit requests fail with -EBUSY. */
 static void test_busy_state_file(void **state)
 {
@@ -795,7 +865,8 @@ static void test_busy_state_file(void **state)
 
 	/* our parent is alive and not persist: a running lockbench */
 	snprintf(doc, sizeof(doc),
-		 "{\"version\":1,\"pid\":%d,\"root\":\"%s\",\"persist\":false,"
+		 "{\"lockbench\":\"machine state\",\"version\":1,\"pid\":%d,"
+		 "\"root\":\"%s\",\"persist\":false,"
 		 "\"changes\":[{\"path\":\"" GOV(0) "\",\"old\":\"ondemand\",\"new\":\"userspace\"}]}",
 		 (int)getppid(), f->root);
 	put_state(f, doc);
@@ -813,27 +884,140 @@ static void test_busy_state_file(void **state)
 static void test_reset_malformed(void **state)
 {
 	struct fake *f = *state;
-	char msg[512];
+	char msg[512], doc[1024];
 
-	/* Killed between creating the file and the first save. */
+	/* Empty: lockbench creates the state file with its content, so an
+	 * empty one is not ours. */
 	put_state(f, "");
-	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), 0);
-	assert_string_equal(msg, "nothing to restore");
-	assert_false(file_exists(f->state));
+	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "empty, not a state file lockbench wrote; left as it is"));
+	assert_true(file_exists(f->state));
 
 	put_state(f, "{not json");
 	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "lockbench: state file ("));
-	assert_non_null(strstr(msg, "malformed"));
+	assert_non_null(strstr(msg, "not JSON"));
 
 	/* Paths outside /sys and /proc are refused, nothing written. */
-	put_state(f, "{\"pid\":1,\"root\":\"\",\"persist\":true,\"changes\":"
-		     "[{\"path\":\"/etc/passwd\",\"old\":\"x\",\"new\":\"y\"}]}");
+	snprintf(doc, sizeof(doc), "{\"lockbench\":\"machine state\",\"pid\":1,"
+		 "\"root\":\"%s\",\"persist\":true,\"changes\":[{\"path\":"
+		 "\"/etc/passwd\",\"old\":\"x\",\"new\":\"y\"}]}", f->root);
+	put_state(f, doc);
 	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
-	put_state(f, "{\"pid\":1,\"root\":\"\",\"persist\":true,\"changes\":"
-		     "[{\"path\":\"/sys/../etc/passwd\",\"old\":\"x\",\"new\":\"y\"}]}");
+	assert_non_null(strstr(msg, "malformed"));
+	snprintf(doc, sizeof(doc), "{\"lockbench\":\"machine state\",\"pid\":1,"
+		 "\"root\":\"%s\",\"persist\":true,\"changes\":[{\"path\":"
+		 "\"/sys/../etc/passwd\",\"old\":\"x\",\"new\":\"y\"}]}", f->root);
+	put_state(f, doc);
 	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "malformed"));
 	assert_true(file_exists(f->state));
+	unlink(f->state);
+}
+
+/* A complete state file of @f's tree (governor of cpu0 to restore). */
+static void state_doc(const struct fake *f, const char *mark, char *doc, size_t len)
+{
+	snprintf(doc, len, "{%s\"version\":1,\"pid\":1,\"root\":\"%s\",\"persist\":true,"
+		 "\"changes\":[{\"path\":\"" GOV(0) "\",\"old\":\"powersave\","
+		 "\"new\":\"userspace\"}]}", mark, f->root);
+}
+
+/* Reset and probe refuse what is at the state path (@what in the
+ * message), write nothing and leave it there. */
+static void assert_refused(const struct fake *f, const char *what)
+{
+	struct stat before, after;
+	char msg[512];
+
+	assert_int_equal(lstat(f->state, &before), 0);
+	assert_int_equal(machine_state_probe(msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, what));
+	assert_int_equal(machine_reset_from_state(msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, what));
+	assert_non_null(strstr(msg, "left as it is"));
+	assert_int_equal(lstat(f->state, &after), 0);
+	assert_true(before.st_ino == after.st_ino && before.st_mode == after.st_mode);
+	assert_string_equal(get(f, GOV(0)), "schedutil");
+}
+
+/*
+ * Only a state file lockbench wrote is recognised: a regular file of the
+ * effective user with lockbench's mark.  Anything else at the path
+ * (symlink, FIFO, directory, device node, a file without the mark or of
+ * another owner) is left as it is; the device node is one this test
+ * makes in its own directory (skipped where mknod is not permitted).
+ */
+static void test_state_not_ours(void **state)
+{
+	struct fake *f = *state;
+	char doc[1024], other[512], msg[512];
+
+	put_state(f, "");	/* makes the directory */
+	unlink(f->state);
+	state_doc(f, "\"lockbench\":\"machine state\",", doc, sizeof(doc));
+	snprintf(other, sizeof(other), "%s/elsewhere.json", f->dir);
+	put_state(f, doc);
+	assert_int_equal(machine_state_probe(msg, sizeof(msg)), 1);
+	assert_int_equal(rename(f->state, other), 0);
+	assert_int_equal(symlink(other, f->state), 0);
+	assert_refused(f, "a symbolic link");
+	assert_true(file_exists(other));
+	unlink(f->state);
+	assert_int_equal(mkfifo(f->state, 0600), 0);
+	assert_refused(f, "a FIFO");
+	unlink(f->state);
+	assert_int_equal(mkdir(f->state, 0700), 0);
+	assert_refused(f, "a directory");
+	rmdir(f->state);
+	if (mknod(f->state, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		assert_refused(f, "a character device");
+		unlink(f->state);
+	} else {
+		fprintf(stderr, "test_state_not_ours: mknod not permitted (%s): "
+			"device case skipped\n", strerror(errno));
+	}
+	state_doc(f, "", doc, sizeof(doc));	/* valid JSON, no mark */
+	put_state(f, doc);
+	assert_refused(f, "without \"lockbench\": \"machine state\"");
+	if (geteuid() == 0) {
+		state_doc(f, "\"lockbench\":\"machine state\",", doc, sizeof(doc));
+		put_state(f, doc);
+		assert_int_equal(chown(f->state, 65534, 65534), 0);
+		assert_refused(f, "owned by uid 65534");
+	}
+	unlink(f->state);
+	unlink(other);
+}
+
+/* The state file is created exclusively, mode 0600, with the mark; a
+ * run never writes through or over anything else at the path. */
+static void test_claim_exclusive(void **state)
+{
+	struct fake *f = *state;
+	struct machine_req fixed = { FREQ_FIXED, 1500000, NB_KEEP };
+	struct stat st;
+	char msg[512];
+	json_t *doc;
+
+	assert_int_equal(machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(lstat(f->state, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	doc = load_state(f);
+	assert_string_equal(json_string_value(json_object_get(doc, "lockbench")),
+			    "machine state");
+	json_decref(doc);
+	assert_int_equal(machine_restore(), 0);
+	assert_false(file_exists(f->state));
+
+	assert_int_equal(mkfifo(f->state, 0600), 0);
+	assert_int_equal(machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)), 1);
+	assert_non_null(strstr(msg, "a FIFO, not a state file lockbench wrote"));
+	assert_int_equal(machine_tune(&fixed, cpus4, 4, NULL, msg, sizeof(msg)), -EEXIST);
+	assert_int_equal(machine_restore(), 0);
+	assert_int_equal(lstat(f->state, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_acpi_pristine(f);
 	unlink(f->state);
 }
 
@@ -1175,12 +1359,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tune_no_numa_balancing, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_tune_readonly_tree, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_after_crash, setup_acpi, teardown),
-		cmocka_unit_test_setup_teardown(test_reset_uses_recorded_root, setup_acpi, teardown),
+		cmocka_unit_test_setup_teardown(test_reset_refuses_other_root, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_sigint_restores, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_second_signal_restores, setup_acpi, teardown),
+		cmocka_unit_test_setup_teardown(test_ignored_signal_stays, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_persist_then_reset, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_state_file, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_reset_malformed, setup_acpi, teardown),
+		cmocka_unit_test_setup_teardown(test_state_not_ours, setup_acpi, teardown),
+		cmocka_unit_test_setup_teardown(test_claim_exclusive, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_failure_keeps_state, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_describe_acpi, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_report_quiet, setup_acpi, teardown),

@@ -193,12 +193,27 @@ int machine_restore(void);
 void machine_restore_signal_safe(void);
 
 /*
+ * What is at the state file path: 0 nothing, 1 a state file lockbench
+ * wrote, -EINVAL anything else (a device, FIFO, symlink, directory, a
+ * file of another owner, empty, or without lockbench's mark), with @msg
+ * saying what.  Reads only; lockbench never writes, renames or unlinks
+ * such a file.
+ */
+int machine_state_probe(char *msg, size_t len);
+
+/*
  * For `lockbench system reset`: read the state file, restore every change
- * in it (under the sysfs root it was recorded with), newest first, and
- * delete it.  Returns 0 with @msg "nothing to restore" when there is no
- * state file, or "restored N settings from PATH"; -EBUSY when the
- * lockbench that wrote it still runs (it restores on exit); -EINVAL for
- * a malformed file; -errno of the first failed write (file kept).
+ * in it under this invocation's sysfs root, newest first, and delete it.
+ * Only a file lockbench wrote is read or deleted: a regular file (opened
+ * without following a symlink) owned by the effective user, holding the
+ * JSON with lockbench's mark.  Returns 0 with @msg "nothing to restore"
+ * when there is no state file, or "restored N settings from PATH";
+ * -EINVAL (file left as it is, @msg one line) when the path names
+ * anything else, when the file is malformed, or when the root it records
+ * is not this invocation's (LOCKBENCH_SYSROOT, or the real root): nothing
+ * is then written anywhere; -EBUSY when the lockbench that wrote it still
+ * runs (it restores on exit); -errno of the first failed write (file
+ * kept).
  */
 int machine_reset_from_state(char *msg, size_t len);
 

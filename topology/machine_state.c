@@ -30,8 +30,16 @@ static struct change chg[MACHINE_MAX_CHANGES];
 static atomic_int nchg;			/* chg[0, nchg) are recorded */
 static volatile sig_atomic_t own_state;	/* we created the state file */
 static char state_file[PATH_MAX];
-static bool state_explicit;
-#define STATE_MAX_BYTES (16 << 20)		/* set by machine_set_state_path() */
+static bool state_explicit;		/* set by machine_set_state_path() */
+/* The file we created or loaded (device, inode): the only one we unlink
+ * or rename over, and only while the path still names it. */
+static volatile dev_t own_dev;
+static volatile ino_t own_ino;
+#define STATE_MAX_BYTES (16 << 20)
+/* The key and value every state file lockbench writes carries: a file
+ * without them was not written by lockbench and is never touched. */
+#define STATE_MARK_KEY "lockbench"
+#define STATE_MARK_VAL "machine state"
 
 int mstate_count(void)
 {
@@ -167,50 +175,118 @@ static void fsync_dir_of(const char *path)
 }
 
 /*
+ * 1 when @path still names the state file this process owns: the
+ * regular file it created (or loaded for a reset), by device and inode.
+ * lstat() only, so a signal handler may call it.
+ */
+static int path_is_ours(const char *path)
+{
+	struct stat st;
+
+	return own_state && !lstat(path, &st) && S_ISREG(st.st_mode) &&
+	       st.st_dev == own_dev && st.st_ino == own_ino;
+}
+
+/* Give the state file up, unlinking it only while it is still ours
+ * (async-signal-safe: lstat and unlink on a path resolved earlier). */
+static void state_unlink(void)
+{
+	if (state_file[0] && path_is_ours(state_file))
+		unlink(state_file);
+	own_state = 0;
+}
+
+/* Remember @fd's file as ours; 0 or -errno. */
+static int own_fd(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	own_dev = st.st_dev;
+	own_ino = st.st_ino;
+	return 0;
+}
+
+/* The state file's text (@persist: left on purpose by `system tune`),
+ * marked as lockbench's; malloc'd, NULL when out of memory. */
+static char *state_text(bool persist)
+{
+	json_t *doc = json_pack("{s:s, s:i, s:i, s:s, s:b, s:o}",
+				STATE_MARK_KEY, STATE_MARK_VAL, "version", 1,
+				"pid", (int)getpid(), "root", sysfs_root(),
+				"persist", persist,
+				"changes", mstate_changes_json(0, atomic_load(&nchg)));
+	char *text = doc ? json_dumps(doc, JSON_INDENT(1)) : NULL;
+
+	json_decref(doc);
+	return text;
+}
+
+/* Write @text and a newline to @fd and fsync it; 0 or -errno. */
+static int state_write_fd(int fd, const char *text)
+{
+	int err = write_all(fd, text, strlen(text));
+
+	if (!err)
+		err = write_all(fd, "\n", 1);
+	if (!err && fsync(fd))
+		err = -errno;
+	return err;
+}
+
+/*
  * Replace the state file with the recorded changes (@persist: marked as
- * left on purpose by `system tune`): write a temporary file, fsync,
- * rename over the state file, fsync the directory.  Returns 0 or -errno;
- * the old state file is intact on failure.
+ * left on purpose by `system tune`): write a new temporary file, fsync,
+ * rename over the state file, fsync the directory.  Only while the path
+ * still names our file (-ESTALE otherwise: someone replaced it, and it
+ * is left alone).  Returns 0 or -errno; the old state file is intact on
+ * failure.
  */
 static int state_save(bool persist)
 {
 	const char *path = machine_state_path();
 	char tmp[PATH_MAX + 32], *text;
-	json_t *doc;
+	dev_t dev = own_dev;
+	ino_t ino = own_ino;
 	int fd, err;
 
-	doc = json_pack("{s:i, s:i, s:s, s:b, s:o}", "version", 1,
-			"pid", (int)getpid(), "root", sysfs_root(),
-			"persist", persist,
-			"changes", mstate_changes_json(0, atomic_load(&nchg)));
-	text = doc ? json_dumps(doc, JSON_INDENT(1)) : NULL;
-	json_decref(doc);
+	if (!path_is_ours(path))
+		return -ESTALE;
+	text = state_text(persist);
 	if (!text)
 		return -ENOMEM;
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		err = -errno;
-		free(text);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	err = fd < 0 ? -errno : state_write_fd(fd, text);
+	free(text);
+	if (fd < 0)
 		return err;
-	}
-	err = write_all(fd, text, strlen(text));
-	if (!err && (write_all(fd, "\n", 1) || fsync(fd)))
-		err = -errno;
+	if (!err)
+		err = own_fd(fd);	/* the renamed file is ours from now on */
 	if (close(fd) && !err)
 		err = -errno;
-	free(text);
 	if (!err && rename(tmp, path))
 		err = -errno;
-	if (err)
+	if (err) {
 		unlink(tmp);
-	else
-		fsync_dir_of(path);
-	return err;
+		own_dev = dev;
+		own_ino = ino;
+		return err;
+	}
+	fsync_dir_of(path);
+	return 0;
 }
 
+/*
+ * Create the state file exclusively (never through a symlink, never
+ * over anything already there), mode 0600, with its full content at
+ * once: a state file lockbench wrote is never empty.
+ */
 int mstate_claim(void)
 {
+	const char *path;
+	char *text;
 	int fd, err;
 
 	if (own_state)
@@ -218,20 +294,34 @@ int mstate_claim(void)
 	err = state_mkdir();
 	if (err)
 		return err;
-	fd = open(machine_state_path(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
+	text = state_text(false);
+	if (!text)
+		return -ENOMEM;
+	path = machine_state_path();
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(text);
 		return -errno;
+	}
+	err = own_fd(fd);
+	if (!err) {
+		own_state = 1;
+		err = state_write_fd(fd, text);
+	}
+	free(text);
 	close(fd);
-	own_state = 1;
-	return state_save(false);
+	if (err && own_state)
+		state_unlink();
+	else if (!err)
+		fsync_dir_of(path);
+	return err;
 }
 
 void mstate_release_if_empty(void)
 {
 	if (own_state && atomic_load(&nchg) == 0) {
-		unlink(machine_state_path());
-		own_state = 0;
+		machine_state_path();	/* resolved, for state_unlink() */
+		state_unlink();
 	}
 }
 
@@ -307,9 +397,7 @@ void machine_restore_signal_safe(void)
 		(void)w;	/* nothing better to do from a handler */
 	} else {
 		atomic_store(&nchg, 0);
-		if (own_state && state_file[0])
-			unlink(state_file);
-		own_state = 0;
+		state_unlink();
 	}
 	errno = saved;
 }
@@ -367,73 +455,202 @@ static int load_changes(const json_t *arr)
 	return (int)json_array_size(arr);
 }
 
-/*
- * Load the state file into the record (replacing nothing: the record
- * must be empty).  Returns 0, -ENOENT when there is none, -EINVAL (with
- * @msg) when malformed, -EBUSY when its writer still runs.
- */
-static int state_load(char *msg, size_t len, char *root, size_t rootlen)
+/* What @mode is, for a message about a file that is not a state file. */
+static const char *file_kind(mode_t mode)
 {
-	const char *path = machine_state_path();
-	json_error_t jerr;
-	json_t *doc, *arr;
-	const char *r = "";
-	int pid = 0, persist = 0, n;
+	return S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+	       S_ISFIFO(mode) ? "a FIFO" : S_ISLNK(mode) ? "a symbolic link" :
+	       S_ISDIR(mode) ? "a directory" : S_ISSOCK(mode) ? "a socket" :
+	       "not a regular file";
+}
 
-	struct stat st;
+/* Say that @path is @what, not lockbench's: -EINVAL. */
+static int not_ours(char *msg, size_t len, const char *path, const char *what)
+{
+	snprintf(msg, len, "lockbench: state file (%s): %s, not a state file "
+		 "lockbench wrote; left as it is", path, what);
+	return -EINVAL;
+}
 
-	if (stat(path, &st))
+/*
+ * Open the state file if it can be one lockbench wrote: a regular file
+ * (not a symlink, device, FIFO or directory), owned by the effective
+ * user, neither empty nor huge.  Returns the descriptor (its stat in
+ * @st), -ENOENT when nothing is at the path, or -EINVAL with @msg naming
+ * what is there instead (it is left as it is).
+ */
+static int state_open(const char *path, struct stat *st, char *msg, size_t len)
+{
+	char what[96];
+	int fd;
+
+	if (lstat(path, st))
+		goto failed;
+	if (!S_ISREG(st->st_mode))
+		return not_ours(msg, len, path, file_kind(st->st_mode));
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		goto failed;
+	if (fstat(fd, st)) {
+		close(fd);
+		goto failed;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_uid != geteuid() || st->st_size == 0) {
+		close(fd);
+		if (!S_ISREG(st->st_mode))
+			return not_ours(msg, len, path, file_kind(st->st_mode));
+		if (st->st_size == 0)
+			return not_ours(msg, len, path, "empty");
+		snprintf(what, sizeof(what), "owned by uid %u, not by uid %u",
+			 (unsigned)st->st_uid, (unsigned)geteuid());
+		return not_ours(msg, len, path, what);
+	}
+	if (st->st_size > STATE_MAX_BYTES) {	/* MACHINE_MAX_CHANGES fit in far less */
+		close(fd);
+		snprintf(msg, len, "lockbench: state file (%s): larger than %d bytes, "
+			 "not a state file lockbench wrote; left as it is", path, STATE_MAX_BYTES);
+		return -EINVAL;
+	}
+	return fd;
+failed:
+	if (errno == ENOENT)
 		return -ENOENT;
-	if (st.st_size > STATE_MAX_BYTES) {	/* MACHINE_MAX_CHANGES fit in far less */
-		snprintf(msg, len, "lockbench: state file (%s): malformed: larger than %d bytes",
-			 path, STATE_MAX_BYTES);
-		return -EINVAL;
-	}
-	doc = json_load_file(path, 0, &jerr);
+	snprintf(msg, len, "lockbench: state file (%s): %s", path, strerror(errno));
+	return -EINVAL;
+}
+
+/*
+ * Read the open state file @fd as JSON and check lockbench's mark in it.
+ * Returns the document, or NULL with @msg saying why (not JSON, or JSON
+ * lockbench did not write).
+ */
+static json_t *state_read(int fd, const char *path, char *msg, size_t len)
+{
+	json_error_t jerr;
+	json_t *doc = json_loadfd(fd, 0, &jerr), *mark;
+	char what[256];
+
 	if (!doc) {
-		if (st.st_size == 0) {	/* killed between claim and save */
-			unlink(path);
-			return -ENOENT;
-		}
-		snprintf(msg, len, "lockbench: state file (%s): malformed: %s",
-			 path, jerr.text);
-		return -EINVAL;
+		snprintf(what, sizeof(what), "not JSON (%s)", jerr.text);
+		not_ours(msg, len, path, what);
+		return NULL;
 	}
-	if (json_unpack(doc, "{s:i, s:s, s?b, s:o}", "pid", &pid, "root", &r,
+	mark = json_object_get(doc, STATE_MARK_KEY);
+	if (!json_is_string(mark) || strcmp(json_string_value(mark), STATE_MARK_VAL)) {
+		not_ours(msg, len, path, "JSON without \"" STATE_MARK_KEY "\": \""
+			 STATE_MARK_VAL "\"");
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+int machine_state_probe(char *msg, size_t len)
+{
+	struct stat st;
+	int fd = state_open(machine_state_path(), &st, msg, len);
+	json_t *doc;
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	doc = state_read(fd, machine_state_path(), msg, len);
+	close(fd);
+	json_decref(doc);
+	return doc ? 1 : -EINVAL;
+}
+
+/* 0 when @root (as recorded) is this invocation's sysfs root, else
+ * -EINVAL with @msg: a reset never writes under another root. */
+static int root_check(const char *root, const char *path, char *msg, size_t len)
+{
+	size_t n = strlen(root);
+	const char *cur = sysfs_root();
+
+	while (n > 0 && root[n - 1] == '/')
+		n--;
+	if (n == strlen(cur) && !strncmp(root, cur, n))
+		return 0;
+	snprintf(msg, len, "lockbench: state file (%s): recorded under the sysfs root "
+		 "'%s', not this one ('%s', LOCKBENCH_SYSROOT); nothing restored",
+		 path, *root ? root : "/", *cur ? cur : "/");
+	return -EINVAL;
+}
+
+/*
+ * Check the state document @doc and load its changes into the record
+ * (which must be empty).  Returns 0, -EINVAL (with @msg) when malformed
+ * or recorded under another root, -EBUSY when its writer still runs.
+ */
+static int state_parse(json_t *doc, const char *path, char *msg, size_t len)
+{
+	const char *root = "";
+	int pid = 0, persist = 0, n, err;
+	json_t *arr;
+
+	if (json_unpack(doc, "{s:i, s:s, s?b, s:o}", "pid", &pid, "root", &root,
 			"persist", &persist, "changes", &arr) ||
-	    !json_is_array(arr) || json_array_size(arr) > MACHINE_MAX_CHANGES ||
-	    copy_str(root, rootlen, r))
+	    !json_is_array(arr) || json_array_size(arr) > MACHINE_MAX_CHANGES)
 		goto bad;
+	err = root_check(root, path, msg, len);
+	if (err)
+		return err;
 	if (!persist && pid != getpid() && pid > 0 && kill(pid, 0) == 0) {
 		snprintf(msg, len,
 			 "lockbench: reset (%s): lockbench pid %d still runs and restores the machine when it ends",
 			 path, pid);
-		json_decref(doc);
 		return -EBUSY;
 	}
 	n = load_changes(arr);
 	if (n < 0)
 		goto bad;
 	atomic_store(&nchg, n);
-	json_decref(doc);
 	return 0;
 bad:
 	snprintf(msg, len,
 		 "lockbench: state file (%s): malformed: expected {pid, root, changes: [{path, old, new}]}",
 		 path);
-	json_decref(doc);
 	return -EINVAL;
+}
+
+/*
+ * Load the state file into the record and make it ours (so it is
+ * deleted once restored).  Returns 0, -ENOENT when there is none,
+ * -EINVAL (with @msg) when it is not one lockbench wrote, is malformed
+ * or belongs to another sysfs root, -EBUSY when its writer still runs.
+ */
+static int state_load(char *msg, size_t len)
+{
+	const char *path = machine_state_path();
+	struct stat st;
+	int fd = state_open(path, &st, msg, len), err;
+	json_t *doc;
+
+	if (fd < 0)
+		return fd;
+	doc = state_read(fd, path, msg, len);
+	close(fd);
+	if (!doc)
+		return -EINVAL;
+	err = state_parse(doc, path, msg, len);
+	json_decref(doc);
+	if (err)
+		return err;
+	own_dev = st.st_dev;
+	own_ino = st.st_ino;
+	own_state = 1;
+	return 0;
 }
 
 int machine_reset_from_state(char *msg, size_t len)
 {
-	char root[PATH_MAX], saved_root[PATH_MAX];
 	int err, n, bad = 0;
 
 	msg[0] = '\0';
 	if (atomic_load(&nchg))
 		return -EBUSY;
-	err = state_load(msg, len, root, sizeof(root));
+	err = state_load(msg, len);
 	if (err == -ENOENT) {
 		snprintf(msg, len, "nothing to restore");
 		return 0;
@@ -441,9 +658,7 @@ int machine_reset_from_state(char *msg, size_t len)
 	if (err)
 		return err;
 	n = atomic_load(&nchg);
-	snprintf(saved_root, sizeof(saved_root), "%s", sysfs_root());
-	sysfs_set_root(root);
-	own_state = 1;		/* ours now: deleted once restored */
+	/* Under this invocation's root, which state_load() checked. */
 	err = mstate_restore_from(0, false, &bad);
 	mstate_release_if_empty();
 	if (err) {
@@ -455,6 +670,5 @@ int machine_reset_from_state(char *msg, size_t len)
 		snprintf(msg, len, "restored %d setting%s from %s", n, n == 1 ? "" : "s",
 			 machine_state_path());
 	}
-	sysfs_set_root(saved_root);
 	return err;
 }

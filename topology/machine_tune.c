@@ -430,13 +430,15 @@ static int tune_claim(struct tune *t)
 {
 	const char *path = machine_state_path();
 	int err = mstate_claim();
-	char cmd[PATH_MAX + 64];
+	char cmd[PATH_MAX + 64], why[PATH_MAX + 256];
 
 	if (!err)
 		return 0;
 	if (err != -EEXIST) {
 		note(t->msg, t->msglen, "machine state (%s): %s", path,
 		     strerror(-err));
+	} else if (machine_state_probe(why, sizeof(why)) < 0) {
+		note(t->msg, t->msglen, "%s", why + strlen("lockbench: "));
 	} else {
 		note(t->msg, t->msglen,
 		     "machine state (%s): left by another lockbench (running, killed, or 'lockbench system tune'); restore it with: %s",

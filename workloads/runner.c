@@ -430,28 +430,46 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	return RUN_OK;
 }
 
+/* 1 when @sp's run is interrupted now and was not at @was. */
+static bool newly_interrupted(const struct run_spec *sp, sig_atomic_t was)
+{
+	return sp->interrupted && *sp->interrupted && !was;
+}
+
 /*
- * Wait for the workers to leave; false if they did not in time.  After
- * a second signal (RUN_HURRY) the wait is cut short, but only for
- * workers that are stuck: 0.1 s after the last one left (a worker on
- * its way out is never abandoned, as it still reads the run's memory).
+ * Wait for the workers to leave; false if they did not in time, or when
+ * a stop signal arrives meanwhile (one that was there already when the
+ * wait began, the usual end of an interrupted window, does not count:
+ * the first signal is never ignored, and the second one, RUN_HURRY,
+ * always cuts the wait short).  A signal only gives up on workers that
+ * are stuck: 0.1 s after the last one left (a worker on its way out is
+ * never abandoned, as it still reads the run's memory).
+ * @unready_stuck: the workers were never released because some did not
+ * get ready (stuck in thread_init, or a signal came first): once every
+ * ready one has left, the others are not waited for.
  */
-static bool join_all(struct thread_arg *a, struct run_state *rs, unsigned n,
-		     double timeout, volatile sig_atomic_t *intr)
+static bool join_all(const struct run_spec *sp, struct thread_arg *a,
+		     struct run_state *rs, unsigned n, double timeout,
+		     bool unready_stuck)
 {
 	double until = lb_mono_s() + timeout, moved = lb_mono_s();
+	sig_atomic_t was = sp->interrupted ? *sp->interrupted : 0;
 	unsigned seen = 0, k;
 
 	while ((k = atomic_load_explicit(&rs->exited, lb_acq)) < n) {
 		double t = lb_mono_s();
+		bool signalled = newly_interrupted(sp, was) ||
+				 (sp->interrupted && (*sp->interrupted & RUN_HURRY));
 
 		if (k != seen) {
 			seen = k;
 			moved = t;
-		} else if (intr && (*intr & RUN_HURRY) && t - moved > 0.1) {
+		} else if (signalled && t - moved > 0.1) {
 			return false;
 		}
 		if (t > until)
+			return false;
+		if (unready_stuck && k >= atomic_load_explicit(&rs->ready, lb_acq))
 			return false;
 		sleep_s(0.001);
 	}
@@ -511,10 +529,83 @@ struct run_mem {
 	uint64_t *w0;
 	size_t lock_size, sh_size, slot_size;
 	bool lock_inited;
+	bool stuck;                /* a thread may still use it: leak it */
 	struct worker_slot *x;     /* 2 * nthreads: window start, end */
 	struct run_lat *lat;
 	uint64_t *holder_ids;
 };
+
+/* One call of the lock's init() on a thread of its own (it is leaked
+ * with the lock when init() never returns). */
+struct init_call {
+	const struct lock_ops *ops;
+	void *lock;
+	struct lock_init in;
+	int rc;
+	_Atomic int done;
+};
+
+static void *init_main(void *p)
+{
+	struct init_call *ic = p;
+
+	ic->rc = ic->ops->init(ic->lock, &ic->in);
+	atomic_store_explicit(&ic->done, 1, lb_rel);
+	return NULL;
+}
+
+/*
+ * The lock's init() under the watchdog: a plugin's init() that never
+ * returns is caught as a stuck worker is, and a stop signal is answered
+ * meanwhile.  Returns 0, the init's -errno (@err says so), or
+ * RUN_ABORT / RUN_INTERRUPTED with m->stuck set: init() still runs, so
+ * the lock's memory must not be freed.
+ */
+static int lock_init_watched(const struct run_spec *sp, struct run_mem *m,
+			     const struct lock_init *in, char *err, size_t errlen)
+{
+	struct init_call *ic;
+	double until = lb_mono_s() + sp->watchdog_s;
+	pthread_t th;
+	int rc;
+
+	if (!sp->ops->init)
+		return 0;
+	ic = calloc(1, sizeof(*ic));
+	if (!ic) {
+		snprintf(err, errlen, "lockbench: %s: out of memory", sp->ops->name);
+		return -ENOMEM;
+	}
+	*ic = (struct init_call){.ops = sp->ops, .lock = m->lock, .in = *in};
+	rc = pthread_create(&th, NULL, init_main, ic);
+	if (rc) {
+		free(ic);
+		snprintf(err, errlen, "lockbench: %s: starting a thread for init() failed: %s",
+			 sp->ops->name, strerror(rc));
+		return RUN_ABORT;
+	}
+	while (!atomic_load_explicit(&ic->done, lb_acq)) {
+		if (lb_mono_s() > until || newly_interrupted(sp, 0)) {
+			pthread_detach(th);
+			m->stuck = true;
+			if (newly_interrupted(sp, 0)) {
+				snprintf(err, errlen, "lockbench: interrupted");
+				return RUN_INTERRUPTED;
+			}
+			snprintf(err, errlen, "lockbench: %s: init() did not return within %.1f s",
+				 sp->ops->name, sp->watchdog_s);
+			return RUN_ABORT;
+		}
+		sleep_s(0.0005);
+	}
+	pthread_join(th, NULL);
+	rc = ic->rc;
+	free(ic);
+	if (rc)
+		snprintf(err, errlen, "lockbench: %s: init failed: %s",
+			 sp->ops->name, strerror(-rc));
+	return rc;
+}
 
 static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
 		       struct run_sample *out, char *err, size_t errlen)
@@ -552,14 +643,10 @@ static int run_mem_get(const struct run_spec *sp, struct run_mem *m,
 		snprintf(err, errlen, "lockbench: %s: out of memory", sp->ops->name);
 		return -ENOMEM;
 	}
-	rc = sp->ops->init ? sp->ops->init(m->lock, &in) : 0;
-	if (rc) {
-		snprintf(err, errlen, "lockbench: %s: init failed: %s",
-			 sp->ops->name, strerror(-rc));
-		return rc;
-	}
-	m->lock_inited = true;
-	return 0;
+	rc = lock_init_watched(sp, m, &in, err, errlen);
+	if (rc == 0)
+		m->lock_inited = true;
+	return rc;
 }
 
 static void run_mem_put(const struct run_spec *sp, struct run_mem *m)
@@ -586,13 +673,18 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 	double until = lb_mono_s() + 10 + sp->nthreads * 0.1;
 
 	while (atomic_load_explicit(&m->rs->ready, lb_acq) < sp->nthreads) {
+		if (newly_interrupted(sp, 0))
+			return RUN_INTERRUPTED;
 		if (lb_mono_s() > until) {
+			unsigned late = sp->nthreads -
+					atomic_load_explicit(&m->rs->ready, lb_acq);
+
 			snprintf(err, errlen,
-				 "lockbench: %s: %u thread%s did not start within %.0f s",
-				 sp->ops->name, sp->nthreads,
-				 sp->nthreads == 1 ? "" : "s",
+				 "lockbench: %s: %u of %u thread%s did not start within %.0f s "
+				 "(thread_init did not return)", sp->ops->name, late,
+				 sp->nthreads, sp->nthreads == 1 ? "" : "s",
 				 10 + sp->nthreads * 0.1);
-			return RUN_HUNG;
+			return RUN_ABORT;	/* stuck in a plugin's thread_init */
 		}
 		sleep_s(0.0005);
 	}
@@ -603,7 +695,7 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 				snprintf(err, errlen, "lockbench: pinning thread %u to cpu %d "
 					 "failed: %s", i, sp->place[i].cpu,
 					 strerror(m->args[i].pin_errno));
-				return RUN_ERROR;
+				return RUN_ABORT;	/* the placement: every point */
 			}
 			if (m->args[i].err) {
 				snprintf(err, errlen, "lockbench: %s: thread_init of thread %u "
@@ -670,17 +762,45 @@ static int measure_counted(struct run_mem *m, struct monitor *mon,
 	return rc;
 }
 
-/* Not every thread started: let the started ones through and out
- * again. */
-static void start_abort(const struct run_spec *sp, struct run_mem *m)
+/*
+ * Not every thread started: let the started ones through and out again.
+ * The ones never started count as gone, so the started ones' wait for
+ * every thread to leave (worker_main) ends.  False when they did not
+ * leave in time (a thread_init stuck in a plugin) or a stop signal came.
+ */
+static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 {
-	atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
-	m->rs->ready = sp->nthreads;
-	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
-	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	unsigned started = 0;
+
 	for (unsigned i = 0; i < sp->nthreads; i++)
-		if (m->args[i].started)
-			pthread_join(m->args[i].th, NULL);
+		started += m->args[i].started;
+	atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
+	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
+	atomic_fetch_add_explicit(&m->rs->exited, sp->nthreads - started, lb_rel);
+	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s, false);
+}
+
+/*
+ * The workers did not leave: stuck, or a stop signal came while waiting
+ * for them.  Says why in @err (unless it holds the run's own reason) and
+ * returns the run's status, given its status so far @rc.
+ */
+static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen)
+{
+	bool intr = sp->interrupted && *sp->interrupted;
+
+	if (!*err && intr)
+		snprintf(err, errlen, "lockbench: interrupted");
+	else if (!*err)
+		snprintf(err, errlen,
+			 "lockbench: %s at %u thread%s: workers did not stop "
+			 "within %.1f s of the end of the window (deadlock?)",
+			 sp->ops->name, sp->nthreads,
+			 sp->nthreads == 1 ? "" : "s", sp->watchdog_s);
+	if (rc == RUN_ERROR || rc == RUN_ABORT)
+		return RUN_ABORT;
+	return intr && rc != RUN_HUNG ? RUN_INTERRUPTED : RUN_HUNG;
 }
 
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
@@ -692,9 +812,12 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (run_mem_get(sp, &m, out, err, errlen)) {
+	rc = run_mem_get(sp, &m, out, err, errlen);
+	if (rc) {
+		if (m.stuck)	/* init() still runs: its memory stays */
+			return rc == RUN_INTERRUPTED ? RUN_INTERRUPTED : RUN_ABORT;
 		run_mem_put(sp, &m);
-		return RUN_ERROR;
+		return rc == RUN_ABORT ? RUN_ABORT : RUN_ERROR;
 	}
 	nr = noise_run_begin(sp);
 	for (unsigned i = 0; i < sp->nthreads; i++)
@@ -703,12 +826,19 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 						.lat = m.lat, .wn = noise_run_worker(nr, i),
 						.holder_ids = m.holder_ids};
 	if (start_threads(sp, m.args, err, errlen)) {
-		start_abort(sp, &m);
+		/* Out of threads (ulimit -u, -v): the next points would fail
+		 * alike, so the sweep ends with what it measured. */
+		if (!start_abort(sp, &m))
+			return RUN_ABORT;	/* leak: threads may be stuck */
 		noise_run_end(nr, sp, NULL);
 		run_mem_put(sp, &m);
-		return RUN_ERROR;
+		return RUN_ABORT;
 	}
 	rc = release_workers(sp, &m, err, errlen);
+	if (rc != RUN_OK) {	/* the ready ones go straight out again */
+		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
+		atomic_store_explicit(&m.rs->go, 1, lb_rel);
+	}
 	mon.slot = m.slot;
 	mon.rs = m.rs;
 	mon.x0 = m.x;
@@ -722,19 +852,9 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 			 "(deadlock or lost wakeup?)", sp->ops->name, sp->nthreads,
 			 sp->nthreads == 1 ? "" : "s",
 			 sp->watchdog_s);
-	if (!join_all(m.args, m.rs, sp->nthreads, sp->watchdog_s, sp->interrupted)) {
-		if (rc != RUN_HUNG && sp->interrupted && (*sp->interrupted & RUN_HURRY)) {
-			snprintf(err, errlen, "lockbench: interrupted");
-			return RUN_INTERRUPTED; /* leaked, as below */
-		}
-		if (!*err)
-			snprintf(err, errlen,
-				 "lockbench: %s at %u thread%s: workers did not stop "
-				 "within %.1f s of the end of the window (deadlock?)",
-				 sp->ops->name, sp->nthreads,
-				 sp->nthreads == 1 ? "" : "s", sp->watchdog_s);
-		return RUN_HUNG; /* leak on purpose: threads may be stuck inside */
-	}
+	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
+		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
+		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
 	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
 	if (rc == RUN_OK) {
 		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);

@@ -47,6 +47,12 @@ enum run_rc {
 	RUN_HUNG = 1,        /* watchdog fired; threads may still be stuck */
 	RUN_INTERRUPTED = 2, /* *interrupted was set; sample is not valid */
 	RUN_ERROR = 3,       /* could not set up (err says why) */
+	/* Could not set up in a way the next points would meet too (a
+	 * worker or init thread not started, a placement not pinned, a
+	 * lock's init() that never returned): err says why; the caller
+	 * stops the sweep and keeps what it measured.  Memory a stuck
+	 * thread may use is leaked, as after RUN_HUNG. */
+	RUN_ABORT = 4,
 };
 
 /*

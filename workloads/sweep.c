@@ -235,7 +235,7 @@ static int sweep_step(const struct config *c, const struct topo *topo,
 		if (rc == RUN_OK)
 			warn_trend(c, st, s);
 	}
-	if (rc == RUN_ERROR && c->locks[st->variant]->origin)
+	if ((rc == RUN_ERROR || rc == RUN_ABORT) && c->locks[st->variant]->origin)
 		snprintf(msg + strlen(msg), len - strlen(msg), " (plugin %s)",
 			 c->locks[st->variant]->origin);
 	return rc;
@@ -278,15 +278,15 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 		rc = sweep_step(c, topo, st, place, &vp[st->variant], interrupted, &s, msg,
 				sizeof(msg));
 		st_rc = record(r, st, &s, rc, msg);
-		if (rc != RUN_HUNG)
+		if (rc != RUN_HUNG && rc != RUN_ABORT)
 			run_sample_free(&s);
 		if (rc == RUN_ERROR)    /* a point was not measured: say so */
 			r->incomplete = true;
 		if (st_rc && !status) {
-			status = rc == RUN_ERROR ? 2 : 1;
+			status = rc == RUN_ERROR || rc == RUN_ABORT ? 2 : 1;
 			first_failure(c, st, p, msg, err, errlen);
 		}
-		if (rc == RUN_HUNG || rc == RUN_INTERRUPTED || st_rc < 0) {
+		if (rc == RUN_HUNG || rc == RUN_INTERRUPTED || rc == RUN_ABORT || st_rc < 0) {
 			r->incomplete = true;
 			break;
 		}
