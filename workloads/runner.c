@@ -32,6 +32,10 @@ struct run_state {
 	LB_ALIGNED _Atomic uint32_t go;
 	LB_ALIGNED _Atomic uint32_t ready;
 	_Atomic uint32_t failed;   /* a thread_init failed */
+	/* Workers that reached thread_init (and so hold their context): a
+	 * worker not yet scheduled is never given up on, as it is about to
+	 * read the run's memory; never-started ones count as entered. */
+	_Atomic uint32_t entered;
 	_Atomic uint32_t exited;
 	int mem_node;
 };
@@ -268,6 +272,7 @@ static void *worker_main(void *argp)
 	worker_pin(a, lt.cpu);
 	ctx = mem_alloc(ctx_size + priv, MEM_NODE_LOCAL);
 	lat = lat_get(sp);
+	atomic_fetch_add_explicit(&a->rs->entered, 1, lb_rel);
 	if (!ctx || (sp->params->lat_sample && !lat))
 		a->err = -ENOMEM;
 	else if (sp->ops->thread_init)
@@ -446,7 +451,8 @@ static bool newly_interrupted(const struct run_spec *sp, sig_atomic_t was)
  * never abandoned, as it still reads the run's memory).
  * @unready_stuck: the workers were never released because some did not
  * get ready (stuck in thread_init, or a signal came first): once every
- * ready one has left, the others are not waited for.
+ * ready one has left and every other is inside thread_init, the others
+ * are not waited for.
  */
 static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		     struct run_state *rs, unsigned n, double timeout,
@@ -469,7 +475,8 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		}
 		if (t > until)
 			return false;
-		if (unready_stuck && k >= atomic_load_explicit(&rs->ready, lb_acq))
+		if (unready_stuck && k >= atomic_load_explicit(&rs->ready, lb_acq) &&
+		    atomic_load_explicit(&rs->entered, lb_acq) >= n)
 			return false;
 		sleep_s(0.001);
 	}
@@ -776,6 +783,7 @@ static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 		started += m->args[i].started;
 	atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
 	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
+	atomic_fetch_add_explicit(&m->rs->entered, sp->nthreads - started, lb_rel);
 	atomic_fetch_add_explicit(&m->rs->exited, sp->nthreads - started, lb_rel);
 	atomic_store_explicit(&m->rs->go, 1, lb_rel);
 	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s, false);
