@@ -289,6 +289,10 @@ void topo_free(struct topo *t)
 
 int topo_find_os(const struct topo *t, int os)
 {
+	/* OS numbers are unique, and most machines number PU i as CPU i:
+	 * then this is the answer without a scan. */
+	if (os >= 0 && (unsigned)os < t->npu && t->pu[os].os == os)
+		return os;
 	for (unsigned i = 0; i < t->npu; i++)
 		if (t->pu[i].os == os)
 			return (int)i;
