@@ -135,6 +135,7 @@ e2e: lockbench
 	tests/e2e_results.sh ./lockbench
 	tests/e2e_outputs.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
+	tests/e2e_scale.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench

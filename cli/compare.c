@@ -410,24 +410,26 @@ static unsigned global_invocation(struct merge *m, unsigned in, unsigned local)
 	return m->ninv;
 }
 
-/* Add the runs of point s of input `in` to (v, row); a failure wins over
- * success, success over missing. */
-static void copy_point(struct merge *m, struct results *r, unsigned v, unsigned row,
-		       unsigned in, const struct point *s)
+/*
+ * Move the runs of point s of input `in` to (v, row) (each input point
+ * goes to one merged point: moved, not copied, so the runs are held
+ * once); a failure wins over success, success over missing.
+ */
+static void move_point(struct merge *m, struct results *r, unsigned v, unsigned row,
+		       unsigned in, struct point *s)
 {
 	struct point *p = results_point(r, v, row);
+	unsigned first;
 
 	if (p->status == POINT_MISSING || s->status > POINT_OK) {
 		free(p->error);
 		p->status = s->status;
 		p->error = cli_strdup(s->error);
 	}
-	for (unsigned k = 0; k < s->nruns; k++) {
-		if (results_add_run(r, v, row, &s->runs[k]))
-			cli_die("out of memory");
-		p->runs[p->nruns - 1].invocation =
-			global_invocation(m, in, s->runs[k].invocation);
-	}
+	if (results_move_runs(r, v, row, s, &first))
+		cli_die("out of memory");
+	for (unsigned k = first; k < p->nruns; k++)
+		p->runs[k].invocation = global_invocation(m, in, p->runs[k].invocation);
 }
 
 /* Rows of the merged model: numbers and descriptions from the first
@@ -583,13 +585,13 @@ static void build_merged(struct merge *m, struct results *r)
 			     in->label);
 		for (unsigned j = 0; j < m->col[c].nsrc; j++) {
 			const struct source *sc = &m->col[c].src[j];
-			const struct results *sr = &m->in[sc->in].r;
+			struct results *sr = &m->in[sc->in].r;
 
 			for (unsigned row = 0; row < m->nrows; row++) {
 				int k = row_in(sr, m->row_key[row]);
 
 				if (k >= 0)
-					copy_point(m, r, c, row, sc->in,
+					move_point(m, r, c, row, sc->in,
 						   results_point(sr, sc->var, (unsigned)k));
 			}
 		}

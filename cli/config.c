@@ -276,14 +276,17 @@ static void config_threads(struct config *cf, const struct cli *c, unsigned usab
 {
 	char why[256];
 
+	/* max is every usable CPU, up to the most threads a point takes. */
+	if (usable > MAX_THREADS)
+		usable = MAX_THREADS;
 	if (!c->threads) {
 		default_threads(cf, usable);
 		return;
 	}
 	if (numlist_parse(c->threads, usable, MAX_THREADS, &cf->threads,
 			  &cf->nthreads, why, sizeof(why)))
-		cli_die("--threads (%s): %s; use e.g. 1,2,4  1-8  max "
-			"(1 to %d threads)", c->threads, why, MAX_THREADS);
+		cli_die("--threads (%s): %s; at most %d threads, e.g. 1,2,4  "
+			"1-8  max", c->threads, why, MAX_THREADS);
 	for (unsigned i = 0; i < cf->nthreads; i++)
 		if (!cf->threads[i])
 			cli_die("--threads (%s): a thread count must be at least 1",
@@ -372,7 +375,7 @@ static void config_rw_roles(struct config *cf, const struct cli *c)
 		cli_die("--read-pct: per-operation roles exclude --readers/--writers");
 	if (r->given && w->given && !c->threads) {
 		if (!sum || sum > MAX_THREADS)
-			cli_die("--readers %llu --writers %llu: 1 to %d threads in all",
+			cli_die("--readers %llu --writers %llu: at least 1 and at most %d threads in all",
 				r->u, w->u, MAX_THREADS);
 		cf->nthreads = 1;
 		cf->threads[0] = (unsigned)sum;

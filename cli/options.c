@@ -18,6 +18,7 @@
 
 /* A thread id + 1 fits below the count in the counter word. */
 _Static_assert(MAX_THREADS < (1u << WL_SEQ_SHIFT), "thread ids overflow the counter word");
+_Static_assert(MAX_THREADS == WL_MAX_THREADS, "-t and the workloads agree on the most threads");
 
 #define F(field) offsetof(struct cli, field)
 #define G(field) OPT_GIVEN(struct cli, field)

@@ -14,7 +14,13 @@
 #include "../topology/machine.h"
 #include "opt.h"
 
-#define MAX_THREADS 1024
+/*
+ * The most threads one point may have: a worker's id + 1 is kept in the
+ * low WL_SEQ_SHIFT (16) bits of the shared counter word
+ * (workloads/workload.h), so 65535; the options.c assertion keeps the two
+ * in step.  Planning has no other limit (docs/method.md, Placement).
+ */
+#define MAX_THREADS 65535
 #define MAX_WL_OPTIONS 32       /* distinct options of all workloads */
 
 struct wl_option;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
 
@@ -32,15 +33,17 @@ static unsigned dropped(const char *w)
 }
 
 /* The results file at path and the run command it records (*cmd,
- * borrowed from the returned document); exit 2 when it has none. */
+ * borrowed from the returned document); exit 2 when it has none.  Only
+ * the document without its runs is read: the command is all a rerun
+ * needs, and the runs are most of a large file. */
 static json_t *recorded(const char *path, json_t **cmd)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
+	char err[512];
+	json_t *doc = results_json_skeleton(path, err, sizeof(err));
 	const char *word;
 
 	if (!doc)
-		cli_die("rerun (%s): cannot read results: %s", path, je.text);
+		cli_die("rerun: %s", err);
 	*cmd = json_object_get(json_object_get(doc, "provenance"), "command");
 	if (!json_is_array(*cmd) || json_array_size(*cmd) < 1)
 		cli_die("rerun (%s): no provenance.command (written by an older lockbench "

@@ -43,10 +43,12 @@ static unsigned topo_threads(const struct cli *c, const struct topo *t,
 	if (placement_order(t, p, &order, &usable, err, sizeof(err)))
 		cli_die_msg(err);
 	free(order);
+	if (usable > MAX_THREADS)
+		usable = MAX_THREADS;
 	if (numlist_parse(c->threads, usable, MAX_THREADS, &l, &n, err, sizeof(err)) ||
 	    n != 1 || !l[0])
-		cli_die("-t (%s): topo takes one thread count, 1 to %d or max",
-			c->threads, MAX_THREADS);
+		cli_die("-t (%s): topo takes one thread count, at least 1 and at "
+			"most %d, or max", c->threads, MAX_THREADS);
 	n = l[0];
 	free(l);
 	return n;

@@ -13,7 +13,7 @@ bad_input "unknown lock" "unknown lock (nosuch): valid: null, tas" -l nosuch
 bad_input "zero threads" "at least 1" -t 0
 bad_input "threads abc" "'abc' is not a number" -t abc
 bad_input "negative duration" "duration (-1)" -d -1
-bad_input "too many threads" "out of range" -t 5000
+bad_input "too many threads" "at most 65535 threads" -t 70000
 bad_input "unknown format" "unknown format (xml)" -f xml
 bad_input "unknown placement" "unknown placement (everywhere)" -p everywhere
 bad_input "busted needs a flag" "without --include-broken" -l busted

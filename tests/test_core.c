@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -70,6 +71,36 @@ static void test_numlist_bad(void **state)
 				 -EINVAL);
 		assert_true(err[0] != 0);
 	}
+}
+
+/*
+ * A list of a million numbers, with every value given twice, parses in
+ * linear time: the CPU time bound is far above what a loaded machine
+ * needs (milliseconds) and far below what a scan of the list for each
+ * duplicate takes (minutes).
+ */
+static void test_numlist_huge(void **state)
+{
+	unsigned *v = NULL, n = 0;
+	char err[128] = "";
+	clock_t t0 = clock();
+
+	(void)state;
+	assert_int_equal(numlist_parse("999999-1000000,0-1000000,0-1000000:7", 0, 0,
+				       &v, &n, err, sizeof(err)), 0);
+	assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 10.0);
+	assert_int_equal(n, 1000001);
+	assert_int_equal(v[0], 999999);	/* order of first appearance */
+	assert_int_equal(v[1], 1000000);
+	for (unsigned i = 2; i < n; i++)
+		assert_int_equal(v[i], i - 2);
+	free(v);
+	/* Past the largest accepted number, and past a limit: refused. */
+	assert_int_equal(numlist_parse("0-1000001", 0, 0, &v, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(numlist_parse("0-100000", 0, 65535, &v, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "out of range"));
 }
 
 /* ---- placement ---------------------------------------------------- */
@@ -516,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_mem_colours),
 		cmocka_unit_test(test_numlist_good),
 		cmocka_unit_test(test_numlist_bad),
+		cmocka_unit_test(test_numlist_huge),
 		cmocka_unit_test(test_place_cores_smt_last),
 		cmocka_unit_test(test_place_distinct_cpus),
 		cmocka_unit_test(test_place_smt),

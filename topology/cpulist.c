@@ -8,16 +8,43 @@
 
 #include "cpulist.h"
 
+/*
+ * The list being built, and a bitmap of the values already in it, so a
+ * duplicate is dropped in constant time: "0-1000000" is a million
+ * pushes, and scanning the list for each would be quadratic.
+ */
 struct nl {
 	unsigned *v;
 	unsigned n, cap;
+	unsigned char *seen;	/* bit x set: x is in v */
+	size_t seen_bytes;
 };
+
+/* Make room in the bitmap for value x.  0 or -ENOMEM. */
+static int nl_seen_grow(struct nl *l, unsigned x)
+{
+	size_t need = (size_t)x / 8 + 1, bytes = l->seen_bytes ? l->seen_bytes : 64;
+	unsigned char *b;
+
+	if (need <= l->seen_bytes)
+		return 0;
+	while (bytes < need)
+		bytes *= 2;
+	b = realloc(l->seen, bytes);
+	if (!b)
+		return -ENOMEM;
+	memset(b + l->seen_bytes, 0, bytes - l->seen_bytes);
+	l->seen = b;
+	l->seen_bytes = bytes;
+	return 0;
+}
 
 static int nl_push(struct nl *l, unsigned x)
 {
-	for (unsigned i = 0; i < l->n; i++)
-		if (l->v[i] == x)
-			return 0;
+	if (nl_seen_grow(l, x))
+		return -ENOMEM;
+	if (l->seen[x / 8] & (1u << (x % 8)))
+		return 0;
 	if (l->n == l->cap) {
 		unsigned cap = l->cap ? 2 * l->cap : 16;
 		unsigned *v = realloc(l->v, cap * sizeof(*v));
@@ -27,6 +54,7 @@ static int nl_push(struct nl *l, unsigned x)
 		l->v = v;
 		l->cap = cap;
 	}
+	l->seen[x / 8] |= (unsigned char)(1u << (x % 8));
 	l->v[l->n++] = x;
 	return 0;
 }
@@ -112,6 +140,7 @@ int numlist_parse(const char *s, unsigned maxval, unsigned limit,
 			snprintf(err, errlen, "empty list");
 		rc = -EINVAL;
 	}
+	free(l.seen);
 	if (rc) {
 		free(l.v);
 		return rc == -ENOMEM ? rc : -EINVAL;

@@ -71,7 +71,7 @@ int placement_assign(const struct topo *t, const struct placement_policy *p,
  * The distinct CPUs of n placed threads, in thread order, into cpus (n
  * entries): a pinned thread's CPU; an unpinned one's PU when t is given
  * and the PU is known (where it would run), else nothing.  Returns how
- * many were written.
+ * many were written (0 when memory runs out).
  */
 unsigned placement_distinct_cpus(const struct topo *t, const struct thread_place *pl,
 				 unsigned n, int *cpus);

@@ -168,13 +168,33 @@ static void count_ids(struct topo *t)
 /* Mark the PUs this process may run on (real machine only). */
 static void mark_allowed(struct topo *t)
 {
-	cpu_set_t set;
+	/* The kernel refuses (EINVAL) a set smaller than its own CPU mask,
+	 * which may hold more than cpu_set_t's 1024 CPUs: start from the
+	 * largest CPU number here and double until it fits (CPU_ALLOC(3)). */
+	size_t ncpus = 1024, size = 0;
+	cpu_set_t *set = NULL;
+	int rc = -1;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return;
 	for (unsigned i = 0; i < t->npu; i++)
-		t->pu[i].allowed = t->pu[i].os >= 0 && t->pu[i].os < CPU_SETSIZE &&
-				   CPU_ISSET(t->pu[i].os, &set);
+		if (t->pu[i].os >= 0 && (size_t)t->pu[i].os >= ncpus)
+			ncpus = (size_t)t->pu[i].os + 1;
+	for (; ncpus <= (1u << 22) && (set = CPU_ALLOC(ncpus)); ncpus *= 2) {
+		size = CPU_ALLOC_SIZE(ncpus);
+		rc = sched_getaffinity(0, size, set);
+		if (!rc || errno != EINVAL)
+			break;
+		CPU_FREE(set);
+		set = NULL;
+	}
+	if (rc) {
+		if (set)
+			CPU_FREE(set);
+		return;
+	}
+	for (unsigned i = 0; i < t->npu; i++)
+		t->pu[i].allowed = t->pu[i].os >= 0 &&
+				   CPU_ISSET_S((size_t)t->pu[i].os, size, set);
+	CPU_FREE(set);
 }
 
 static void mark_isolated(struct topo *t, const char *list)
@@ -289,6 +309,10 @@ void topo_free(struct topo *t)
 
 int topo_find_os(const struct topo *t, int os)
 {
+	/* OS numbers are unique, and most machines number PU i as CPU i:
+	 * then this is the answer without a scan. */
+	if (os >= 0 && (unsigned)os < t->npu && t->pu[os].os == os)
+		return os;
 	for (unsigned i = 0; i < t->npu; i++)
 		if (t->pu[i].os == os)
 			return (int)i;

@@ -43,11 +43,18 @@ struct probe_shared {
 
 static int pin_self(int cpu)
 {
-	cpu_set_t set;
+	/* Sized for this CPU: cpu_set_t stops at CPU_SETSIZE (CPU_ALLOC(3)). */
+	cpu_set_t *set = cpu >= 0 ? CPU_ALLOC((size_t)cpu + 1) : NULL;
+	size_t size = CPU_ALLOC_SIZE((size_t)(cpu >= 0 ? cpu : 0) + 1);
+	int rc;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (!set)
+		return cpu < 0 ? EINVAL : ENOMEM;
+	CPU_ZERO_S(size, set);
+	CPU_SET_S((size_t)cpu, size, set);
+	rc = pthread_setaffinity_np(pthread_self(), size, set);
+	CPU_FREE(set);
+	return rc;
 }
 
 /* Answer odd values with the next even one until the sentinel. */

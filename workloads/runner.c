@@ -225,16 +225,25 @@ static uint64_t *holder_ids_get(const struct run_spec *sp)
  * qemu-user.) */
 static void worker_pin(struct thread_arg *a, int cpu)
 {
-	cpu_set_t set;
+	/* A set sized for this CPU: cpu_set_t holds CPU_SETSIZE (1024)
+	 * CPUs only, and machines have more (CPU_ALLOC(3)). */
+	cpu_set_t *set;
+	size_t size;
 
 	if (cpu < 0)
 		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		a->pin_errno = errno;
+	set = CPU_ALLOC((size_t)cpu + 1);
+	size = CPU_ALLOC_SIZE((size_t)cpu + 1);
+	if (set) {
+		CPU_ZERO_S(size, set);
+		CPU_SET_S((size_t)cpu, size, set);
+	}
+	if (!set || sched_setaffinity(0, size, set)) {
+		a->pin_errno = set ? errno : ENOMEM;
 		atomic_store_explicit(&a->rs->failed, 1, lb_rlx);
 	}
+	if (set)
+		CPU_FREE(set);
 }
 
 /* What the lock's thread_init learns about the calling worker. */

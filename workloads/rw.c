@@ -29,10 +29,10 @@ static void rw_loop(struct worker *w)
 
 /* --read-pct is layout's too (workloads/layout.c), declared alike. */
 static const struct wl_option rw_options[] = {
-	{.name = "readers", .arg = "N", .type = WL_OPT_UINT, .max = 1024, /* -t's most */
+	{.name = "readers", .arg = "N", .type = WL_OPT_UINT, .max = WL_MAX_THREADS, /* -t's most */
 	 .off = offsetof(struct wl_params, readers),
 	 .help = "N threads read (the rest write, or --writers)"},
-	{.name = "writers", .arg = "N", .type = WL_OPT_UINT, .max = 1024,
+	{.name = "writers", .arg = "N", .type = WL_OPT_UINT, .max = WL_MAX_THREADS,
 	 .off = offsetof(struct wl_params, writers),
 	 .help = "N threads write (threads 0..N-1)"},
 	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,

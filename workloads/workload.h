@@ -65,6 +65,8 @@ struct cs_line {
  */
 #define WL_HELD (1ull << 63)
 #define WL_SEQ_SHIFT 16 /* above MAX_THREADS (cli/options.h) */
+/* The most threads: every tid + 1 fits the low WL_SEQ_SHIFT bits. */
+#define WL_MAX_THREADS ((1u << WL_SEQ_SHIFT) - 1)
 #define WL_WHO(v) ((v) & ((1ull << WL_SEQ_SHIFT) - 1))
 #define WL_SEQ(v) ((v) >> WL_SEQ_SHIFT)
 

@@ -754,10 +754,11 @@ static int read_spanned_runs(struct rd *d, unsigned i, unsigned v, unsigned row,
 		snprintf(where, sizeof(where), "points[%u].runs[%zu]", i, k - sp->first[i]);
 		o = load_span(d, &sp->span[k], where);
 		rc = o ? read_run(d, o, where, &r->variants[v], &s) : -EINVAL;
-		if (!rc && results_add_run(r, v, row, &s))
+		/* Freed before the run is kept: one run's tree at a time. */
+		json_decref(o);
+		if (!rc && results_take_run(r, v, row, &s))
 			rc = oom(d);
 		run_sample_free(&s);
-		json_decref(o);
 	}
 	return rc;
 }
@@ -791,7 +792,7 @@ static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 
 		snprintf(where, sizeof(where), "points[%u].runs[%zu]", i, k);
 		rc = read_run(d, json_array_get(runs, k), where, &r->variants[v], &s);
-		if (!rc && results_add_run(r, v, row, &s))
+		if (!rc && results_take_run(r, v, row, &s))
 			rc = oom(d);
 		run_sample_free(&s);
 		if (rc)
@@ -1062,4 +1063,39 @@ int results_from_json(const char *path, struct results *r, char *err,
 	rc = results_from_json_buf(buf, len, path, r, err, errlen);
 	free(buf);
 	return rc;
+}
+
+json_t *results_json_skeleton(const char *path, char *err, size_t errlen)
+{
+	struct json_spans sp;
+	struct rd d = {.name = path, .err = err, .errlen = errlen};
+	size_t max = input_limit(RESULTS_MAX_BYTES);
+	FILE *f = fopen(path, "rb");
+	json_t *doc = NULL;
+	char why[160];
+	int rc;
+
+	if (errlen)
+		err[0] = 0;
+	if (!f) {
+		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(errno));
+		return NULL;
+	}
+	rc = json_spans_scan(f, max, &sp, why, sizeof(why));
+	fclose(f);
+	if (rc == -EFBIG)
+		snprintf(err, errlen, "cannot read results (%s): its runs apart, or one of "
+			 "its runs, larger than the input limit of %zu bytes "
+			 "(LOCKBENCH_MAX_INPUT raises it)", path, max);
+	else if (rc == -EINVAL)
+		fail(&d, "%s", why);
+	else if (rc == -ENOMEM)
+		oom(&d);
+	else if (rc)
+		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(-rc));
+	if (rc)
+		return NULL;
+	doc = load(&d, sp.skel, sp.skel_len);
+	json_spans_free(&sp);
+	return doc;
 }

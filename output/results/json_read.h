@@ -35,6 +35,14 @@ int results_from_json_stream(const char *path, struct results *r, char *err,
 #define RESULTS_STREAM_BYTES ((size_t)16 << 20)
 
 /*
+ * The document at @path without its runs (every points[*].runs array
+ * empty), parsed: what a reader of the configuration needs, in memory
+ * bounded by the input limit whatever the number of runs.  NULL with
+ * @err set ("cannot read results (PATH): ...") on any error.
+ */
+json_t *results_json_skeleton(const char *path, char *err, size_t errlen);
+
+/*
  * The same from @len bytes at @buf (need not be NUL-terminated); @name
  * is what messages call the input.
  */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,17 +166,76 @@ bool results_lt_basis(const struct point *p, unsigned *runs, unsigned *intervals
 	return *runs > 0;
 }
 
+/* Room for `more` runs past p->nruns, doubling: a point of n runs is
+ * built in O(n) copies, not O(n^2).  0 or -ENOMEM. */
+static int runs_reserve(struct point *p, size_t more)
+{
+	size_t need = (size_t)p->nruns + more, cap = p->runs_cap;
+	struct run_sample *runs;
+
+	if (need <= cap && p->runs)
+		return 0;
+	if (need > UINT_MAX)
+		return -ENOMEM;
+	cap = cap < 4 ? 4 : cap;
+	while (cap < need)
+		cap *= 2;
+	cap = cap > UINT_MAX ? UINT_MAX : cap;
+	runs = realloc(p->runs, cap * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	p->runs = runs;
+	p->runs_cap = (unsigned)cap;
+	return 0;
+}
+
+int results_take_run(struct results *r, unsigned v, unsigned row,
+		     struct run_sample *s)
+{
+	struct point *p = results_point(r, v, row);
+
+	if (runs_reserve(p, 1))
+		return -ENOMEM;
+	p->runs[p->nruns++] = *s;
+	memset(s, 0, sizeof(*s));
+	return 0;
+}
+
+int results_move_runs(struct results *r, unsigned v, unsigned row,
+		      struct point *src, unsigned *first)
+{
+	struct point *p = results_point(r, v, row);
+
+	*first = p->nruns;
+	if (!src->nruns)
+		return 0;
+	if (!p->nruns) {
+		/* The whole array changes hands. */
+		free(p->runs);
+		p->runs = src->runs;
+		p->runs_cap = src->runs_cap > src->nruns ? src->runs_cap : src->nruns;
+	} else {
+		if (runs_reserve(p, src->nruns))
+			return -ENOMEM;
+		memcpy(p->runs + p->nruns, src->runs, src->nruns * sizeof(*src->runs));
+		free(src->runs);
+	}
+	p->nruns += src->nruns;
+	src->runs = NULL;
+	src->nruns = 0;
+	src->runs_cap = 0;
+	return 0;
+}
+
 int results_add_run(struct results *r, unsigned v, unsigned row,
 		    const struct run_sample *s)
 {
 	struct point *p = results_point(r, v, row);
-	struct run_sample *runs, *d;
+	struct run_sample *d;
 
-	runs = realloc(p->runs, (p->nruns + 1) * sizeof(*runs));
-	if (!runs)
+	if (runs_reserve(p, 1))
 		return -ENOMEM;
-	p->runs = runs;
-	d = &runs[p->nruns];
+	d = &p->runs[p->nruns];
 	*d = *s;
 	d->thread_ops = dup_mem(s->thread_ops, s->nthreads * sizeof(uint64_t));
 	d->series = dup_mem(s->series, s->nseries * sizeof(double));

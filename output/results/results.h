@@ -147,6 +147,7 @@ struct point {
 	char *error;             /* one line when not OK */
 	unsigned nruns;
 	struct run_sample *runs;
+	unsigned runs_cap;       /* runs allocated (results.c grows it) */
 	/* Filled by results_finalize(). */
 	struct summary sum;
 	bool has_rel;
@@ -279,6 +280,21 @@ void results_free(struct results *r);
 /* Append a copy of `s` to point (v, row); 0 or -ENOMEM. */
 int results_add_run(struct results *r, unsigned v, unsigned row,
 		    const struct run_sample *s);
+/*
+ * Append `s` itself to point (v, row), without copying what it points
+ * to: on 0, *s is emptied (the point owns its memory); on -ENOMEM, *s
+ * is left as it was.  A reader of a large file holds each run once.
+ */
+int results_take_run(struct results *r, unsigned v, unsigned row,
+		     struct run_sample *s);
+/*
+ * Move every run of `src` (a point of another results model) to the end
+ * of point (v, row) of r: src is left with none.  0 or -ENOMEM (then
+ * nothing moved).  Returns the index in (v, row) of the first moved run
+ * in *first.
+ */
+int results_move_runs(struct results *r, unsigned v, unsigned row,
+		      struct point *src, unsigned *first);
 void run_sample_free(struct run_sample *s);
 
 /*
