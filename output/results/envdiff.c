@@ -236,18 +236,36 @@ static double quantile(const double *x, unsigned n, double q)
 	return lo + 1 < n ? x[lo] + (h - lo) * (x[lo + 1] - x[lo]) : x[lo];
 }
 
-/* A run's round trip: the median of its finite probes, before and after. */
-static double run_probe(const struct run_noise *rn)
+/* Append x to v[*k] (at most 64) when it is a round trip. */
+static void add_probe(double *v, unsigned *k, double x)
 {
+	if (*k < 64 && isfinite(x) && x > 0)
+		v[(*k)++] = x;
+}
+
+/*
+ * A run's round trip: the median of its finite probes, before and
+ * after, from the run's measurements or, for a run read from a file,
+ * from its "probe" object (kept in run_sample.extra).
+ */
+static double run_probe(const struct run_sample *s)
+{
+	const struct run_noise *rn = &s->noise;
+	json_t *ex = rn->present ? NULL : results_extra_get(s);
+	json_t *pr = json_object_get(ex, "probe"), *e;
 	double v[64];
 	unsigned k = 0;
+	size_t i;
 
-	for (unsigned j = 0; j < rn->npairs && k + 2 <= 64; j++) {
-		if (rn->probe_before && isfinite(rn->probe_before[j]) && rn->probe_before[j] > 0)
-			v[k++] = rn->probe_before[j];
-		if (rn->probe_after && isfinite(rn->probe_after[j]) && rn->probe_after[j] > 0)
-			v[k++] = rn->probe_after[j];
+	for (unsigned j = 0; rn->present && j < rn->npairs; j++) {
+		add_probe(v, &k, rn->probe_before ? rn->probe_before[j] : NAN);
+		add_probe(v, &k, rn->probe_after ? rn->probe_after[j] : NAN);
 	}
+	json_array_foreach(json_object_get(pr, "before_ns"), i, e)
+		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
+	json_array_foreach(json_object_get(pr, "after_ns"), i, e)
+		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
+	json_decref(ex);
 	if (!k)
 		return NAN;
 	qsort(v, k, sizeof(*v), cmp_dbl);
@@ -265,7 +283,7 @@ bool results_c2c_typical(const struct results *r, double *q1, double *med, doubl
 	for (unsigned i = 0; x && i < r->nvariants * r->nrows; i++)
 		for (unsigned k = 0; k < r->points[i].nruns; k++) {
 			const struct run_sample *s = &r->points[i].runs[k];
-			double v = s->nthreads >= 2 && s->noise.present ? run_probe(&s->noise) : NAN;
+			double v = s->nthreads >= 2 ? run_probe(s) : NAN;
 
 			if (!isnan(v))
 				x[n++] = v;

@@ -472,7 +472,7 @@ static unsigned inv_sizes(const struct obs *o, unsigned n, double *x, unsigned *
  * The smallest change in percent a Welch test on the invocation means
  * of a and b could have detected with 80% power at r->alpha, from the
  * variances at both levels (stats_mde_two_level); NAN when a side has
- * fewer than 2 invocations or memory runs out.
+ * fewer than 2 invocations, neither side varies, or memory runs out.
  */
 static double point_mde(const struct results *r, const struct obs *a, unsigned na,
 			const struct obs *b, unsigned nb)
@@ -492,7 +492,9 @@ static double point_mde(const struct results *r, const struct obs *a, unsigned n
 	}
 	free(x);
 	free(sz);
-	return isnan(d) ? NAN : (exp(d) - 1) * 100;
+	/* No spread at all (e.g. a file of imported means): nothing to
+	 * state a power from. */
+	return isnan(d) || d == 0 ? NAN : (exp(d) - 1) * 100;
 }
 
 /* Welch on the log rates of the runs of a and b (SIG_FLOOR). */
@@ -669,8 +671,7 @@ static void results_holm(struct results *r)
 	free(pv);
 }
 
-/* The range of the points' minimum detectable effects. */
-static void results_mde(struct results *r)
+void results_mde_range(struct results *r)
 {
 	r->mde_n = 0;
 	r->mde_min = r->mde_max = NAN;
@@ -717,7 +718,7 @@ void results_finalize(struct results *r)
 				point_versus(r, results_point(r, v, row),
 					     results_point(r, results_base(r, v), row));
 	results_holm(r);
-	results_mde(r);
+	results_mde_range(r);
 	results_geomean(r);
 	noise_finalize_adaptive(r);
 }

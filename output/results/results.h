@@ -368,6 +368,9 @@ struct results_part {
 int results_split(const struct results *r, const char *dim,
 		  struct results_part **parts, unsigned *nparts, char *err, size_t len);
 void results_parts_free(struct results_part *parts, unsigned n);
+/* The range of the points' mde_pct into mde_min, mde_max, mde_n (done
+ * by results_finalize; again for a part of the results). */
+void results_mde_range(struct results *r);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
 /*
