@@ -133,6 +133,7 @@ e2e: lockbench
 	tests/e2e.sh ./lockbench
 	tests/e2e_machine.sh ./lockbench
 	tests/e2e_results.sh ./lockbench
+	tests/e2e_compare.sh ./lockbench
 	tests/e2e_outputs.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_scale.sh ./lockbench
@@ -151,6 +152,7 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
 	tests/e2e_results.sh build/asan/lockbench
+	tests/e2e_compare.sh build/asan/lockbench
 	tests/e2e_sweep.sh build/asan/lockbench
 	LB_E2E_QUICK=1 tests/e2e_plugin.sh build/asan/lockbench
 	tests/e2e_locktorture.sh build/asan/lockbench

@@ -18,9 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../output/results/envdiff.h"
 #include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
+#include "floor.h"
 #include "opt.h"
 #include "outfile.h"
 #include "provenance.h"
@@ -185,8 +187,9 @@ static bool same_workload(const char *a, const char *b)
 	       (kb && same_str(a, "torture"));
 }
 
-/* Workloads, units and row metrics must agree; say which files differ. */
-/* Append " KEY (A, B)" for each of keys whose values differ in a and b. */
+/* Append " KEY (A, B)" for each of keys whose values differ in a and b:
+ * by value (1.0 is 1; a list is a set: the order of its elements does
+ * not matter), so that only real differences are named. */
 static void differing(json_t *a, json_t *b, const char *const *keys, char *out,
 		      size_t len, const struct merge *m)
 {
@@ -194,7 +197,7 @@ static void differing(json_t *a, json_t *b, const char *const *keys, char *out,
 		json_t *x = json_object_get(a, keys[k]), *y = json_object_get(b, keys[k]);
 		char *sx, *sy;
 
-		if ((!x && !y) || (x && y && json_equal(x, y)))
+		if (results_json_same(x, y, true))
 			continue;
 		/* A swept parameter travels with each column (pair_params). */
 		if (m && is_dim(m, keys[k]))
@@ -503,7 +506,7 @@ static void merged_environment(const struct merge *m, struct results *r)
 		if ((env[i] = json_object_get(m->in[i].r.machine, "environment")))
 			n++;
 	for (unsigned i = 1; i < m->nin && i < 64; i++)
-		same += env[i] && env[0] && json_equal((json_t *)env[0], (json_t *)env[i]);
+		same += env[i] && env[0] && results_json_same(env[0], env[i], false);
 	if (n < 2)
 		goto keep;
 	for (size_t k = 0; k < sizeof(items) / sizeof(items[0]); k++) {
@@ -519,7 +522,7 @@ static void merged_environment(const struct merge *m, struct results *r)
 			if (!env[i])
 				continue;
 			v = v ? v : json_null();
-			differ = first && !json_equal((json_t *)first, (json_t *)v);
+			differ = first && !results_json_same(first, v, false);
 			first = first ? first : v;
 		}
 		if (!differ)
@@ -564,6 +567,29 @@ static void merged_perf(const struct merge *m, struct results *r)
 		r->perf_named |= m->in[i].r.perf_named;
 }
 
+/*
+ * What differs between the files' environments that changes the
+ * numbers (results_env_diff): each file named by its label, or by its
+ * path where several files share a label.
+ */
+static void merged_env_diffs(const struct merge *m, struct results *r)
+{
+	const struct results **in = cli_calloc(m->nin, sizeof(*in));
+	const char **names = cli_calloc(m->nin, sizeof(*names));
+
+	for (unsigned i = 0; i < m->nin; i++) {
+		bool shared = false;
+
+		for (unsigned j = 0; j < m->nin; j++)
+			shared |= j != i && !strcmp(m->in[i].label, m->in[j].label);
+		in[i] = &m->in[i].r;
+		names[i] = shared ? m->in[i].path : m->in[i].label;
+	}
+	r->env_diffs = results_env_diff(in, names, m->nin);
+	free(in);
+	free(names);
+}
+
 static void build_merged(struct merge *m, struct results *r)
 {
 	const struct results *first = &m->in[0].r;
@@ -599,6 +625,7 @@ static void build_merged(struct merge *m, struct results *r)
 	merged_meta(m, r);
 	merged_environment(m, r);
 	merged_perf(m, r);
+	merged_env_diffs(m, r);
 }
 
 static const char *col_label(const struct merge *m, unsigned c)
@@ -691,7 +718,7 @@ static bool same_params(const struct merge *m, const struct results *r, unsigned
 		json_t *x = json_object_get(r->variants[a].params, m->dims[k]);
 		json_t *y = json_object_get(r->variants[b].params, m->dims[k]);
 
-		if (!((!x && !y) || (x && y && json_equal(x, y))))
+		if (!results_json_same(x, y, true))
 			return false;
 	}
 	return true;
@@ -779,7 +806,7 @@ static void merge_free(struct merge *m)
 
 struct compare_args {
 	struct output_args out;
-	const char *locks, *baseline, *rows;
+	const char *locks, *baseline, *rows, *floor;
 	bool exclude_flagged;
 	double min_effect;        /* fraction of 1 */
 	double fail_pct;          /* fraction of 1 */
@@ -799,10 +826,15 @@ static const struct opt compare_rows[] = {
 	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
 	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, min_effect),
 	 .help = "a change below PCT is never significant (e.g. the A/A floor)"},
+	{.name = "floor", .type = OPT_STR, .arg = "FILE|PCT",
+	 .off = offsetof(struct compare_args, floor),
+	 .help = "invocation floor for one invocation a side: a `system check` "
+		 "JSON file, or PCT"},
 	{.name = "fail-if-regressed", .type = OPT_PERCENT, .arg = "PCT",
 	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, fail_pct),
 	 .given = OPT_GIVEN(struct compare_args, fail_given),
-	 .help = "exit 4 when a point is significantly worse by more than PCT"},
+	 .help = "exit 4 when a point is significantly worse by more than PCT "
+		 "(5: worse but not assessable)"},
 	{.name = "rows", .type = OPT_STR, .arg = "DIM", .def = "threads",
 	 .off = offsetof(struct compare_args, rows),
 	 .help = "text tables of a sweep: rows over DIM, one table per rest"},
@@ -819,18 +851,50 @@ void compare_usage(FILE *f)
 		"Render saved runs side by side: one column per file (per label/lock\n"
 		"when a file holds several locks), statistics recomputed from the runs.\n");
 	opt_help(&compare_options, f);
-	fprintf(f, "Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
-		"found a point significantly worse than its baseline by more than PCT.\n");
+	fprintf(f, "With one invocation (file) a side, a difference is significant only\n"
+		"if the runs' test says so and it exceeds the invocation floor: --floor,\n"
+		"else --min-effect, else the larger floor the files recorded (run --floor).\n"
+		"Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
+		"found a point significantly worse than its baseline by more than PCT;\n"
+		"5 a point is worse by more than PCT but could not be assessed (one\n"
+		"invocation a side and no floor: compare more invocations, or run\n"
+		"`lockbench system check -o check.json` and give --floor check.json).\n");
+}
+
+/* Could point p not be assessed at all (no test behind its mark)? */
+static bool unassessed(const struct point *p)
+{
+	return !p->test.valid && (p->method == SIG_ONE_INVOC || p->method == SIG_TOO_FEW);
+}
+
+/* One line: the points worse by more than PCT that could not be assessed. */
+static void unassessed_line(const struct results *r, unsigned n, unsigned v, unsigned k,
+			    double pct)
+{
+	const struct point *p = results_point(r, v, k);
+	char row[64];
+
+	fprintf(stderr, "lockbench: cannot assess: %u point%s worse by more than %g%% "
+		"(e.g. %s at %s %s: %+.1f%%) %s: compare 2 or more invocations per "
+		"label, or run `lockbench system check -o check.json` and give "
+		"--floor check.json\n", n, n == 1 ? "" : "s", pct, r->variants[v].name,
+		r->row_heading, results_row_name(r, k, row, sizeof(row)), p->rel,
+		p->method == SIG_ONE_INVOC ? "with one invocation a side and no invocation floor"
+					   : "with fewer than 2 rounds or invocations a side");
 }
 
 /*
  * --fail-if-regressed PCT: one line on stderr per point significantly
  * worse than its baseline by more than PCT (lower throughput, or a
- * higher value where lower is better), then exit status 4; 0 when none.
+ * higher value where lower is better), then exit status 4.  Else, when
+ * some point is worse by more than PCT but could not be assessed (one
+ * invocation a side and no floor), one line saying so and what to run,
+ * and exit status 5: a gate never passes what it could not assess.  0
+ * when neither.
  */
 static int regression_gate(const struct results *r, double pct)
 {
-	unsigned bad = 0;
+	unsigned bad = 0, blind = 0, bv = 0, bk = 0;
 	char row[64];
 
 	for (unsigned v = 0; v < r->nvariants; v++)
@@ -839,7 +903,11 @@ static int regression_gate(const struct results *r, double pct)
 			bool lower = r->row_desc && r->row_desc[k].lower_better;
 			double worse = lower ? p->rel : -p->rel;
 
-			if (!p->has_rel || !p->significant || !(worse > pct))
+			if (!p->has_rel || !(worse > pct))
+				continue;
+			if (unassessed(p) && !blind++)
+				bv = v, bk = k;
+			if (!p->significant)
 				continue;
 			fprintf(stderr, "lockbench: regression: %s at %s %s: %+.1f%% against "
 				"%s (Holm-adjusted p %.2g)\n", r->variants[v].name,
@@ -847,7 +915,43 @@ static int regression_gate(const struct results *r, double pct)
 				p->rel, r->variants[results_base(r, v)].name, p->p_adj);
 			bad++;
 		}
-	return bad ? 4 : 0;
+	if (bad)
+		return 4;
+	if (blind)
+		unassessed_line(r, blind, bv, bk, pct);
+	return blind ? 5 : 0;
+}
+
+/*
+ * The invocation floor of the comparison, in this order: --floor (a
+ * system-check file or a percentage), --min-effect, the larger of the
+ * floors the files recorded (run --floor; "from" names the file).
+ * NULL when there is none.
+ */
+static json_t *pick_floor(const struct merge *m, const struct compare_args *a)
+{
+	const json_t *best = NULL;
+	const char *from = NULL;
+	json_t *f;
+
+	if (a->floor)
+		return floor_from_arg("floor", a->floor);
+	if (a->min_effect > 0)
+		return json_pack("{s:f, s:s}", "rel_pct", a->min_effect * 100,
+				 "source", "--min-effect");
+	for (unsigned i = 0; i < m->nin; i++) {
+		const json_t *g = m->in[i].r.inv_floor;
+		double x = json_number_value(json_object_get(g, "rel_pct"));
+
+		if (json_is_number(json_object_get(g, "rel_pct")) && x >= 0 &&
+		    (!best || x > json_number_value(json_object_get(best, "rel_pct"))))
+			best = g, from = m->in[i].path;
+	}
+	if (!best)
+		return NULL;
+	f = json_deep_copy(best);
+	json_object_set_new(f, "from", json_string(from));
+	return f;
 }
 
 /* The merged model of the inputs, columns picked by -l. */
@@ -987,6 +1091,7 @@ int cmd_compare(int argc, char **argv)
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.noise.opts.exclude_flagged = a.exclude_flagged;
 	r.min_effect = a.min_effect * 100;
+	r.inv_floor = pick_floor(&m, &a);
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);

@@ -11,6 +11,7 @@
 #include "../topology/cpulist.h"
 #include "../topology/mem.h"
 #include "config.h"
+#include "floor.h"
 #include "err.h"
 #include "suggest.h"
 
@@ -748,6 +749,7 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->row_heading = c->row_name;
 	cf->quiet = c->quiet;
 	cf->min_effect_pct = c->min_effect * 100;
+	cf->inv_floor = c->floor ? floor_from_arg("floor", c->floor) : NULL;
 	config_params(cf, c);
 	config_sweep(cf, c, &ld);
 	lopt_dims_free(&ld);
@@ -772,5 +774,6 @@ void config_free(struct config *cf)
 	free(cf->vparams);
 	free(cf->base_of);
 	json_decref(cf->sweep);
+	json_decref(cf->inv_floor);
 	placement_policy_free(&cf->placement);
 }

@@ -186,6 +186,10 @@ static const struct opt rows[] = {
 	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
 	 .min = 0, .max = 1000, .off = F(min_effect),
 	 .help = "a change below PCT is never marked significant (the A/A floor)"},
+	{.name = "floor", .type = OPT_STR, .arg = "FILE|PCT",
+	 .off = F(floor),
+	 .help = "record the invocation floor (a `system check` JSON file, or PCT) "
+		 "for compare"},
 	{.name = "c2c", .type = OPT_FLAG,
 	 .off = F(c2c),
 	 .help = "topo: print the core-to-core latency matrix"},

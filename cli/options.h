@@ -61,6 +61,7 @@ struct cli {
 	struct machine_req machine;      /* --freq, --numa-balancing, --no-tune */
 	/* noise */
 	double probe_factor, min_effect;
+	const char *floor;               /* --floor FILE|PCT (cli/floor.h) */
 	bool no_probe, exclude_flagged, c2c;
 	/* counters */
 	const char *counters;

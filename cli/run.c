@@ -204,6 +204,7 @@ static void results_setup(struct results *r, const struct config *cf,
 			memcpy(r->base_of, cf->base_of, cf->nlocks * sizeof(*r->base_of));
 		}
 	r->min_effect = cf->min_effect_pct;
+	r->inv_floor = cf->inv_floor ? json_incref(cf->inv_floor) : NULL;
 	r->variant_heading = strdup(cf->layouts ? cf->workload->name : "Lock");
 	if (!r->variant_heading)
 		cli_die("out of memory");

@@ -13,14 +13,23 @@
 #   within  5%:   one run, padded_b 5% slower      (and 2%)
 #   across  A/A:  INV invocations labelled A vs INV labelled A2, compared
 #   across  5%:   INV invocations labelled A vs INV labelled B (5% slower)
-#   across  one:  one invocation a side (must say "not assessed")
+#   across  one:  one invocation a side, no floor (must say "not assessed")
+#   one     A/A:  one invocation labelled A vs one labelled A2, separate
+#                 processes, compared with the invocation floor (-f/-m)
+#   one     10%:  one invocation labelled A vs one labelled B, 10% slower
 # A comparison counts as significant when its vs_baseline.significant
 # is true (the `~` mark absent); power counts only detections in the
-# right direction (rel < 0).
+# right direction (rel < 0).  The across 5% line also gives the median
+# of the smallest difference each comparison could have detected
+# (significance.mde_pct, 80% power); the one-invocation lines the floor.
 #
-# usage: scripts/aa-significance.sh [-n REPS] [-i INV] [-o DIR] [./lockbench]
+# usage: scripts/aa-significance.sh [-n REPS] [-i INV] [-o DIR]
+#                                   [-f FLOOR.json|PCT] [-m PCT] [./lockbench]
+#   -f        the invocation floor for the one-invocation mode: the JSON
+#             of `lockbench system check -o FILE` (compare --floor), or PCT
+#   -m        or a --min-effect PCT as the floor
 #   LB_OPTS   extra options for every run (e.g. "-t 2" or "-r 5")
-#   SKIP      space-separated parts to skip: within across power2
+#   SKIP      space-separated parts to skip: within across power2 one
 #   PAD       cycles (default): the slower copy does extra loop turns,
 #             whose cost moves with the core clock; time: it spins on
 #             the CPU's counter instead (padded's tpad), a slowdown that
@@ -30,12 +39,15 @@ set -euo pipefail
 REPS=20
 INV=3
 OUT=
-while getopts "n:i:o:h" o; do
+FLOOR=()
+while getopts "n:i:o:f:m:h" o; do
 	case $o in
 	n) REPS=$OPTARG ;;
 	i) INV=$OPTARG ;;
 	o) OUT=$OPTARG ;;
-	*) sed -n '3,25p' "$0"; exit 2 ;;
+	f) FLOOR=(--floor "$(realpath -q "$OPTARG" || echo "$OPTARG")") ;;
+	m) FLOOR=(--min-effect "$OPTARG") ;;
+	*) sed -n '3,38p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -63,7 +75,8 @@ run() {
 		-f json -o "$out" 2>>"$W/stderr.log"
 }
 
-# verdict FILE: "sig rel p method" of the second column at the first row.
+# verdict FILE: "sig rel p method mde floor" of the second column at the
+# first row.
 verdict() {
 	python3 - "$1" <<'EOF'
 import json, sys
@@ -71,7 +84,9 @@ d = json.load(open(sys.argv[1]))
 p = [p for p in d["points"] if p["variant_index"] == 1][0]
 vb = p["vs_baseline"] or {}
 t = vb.get("test") or {}
-print(int(bool(vb.get("significant"))), vb.get("rel_pct"), t.get("p"), t.get("method"))
+f = d.get("invocation_floor") or {}
+print(int(bool(vb.get("significant"))), vb.get("rel_pct"), t.get("p"), t.get("method"),
+      t.get("mde_pct"), f.get("rel_pct"))
 EOF
 }
 
@@ -99,7 +114,7 @@ calibrate() {
 import sys
 P, r0, r1 = $P, $r0, $r1
 k = (r0 / r1 - 1) / P            # extra time per pad iteration / base time
-for s in (0.05, 0.02):
+for s in (0.05, 0.02, 0.10):
     print(max(1, round((1 / (1 - s) - 1) / k)), end=' ')
 print()"
 }
@@ -115,15 +130,19 @@ neg = sum(1 for r in rows if int(r[0]) and r[1] != "None" and float(r[1]) < 0)
 rel = [float(r[1]) for r in rows if r[1] != "None"]
 meth = sorted(set(r[3] for r in rows))
 med = statistics.median(rel) if rel else float("nan")
+mde = [float(r[4]) for r in rows if len(r) > 4 and r[4] != "None"]
+flo = sorted(set(r[5] for r in rows if len(r) > 5 and r[5] != "None"))
+extra = f"  median detectable {statistics.median(mde):.2f}%" if mde else ""
+extra += f"  floor {','.join(flo)}%" if flo else ""
 print(f"{name:<28} significant {sig:>2}/{len(rows):<2} ({100 * sig / max(1, len(rows)):3.0f}%)"
-      f"  slower & significant {neg:>2}/{len(rows):<2}  median rel {med:+.2f}%  test {','.join(meth)}")
+      f"  slower & significant {neg:>2}/{len(rows):<2}  median rel {med:+.2f}%  test {','.join(meth)}{extra}")
 EOF
 }
 
 echo "aa-significance: $(date -u +%FT%TZ) $(uname -r) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "options: -t 1 ${LB_OPTS:-} (defaults otherwise), $REPS repetitions, $INV invocations per label, slower copy: ${PAD:-cycles}"
-read -r PAD5 PAD2 < <(calibrate)
-echo "calibrated: $KNOB $PAD5 for 5%, $KNOB $PAD2 for 2%"
+read -r PAD5 PAD2 PAD10 < <(calibrate)
+echo "calibrated: $KNOB $PAD5 for 5%, $KNOB $PAD2 for 2%, $KNOB $PAD10 for 10%"
 
 if [[ " $SKIP " != *" within "* ]]; then
 	: >"$W/w-aa" ; : >"$W/w-5" ; : >"$W/w-2"
@@ -161,5 +180,22 @@ if [[ " $SKIP " != *" across "* ]]; then
 	tally "across invocations, A/A" "$W/x-aa"
 	tally "across invocations, 5% slower" "$W/x-5"
 	tally "one invocation a side, A/A" "$W/x-1"
+fi
+# One invocation a side, separate processes, with the invocation floor:
+# what a stock-vs-patched pair of saved runs gets.
+if [[ " $SKIP " != *" one "* ]]; then
+	[ ${#FLOOR[@]} -gt 0 ] || echo "one invocation a side: no floor given (-f or -m): not assessed"
+	: >"$W/o-aa" ; : >"$W/o-10"
+	for i in $(seq "$REPS"); do
+		run "$W/o-$i-A.json" -l padded_a --label A &&
+		run "$W/o-$i-A2.json" -l padded_a --label A2 &&
+		run "$W/o-$i-B.json" -l padded_a --label B --lock-opt "padded_a.$KNOB=$PAD10" || continue
+		"$LB" compare ${FLOOR[@]+"${FLOOR[@]}"} -f json -o "$W/o-aa-$i.json" "$W/o-$i-A.json" \
+			"$W/o-$i-A2.json" && verdict "$W/o-aa-$i.json" >>"$W/o-aa"
+		"$LB" compare ${FLOOR[@]+"${FLOOR[@]}"} -f json -o "$W/o-10-$i.json" "$W/o-$i-A.json" \
+			"$W/o-$i-B.json" && verdict "$W/o-10-$i.json" >>"$W/o-10"
+	done
+	tally "one a side, floor, A/A" "$W/o-aa"
+	tally "one a side, floor, 10% slower" "$W/o-10"
 fi
 echo "done: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -303,6 +303,7 @@ static const char *const elsewhere[] = {
 	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
 	"exclude-flagged",                              /* "noise" */
 	"min-effect",                                   /* "significance" */
+	"floor",                                        /* "invocation_floor" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
 	"label", "row-name",                            /* top level */
 	"c2c", "format", "output", "no-marks", "header", "width", "dry-run", "resume", "quiet",

@@ -28,6 +28,7 @@
 
 #include "stats.h"
 #include "results.h"
+#include "envdiff.h"
 
 /* |got - want| <= rel * |want| (+ a tiny absolute floor for want == 0). */
 #define assert_close(got, want, rel)					\
@@ -1097,6 +1098,159 @@ static void test_holm(void **state)
 	assert_int_equal(stats_holm(q, 0, adj), 0);
 }
 
+/* ---- minimum detectable effect, two levels, the invocation floor ---- */
+
+/*
+ * (t_{1-a/2,df} + t_{power,df}) * se.  Normal quantiles 1.959963984540054
+ * (0.975) and 0.8416212335729143 (0.8); Student quantiles by mpmath (30
+ * digits, root of the regularized incomplete beta): t_{0.975,10} =
+ * 2.228138851986274, t_{0.8,10} = 0.8790578285505889, t_{0.975,4} =
+ * 2.776445105197793, t_{0.8,4} = 0.9409645772351814.
+ */
+static void test_mde_known(void **state)
+{
+	struct two_level a = {.k = 3, .var_mean = 1.0 / 3}, b = a;
+
+	(void)state;
+	assert_close(stats_mde(1, INFINITY, 0.05, 0.8),
+		     1.959963984540054 + 0.8416212335729143, 1e-9);
+	assert_close(stats_mde(0.5, 10, 0.05, 0.8),
+		     0.5 * (2.228138851986274 + 0.8790578285505889), 1e-9);
+	/* Equal sides, 3 invocations each: Welch-Satterthwaite gives df 4. */
+	assert_close(stats_mde_two_level(&a, &b, 0.05, 0.8),
+		     sqrt(2.0 / 3) * (2.776445105197793 + 0.9409645772351814), 1e-9);
+	b.k = 1;
+	assert_true(isnan(stats_mde_two_level(&a, &b, 0.05, 0.8)));
+	assert_true(isnan(stats_mde(-1, 4, 0.05, 0.8)));
+	assert_true(isnan(stats_mde(1, 4, 0.05, 1)));
+}
+
+/* Variance components by hand: groups {1,2,3} and {4,5,6}: within 1,
+ * means 2 and 5 (S_b^2 4.5), between 4.5 - 1/3.  Groups {0,10} and
+ * {4,6}: means equal, so the mean's variance is the runs' share alone,
+ * pooled within 26 over r = 2 runs, over k = 2. */
+static void test_two_level_known(void **state)
+{
+	const double x[] = {1, 2, 3, 4, 5, 6}, y[] = {0, 10, 4, 6};
+	const unsigned sx[] = {3, 3}, sy[] = {2, 2}, s0[] = {3, 0};
+	struct two_level t;
+
+	(void)state;
+	stats_two_level(x, sx, 2, &t);
+	assert_int_equal(t.k, 2);
+	assert_int_equal(t.n, 6);
+	assert_close(t.mean, 3.5, 1e-15);
+	assert_close(t.var_within, 1, 1e-15);
+	assert_close(t.var_means, 4.5, 1e-15);
+	assert_close(t.var_between, 4.5 - 1.0 / 3, 1e-14);
+	assert_close(t.var_mean, 2.25, 1e-15);
+	stats_two_level(y, sy, 2, &t);
+	assert_close(t.var_within, 26, 1e-15);
+	assert_close(t.var_between, 0, 1e-15);
+	assert_close(t.var_mean, 6.5, 1e-15);
+	stats_two_level(x, s0, 2, &t);
+	assert_true(isnan(t.var_mean));
+}
+
+/*
+ * Two columns, `runs` runs each, the second `slower` percent slower,
+ * made in invocations 1..k (first) and k+1..2k (second); the runs
+ * spread by +-0.5%.
+ */
+static void floor_results(struct results *r, double slower, unsigned k, unsigned runs)
+{
+	assert_int_equal(results_init(r, 2, 1), 0);
+	r->rows[0] = 1;
+	r->alpha = 0.05;
+	r->cv_flag = 0.1;
+	for (unsigned v = 0; v < 2; v++) {
+		r->variants[v].name = strdup(v ? "b" : "a");
+		for (unsigned i = 0; i < runs; i++) {
+			double x = 1e6 * (1 + 0.005 * ((double)(i % 3) - 1)) *
+				   (v ? 1 - slower / 100 : 1) * (1 + 0.002 * (i % k));
+			struct run_sample s = {.seq = i, .ops_per_sec = x,
+					       .invocation = v * k + i % k + 1};
+
+			assert_int_equal(results_add_run(r, v, 0, &s), 0);
+		}
+		r->points[v].status = POINT_OK;
+	}
+}
+
+/* One invocation a side: not assessed without a floor; with one, the
+ * runs' test and the floor both decide. */
+static void test_floor_rule(void **state)
+{
+	struct results r;
+	const struct point *p;
+
+	(void)state;
+	floor_results(&r, 10, 1, 6);
+	results_finalize(&r);
+	p = &r.points[1];
+	assert_int_equal(p->method, SIG_ONE_INVOC);
+	assert_false(p->test.valid);
+	assert_false(p->significant);
+	assert_true(isnan(r.floor_pct));
+	/* A 5% floor: the runs' Welch test and 10% > 5%. */
+	r.inv_floor = json_pack("{s:f, s:s}", "rel_pct", 5.0, "source", "test");
+	results_finalize(&r);
+	assert_int_equal(p->method, SIG_FLOOR);
+	assert_true(p->test.valid && p->p_adj < 0.05);
+	assert_true(p->significant);
+	assert_close(r.floor_pct, 5, 1e-15);
+	/* A 15% floor: the same test, but the change is below the floor. */
+	json_object_set_new(r.inv_floor, "rel_pct", json_real(15));
+	results_finalize(&r);
+	assert_int_equal(p->method, SIG_FLOOR);
+	assert_true(p->test.valid && p->p_adj < 0.05);
+	assert_false(p->significant);
+	results_free(&r);
+}
+
+/* Several invocations a side: the invocation-level test, whatever the
+ * floor, and the smallest detectable difference from both levels. */
+static void test_floor_ignored_with_invocations(void **state)
+{
+	struct results r;
+	const struct point *p;
+
+	(void)state;
+	floor_results(&r, 10, 3, 9);
+	r.inv_floor = json_pack("{s:f}", "rel_pct", 50.0);
+	results_finalize(&r);
+	p = &r.points[1];
+	assert_int_equal(p->method, SIG_INVOC);
+	assert_int_equal(p->test_n, 3);
+	assert_true(p->significant);      /* 10%, below the floor: not used */
+	assert_true(p->mde_pct > 0 && p->mde_pct < 10);
+	assert_int_equal(r.mde_n, 1);
+	assert_close(r.mde_min, p->mde_pct, 1e-15);
+	results_free(&r);
+}
+
+/* Configurations compared by value: spelling and order do not count. */
+static void test_json_same_by_value(void **state)
+{
+	json_t *a = json_loads("{\"s\": 1.0, \"t\": [1, 2, 4], \"o\": {\"x\": 0.0}}", 0, NULL);
+	json_t *b = json_loads("{\"o\": {\"x\": 0}, \"t\": [4, 1, 2.0], \"s\": 1}", 0, NULL);
+	json_t *c = json_loads("{\"s\": 1, \"t\": [1, 2, 2], \"o\": {\"x\": 0}}", 0, NULL);
+	json_t *one = json_integer(1), *str = json_string("1");
+
+	(void)state;
+	assert_true(results_json_same(a, b, true));
+	assert_false(results_json_same(a, b, false));  /* order counts for lists */
+	assert_false(results_json_same(a, c, true));   /* a multiset: 4 is not 2 */
+	assert_false(results_json_same(one, str, true));
+	assert_true(results_json_same(NULL, NULL, true));
+	assert_false(results_json_same(one, NULL, true));
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+	json_decref(one);
+	json_decref(str);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1138,6 +1292,11 @@ int main(void)
 		cmocka_unit_test(test_hist_add_merge),
 		cmocka_unit_test(test_hist_quantile),
 		cmocka_unit_test(test_hist_quantile_ranks),
+		cmocka_unit_test(test_mde_known),
+		cmocka_unit_test(test_two_level_known),
+		cmocka_unit_test(test_floor_rule),
+		cmocka_unit_test(test_floor_ignored_with_invocations),
+		cmocka_unit_test(test_json_same_by_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,7 @@ struct config {
 	unsigned nlocks;
 	unsigned baseline;
 	double min_effect_pct;             /* --min-effect, percent */
+	json_t *inv_floor;                 /* --floor as recorded (cli/floor.h), or NULL */
 	const struct workload_ops *workload;
 	unsigned *threads;
 	unsigned nthreads;

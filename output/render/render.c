@@ -167,6 +167,37 @@ static bool pt_not_reached(const struct point *p)
 	return !p->noise.reached;
 }
 
+/* Do the compared files differ in a calibration (results.env_diffs)? */
+static bool calibration_differs(const struct results *r)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(r->env_diffs, i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "kind")) ?
+			    json_string_value(json_object_get(d, "kind")) : "", "calibration"))
+			return true;
+	return false;
+}
+
+/*
+ * What differs between the compared files' environments that changes
+ * the numbers, one line each (compare fills results.env_diffs); f NULL:
+ * only say whether there is any.
+ */
+static bool env_notes(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	size_t i;
+	json_t *d;
+
+	if (!o->marks || !json_array_size(r->env_diffs))
+		return false;
+	json_array_foreach(r->env_diffs, i, d)
+		if (f && json_is_string(json_object_get(d, "line")))
+			render_wrapped(f, json_string_value(json_object_get(d, "line")), 3);
+	return true;
+}
+
 /*
  * The noise notes: `!` runs flagged for noise (which points, and what to
  * do about it), section lengths off from the request, and with -r auto
@@ -218,9 +249,10 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			 "from --cs-ns/--ncs-ns in %u of %u point%s", rn->opts.cs_tolerance * 100,
 			 noff, npts, npts == 1 ? "" : "s");
 		list_points(r, line, sizeof(line), pt_cs_off);
-		line_add(line, sizeof(line), ": the delays did not hold (preempted "
+		line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
 			 "workers, a loaded machine?); the lengths measured are in the "
-			 "JSON (runs[].noise)");
+			 "JSON (runs[].noise)", calibration_differs(r) ? "the files' "
+			 "calibrations differ, see above; else " : "");
 		render_wrapped(f, line, 3);
 	}
 	if (ad) {
@@ -519,6 +551,8 @@ static const char *sig_method_text(unsigned methods)
 		return "trimmed t on per-invocation ratios";
 	if (methods == 1u << SIG_INVOC)
 		return "Welch t on invocation means";
+	if (methods == 1u << SIG_FLOOR)
+		return "Welch t on the runs, then the invocation floor";
 	return "trimmed t on rounds, or on invocations";
 }
 
@@ -587,7 +621,8 @@ static void sig_note(const struct results *r, FILE *f, unsigned methods,
 	}
 	if (one_inv)
 		fprintf(f, "%s one invocation per label: significance across processes\n"
-			"   cannot be assessed (compare 2 or more files per --label)\n",
+			"   cannot be assessed (compare 2 or more files per --label, or give\n"
+			"   an invocation floor: --floor, from `lockbench system check`)\n",
 			methods ? "  " : "~ ");
 	if (few)
 		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
@@ -640,9 +675,49 @@ static bool lt_basis_notes(const struct results *r, FILE *f)
 	return any;
 }
 
+/* The invocation floor used, and where it came from. */
+static void floor_note(const struct results *r, FILE *f)
+{
+	const json_t *fl = r->inv_floor;
+	const char *src = json_string_value(json_object_get(fl, "source"));
+	const char *file = json_string_value(json_object_get(fl, "file"));
+	const char *from = json_string_value(json_object_get(fl, "from"));
+	const json_t *ninv = json_object_get(fl, "invocations");
+	char line[2048];
+
+	snprintf(line, sizeof(line), "invocation floor %.3g%% (%s", r->floor_pct,
+		 src ? src : "given");
+	if (json_is_integer(ninv))
+		line_add(line, sizeof(line), ", %lld invocations",
+			 (long long)json_integer_value(ninv));
+	if (file)
+		line_add(line, sizeof(line), ", %s", file);
+	if (from)
+		line_add(line, sizeof(line), ", recorded in %s", from);
+	line_add(line, sizeof(line), "): with one invocation a side a difference is "
+		 "significant only if the runs' test says so and it exceeds the floor");
+	render_wrapped(f, line, 3);
+}
+
+/* The smallest difference the invocation-level tests could detect. */
+static void mde_note(const struct results *r, FILE *f)
+{
+	char line[512], range[64];
+
+	if (r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
+		snprintf(range, sizeof(range), "%.1f%% to %.1f%% over %u points",
+			 r->mde_min, r->mde_max, r->mde_n);
+	else
+		snprintf(range, sizeof(range), "%.1f%%", r->mde_max);
+	snprintf(line, sizeof(line), "smallest difference this comparison could detect: "
+		 "%s (%.0f%% power, two-sided %g, from the variances between "
+		 "invocations and between runs)", range, RESULTS_MDE_POWER * 100, r->alpha);
+	render_wrapped(f, line, 3);
+}
+
 /* What the notes under a table have to say, from its points. */
 struct note_marks {
-	bool cv, ns, over, missing, few, one_inv, unfair;
+	bool cv, ns, over, missing, few, one_inv, unfair, floor;
 	unsigned failed, methods;
 };
 
@@ -660,6 +735,7 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 		if (cmp && p->test.valid)
 			m->methods |= 1u << p->method;
 		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
+		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
 		m->few |= cmp && p->method == SIG_TOO_FEW;
 		m->missing |= p->status == POINT_MISSING;
 		m->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
@@ -668,7 +744,7 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 	for (unsigned k = 0; k < r->nrows; k++)
 		m->over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		m->cv = m->ns = m->over = m->missing = m->unfair = false;
+		m->cv = m->ns = m->over = m->missing = m->unfair = m->floor = false;
 }
 
 /* One line per point that failed, with its error. */
@@ -691,17 +767,23 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 
 	note_marks(r, o, &m);
 	if (m.cv || m.ns || m.over || m.missing || m.unfair || m.failed || r->incomplete ||
-	    kernel_mixed(r) || (o->marks && (render_has_metrics(r) || has_geomean(r) ||
-					     lt_basis_notes(r, NULL))) ||
+	    m.floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
+	    (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
+			  lt_basis_notes(r, NULL))) ||
 	    render_noise_notes(r, o, NULL) ||
 	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
 		fputc('\n', f);
+	env_notes(r, o, f);
 	render_noise_notes(r, o, f);
 	if (m.cv)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);
 	if (m.ns)
 		sig_note(r, f, m.methods, m.one_inv, m.few);
+	if (m.floor)
+		floor_note(r, f);
+	if (o->marks && r->mde_n)
+		mde_note(r, f);
 	if (o->marks && has_geomean(r))
 		geomean_note(r, f);
 	if (m.over)

@@ -838,11 +838,11 @@ static int read_top(struct rd *d, json_t *doc, struct results *r)
 static void keep_opaque(json_t *doc, struct results *r)
 {
 	json_t **dst[] = {&r->machine, &r->config, &r->placement, &r->calibration,
-			  &r->run_order, &r->provenance};
+			  &r->run_order, &r->provenance, &r->inv_floor};
 	const char *key[] = {"machine", "config", "placement", "calibration",
-			     "run_order", "provenance"};
+			     "run_order", "provenance", "invocation_floor"};
 
-	for (unsigned i = 0; i < 6; i++) {
+	for (unsigned i = 0; i < 7; i++) {
 		json_t *v = json_object_get(doc, key[i]);
 
 		*dst[i] = v && !json_is_null(v) ? json_incref(v) : NULL;

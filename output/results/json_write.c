@@ -262,6 +262,7 @@ static const char *const sig_method_names[] = {
 	[SIG_INVOC] = "invocations",
 	[SIG_ONE_INVOC] = "one-invocation",
 	[SIG_TOO_FEW] = "too-few",
+	[SIG_FLOOR] = "invocation-floor",
 };
 
 /* vs_baseline.test: how the mark was decided. */
@@ -269,12 +270,13 @@ static json_t *sig_json(const struct point *p)
 {
 	const struct sigtest *t = &p->test;
 
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}",
 			 "method", sig_method_names[p->method], "n", p->test_n,
 			 "stat", t->valid ? num(t->stat) : json_null(),
 			 "df", t->valid ? num(t->df) : json_null(),
 			 "p", t->valid ? num(t->p) : json_null(),
-			 "p_holm", t->valid ? num(p->p_adj) : json_null());
+			 "p_holm", t->valid ? num(p->p_adj) : json_null(),
+			 "mde_pct", num(p->mde_pct));
 }
 
 /* Point (v, row) with `runs` as its runs (a reference is taken over). */
@@ -390,9 +392,14 @@ static json_t *doc_json_with(const struct results *r, json_t *points)
 		json_decref(points);
 		return NULL;
 	}
-	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i}",
+	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i, s:o}",
 		"correction", "holm", "trim", SIG_TRIM, "min_effect_pct", r->min_effect,
-		"tests", r->ntests));
+		"tests", r->ntests, "mde_pct", r->mde_n ? json_pack("{s:o, s:o, s:i, s:f}",
+			"min", num(r->mde_min), "max", num(r->mde_max), "points", r->mde_n,
+			"power", RESULTS_MDE_POWER) : json_null()));
+	json_object_set_new(doc, "invocation_floor", keep(r->inv_floor));
+	if (r->env_diffs)
+		json_object_set_new(doc, "environment_differences", keep(r->env_diffs));
 	json_object_set_new(doc, "provenance", keep(r->provenance));
 	json_object_set_new(doc, "machine", keep(r->machine));
 	json_object_set_new(doc, "config", keep(r->config));

@@ -105,6 +105,8 @@ void results_free(struct results *r)
 	json_decref(r->config);
 	json_decref(r->placement);
 	json_decref(r->calibration);
+	json_decref(r->inv_floor);
+	json_decref(r->env_diffs);
 	json_decref(r->provenance);
 	json_decref(r->run_order);
 	results_noise_free(&r->noise);
@@ -511,6 +513,61 @@ static bool same_set(const unsigned *a, unsigned na, const unsigned *b, unsigned
 	return na == nb && !memcmp(a, b, na * sizeof(*a));
 }
 
+/* The log rates of sorted o[0..n-1] into x[] and the runs of each of
+ * its invocations into sizes[]; returns how many invocations. */
+static unsigned inv_sizes(const struct obs *o, unsigned n, double *x, unsigned *sizes)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		x[i] = o[i].lx;
+		if (!i || o[i].inv != o[i - 1].inv)
+			sizes[k++] = 0;
+		sizes[k - 1]++;
+	}
+	return k;
+}
+
+/*
+ * The smallest change in percent a Welch test on the invocation means
+ * of a and b could have detected with 80% power at r->alpha, from the
+ * variances at both levels (stats_mde_two_level); NAN when a side has
+ * fewer than 2 invocations, neither side varies, or memory runs out.
+ */
+static double point_mde(const struct results *r, const struct obs *a, unsigned na,
+			const struct obs *b, unsigned nb)
+{
+	double *x = malloc((na + nb + 1) * sizeof(*x));
+	unsigned *sz = malloc((na + nb + 1) * sizeof(*sz));
+	struct two_level la, lb;
+	double d = NAN;
+
+	if (x && sz) {
+		unsigned k = inv_sizes(a, na, x, sz);
+
+		stats_two_level(x, sz, k, &la);
+		k = inv_sizes(b, nb, x, sz);
+		stats_two_level(x, sz, k, &lb);
+		d = stats_mde_two_level(&la, &lb, r->alpha, RESULTS_MDE_POWER);
+	}
+	free(x);
+	free(sz);
+	/* No spread at all (e.g. a file of imported means): nothing to
+	 * state a power from. */
+	return isnan(d) || d == 0 ? NAN : (exp(d) - 1) * 100;
+}
+
+/* Welch on the log rates of the runs of a and b (SIG_FLOOR). */
+static void runs_welch(const struct obs *a, unsigned na, const struct obs *b,
+		       unsigned nb, double *x, double *y, struct sigtest *t)
+{
+	for (unsigned i = 0; i < na; i++)
+		x[i] = a[i].lx;
+	for (unsigned i = 0; i < nb; i++)
+		y[i] = b[i].lx;
+	stats_welch(x, na, y, nb, t);
+}
+
 /*
  * The test of p against the baseline b follows how the runs were made
  * (Kalibera & Jones, "Rigorous benchmarking in reasonable time", ISMM
@@ -519,14 +576,16 @@ static bool same_set(const unsigned *a, unsigned na, const unsigned *b, unsigned
  * process, so within an invocation the runs are paired by round and
  * the per-round log ratios tested with a trimmed t (one wild round of
  * five is cut).  Across invocations the runs of one process are not
- * independent replicates: one value per invocation is tested, and with
- * one invocation on a side nothing can be said.
+ * independent replicates: one value per invocation is tested.  With
+ * one invocation on a side the variation between processes is not
+ * estimated: without an invocation floor nothing can be said; with
+ * one, the runs are tested (Welch on their log rates) and the floor
+ * stands for the variation between processes (results_holm).
  */
-static void point_test(struct point *p, const struct point *b)
+static void point_test(const struct results *r, struct point *p, const struct point *b)
 {
-	struct obs *oa = malloc((p->nruns + 1) * sizeof(*oa));
-	struct obs *ob = malloc((b->nruns + 1) * sizeof(*ob));
 	unsigned n = p->nruns + b->nruns + 2;
+	struct obs *oa = malloc(n * sizeof(*oa)), *ob = malloc(n * sizeof(*ob));
 	unsigned *ia = malloc(n * sizeof(*ia)), *ib = malloc(n * sizeof(*ib));
 	double *ma = malloc(n * sizeof(*ma)), *mb = malloc(n * sizeof(*mb));
 	double *d = malloc(n * sizeof(*d));
@@ -535,6 +594,7 @@ static void point_test(struct point *p, const struct point *b)
 	p->method = SIG_TOO_FEW;
 	p->test = (struct sigtest){.valid = false, .stat = NAN, .df = NAN, .p = NAN};
 	p->test_n = 0;
+	p->mde_pct = NAN;
 	if (!oa || !ob || !ia || !ib || !ma || !mb || !d)
 		goto out;
 	na = point_obs(p, oa);
@@ -545,13 +605,18 @@ static void point_test(struct point *p, const struct point *b)
 		p->method = ka == 1 ? SIG_ROUNDS : SIG_INVOC_PAIRED;
 		p->test_n = paired_logs(oa, na, ob, nb, ka > 1, d);
 		stats_trimmed_t1(d, p->test_n, sig_trim(p->test_n), &p->test, NULL);
-	} else if (ka < 2 || kb < 2) {
+	} else if ((ka < 2 || kb < 2) && isnan(r->floor_pct)) {
 		p->method = SIG_ONE_INVOC;
 		p->test_n = ka < kb ? ka : kb;
+	} else if (ka < 2 || kb < 2) {
+		p->method = SIG_FLOOR;
+		p->test_n = na < nb ? na : nb;
+		runs_welch(oa, na, ob, nb, ma, mb, &p->test);
 	} else {
 		p->method = SIG_INVOC;
 		p->test_n = ka < kb ? ka : kb;
 		stats_welch(ma, ka, mb, kb, &p->test);
+		p->mde_pct = point_mde(r, oa, na, ob, nb);
 	}
 	if (!p->test.valid && p->method != SIG_ONE_INVOC)
 		p->method = SIG_TOO_FEW;
@@ -587,7 +652,7 @@ static void point_perf(const struct results *r, struct point *p)
 	free(x);
 }
 
-static void point_versus(struct point *p, const struct point *b)
+static void point_versus(const struct results *r, struct point *p, const struct point *b)
 {
 	double *x = malloc((p->nruns + 1) * sizeof(*x));
 	double *y = malloc((b->nruns + 1) * sizeof(*y));
@@ -596,13 +661,14 @@ static void point_versus(struct point *p, const struct point *b)
 	p->significant = false;
 	p->method = SIG_NONE;
 	p->p_adj = NAN;
+	p->mde_pct = NAN;
 	if (x && y && p->status == POINT_OK && b->status == POINT_OK &&
 	    p->sum.n && b->sum.n && b->sum.mean != 0) {
 		p->has_rel = true;
 		p->rel = stats_rel_pct(p->sum.mean, b->sum.mean);
 		stats_welch(x, point_rates(p, x), y, point_rates(b, y), &p->welch);
 		stats_mann_whitney(x, point_rates(p, x), y, point_rates(b, y), &p->mwu);
-		point_test(p, b);
+		point_test(r, p, b);
 	}
 	free(x);
 	free(y);
@@ -659,13 +725,38 @@ static void results_holm(struct results *r)
 
 		p->p_adj = pv[i];
 		p->significant = p->has_rel && !isnan(pv[i]) && pv[i] < r->alpha &&
-				 fabs(p->rel) >= r->min_effect;
+				 fabs(p->rel) >= r->min_effect &&
+				 (p->method != SIG_FLOOR || fabs(p->rel) > r->floor_pct);
 	}
 	free(pv);
 }
 
+void results_mde_range(struct results *r)
+{
+	r->mde_n = 0;
+	r->mde_min = r->mde_max = NAN;
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		double m = r->points[i].mde_pct;
+
+		if (!r->points[i].has_rel || isnan(m))
+			continue;
+		r->mde_min = r->mde_n && r->mde_min < m ? r->mde_min : m;
+		r->mde_max = r->mde_n && r->mde_max > m ? r->mde_max : m;
+		r->mde_n++;
+	}
+}
+
+/* The floor's rel_pct, NAN when there is none (or it is not a number). */
+static double floor_of(const json_t *f)
+{
+	const json_t *v = json_object_get(f, "rel_pct");
+
+	return json_is_number(v) && json_number_value(v) >= 0 ? json_number_value(v) : NAN;
+}
+
 void results_finalize(struct results *r)
 {
+	r->floor_pct = floor_of(r->inv_floor);
 	noise_finalize(r);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		for (unsigned row = 0; row < r->nrows; row++) {
@@ -684,9 +775,10 @@ void results_finalize(struct results *r)
 	for (unsigned v = 0; v < r->nvariants; v++)
 		for (unsigned row = 0; row < r->nrows; row++)
 			if (!results_is_base(r, v))
-				point_versus(results_point(r, v, row),
+				point_versus(r, results_point(r, v, row),
 					     results_point(r, results_base(r, v), row));
 	results_holm(r);
+	results_mde_range(r);
 	results_geomean(r);
 	noise_finalize_adaptive(r);
 }

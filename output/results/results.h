@@ -116,8 +116,12 @@ int point_status_parse(const char *name);
  *   mean log ratio per invocation, trimmed t on those.
  * - SIG_INVOC: from different invocations, 2 or more a side; Welch on
  *   the invocations' mean log rates.
- * - SIG_ONE_INVOC: different invocations, one on some side: the
- *   variation between processes is unknown, so no p-value.
+ * - SIG_ONE_INVOC: different invocations, one on some side, and no
+ *   invocation floor: the variation between processes is unknown, so
+ *   no p-value.
+ * - SIG_FLOOR: the same with an invocation floor (results.inv_floor):
+ *   Welch on the runs' log rates (the variation within the processes),
+ *   and significant only where the change also exceeds the floor.
  * - SIG_TOO_FEW: fewer than 2 rounds or invocations to pair.
  */
 enum sig_method {
@@ -127,7 +131,11 @@ enum sig_method {
 	SIG_INVOC,
 	SIG_ONE_INVOC,
 	SIG_TOO_FEW,
+	SIG_FLOOR,
 };
+
+/* The power at which the minimum detectable effect is stated. */
+#define RESULTS_MDE_POWER 0.8
 
 /* Trimming of the paired tests: one value in ten is cut from each end,
  * and at least one once there are five (sig_trim()). */
@@ -158,7 +166,14 @@ struct point {
 	struct sigtest test;     /* its result (valid false: not assessed) */
 	unsigned test_n;         /* rounds or invocations it used */
 	double p_adj;            /* test.p, Holm-adjusted over the results; NAN */
-	bool significant;        /* p_adj < alpha and |rel| >= min_effect */
+	bool significant;        /* p_adj < alpha and |rel| >= min_effect
+				  * (and > the floor with SIG_FLOOR) */
+	/*
+	 * SIG_INVOC: the smallest change in percent this comparison could
+	 * have detected (80% power, two-sided alpha) from its variances at
+	 * both levels (stats_mde_two_level); NAN otherwise.
+	 */
+	double mde_pct;
 	/* Fairness over the runs' per-thread counts (mean over runs). */
 	double jain;
 	bool lt_unfair;          /* locktorture's max/2 > min in any run */
@@ -237,6 +252,24 @@ struct results {
 	double cv_flag;          /* flag a point whose CV exceeds this (0.1) */
 	double alpha;            /* significance level (0.05) */
 	double min_effect;       /* |rel%| below this is never significant (0) */
+	/*
+	 * The invocation floor (docs/method.md): {"rel_pct": X, "source":
+	 * ..., ...} as recorded (run --floor) or chosen (compare), or NULL.
+	 * With one invocation a side a change is significant only above
+	 * rel_pct.  Owned (one reference).  floor_pct: its rel_pct, NAN
+	 * when none (results_finalize).
+	 */
+	json_t *inv_floor;
+	double floor_pct;
+	/*
+	 * compare: what differs between the files' environments that
+	 * changes the numbers, an array of {"item", "kind", "line",
+	 * "values"} in the order the notes show them; NULL for a run.
+	 */
+	json_t *env_diffs;
+	/* Derived: the range of the points' mde_pct and how many have one. */
+	double mde_min, mde_max;
+	unsigned mde_n;
 	unsigned ntests;         /* valid tests in the Holm family */
 	bool incomplete;         /* interrupted or stopped early */
 	bool oversubscribed_any; /* some row had more threads than CPUs */
@@ -351,6 +384,9 @@ struct results_part {
 int results_split(const struct results *r, const char *dim,
 		  struct results_part **parts, unsigned *nparts, char *err, size_t len);
 void results_parts_free(struct results_part *parts, unsigned n);
+/* The range of the points' mde_pct into mde_min, mde_max, mde_n (done
+ * by results_finalize; again for a part of the results). */
+void results_mde_range(struct results *r);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
 /*

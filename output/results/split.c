@@ -287,6 +287,7 @@ static int fill_part(const struct cut *c, struct results_part *p, unsigned rep,
 		free(p->r.base_of);
 		p->r.base_of = NULL;
 	}
+	results_mde_range(&p->r);
 	return part_noise(c, p, trow);
 }
 

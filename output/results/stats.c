@@ -401,6 +401,79 @@ void stats_welch(const double *a, unsigned na, const double *b, unsigned nb,
 	out->p = 2 * t_upper_tail(fabs(out->stat), out->df);
 }
 
+/* ---- two levels: runs within invocations (Kalibera & Jones) ------ */
+
+void stats_two_level(const double *x, const unsigned *sizes, unsigned k,
+		     struct two_level *out)
+{
+	double *m = malloc((k + 1) * sizeof(*m)), ssw = 0, mb;
+	unsigned n = 0, off = 0, dfw = 0;
+	double inv_r = 0;
+
+	*out = (struct two_level){.k = k, .var_within = NAN, .var_means = NAN,
+				  .var_between = NAN, .var_mean = NAN, .mean = NAN};
+	if (!m)
+		return;
+	for (unsigned i = 0; i < k; i++) {
+		unsigned r = sizes[i];
+
+		if (!r) {
+			free(m);
+			return;
+		}
+		m[i] = mean_of(x + off, r);
+		if (r > 1)
+			ssw += sample_var(x + off, r, m[i]) * (r - 1);
+		dfw += r - 1;
+		inv_r += 1.0 / r;
+		off += r;
+		n += r;
+	}
+	out->n = n;
+	if (k)
+		out->mean = mean_of(m, k);
+	/* The harmonic mean of the runs per invocation: the r of a
+	 * balanced design with the same variance of the mean. */
+	out->runs = k ? k / inv_r : 0;
+	out->var_within = dfw ? ssw / dfw : NAN;
+	if (k >= 2) {
+		mb = sample_var(m, k, out->mean);
+		out->var_means = mb;
+		/* An invocation mean varies at least as much as its runs
+		 * alone make it: S_b^2 below S_w^2 / r is sampling error. */
+		if (!isnan(out->var_within)) {
+			double floor = out->var_within / out->runs;
+
+			out->var_between = mb > floor ? mb - floor : 0;
+			mb = mb > floor ? mb : floor;
+		}
+		out->var_mean = mb / k;
+	}
+	free(m);
+}
+
+double stats_mde(double se, double df, double alpha, double power)
+{
+	if (!(se >= 0) || !(df > 0) || !(alpha > 0 && alpha < 1) ||
+	    !(power > 0 && power < 1))
+		return NAN;
+	return (stats_t_quantile(1 - alpha / 2, df) + stats_t_quantile(power, df)) * se;
+}
+
+double stats_mde_two_level(const struct two_level *a, const struct two_level *b,
+			   double alpha, double power)
+{
+	double va = a->var_mean, vb = b->var_mean, df;
+
+	if (a->k < 2 || b->k < 2 || isnan(va) || isnan(vb))
+		return NAN;
+	if (va + vb == 0)
+		return 0;
+	/* Welch-Satterthwaite on the invocation means. */
+	df = (va + vb) * (va + vb) / (va * va / (a->k - 1) + vb * vb / (b->k - 1));
+	return stats_mde(sqrt(va + vb), df, alpha, power);
+}
+
 /* ---- trimmed paired t (Tukey-McLaughlin, Yuen's error) ----------- */
 
 void stats_trimmed_t1(const double *d, unsigned n, double trim,

@@ -75,6 +75,53 @@ void stats_mann_whitney(const double *a, unsigned na, const double *b,
 			unsigned nb, struct sigtest *out);
 
 /*
+ * Two levels of repetition (Kalibera & Jones, "Rigorous benchmarking in
+ * reasonable time", ISMM 2013): x holds k invocations' runs one after
+ * the other, sizes[i] runs for invocation i (each >= 1; a 0 leaves
+ * everything NAN).  With m_i the invocations' means:
+ *	var_within  = pooled sample variance of the runs around their
+ *	              invocation's mean (sum of (r_i - 1) s_i^2 over
+ *	              sum of (r_i - 1)); NAN when every r_i is 1;
+ *	var_means   = S_b^2, the sample variance of the m_i (k >= 2);
+ *	runs        = r, the harmonic mean of the r_i;
+ *	var_between = max(0, S_b^2 - var_within / r), the invocation
+ *	              component of the variance (K&J's T_1^2 - T_2^2 / r);
+ *	var_mean    = max(S_b^2, var_within / r) / k, the variance of the
+ *	              mean of the m_i: between-invocation variance plus the
+ *	              runs' share, never below what the runs alone make.
+ * mean is the mean of the m_i; fields undefined are NAN.
+ */
+struct two_level {
+	unsigned k, n;       /* invocations, runs */
+	double runs;         /* runs per invocation (harmonic mean) */
+	double mean;
+	double var_within, var_means, var_between, var_mean;
+};
+void stats_two_level(const double *x, const unsigned *sizes, unsigned k,
+		     struct two_level *out);
+
+/*
+ * Minimum detectable effect of a two-sided t test at level alpha with
+ * the given power, for an estimate with standard error se on df degrees
+ * of freedom: (t_{1-alpha/2,df} + t_{power,df}) * se (the usual
+ * normal-approximation power formula with Student quantiles, e.g.
+ * Cohen, "Statistical Power Analysis", 1988, ch. 2).  At df = infinity,
+ * alpha 0.05 and power 0.8 that is 2.8016 se.  NAN for se < 0, df <= 0
+ * or alpha, power outside (0, 1).
+ */
+double stats_mde(double se, double df, double alpha, double power);
+
+/*
+ * The minimum detectable difference of the means of two two-level
+ * samples (stats_two_level), tested with Welch's t on the invocation
+ * means: se^2 = a.var_mean + b.var_mean, df by Welch-Satterthwaite
+ * with k - 1 per side.  NAN unless both sides have 2 or more
+ * invocations; 0 when both variances are 0.
+ */
+double stats_mde_two_level(const struct two_level *a, const struct two_level *b,
+			   double alpha, double power);
+
+/*
  * One-sample trimmed t-test of "the trimmed mean of d is 0", two-sided:
  * the paired test on per-round differences (Tukey & McLaughlin, Sankhya
  * A 25, 1963), with Yuen's standard error (Biometrika 61, 1974).

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/*
+ * output/results/envdiff.c - what differs between saved results'
+ * environments that changes the numbers (calibration, the core-to-core
+ * round trip, CPU model, kernel), and JSON values compared by value.
+ * See envdiff.h; docs/method.md "Comparing files" explains the rules.
+ */
+#include "envdiff.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- JSON by value ------------------------------------------------ */
+
+/* Numbers of any spelling (1, 1.0, 1e0) are equal when their values
+ * are, to a relative 1e-9 (what a writer's rounding can change). */
+static bool same_number(double x, double y)
+{
+	double m = fabs(x) > fabs(y) ? fabs(x) : fabs(y);
+
+	return x == y || fabs(x - y) <= 1e-9 * m;
+}
+
+/* Is every element of a matched by a distinct equal element of b? */
+static bool same_multiset(const json_t *a, const json_t *b)
+{
+	size_t n = json_array_size(a);
+	bool *used = calloc(n + 1, sizeof(*used)), ok = true;
+
+	if (!used)
+		return false;
+	for (size_t i = 0; ok && i < n; i++) {
+		size_t j = 0;
+
+		while (j < n && (used[j] || !results_json_same(json_array_get(a, i),
+								json_array_get(b, j), true)))
+			j++;
+		ok = j < n;
+		if (ok)
+			used[j] = true;
+	}
+	free(used);
+	return ok;
+}
+
+static bool same_object(const json_t *a, const json_t *b, bool sets)
+{
+	const char *k;
+	json_t *v;
+
+	if (json_object_size(a) != json_object_size(b))
+		return false;
+	json_object_foreach((json_t *)a, k, v)
+		if (!results_json_same(v, json_object_get(b, k), sets))
+			return false;
+	return true;
+}
+
+bool results_json_same(const json_t *a, const json_t *b, bool sets)
+{
+	if (!a || !b)
+		return !a && !b;
+	if (json_is_number(a) && json_is_number(b))
+		return same_number(json_number_value(a), json_number_value(b));
+	if (json_is_array(a) && json_is_array(b)) {
+		if (json_array_size(a) != json_array_size(b))
+			return false;
+		if (sets)
+			return same_multiset(a, b);
+		for (size_t i = 0; i < json_array_size(a); i++)
+			if (!results_json_same(json_array_get(a, i), json_array_get(b, i), false))
+				return false;
+		return true;
+	}
+	if (json_is_object(a) && json_is_object(b))
+		return same_object(a, b, sets);
+	return json_equal((json_t *)a, (json_t *)b);
+}
+
+/* ---- the environment's differences --------------------------------- */
+
+/* One item that differs: its line and each file's value. */
+static void add_item(json_t *out, const char *item, const char *kind, const char *head,
+		     const char *const *names, json_t *const *vals, const char *const *txt,
+		     unsigned n, const char *tail)
+{
+	char line[1024];
+	size_t used = (size_t)snprintf(line, sizeof(line), "%s:", head);
+	json_t *values = json_object();
+	const char *sep = "";
+
+	for (unsigned i = 0; i < n && used < sizeof(line); i++) {
+		if (!vals[i])
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s", sep,
+					 names[i], txt[i]);
+		json_object_set(values, names[i], vals[i]);
+		sep = ",";
+	}
+	if (tail && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, " %s", tail);
+	json_array_append_new(out, json_pack("{s:s, s:s, s:s, s:o}", "item", item,
+					     "kind", kind, "line", line, "values", values));
+}
+
+/* A calibration figure: a number, or an object's "median"/"value". */
+static bool calib_value(const json_t *c, double *x)
+{
+	const json_t *v = json_is_object(c) ? json_object_get(c, "median") : c;
+
+	if (json_is_object(c) && !v)
+		v = json_object_get(c, "value");
+	*x = json_number_value(v);
+	return json_is_number(v);
+}
+
+/* Its recorded spread in the figure's unit, NAN when none: a sibling
+ * KEY_spread (or KEY_spread_pct), or the object's spread (spread_pct). */
+static double calib_spread(const json_t *cal, const char *key, double x)
+{
+	const json_t *o = json_object_get(cal, key), *s, *sp;
+	char k[256];
+
+	snprintf(k, sizeof(k), "%s_spread", key);
+	s = json_is_object(o) ? json_object_get(o, "spread") : json_object_get(cal, k);
+	snprintf(k, sizeof(k), "%s_spread_pct", key);
+	sp = json_is_object(o) ? json_object_get(o, "spread_pct") : json_object_get(cal, k);
+	if (json_is_number(s))
+		return fabs(json_number_value(s));
+	if (json_is_number(sp))
+		return fabs(json_number_value(sp) * x / 100);
+	return NAN;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/*
+ * Two figures differ when they are further apart than the larger of
+ * their recorded spreads, or, when neither file recorded one, by more
+ * than ENV_REL_DIFF of the smaller.
+ */
+static bool figures_differ(double a, double sa, double b, double sb)
+{
+	double s = isnan(sa) ? sb : isnan(sb) ? sa : sa > sb ? sa : sb;
+	double lo = fabs(a) < fabs(b) ? fabs(a) : fabs(b);
+
+	if (!isnan(s))
+		return fabs(a - b) > s;
+	return fabs(a - b) > ENV_REL_DIFF * lo;
+}
+
+/* One calibration key across the files; adds a line when it differs. */
+static void calib_key(json_t *out, const struct results *const *in,
+		      const char *const *names, unsigned n, const char *key)
+{
+	json_t *vals[ENV_MAX_FILES] = {0};
+	char txt[ENV_MAX_FILES][64], item[300], head[300];
+	const char *t[ENV_MAX_FILES];
+	bool differ = false, spread = false;
+	int first = -1;
+	double x0 = 0, s0 = NAN;
+
+	for (unsigned i = 0; i < n; i++) {
+		const json_t *c = json_object_get(in[i]->calibration, key);
+		double x, s;
+
+		t[i] = txt[i];
+		if (json_is_string(c)) {
+			vals[i] = json_incref((json_t *)c);
+			snprintf(txt[i], sizeof(txt[i]), "%s", json_string_value(c));
+			differ |= first >= 0 && !json_equal(vals[first], vals[i]);
+		} else if (calib_value(c, &x)) {
+			s = calib_spread(in[i]->calibration, key, x);
+			vals[i] = json_real(x);
+			snprintf(txt[i], sizeof(txt[i]), "%.3g", x);
+			spread |= !isnan(s);
+			if (first >= 0 && json_is_number(vals[first]))
+				differ |= figures_differ(x0, s0, x, s);
+			else if (first < 0)
+				x0 = x, s0 = s;
+		}
+		if (vals[i] && first < 0)
+			first = (int)i;
+	}
+	snprintf(item, sizeof(item), "calibration.%s", key);
+	snprintf(head, sizeof(head), "calibration differs, %s", key);
+	if (differ)
+		add_item(out, item, "calibration", head, names, vals, t, n,
+			 json_is_number(vals[first]) ? spread ? "(by more than its spread)"
+							      : "(by more than 10%)" : NULL);
+	for (unsigned i = 0; i < n; i++)
+		json_decref(vals[i]);
+}
+
+/* Every calibration figure any file has, by name, in first-seen order. */
+static void calib_diffs(json_t *out, const struct results *const *in,
+			const char *const *names, unsigned n)
+{
+	json_t *seen = json_object();
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(in[i]->calibration, key, v) {
+			if (json_object_get(seen, key) || ends_with(key, "_spread") ||
+			    ends_with(key, "_spread_pct"))
+				continue;
+			json_object_set_new(seen, key, json_true());
+			calib_key(out, in, names, n, key);
+		}
+	}
+	json_decref(seen);
+}
+
+static int cmp_dbl(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Quantile q of sorted x[0..n-1], n >= 1 (linear between ranks). */
+static double quantile(const double *x, unsigned n, double q)
+{
+	double h = (n - 1) * q;
+	unsigned lo = (unsigned)h;
+
+	return lo + 1 < n ? x[lo] + (h - lo) * (x[lo + 1] - x[lo]) : x[lo];
+}
+
+/* Append x to v[*k] (at most 64) when it is a round trip. */
+static void add_probe(double *v, unsigned *k, double x)
+{
+	if (*k < 64 && isfinite(x) && x > 0)
+		v[(*k)++] = x;
+}
+
+/*
+ * A run's round trip: the median of its finite probes, before and
+ * after, from the run's measurements or, for a run read from a file,
+ * from its "probe" object (kept in run_sample.extra).
+ */
+static double run_probe(const struct run_sample *s)
+{
+	const struct run_noise *rn = &s->noise;
+	json_t *ex = rn->present ? NULL : results_extra_get(s);
+	json_t *pr = json_object_get(ex, "probe"), *e;
+	double v[64];
+	unsigned k = 0;
+	size_t i;
+
+	for (unsigned j = 0; rn->present && j < rn->npairs; j++) {
+		add_probe(v, &k, rn->probe_before ? rn->probe_before[j] : NAN);
+		add_probe(v, &k, rn->probe_after ? rn->probe_after[j] : NAN);
+	}
+	json_array_foreach(json_object_get(pr, "before_ns"), i, e)
+		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
+	json_array_foreach(json_object_get(pr, "after_ns"), i, e)
+		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
+	json_decref(ex);
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), cmp_dbl);
+	return quantile(v, k, 0.5);
+}
+
+bool results_c2c_typical(const struct results *r, double *q1, double *med, double *q3)
+{
+	unsigned n = 0, cap = 0;
+	double *x;
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		cap += r->points[i].nruns;
+	x = malloc((cap + 1) * sizeof(*x));
+	for (unsigned i = 0; x && i < r->nvariants * r->nrows; i++)
+		for (unsigned k = 0; k < r->points[i].nruns; k++) {
+			const struct run_sample *s = &r->points[i].runs[k];
+			double v = s->nthreads >= 2 ? run_probe(s) : NAN;
+
+			if (!isnan(v))
+				x[n++] = v;
+		}
+	if (n) {
+		qsort(x, n, sizeof(*x), cmp_dbl);
+		*q1 = quantile(x, n, 0.25);
+		*med = quantile(x, n, 0.5);
+		*q3 = quantile(x, n, 0.75);
+	}
+	free(x);
+	return n > 0;
+}
+
+/*
+ * The core-to-core round trip at 2+ threads: the files differ when
+ * their middle halves (quartiles of the runs' round trips) do not
+ * overlap and the medians are more than ENV_REL_DIFF apart.
+ */
+static void c2c_diff(json_t *out, const struct results *const *in,
+		     const char *const *names, unsigned n)
+{
+	json_t *vals[ENV_MAX_FILES] = {0};
+	char txt[ENV_MAX_FILES][64];
+	const char *t[ENV_MAX_FILES];
+	double q1[ENV_MAX_FILES], m[ENV_MAX_FILES], q3[ENV_MAX_FILES];
+	bool differ = false;
+	int first = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		t[i] = txt[i];
+		if (!results_c2c_typical(in[i], &q1[i], &m[i], &q3[i]))
+			continue;
+		vals[i] = json_real(m[i]);
+		snprintf(txt[i], sizeof(txt[i]), "%.0f ns", m[i]);
+		if (first < 0) {
+			first = (int)i;
+			continue;
+		}
+		differ |= (q3[i] < q1[first] || q1[i] > q3[first]) &&
+			  figures_differ(m[first], NAN, m[i], NAN);
+	}
+	if (differ)
+		add_item(out, "c2c_round_trip_ns", "c2c", "core-to-core round trip differs "
+			 "(median probe at 2+ threads)", names, vals, t, n, NULL);
+	for (unsigned i = 0; i < n; i++)
+		json_decref(vals[i]);
+}
+
+/* A string of machine (cpu_model, kernel) that differs between files. */
+static void machine_diff(json_t *out, const struct results *const *in,
+			 const char *const *names, unsigned n, const char *key,
+			 const char *head)
+{
+	json_t *vals[ENV_MAX_FILES] = {0};
+	const char *t[ENV_MAX_FILES];
+	bool differ = false;
+	int first = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		json_t *v = json_object_get(in[i]->machine, key);
+
+		t[i] = "";
+		if (!json_is_string(v))
+			continue;
+		vals[i] = v;
+		t[i] = json_string_value(v);
+		differ |= first >= 0 && strcmp(t[first], t[i]);
+		if (first < 0)
+			first = (int)i;
+	}
+	if (differ)
+		add_item(out, key, key, head, names, vals, t, n, NULL);
+}
+
+json_t *results_env_diff(const struct results *const *in, const char *const *names,
+			 unsigned n)
+{
+	json_t *out = json_array();
+
+	if (n > ENV_MAX_FILES)
+		n = ENV_MAX_FILES;
+	calib_diffs(out, in, names, n);
+	c2c_diff(out, in, names, n);
+	machine_diff(out, in, names, n, "cpu_model", "CPU model differs");
+	machine_diff(out, in, names, n, "kernel", "kernel differs");
+	return out;
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# End-to-end tests of `compare` between separate invocations: the
+# invocation floor and the regression gate with one invocation a side
+# (exit 4 with a floor, exit 5 without one), configurations compared by
+# value, and what differs between the files' environments (calibration,
+# the core-to-core round trip, CPU model, kernel), one line each, before
+# the notes about noise.  One short real run; the other files are edits
+# of it made here with python3 (docs/method.md "Comparing files").
+#
+# usage: tests/e2e_compare.sh [./lockbench]
+set -u
+
+BIN=$(realpath "${1:-./lockbench}")
+OUT=$(mktemp -d)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT
+. "$(dirname "$0")/lib.sh"
+T=$OUT
+
+# edit IN OUT PYTHON: OUT is IN as JSON `d` after the python statements.
+edit() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+}
+HALVE='d["label"] = "k2-slow"
+for p in d["points"]:
+    for r in p["runs"]:
+        r["ops_per_sec"] /= 2; r["ops"] //= 2'
+
+"$BIN" -l ticket,mcs -t 1,2 -r 3 -d 0.1 --warmup 0.05 --label k0-stock -f json \
+	-o "$T/run.json" -q 2>"$T/run.err" || { bad "the run: $(cat "$T/run.err")"; exit 1; }
+# The box running the tests may be busy: the rates are set to a point's
+# mean within +-0.5%, so that the verdicts below follow from the rules
+# and not from this run's noise (everything else is the run's own).
+NORM='for p in d["points"]:
+    m = sum(r["ops_per_sec"] for r in p["runs"]) / len(p["runs"])
+    for k, r in enumerate(p["runs"]):
+        r["ops_per_sec"] = m * (1 + 0.005 * (k - 1))'
+edit "$T/run.json" "$T/a.json" "$NORM"
+edit "$T/a.json" "$T/c.json" "$HALVE"
+
+# ---- one invocation a side: the gate never passes what it cannot assess ----
+"$BIN" compare --fail-if-regressed 5% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 5 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
+	grep -q "^lockbench: cannot assess: 4 points worse by more than 5% .* one invocation a side and no invocation floor: compare 2 or more invocations per label, or run \`lockbench system check -o check.json\` and give --floor check.json$" "$T/e" &&
+	ok || bad "halved copy, no floor: exit $rc, want 5 and one line: $(cat "$T/e")"
+grep -q "cannot be assessed" "$T/o" && ok || bad "halved copy, no floor: the note"
+# A floor from a percentage, --min-effect, a system-check file.
+"$BIN" compare --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 4 ] && [ "$(grep -c "^lockbench: regression: k2-slow/.* at threads [12]: -50.0% against k0-stock/" "$T/e")" -eq 4 ] &&
+	ok || bad "halved copy, --floor 3%: exit $rc, want 4: $(cat "$T/e")"
+grep -q "^invocation floor 3% (--floor PCT): with one invocation a side" "$T/o" &&
+	ok || { bad "the floor under the table"; cat "$T/o"; }
+"$BIN" compare --fail-if-regressed 5% --min-effect 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+[ $? -eq 4 ] && grep -q "^invocation floor 3% (--min-effect)" "$T/o" && ok ||
+	bad "halved copy, --min-effect 3%: want exit 4 and the floor named"
+cat >"$T/check.json" <<'EOF'
+{"schema": "lockbench-system-check", "floor": {"rel_pct": 4.5, "invocations": 10,
+ "sd_between_pct": 1.5, "lock": "tas", "threads": 1, "workload": "cs",
+ "source": "system check"}}
+EOF
+"$BIN" compare -f table,json -o "$T/v.json" --fail-if-regressed 5% --floor "$T/check.json" \
+	"$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+[ $? -eq 4 ] && ok || bad "halved copy, --floor check.json: want exit 4"
+python3 - "$T/v.json" "$T/check.json" <<'EOF' && ok || bad "JSON: the floor used and the test"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["invocation_floor"]
+assert f["rel_pct"] == 4.5 and f["source"] == "system check" and f["file"] == sys.argv[2], f
+assert f["invocations"] == 10, f
+for p in d["points"]:
+    vb = p["vs_baseline"]
+    if vb:
+        assert vb["test"]["method"] == "invocation-floor" and vb["significant"], vb
+EOF
+# The floor is a floor: a change below it is not marked, but it was assessed.
+edit "$T/a.json" "$T/c5.json" 'd["label"] = "k5"
+for p in d["points"]:
+    for r in p["runs"]:
+        r["ops_per_sec"] *= 0.96'
+"$BIN" compare -f json -o "$T/v.json" --fail-if-regressed 1% --floor 5% "$T/a.json" "$T/c5.json" 2>"$T/e"
+rc=$?
+[ $rc -eq 0 ] && [ ! -s "$T/e" ] && python3 -c "
+import json; d = json.load(open('$T/v.json'))
+assert not any(p['vs_baseline'] and p['vs_baseline']['significant'] for p in d['points'])
+" && ok || bad "4% slower under a 5% floor: exit $rc, want 0 and nothing marked"
+# A/A: two invocations within a percent of each other pass the gate.
+edit "$T/a.json" "$T/aa.json" 'import random
+random.seed(7)
+d["label"] = "k0-again"
+for p in d["points"]:
+    for r in p["runs"]:
+        r["ops_per_sec"] *= 1 + random.uniform(-0.01, 0.01)'
+"$BIN" compare --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && [ ! -s "$T/e" ] && ok || bad "A/A with a floor: want exit 0: $(cat "$T/e")"
+"$BIN" compare --fail-if-regressed 5% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && ok || bad "A/A without a floor, nothing worse than 5%: want exit 0"
+
+# ---- run --floor records it; compare takes the larger of the files' -------
+"$BIN" -l ticket -t 1 -r 3 -d 0.05 --warmup 0.02 --label r0 --floor "$T/check.json" \
+	-f json -o "$T/r0run.json" -q 2>/dev/null
+edit "$T/r0run.json" "$T/r0.json" "$NORM"
+python3 -c "
+import json; f = json.load(open('$T/r0.json'))['invocation_floor']
+assert f['rel_pct'] == 4.5 and f['source'] == 'system check', f
+" && ok || bad "run --floor FILE: invocation_floor recorded"
+edit "$T/r0.json" "$T/r1.json" "$HALVE"'
+d["invocation_floor"] = {"rel_pct": 60, "source": "--floor PCT"}'
+"$BIN" compare -f table,json -o "$T/v.json" --fail-if-regressed 5% "$T/r0.json" "$T/r1.json" \
+	>"$T/o" 2>"$T/e"
+rc=$?
+python3 -c "
+import json; f = json.load(open('$T/v.json'))['invocation_floor']
+assert f['rel_pct'] == 60 and f['from'] == '$T/r1.json', f
+" && [ $rc -eq 0 ] && grep -q "^invocation floor 60% (--floor PCT, recorded in" "$T/o" && ok ||
+	bad "recorded floors: the larger (60%) used, -50% below it: exit $rc"
+edit "$T/r1.json" "$T/r2.json" 'd["invocation_floor"]["rel_pct"] = 2'
+"$BIN" compare --fail-if-regressed 5% "$T/r0.json" "$T/r2.json" >"$T/o" 2>"$T/e"
+[ $? -eq 4 ] && ok || bad "recorded floors 4.5% and 2%: -50% fails the gate"
+# Bad floors: one line, exit 2, no output file.
+refuse() {
+	local what=$1 pat=$2
+	shift 2
+	rm -f "$T/out.json"
+	"$BIN" compare -f json -o "$T/out.json" "$@" >"$T/o" 2>"$T/e"
+	[ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q -- "$pat" "$T/e" &&
+		[ ! -e "$T/out.json" ] && ok || bad "$what: $(cat "$T/e")"
+}
+refuse "compare --floor nothing" "floor (.*nope.json): no such file" \
+	--floor "$T/nope.json" "$T/a.json" "$T/c.json"
+refuse "compare --floor another JSON" "not a \`lockbench system check\` file" \
+	--floor "$T/a.json" "$T/a.json" "$T/c.json"
+refuse "compare --floor 300%" "floor (300%): must be a percentage" \
+	--floor 300% "$T/a.json" "$T/c.json"
+BAD_OUT=$T/out.json bad_input "run --floor bad" "floor (1x%)" -l ticket -t 1 -d 0.05 --floor 1x%
+
+# ---- configurations by value ------------------------------------------------
+edit "$T/a.json" "$T/spelled.json" 'd["label"] = "k1"
+d["config"]["stat_interval_s"] = int(d["config"]["stat_interval_s"])
+d["config"]["stutter_s"] = 0
+d["config"]["warmup_s"] = d["config"]["warmup_s"] * 1.0
+d["config"]["threads"] = list(reversed(d["config"]["threads"]))'
+grep -q '"stat_interval_s": 1,' "$T/spelled.json" && ok || bad "the respelled copy"
+"$BIN" compare "$T/a.json" "$T/spelled.json" >"$T/o" 2>"$T/e"
+[ ! -s "$T/e" ] && ok || bad "configuration spelled differently: $(cat "$T/e")"
+edit "$T/a.json" "$T/other.json" 'd["label"] = "k1"; d["config"]["stutter_s"] = 0.5'
+"$BIN" compare "$T/a.json" "$T/other.json" >"$T/o" 2>"$T/e"
+grep -q "configuration differs: stutter_s (0.0, 0.5)$" "$T/e" && ok ||
+	bad "a real configuration difference: $(cat "$T/e")"
+
+# ---- the environments: one line each, before the noise notes ---------------
+edit "$T/a.json" "$T/env.json" 'd["label"] = "k3"
+d["calibration"]["clock_read_ns"] = 0.385
+d["calibration"]["relax_ns"] = 30.0
+d["machine"]["cpu_model"] = "Other CPU"
+d["machine"]["kernel"] = "9.9.9-other"
+for p in d["points"]:
+    for k, r in enumerate(p["runs"]):
+        if r.get("probe"):
+            r["probe"]["before_ns"] = [320.0 + k]
+            r["probe"]["after_ns"] = [322.0 + k]
+        if r.get("ncs_ns_requested"):
+            r["ncs_ns_actual_median"] = r["ncs_ns_requested"] * 1.5
+            r["flags"] = r.get("flags", []) + ["cs_length_off"]'
+# The run's own probes on a busy box can be anything: 74 ns in the first.
+python3 - "$T/a.json" "$T/a-relax.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["calibration"]["relax_ns"] = 20.0
+d["calibration"]["relax_ns_spread"] = 0.5
+for p in d["points"]:
+    for k, r in enumerate(p["runs"]):
+        if r.get("probe"):
+            r["probe"]["before_ns"] = [74.0 + k]
+            r["probe"]["after_ns"] = [75.0 + k]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+"$BIN" compare -f table,json -o "$T/v.json" "$T/a-relax.json" "$T/env.json" >"$T/o" 2>"$T/e"
+python3 - "$T/o" <<'EOF' && ok || { bad "environment lines, in order, before the noise notes"; cat "$T/o"; }
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+def at(prefix):
+    return [i for i, l in enumerate(lines) if l.startswith(prefix)][0]
+order = [at("calibration differs, clock_read_ns: k0-stock 10"),
+         at("calibration differs, relax_ns: k0-stock 20, k3 30 (by more than its"),
+         at("core-to-core round trip differs (median probe at 2+ threads): k0-stock"),
+         at("CPU model differs: k0-stock"),
+         at("kernel differs: k0-stock"),
+         at("section lengths off")]
+assert order == sorted(order), order
+assert lines[order[2] + 1].strip() == "76 ns, k3 322 ns", lines[order[2] + 1]
+noise = " ".join(lines[order[-1]:order[-1] + 4])
+assert "the files' calibrations differ, see above; else preempted" in noise, noise
+EOF
+python3 - "$T/v.json" <<'EOF' && ok || bad "JSON environment_differences"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["environment_differences"]
+assert [x["kind"] for x in e] == ["calibration", "calibration", "c2c", "cpu_model", "kernel"], e
+assert e[0]["item"] == "calibration.clock_read_ns" and e[0]["values"]["k3"] == 0.385, e[0]
+EOF
+# The same environment: no line; a change within the recorded spread: none.
+edit "$T/a-relax.json" "$T/near.json" 'd["label"] = "k4"; d["calibration"]["relax_ns"] = 20.4'
+"$BIN" compare "$T/a-relax.json" "$T/near.json" >"$T/o" 2>&1
+! grep -q "differs" "$T/o" && ok || { bad "within the spread: no line"; cat "$T/o"; }
+# --no-marks (the mailing-list layout): the table alone.
+"$BIN" compare --no-marks "$T/a-relax.json" "$T/env.json" >"$T/o" 2>/dev/null
+! grep -q "differs" "$T/o" && ok || bad "--no-marks: no environment lines"
+
+echo "e2e_compare: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
