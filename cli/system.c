@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `lockbench system show|tune|reset`: the machine's noise sources, the
- * settings a run would make (kept until reset), and their undoing.
+ * `lockbench system show|tune|reset|check`: the machine's noise sources,
+ * the settings a run would make (kept until reset), their undoing, and
+ * what this machine can measure (syscheck.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include "../topology/machine.h"
 #include "cmds.h"
 #include "err.h"
+#include "syscheck.h"
 
 /* The description as the report, or with -f json as the JSON every run
  * records (machine.state_before; its environment part is also
@@ -89,5 +91,7 @@ int cmd_system(const struct cli *c)
 		return system_tune(&c->machine);
 	if (!strcmp(sub, "reset"))
 		return system_reset();
-	cli_die("system (%s): valid: show, tune, reset", sub);
+	if (!strcmp(sub, "check"))
+		return cmd_system_check(c);
+	cli_die("system (%s): valid: show, tune, reset, check", sub);
 }
