@@ -54,6 +54,14 @@ bad_input "an unknown subcommand lists check" "check" system frob
 [ "$SECONDS" -le 5 ] && ok || bad "the refusals took ${SECONDS}s: something ran first"
 ls "$OUT"/*.json* >/dev/null 2>&1 && bad "a refused -o left a file" || ok
 
+# ---- help -----------------------------------------------------------------
+expect_exit 0 "help system" -- "$BIN" help system
+grep -q "^usage: lockbench system check" "$OUT/stdout" && ok || bad "help system lacks check"
+expect_exit 0 "--help" -- "$BIN" --help
+grep -q "lockbench system check" "$OUT/stdout" && ok || bad "--help lacks system check"
+grep -q "^\.SS system check" "$here/../lockbench.1" && ok || bad "the man page lacks system check"
+"$BIN" help completion | grep -q "show tune reset check" && ok || bad "completion lacks check"
+
 # ---- JSON ----------------------------------------------------------------
 expect_exit 0 "system check -f json" -- "$BIN" system check -d 0.02 -q -f json \
 	-o "$OUT/check.json"
