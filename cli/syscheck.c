@@ -73,7 +73,7 @@ static int child_start(char *const *args, FILE *errf, pid_t *pid, int *out)
  * after the common ones (1 thread, --no-tune, -q, JSON on stdout, the
  * check's window): its JSON document, or NULL with the reason in err.
  */
-static json_t *child_json(const struct syscheck *s, const char *const *extra,
+static json_t *child_json(struct syscheck *s, const char *const *extra,
 			  char *err, size_t len)
 {
 	char d[32], w[32], why[200];
@@ -104,7 +104,10 @@ static json_t *child_json(const struct syscheck *s, const char *const *extra,
 	first_line(errf, why, sizeof(why));
 	fclose(errf);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) || !doc) {
-		snprintf(err, len, "a run failed (%s)", *why ? why : "no output");
+		snprintf(err, len, "a run failed (%s, exit %d): %s", n > 12 ? args[12] : "",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+			 *why ? why : "no output");
+		json_array_append_new(s->errors, json_string(err));
 		json_decref(doc);
 		return NULL;
 	}
@@ -529,6 +532,7 @@ int cmd_system_check(const struct cli *c)
 	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	s->machine = machine_json(&t);
+	s->errors = json_array();
 	measure_all(s, c, &t);
 	doc = syscheck_json(s, c);
 	text = doc ? render(s, doc, json) : NULL;
@@ -541,6 +545,7 @@ int cmd_system_check(const struct cli *c)
 	free(text);
 	json_decref(doc);
 	json_decref(s->machine);
+	json_decref(s->errors);
 	topo_free(&t);
 	free(s);
 	return rc;

@@ -58,6 +58,7 @@ struct syscheck {
 	unsigned ncpus;                          /* usable CPUs */
 	double window_s, elapsed_s;
 	json_t *machine;
+	json_t *errors;                          /* why each failed run failed */
 };
 
 /* The document (schema lockbench-system-check, docs/json.md) with its

@@ -134,7 +134,7 @@ json_t *syscheck_json(const struct syscheck *s, const struct cli *c)
 	const json_t *hv = hypervisor(s);
 
 	return json_pack("{s:s, s:s, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i,"
-			 " s:o, s:{s:o, s:f}, s:o, s:O, s:f, s:f, s:o}",
+			 " s:o, s:{s:o, s:f}, s:o, s:O, s:f, s:f, s:o, s:O}",
 		"schema", "lockbench-system-check", "schema_version", "1.0",
 		"lockbench", provenance_json(c->full_argc, c->full_argv, false, 0),
 		"machine", s->machine, "clock", clock_json(s),
@@ -146,7 +146,7 @@ json_t *syscheck_json(const struct syscheck *s, const struct cli *c)
 		"loadavg_start", num(s->load_start),
 		"hypervisor", hv ? (json_t *)hv : json_null(),
 		"window_s", s->window_s, "elapsed_s", s->elapsed_s,
-		"verdicts", verdicts_json(s));
+		"verdicts", verdicts_json(s), "errors", s->errors);
 }
 
 /* ---- verdicts ------------------------------------------------------- */

@@ -59,7 +59,7 @@ expect_exit 0 "help system" -- "$BIN" help system
 grep -q "^usage: lockbench system check" "$OUT/stdout" && ok || bad "help system lacks check"
 expect_exit 0 "--help" -- "$BIN" --help
 grep -q "lockbench system check" "$OUT/stdout" && ok || bad "--help lacks system check"
-grep -q "^\.SS system check" "$here/../lockbench.1" && ok || bad "the man page lacks system check"
+grep -q "^\.SH SYSTEM CHECK" "$here/../lockbench.1" && ok || bad "the man page lacks system check"
 "$BIN" help completion | grep -q "show tune reset check" && ok || bad "completion lacks check"
 
 # ---- JSON ----------------------------------------------------------------
@@ -135,6 +135,7 @@ need(any("core-to-core" in x or "bimodal" in x or "one usable CPU" in x for x in
      "the core-to-core verdict")
 need(any(x.startswith("no steal above 1%") for x in v), "the steal verdict")
 need(any("hypervisor" in x for x in v), "the hypervisor verdict")
+need(d["errors"] == [], "no run failed: %s" % d["errors"])
 need(d["elapsed_s"] <= 15, "at most 15 s (%.1f)" % d["elapsed_s"])
 for e in errs:
     print("  " + e, file=sys.stderr)
