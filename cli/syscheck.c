@@ -139,6 +139,28 @@ static unsigned run_values(const json_t *p, const char *key, double *x, unsigned
 	return n;
 }
 
+/* The rates (ops/s) of point p's runs into x, as run_values(), without
+ * a run that counted no operation: its worker did not run in its window
+ * (an overloaded machine), which measures nothing.  Each such run is
+ * named in s->errors. */
+static unsigned run_rates(struct syscheck *s, const json_t *p, double *x, unsigned cap)
+{
+	unsigned n = run_values(p, "ops_per_sec", x, cap), k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (x[i] > 0)
+			x[k++] = x[i];
+	if (k < n) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "%s: %u of %u runs counted no operation (the "
+			 "worker did not run in its window: an overloaded machine)",
+			 json_string_value(json_object_get(p, "variant")), n - k, n);
+		json_array_append_new(s->errors, json_string(msg));
+	}
+	return k;
+}
+
 static double median_of(const double *x, unsigned n)
 {
 	struct summary sm;
@@ -157,6 +179,14 @@ static double point_median(const json_t *p, const char *key)
 	return median_of(x, run_values(p, key, x, 64));
 }
 
+/* ns per operation of a 1-thread point: 1e9 over its median rate. */
+static double point_ns_op(struct syscheck *s, const json_t *p)
+{
+	double x[64], r = median_of(x, run_rates(s, p, x, 64));
+
+	return r > 0 ? 1e9 / r : NAN;
+}
+
 /* Keep the clock read cost a child calibrated (its calibration). */
 static void note_child_clock(struct syscheck *s, const json_t *doc)
 {
@@ -164,14 +194,6 @@ static void note_child_clock(struct syscheck *s, const json_t *doc)
 
 	if (isfinite(v) && s->nchild_read < sizeof(s->child_read_ns) / sizeof(double))
 		s->child_read_ns[s->nchild_read++] = v;
-}
-
-/* ns per operation of a 1-thread point: 1e9 over its median rate. */
-static double point_ns_op(const json_t *p)
-{
-	double r = point_median(p, "ops_per_sec");
-
-	return r > 0 ? 1e9 / r : NAN;
 }
 
 /*
@@ -206,10 +228,10 @@ static int delays_dist(struct syscheck *s, unsigned exp, double *zero)
 		double req = point_median(p, "ncs_ns_requested");
 
 		if (req == 0)
-			*zero = point_ns_op(p);
+			*zero = point_ns_op(s, p);
 		for (unsigned k = 0; k < SC_NDELAY; k++)
 			if (req == delay_ladder[k]) {
-				op[k] = point_ns_op(p);
+				op[k] = point_ns_op(s, p);
 				s->delay[exp][k].sampled = point_median(p, "ncs_ns_actual_median");
 			}
 	}
@@ -276,8 +298,7 @@ static void measure_tas_cv(struct syscheck *s)
 		return;
 	}
 	note_child_clock(s, doc);
-	n = run_values(json_array_get(json_object_get(doc, "points"), 0), "ops_per_sec",
-		       x, SC_CV_RUNS);
+	n = run_rates(s, json_array_get(json_object_get(doc, "points"), 0), x, SC_CV_RUNS);
 	stats_summarize(x, n, &sm);
 	if (n >= 2 && isfinite(sm.cv))
 		s->tas_cv_pct = 100 * sm.cv;
@@ -306,8 +327,8 @@ static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *)
 		if (!doc)
 			continue;
 		note_child_clock(s, doc);
-		n = run_values(json_array_get(json_object_get(doc, "points"), 0),
-			       "ops_per_sec", x, SC_INV_RUNS);
+		n = run_rates(s, json_array_get(json_object_get(doc, "points"), 0), x,
+			      SC_INV_RUNS);
 		stats_summarize(x, n, &sm);
 		if (n && sm.mean > 0)
 			s->inv_mean[s->ninv++] = sm.mean;

@@ -362,4 +362,8 @@ void syscheck_print(const struct syscheck *s, const json_t *doc, FILE *f)
 	fprintf(f, "\nWhat can be trusted here:\n");
 	json_array_foreach(json_object_get(doc, "verdicts"), i, v)
 		fprintf(f, "  %s\n", json_string_value(v));
+	if (json_array_size(s->errors))
+		fprintf(f, "\nRuns left out or failed:\n");
+	json_array_foreach(s->errors, i, v)
+		fprintf(f, "  %s\n", json_string_value(v));
 }

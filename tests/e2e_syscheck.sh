@@ -93,20 +93,26 @@ need(pos(d["tas_cv_pct"]), "tas_cv_pct positive")
 f = d["floor"]
 need(set(f) >= {"rel_pct", "invocations", "sd_between_pct", "lock", "threads",
                 "workload", "source"}, "floor keys")
-need(f["invocations"] == 6, "floor.invocations 6")
+# a run whose worker never ran in its window (an overloaded machine) is
+# left out and named in errors; anything else that fails is a failure
+starved = [e for e in d["errors"] if "counted no operation" in e]
+need(d["errors"] == starved, "no run failed: %s" % d["errors"])
+N = f["invocations"]
+need(N == 6 or (starved and 2 <= N < 6), "floor.invocations 6 (%s)" % N)
 need((f["lock"], f["threads"], f["workload"], f["source"]) ==
      ("tas", 1, "cs", "system check"), "floor lock/threads/workload/source")
 need(pos(f["rel_pct"]) and pos(f["sd_between_pct"]), "floor figures positive")
 m = f["means_ops_per_sec"]
-need(len(m) == 6 and all(pos(x) for x in m), "floor means")
+need(len(m) == N and all(pos(x) for x in m), "floor means")
 if len(m) < 2 or not all(pos(x) for x in m):
     m = [1, 1]
 mean = sum(m) / len(m)
 sd = math.sqrt(sum((x - mean) ** 2 for x in m) / (len(m) - 1))
 need(abs(100 * sd / mean - f["sd_between_pct"]) < 1e-6 * f["sd_between_pct"],
      "sd_between_pct is the sd of the invocation means")
-# t(0.975, 5) = 2.5705818 (t tables)
-need(abs(f["rel_pct"] - 2.5705818 * math.sqrt(2) * f["sd_between_pct"]) <
+# t(0.975, N-1) from t tables
+t975 = {1: 12.7062047, 2: 4.3026527, 3: 3.1824463, 4: 2.7764451, 5: 2.5705818}
+need(abs(f["rel_pct"] - t975.get(N - 1, 0) * math.sqrt(2) * f["sd_between_pct"]) <
      1e-6 * f["rel_pct"], "rel_pct = t(0.975, N-1) * sqrt(2) * sd_between_pct")
 df = d["delay_floor_ns"]
 need(df is None or df in (25, 50, 100, 200, 400), "delay_floor_ns from the ladder or null")
@@ -135,7 +141,6 @@ need(any("core-to-core" in x or "bimodal" in x or "one usable CPU" in x for x in
      "the core-to-core verdict")
 need(any(x.startswith("no steal above 1%") for x in v), "the steal verdict")
 need(any("hypervisor" in x for x in v), "the hypervisor verdict")
-need(d["errors"] == [], "no run failed: %s" % d["errors"])
 need(d["elapsed_s"] <= 15, "at most 15 s (%.1f)" % d["elapsed_s"])
 for e in errs:
     print("  " + e, file=sys.stderr)
