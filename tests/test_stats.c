@@ -810,6 +810,9 @@ static void test_bimodal(void **state)
 	const double close[] = {100, 101, 99, 150, 151, 149};
 	/* noisy clusters: 70-90 and 150-200 */
 	const double noisy[] = {70, 80, 90, 150, 175, 200, 85, 160};
+	/* a wide spread with one step a little wider (73 -> 95): the medians
+	 * are 2x apart, but the step is narrower than the spread each side */
+	const double wide[] = {50, 55, 60, 66, 73, 95, 105, 115, 127, 140, 154};
 	const double bad[] = {74, 320, 0, 75, 318, 330};
 	double lo = 0, hi = 0;
 
@@ -827,6 +830,7 @@ static void test_bimodal(void **state)
 	assert_true(stats_bimodal(noisy, 8, 2, 2, &lo, &hi));
 	assert_float_equal(lo, 82.5, 1e-9);
 	assert_float_equal(hi, 167.5, 1e-9);
+	assert_false(stats_bimodal(wide, 11, 2, 2, NULL, NULL));
 	assert_false(stats_bimodal(bad, 6, 2, 2, NULL, NULL));
 	assert_false(stats_bimodal(two, 3, 2, 2, NULL, NULL));
 	assert_false(stats_bimodal(two, 0, 2, 2, NULL, NULL));
