@@ -212,6 +212,13 @@ static void say_floor(json_t *a, const struct syscheck *s)
 		say(a, "run-to-run spread not measured: %s", s->tas_err);
 }
 
+/* Was the machine busy when the check started (load average at half the
+ * usable CPUs or more)? */
+static bool busy(const struct syscheck *s)
+{
+	return isfinite(s->load_start) && s->load_start >= 0.5 * s->ncpus;
+}
+
 static void say_c2c(json_t *a, const struct syscheck *s)
 {
 	bool any = false;
@@ -227,8 +234,9 @@ static void say_c2c(json_t *a, const struct syscheck *s)
 			continue;
 		class_stats(s, k, &cs);
 		if (cs.bimodal) {
-			say(a, "2-thread results bimodal: the host moves vCPUs (core-to-core "
+			say(a, "2-thread results bimodal: the host moves vCPUs%s (core-to-core "
 			    "round trip %s: %.0f ns or %.0f ns over %u probes)",
+			    busy(s) ? ", or other work takes the CPUs" : "",
 			    hc_class_name(k), cs.lo, cs.hi, cs.n);
 			any = true;
 		}
@@ -250,7 +258,7 @@ static void say_host(json_t *a, const struct syscheck *s)
 	const char *type = json_string_value(json_object_get(hv, "type"));
 	double lo = INFINITY, hi = 0;
 
-	if (isfinite(s->load_start) && s->load_start >= 0.5 * s->ncpus)
+	if (busy(s))
 		say(a, "the machine is busy (load average %.1f on %u CPUs when the check started): "
 		    "every figure here includes other work; check again when it is quiet",
 		    s->load_start, s->ncpus);
