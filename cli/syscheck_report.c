@@ -247,8 +247,12 @@ static void say_c2c(json_t *a, const struct syscheck *s)
 		if (s->c2c.cpu[k] < 0)
 			continue;
 		class_stats(s, k, &cs);
-		say(a, "core-to-core round trip steady: %s %.0f ns (%.0f to %.0f over %u probes)",
-		    hc_class_name(k), cs.median, cs.min, cs.max, cs.n);
+		if (!cs.n)
+			say(a, "core-to-core probe failed (%s: cpu %d and %d could not be "
+			    "pinned)", hc_class_name(k), s->c2c.cpu0, s->c2c.cpu[k]);
+		else
+			say(a, "core-to-core round trip steady: %s %.0f ns (%.0f to %.0f over "
+			    "%u probes)", hc_class_name(k), cs.median, cs.min, cs.max, cs.n);
 	}
 }
 
@@ -338,7 +342,8 @@ static void print_c2c(const struct syscheck *s, FILE *f)
 		class_stats(s, k, &cs);
 		fprintf(f, "%-16s %s (cpu %d and %d): median %.0f ns, %.0f to %.0f over %u "
 			"probes\n", any ? "" : "core-to-core", hc_class_name(k), s->c2c.cpu0,
-			s->c2c.cpu[k], cs.median, cs.min, cs.max, cs.n);
+			s->c2c.cpu[k], cs.n ? cs.median : 0, cs.n ? cs.min : 0,
+			cs.n ? cs.max : 0, cs.n);
 		any = true;
 	}
 	if (!any)
