@@ -263,9 +263,9 @@ static void say_host(json_t *a, const struct syscheck *s)
 	double lo = INFINITY, hi = 0;
 
 	if (busy(s))
-		say(a, "the machine is busy (load average %.1f on %u CPUs when the check started): "
-		    "every figure here includes other work; check again when it is quiet",
-		    s->load_start, s->ncpus);
+		say(a, "the machine is busy (load average %.1f on %u CPU%s when the check "
+		    "started): every figure here includes other work; check again when it "
+		    "is quiet", s->load_start, s->ncpus, s->ncpus == 1 ? "" : "s");
 	if (!isfinite(s->steal_frac))
 		say(a, "steal time unknown (no steal field in /proc/stat)");
 	else if (s->steal_frac > s->steal_max)

@@ -159,6 +159,19 @@ grep -Eq "^  (delays from [0-9]+ ns hold within 5%|no delay up to)" "$OUT/stdout
 	ok || bad "no delay verdict line in the text"
 grep -q "system check: invocation floor" "$OUT/stderr" && ok || bad "no progress on stderr"
 
+# ---- one usable CPU: no core-to-core figures, said so ----------------------
+if command -v taskset >/dev/null; then
+	expect_exit 0 "system check on one CPU" -- taskset -c "$(cut -d- -f1 \
+		/sys/devices/system/cpu/online | cut -d, -f1)" "$BIN" system check -d 0.02 -q -f json
+	python3 - "$OUT/stdout" <<'EOF' && ok || bad "one CPU: $(head -c 300 "$OUT/stdout")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["c2c"]["classes"] == {} and d["c2c"]["probes"] == 0, d["c2c"]
+assert d["c2c"]["typical_ns"] is None
+assert any(v.startswith("one usable CPU") for v in d["verdicts"]), d["verdicts"]
+EOF
+fi
+
 # ---- nothing written -------------------------------------------------------
 snapshot >"$OUT/after"
 if cmp -s "$OUT/before" "$OUT/after"; then ok; else

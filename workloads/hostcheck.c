@@ -105,9 +105,11 @@ void hc_c2c_sample(struct hc_c2c *c)
 		pairs[2 * np + 1] = c->cpu[k];
 		cls[np++] = k;
 	}
+	if (!np)
+		return;
 	for (unsigned k = 0; k < HC_NCLASS; k++)
 		c->v[k][c->n] = NAN;
-	if (np && probe_run(pairs, np, &cfg, ns) == 0)
+	if (probe_run(pairs, np, &cfg, ns) == 0)
 		for (unsigned i = 0; i < np; i++)
 			c->v[cls[i]][c->n] = ns[i];
 	c->n++;
