@@ -132,6 +132,7 @@ unit: unit-release
 e2e: lockbench
 	tests/e2e.sh ./lockbench
 	tests/e2e_machine.sh ./lockbench
+	tests/e2e_syscheck.sh ./lockbench
 	tests/e2e_results.sh ./lockbench
 	tests/e2e_compare.sh ./lockbench
 	tests/e2e_outputs.sh ./lockbench

@@ -20,6 +20,8 @@ int cmd_topo(const struct cli *c);
  * anything else exits 2 naming @cmd. */
 bool want_json(const char *cmd, const char *formats);
 int cmd_system(const struct cli *c);
+/* The part of `lockbench help system` about `system check` (system.c). */
+void system_check_usage(FILE *f);
 
 /* `lockbench list [WHAT]`: 0, or 2 with one line on stderr. */
 int cmd_list(const struct cli *c);

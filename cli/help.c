@@ -29,7 +29,7 @@ const struct command commands[] = {
 	 "the machine as lockbench sees it, and where -t N threads go under -p",
 	 NULL, cmd_topo, topo_opts},
 	{"system", "system [show|tune|reset] [--freq F] [--numa-balancing M]",
-	 "show the machine's noise sources; tune it until reset; undo a crashed run's changes",
+	 "the machine's noise sources; tune, reset; check what it can measure",
 	 NULL, cmd_system, system_opts},
 	{"compare", "compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...",
 	 "saved runs side by side", cmd_compare, NULL, NULL},
@@ -88,6 +88,8 @@ static void help_command(const struct command *c, FILE *f)
 		fprintf(f, "usage: lockbench %s\n%s.\n\n", c->usage, c->summary);
 		for (unsigned k = 0; c->opts && c->opts[k]; k++)
 			opt_help_row(opt_find(run_options(), c->opts[k]), f);
+		if (!strcmp(c->name, "system"))
+			system_check_usage(f);
 	}
 }
 
@@ -202,7 +204,7 @@ static void completion(FILE *f)
 	fprintf(f, "completion\" -- \"$cur\")); return ;;\n"
 		"\tlist) [[ $cur != -* ]] && COMPREPLY=($(compgen -W \"locks workloads formats "
 		"placements\" -- \"$cur\")) && return ;;\n"
-		"\tsystem) [[ $cur != -* ]] && COMPREPLY=($(compgen -W \"show tune reset\" "
+		"\tsystem) [[ $cur != -* ]] && COMPREPLY=($(compgen -W \"show tune reset check\" "
 		"-- \"$cur\")) && return ;;\n\tesac\n\tcase $prev in\n");
 	values_of_run(f);
 	fprintf(f, "\t");

@@ -98,6 +98,7 @@ static const struct opt rows[] = {
 	 .help = "seconds of warm-up before each window"},
 	{.name = "duration", .sname = 'd', .type = OPT_SECONDS, .arg = "S",
 	 .def = "0.5", .min = 0.01, .max = 86400, .off = F(duration),
+	 .given = G(duration_given),
 	 .help = "seconds of the measured window"},
 	{.name = "runs", .sname = 'r', .type = OPT_CALL, .arg = "N",
 	 .def = "10", .min = 1, .max = 10000, .off = F(runs), .set = set_runs,
@@ -415,6 +416,7 @@ void cli_usage(FILE *f)
 		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N] [--c2c] [-f json]\n"
 		"       lockbench system [show|tune|reset] [-f json] [--freq F] [--numa-balancing M]\n"
+		"       lockbench system check [-f json] [-o FILE] [-d S]\n"
 		"       lockbench compare [-f FORMAT] [--baseline LABEL] [-l LOCKS] A.json B.json ...\n"
 		"       lockbench merge [-o OUT.json] A.json B.json ...\n"
 		"       lockbench import locktorture [--label L] [-o OUT.json] dmesg.log ...\n"

@@ -45,6 +45,7 @@ struct cli {
 	/* how many, how long */
 	const char *threads, *order, *seed;
 	double warmup, duration, interval, watchdog;
+	bool duration_given;
 	unsigned long long runs, min_runs, max_runs;
 	bool runs_auto, min_runs_given, max_runs_given, ci_target_given, time_budget_given;
 	double ci_target, time_budget;

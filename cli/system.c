@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `lockbench system show|tune|reset`: the machine's noise sources, the
- * settings a run would make (kept until reset), and their undoing.
+ * `lockbench system show|tune|reset|check`: the machine's noise sources,
+ * the settings a run would make (kept until reset), their undoing, and
+ * what this machine can measure (syscheck.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include "../topology/machine.h"
 #include "cmds.h"
 #include "err.h"
+#include "syscheck.h"
 
 /* The description as the report, or with -f json as the JSON every run
  * records (machine.state_before; its environment part is also
@@ -77,6 +79,25 @@ static int system_reset(void)
 	return rc == -EINVAL ? 2 : rc ? 1 : 0;
 }
 
+void system_check_usage(FILE *f)
+{
+	fprintf(f,
+		"\nusage: lockbench system check [-f json] [-o FILE] [-d S] [-q]\n"
+		"Measure, in about 10 s and changing nothing on the machine, what the\n"
+		"numbers depend on here: the clock's read cost and tick, cpu_relax(), the\n"
+		"empty loop, the shortest delay held within 5%%, the core-to-core round\n"
+		"trip by distance class (probed again and again), the 1-thread\n"
+		"run-to-run spread of tas, the invocation floor (the spread between 6\n"
+		"separate invocations), steal and the hypervisor; then one line per\n"
+		"finding (\"1-thread differences below X%% are not resolvable here\").\n\n"
+		"    -f, --format FORMAT          table (the text report) or json [table]\n"
+		"    -o, --output FILE            write the report to FILE [stdout]\n"
+		"    -d, --duration S             the window of each of its short runs, at most 1 [0.1]\n"
+		"    -q, --quiet                  no progress on stderr\n"
+		"\nExit status: 0; 1 a measure could not be taken (the report says which);\n"
+		"2 bad usage.\n");
+}
+
 int cmd_system(const struct cli *c)
 {
 	const char *sub = c->argc ? c->argv[0] : "show";
@@ -89,5 +110,7 @@ int cmd_system(const struct cli *c)
 		return system_tune(&c->machine);
 	if (!strcmp(sub, "reset"))
 		return system_reset();
-	cli_die("system (%s): valid: show, tune, reset", sub);
+	if (!strcmp(sub, "check"))
+		return cmd_system_check(c);
+	cli_die("system (%s): valid: show, tune, reset, check", sub);
 }

@@ -742,6 +742,101 @@ static void test_mw_degenerate(void **state)
 	assert_false(st.valid);
 }
 
+/* ---- the invocation floor and the bimodality detector ------------- */
+
+static void test_invocation_floor_values(void **state)
+{
+	(void)state;
+	/* t_{0.975,5} = 2.5705818 (t tables): 6 invocations, sd 1% */
+	assert_float_equal(stats_invocation_floor(1.0, 6), 3.6353517, 1e-6);
+	/* t_{0.975,1} = 12.7062047: 2 invocations, sd 0.5% */
+	assert_float_equal(stats_invocation_floor(0.5, 2), 8.9846435, 1e-6);
+	/* t_{0.975,9} = 2.2621572: 10 invocations, sd 2% */
+	assert_float_equal(stats_invocation_floor(2.0, 10), 6.3983467, 1e-6);
+	assert_float_equal(stats_invocation_floor(0.0, 6), 0.0, 0);
+	/* more invocations, a tighter floor for the same sd */
+	assert_true(stats_invocation_floor(1.0, 20) < stats_invocation_floor(1.0, 6));
+	assert_true(isnan(stats_invocation_floor(1.0, 1)));
+	assert_true(isnan(stats_invocation_floor(1.0, 0)));
+	assert_true(isnan(stats_invocation_floor(-1.0, 6)));
+	assert_true(isnan(stats_invocation_floor(NAN, 6)));
+	assert_true(isnan(stats_invocation_floor(INFINITY, 6)));
+}
+
+/* A standard normal from a fixed-seed xorshift64 (Box-Muller). */
+static double floor_gauss(uint64_t *s)
+{
+	double u[2];
+
+	for (int i = 0; i < 2; i++) {
+		*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+		u[i] = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
+/* What the floor promises: estimated from 6 invocations, the difference
+ * of two further single invocations of the same thing exceeds it in 5%
+ * of A/A pairs (normal invocation means; 40000 trials, binomial sd
+ * 0.11%). */
+static void test_invocation_floor_aa_rate(void **state)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	unsigned over = 0, trials = 40000;
+
+	(void)state;
+	for (unsigned t = 0; t < trials; t++) {
+		double m[6], mean = 0, ss = 0, a, b;
+
+		for (int i = 0; i < 6; i++)
+			mean += (m[i] = 100 + floor_gauss(&seed)) / 6;
+		for (int i = 0; i < 6; i++)
+			ss += (m[i] - mean) * (m[i] - mean);
+		a = 100 + floor_gauss(&seed);
+		b = 100 + floor_gauss(&seed);
+		over += fabs(a - b) > stats_invocation_floor(sqrt(ss / 5), 6);
+	}
+	assert_true(over > trials * 0.045 && over < trials * 0.055);
+}
+
+static void test_bimodal(void **state)
+{
+	/* round trips of a VM whose vCPUs sit on one core or two sockets */
+	const double two[] = {74, 320, 76, 75, 318, 330, 73, 77};
+	/* one placement, one preempted probe */
+	const double outlier[] = {74, 76, 75, 400, 73, 77, 74, 75};
+	/* a continuous spread from 50 to 150: max/min 3, no clusters */
+	const double spread[] = {50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150};
+	/* two clusters close together: medians 1.5x apart */
+	const double close[] = {100, 101, 99, 150, 151, 149};
+	/* noisy clusters: 70-90 and 150-200 */
+	const double noisy[] = {70, 80, 90, 150, 175, 200, 85, 160};
+	/* a wide spread with one step a little wider (73 -> 95): the medians
+	 * are 2x apart, but the step is narrower than the spread each side */
+	const double wide[] = {50, 55, 60, 66, 73, 95, 105, 115, 127, 140, 154};
+	const double bad[] = {74, 320, 0, 75, 318, 330};
+	double lo = 0, hi = 0;
+
+	(void)state;
+	assert_true(stats_bimodal(two, 8, 2, 2, &lo, &hi));
+	assert_float_equal(lo, 75, 1e-9);
+	assert_float_equal(hi, 320, 1e-9);
+	assert_false(stats_bimodal(outlier, 8, 2, 2, NULL, NULL));
+	/* with single values allowed, the outlier is a cluster of one */
+	assert_true(stats_bimodal(outlier, 8, 2, 1, &lo, &hi));
+	assert_float_equal(hi, 400, 1e-9);
+	assert_false(stats_bimodal(spread, 11, 2, 2, NULL, NULL));
+	assert_false(stats_bimodal(close, 6, 2, 2, NULL, NULL));
+	assert_true(stats_bimodal(close, 6, 1.4, 2, NULL, NULL));
+	assert_true(stats_bimodal(noisy, 8, 2, 2, &lo, &hi));
+	assert_float_equal(lo, 82.5, 1e-9);
+	assert_float_equal(hi, 167.5, 1e-9);
+	assert_false(stats_bimodal(wide, 11, 2, 2, NULL, NULL));
+	assert_false(stats_bimodal(bad, 6, 2, 2, NULL, NULL));
+	assert_false(stats_bimodal(two, 3, 2, 2, NULL, NULL));
+	assert_false(stats_bimodal(two, 0, 2, 2, NULL, NULL));
+}
+
 /* ---- rel%, fairness ----------------------------------------------- */
 
 static void test_rel_pct(void **state)
@@ -1284,6 +1379,9 @@ int main(void)
 		cmocka_unit_test(test_trimmed_degenerate),
 		cmocka_unit_test(test_sig_trim_rounds),
 		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_invocation_floor_values),
+		cmocka_unit_test(test_invocation_floor_aa_rate),
+		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_rel_pct),
 		cmocka_unit_test(test_jain),
 		cmocka_unit_test(test_lt_unfair),

@@ -818,3 +818,68 @@ double stats_ci_rel(const struct summary *s)
 		return s->ci95_half == 0 ? 0 : INFINITY;
 	return s->ci95_half / fabs(s->mean);
 }
+
+double stats_invocation_floor(double sd_between_pct, unsigned n)
+{
+	if (n < 2 || !isfinite(sd_between_pct) || sd_between_pct < 0)
+		return NAN;
+	return stats_t_quantile(0.975, n - 1) * sqrt(2.0) * sd_between_pct;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the sorted v[0..n-1], n > 0. */
+static double sorted_median(const double *v, unsigned n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The split of stats_bimodal() on the sorted v: the index k of the upper
+ * side's first value, at the largest neighbour ratio (the first of equals). */
+static unsigned widest_gap(const double *v, unsigned n)
+{
+	unsigned k = 1;
+
+	for (unsigned i = 2; i < n; i++)
+		if (v[i] / v[i - 1] > v[k] / v[k - 1])
+			k = i;
+	return k;
+}
+
+bool stats_bimodal(const double *x, unsigned n, double factor, unsigned min_each,
+		   double *lo, double *hi)
+{
+	double *v, gap, mlo, mhi;
+	unsigned k;
+	bool two;
+
+	if (min_each < 1)
+		min_each = 1;
+	if (n < 2 * min_each || !(v = malloc(n * sizeof(*v))))
+		return false;
+	for (unsigned i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || x[i] <= 0) {
+			free(v);
+			return false;
+		}
+		v[i] = x[i];
+	}
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	k = widest_gap(v, n);
+	gap = v[k] / v[k - 1];
+	mlo = sorted_median(v, k);
+	mhi = sorted_median(v + k, n - k);
+	two = k >= min_each && n - k >= min_each && gap > v[k - 1] / v[0] &&
+	      gap > v[n - 1] / v[k] && mhi > factor * mlo;
+	free(v);
+	if (two && lo)
+		*lo = mlo;
+	if (two && hi)
+		*hi = mhi;
+	return two;
+}

@@ -169,6 +169,35 @@ double stats_t_cdf(double t, double df);
  */
 double stats_t_quantile(double p, double df);
 
+/*
+ * The invocation floor (docs/method.md, "The invocation floor"): the
+ * difference, in percent, that the means of two single invocations of
+ * the same thing exceed about 5% of the time, from the between-
+ * invocation standard deviation `sd_between_pct` (percent of the mean)
+ * of n invocation means:
+ *	floor = t_{0.975, n-1} * sqrt(2) * sd_between_pct.
+ * The difference of two new invocations has standard deviation sqrt(2)
+ * sigma_b; estimating sigma_b from n invocations makes the ratio a
+ * Student t with n - 1 degrees of freedom.  NAN when n < 2 or the sd is
+ * negative or not finite.
+ */
+double stats_invocation_floor(double sd_between_pct, unsigned n);
+
+/*
+ * Do the positive values x[0..n-1] (repeated probes of one quantity,
+ * e.g. a core-to-core round trip) fall into two clusters?  Sorted, they
+ * are split where two neighbours differ by the largest ratio; the answer
+ * is true when each side holds at least `min_each` values, that gap is
+ * wider (as a ratio) than the spread inside either side, and the upper
+ * side's median is more than `factor` times the lower side's.  A single
+ * outlier (min_each >= 2) or a continuous spread is not two clusters.
+ * On true, *lo and *hi (when not NULL) get the two medians.  x is not
+ * modified; false when n < 2 * min_each, a value is not positive and
+ * finite, or memory runs out.
+ */
+bool stats_bimodal(const double *x, unsigned n, double factor, unsigned min_each,
+		   double *lo, double *hi);
+
 /* rel% = (mean / base - 1) * 100; NAN when base == 0. */
 double stats_rel_pct(double mean, double base);
 

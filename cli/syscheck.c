@@ -1,0 +1,573 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `lockbench system check`: the measures.  The clock, cpu_relax() and
+ * the core-to-core probe run in this process (workloads/hostcheck.h);
+ * everything a run measures is measured by runs: short invocations of
+ * this same binary (/proc/self/exe, --no-tune, JSON on a pipe), so the
+ * figures are those a user's run would get, and the spread between
+ * separate invocations (the invocation floor) is what it is between
+ * processes (docs/method.md, "What this machine can measure").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../output/results/noise.h"
+#include "../output/results/stats.h"
+#include "../topology/cpulist.h"
+#include "../topology/steal.h"
+#include "../topology/sysfs.h"
+#include "../workloads/clock.h"
+#include "cmds.h"
+#include "err.h"
+#include "machctl.h"
+#include "rundoc.h"
+#include "syscheck.h"
+
+extern char **environ;
+
+static const unsigned delay_ladder[SC_NDELAY] = {25, 50, 100, 200, 400};
+
+/* The first line of the file f (a child's stderr) into buf. */
+static void first_line(FILE *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	rewind(f);
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Start this binary with args (NULL-terminated, args[0] its name),
+ * stdout to a pipe whose read end is *out, stderr to errf: 0 or -errno. */
+static int child_start(char *const *args, FILE *errf, pid_t *pid, int *out)
+{
+	posix_spawn_file_actions_t fa;
+	int p[2], rc;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
+	rc = posix_spawn(pid, "/proc/self/exe", &fa, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		return -rc;
+	}
+	*out = p[0];
+	return 0;
+}
+
+/*
+ * One short run of this binary with the options `extra` (NULL-ended)
+ * after the common ones (1 thread, --no-tune, -q, JSON on stdout, the
+ * check's window): its JSON document, or NULL with the reason in err.
+ */
+static json_t *child_json(struct syscheck *s, const char *const *extra,
+			  char *err, size_t len)
+{
+	char d[32], w[32], why[200];
+	const char *args[32] = {"lockbench", "--no-tune", "-q", "-f", "json", "-t", "1",
+				"-d", d, "--warmup", w};
+	unsigned n = 11;
+	FILE *errf = tmpfile();
+	json_t *doc = NULL;
+	int fd = -1, st = 0, rc = 0;
+	pid_t pid;
+
+	snprintf(d, sizeof(d), "%g", s->window_s);
+	snprintf(w, sizeof(w), "%g", s->window_s / 2);
+	while (*extra && n < 31)
+		args[n++] = *extra++;
+	args[n] = NULL;
+	if (!errf || (rc = child_start((char *const *)args, errf, &pid, &fd))) {
+		snprintf(err, len, "cannot start %s: %s", "/proc/self/exe",
+			 strerror(errf ? -rc : errno));
+		if (errf)
+			fclose(errf);
+		return NULL;
+	}
+	doc = json_loadfd(fd, 0, NULL);
+	close(fd);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	first_line(errf, why, sizeof(why));
+	fclose(errf);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) || !doc) {
+		snprintf(err, len, "a run failed (%s, exit %d): %s", n > 12 ? args[12] : "",
+			 WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+			 *why ? why : "no output");
+		json_array_append_new(s->errors, json_string(err));
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* A number member of o, NAN when absent or null. */
+static double num_at(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The runs of point p: one member each into x (at most cap; NANs
+ * skipped); returns how many. */
+static unsigned run_values(const json_t *p, const char *key, double *x, unsigned cap)
+{
+	const json_t *runs = json_object_get(p, "runs"), *r;
+	unsigned n = 0;
+	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		double v = num_at(r, key);
+
+		if (n < cap && isfinite(v))
+			x[n++] = v;
+	}
+	return n;
+}
+
+/* The rates (ops/s) of point p's runs into x, as run_values(), without
+ * a run that counted no operation: its worker did not run in its window
+ * (an overloaded machine), which measures nothing.  Each such run is
+ * named in s->errors. */
+static unsigned run_rates(struct syscheck *s, const json_t *p, double *x, unsigned cap)
+{
+	unsigned n = run_values(p, "ops_per_sec", x, cap), k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (x[i] > 0)
+			x[k++] = x[i];
+	if (k < n) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "%s: %u of %u runs counted no operation (the "
+			 "worker did not run in its window: an overloaded machine)",
+			 json_string_value(json_object_get(p, "variant")), n - k, n);
+		json_array_append_new(s->errors, json_string(msg));
+	}
+	return k;
+}
+
+static double median_of(const double *x, unsigned n)
+{
+	struct summary sm;
+
+	if (!n)
+		return NAN;
+	stats_summarize(x, n, &sm);
+	return sm.median;
+}
+
+/* The median of member key over point p's runs (NAN: none). */
+static double point_median(const json_t *p, const char *key)
+{
+	double x[64];
+
+	return median_of(x, run_values(p, key, x, 64));
+}
+
+/* ns per operation of a 1-thread point: 1e9 over its median rate. */
+static double point_ns_op(struct syscheck *s, const json_t *p)
+{
+	double x[64], r = median_of(x, run_rates(s, p, x, 64));
+
+	return r > 0 ? 1e9 / r : NAN;
+}
+
+/* Keep the clock read cost a child calibrated (its calibration). */
+static void note_child_clock(struct syscheck *s, const json_t *doc)
+{
+	double v = num_at(json_object_get(doc, "calibration"), "clock_read_ns");
+
+	if (isfinite(v) && s->nchild_read < sizeof(s->child_read_ns) / sizeof(double))
+		s->child_read_ns[s->nchild_read++] = v;
+}
+
+/*
+ * One distribution of the delay ladder (0 exp: fixed, 1: exponential):
+ * the null lock with empty critical sections and each requested
+ * parallel section, two runs a point.  Each delay gets its sampled mean
+ * length and what it adds to the ns/op of the empty loop (parallel
+ * section 0 in the same invocation); *zero gets that empty loop's ns/op.
+ */
+static int delays_dist(struct syscheck *s, unsigned exp, double *zero)
+{
+	char ladder[128] = "0", err[256];
+	const char *extra[] = {"-l", "null", "--cs-ns", "0", "--ncs-ns", ladder,
+			       "--ncs-dist", exp ? "exp" : "fixed", "-r", "2", NULL};
+	double op[SC_NDELAY];
+	const json_t *p;
+	json_t *doc;
+	size_t i;
+
+	for (unsigned k = 0; k < SC_NDELAY; k++)
+		snprintf(ladder + strlen(ladder), sizeof(ladder) - strlen(ladder), ",%u",
+			 delay_ladder[k]);
+	if (!(doc = child_json(s, extra, err, sizeof(err)))) {
+		snprintf(s->delay_err, sizeof(s->delay_err), "%s", err);
+		return -1;
+	}
+	note_child_clock(s, doc);
+	*zero = NAN;
+	for (unsigned k = 0; k < SC_NDELAY; k++)
+		op[k] = s->delay[exp][k].sampled = NAN;
+	json_array_foreach(json_object_get(doc, "points"), i, p) {
+		double req = point_median(p, "ncs_ns_requested");
+
+		if (req == 0)
+			*zero = point_ns_op(s, p);
+		for (unsigned k = 0; k < SC_NDELAY; k++)
+			if (req == delay_ladder[k]) {
+				op[k] = point_ns_op(s, p);
+				s->delay[exp][k].sampled = point_median(p, "ncs_ns_actual_median");
+			}
+	}
+	for (unsigned k = 0; k < SC_NDELAY; k++)
+		s->delay[exp][k].outside = op[k] - *zero;
+	json_decref(doc);
+	return 0;
+}
+
+static bool within(double got, double want)
+{
+	return isfinite(got) && fabs(got / want - 1) <= SC_DELAY_TOL;
+}
+
+/* The delays, both distributions; the empty loop from their zero
+ * points; the floor: the shortest request from which every longer one
+ * holds within SC_DELAY_TOL, both ways, fixed and exponential. */
+static void measure_delays(struct syscheck *s, void (*between)(struct syscheck *))
+{
+	double zero[2] = {NAN, NAN}, sum = 0;
+	unsigned nz = 0;
+
+	s->delay_floor_ns = NAN;
+	s->empty_ns = NAN;
+	for (unsigned d = 0; d < 2; d++) {
+		for (unsigned k = 0; k < SC_NDELAY; k++)
+			s->delay[d][k] = (struct sc_delay){delay_ladder[k], NAN, NAN, false};
+		if (delays_dist(s, d, &zero[d]))
+			return;
+		between(s);
+		if (isfinite(zero[d]) && zero[d] > 0)
+			sum += zero[d], nz++;
+	}
+	s->empty_ns = nz ? sum / nz : NAN;
+	s->delays_measured = true;
+	for (unsigned d = 0; d < 2; d++)
+		for (unsigned k = 0; k < SC_NDELAY; k++) {
+			struct sc_delay *x = &s->delay[d][k];
+
+			x->holds = within(x->sampled, x->ns) && within(x->outside, x->ns);
+		}
+	for (unsigned k = SC_NDELAY; k-- > 0;) {
+		if (!s->delay[0][k].holds || !s->delay[1][k].holds)
+			break;
+		s->delay_floor_ns = delay_ladder[k];
+	}
+}
+
+/* The 1-thread run-to-run spread: SC_CV_RUNS runs of tas in one
+ * invocation, the default workload; their CV in percent. */
+static void measure_tas_cv(struct syscheck *s)
+{
+	char runs[16], err[256];
+	const char *extra[] = {"-l", "tas", "-r", runs, NULL};
+	double x[SC_CV_RUNS];
+	struct summary sm;
+	json_t *doc;
+	unsigned n;
+
+	s->tas_cv_pct = NAN;
+	snprintf(runs, sizeof(runs), "%u", SC_CV_RUNS);
+	if (!(doc = child_json(s, extra, err, sizeof(err)))) {
+		snprintf(s->tas_err, sizeof(s->tas_err), "%s", err);
+		return;
+	}
+	note_child_clock(s, doc);
+	n = run_rates(s, json_array_get(json_object_get(doc, "points"), 0), x, SC_CV_RUNS);
+	stats_summarize(x, n, &sm);
+	if (n >= 2 && isfinite(sm.cv))
+		s->tas_cv_pct = 100 * sm.cv;
+	else
+		snprintf(s->tas_err, sizeof(s->tas_err), "%u of %u runs measured", n,
+			 SC_CV_RUNS);
+	json_decref(doc);
+}
+
+/* The invocation floor: SC_INVOCATIONS separate invocations of tas at
+ * 1 thread, the default workload, SC_INV_RUNS runs each; the standard
+ * deviation of their means and stats_invocation_floor() of it. */
+static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *))
+{
+	char runs[16], err[256] = "";
+	const char *extra[] = {"-l", "tas", "-r", runs, NULL};
+	struct summary sm;
+
+	s->sd_between_pct = s->floor_pct = NAN;
+	snprintf(runs, sizeof(runs), "%u", SC_INV_RUNS);
+	for (unsigned i = 0; i < SC_INVOCATIONS; i++) {
+		json_t *doc = child_json(s, extra, err, sizeof(err));
+		double x[SC_INV_RUNS];
+		unsigned n;
+
+		if (!doc)
+			continue;
+		note_child_clock(s, doc);
+		n = run_rates(s, json_array_get(json_object_get(doc, "points"), 0), x,
+			      SC_INV_RUNS);
+		stats_summarize(x, n, &sm);
+		if (n && sm.mean > 0)
+			s->inv_mean[s->ninv++] = sm.mean;
+		json_decref(doc);
+		between(s);
+	}
+	if (s->ninv < 2) {
+		snprintf(s->floor_err, sizeof(s->floor_err), "%u of %u invocations measured%s%s",
+			 s->ninv, SC_INVOCATIONS, *err ? ": " : "", err);
+		return;
+	}
+	stats_summarize(s->inv_mean, s->ninv, &sm);
+	s->sd_between_pct = 100 * sm.std / sm.mean;
+	s->floor_pct = stats_invocation_floor(s->sd_between_pct, s->ninv);
+}
+
+/* Steal ticks of the allowed CPUs of t so far; false when unknown. */
+static bool steal_now(const struct topo *t, uint64_t *ticks, unsigned *ncpus)
+{
+	int *cpus = cli_calloc(t->npu + 1, sizeof(*cpus));
+	unsigned n = 0;
+	int rc;
+
+	for (unsigned i = 0; i < t->npu; i++)
+		if (t->pu[i].allowed)
+			cpus[n++] = t->pu[i].os;
+	rc = n ? steal_read(cpus, n, ticks) : -ENOENT;
+	free(cpus);
+	*ncpus = n;
+	return !rc;
+}
+
+/* The 1-minute load average (/proc/loadavg under the sysfs root), NAN
+ * when it cannot be read. */
+static double load_now(void)
+{
+	char buf[128];
+	double l;
+
+	if (sysfs_read_str("/proc/loadavg", buf, sizeof(buf)) || sscanf(buf, "%lf", &l) != 1)
+		return NAN;
+	return l;
+}
+
+static void c2c_between(struct syscheck *s)
+{
+	hc_c2c_sample(&s->c2c);
+}
+
+static void progress(const struct cli *c, const char *what)
+{
+	if (!c->quiet)
+		fprintf(stderr, "lockbench: system check: %s\n", what);
+}
+
+/* Everything, in the order of docs/method.md; the core-to-core probe
+ * between the steps, so that its samples spread over the check. */
+static void measure_all(struct syscheck *s, const struct cli *c, const struct topo *t)
+{
+	uint64_t st0 = 0, st1 = 0;
+	unsigned ncpus;
+	bool steal = steal_now(t, &st0, &ncpus);
+	double t0 = lb_mono_s();
+	struct noise_opts no;
+
+	s->load_start = load_now();
+	s->ncpus = ncpus;
+
+	progress(c, "clock, cpu_relax(), core-to-core");
+	hc_clock(&s->clock);
+	s->relax_ns = hc_relax_ns();
+	s->c2c_classes = hc_c2c_init(&s->c2c, t);
+	c2c_between(s);
+	progress(c, "delays, fixed and exponential");
+	measure_delays(s, c2c_between);
+	progress(c, "run-to-run spread (tas, 1 thread)");
+	measure_tas_cv(s);
+	c2c_between(s);
+	progress(c, "invocation floor (separate invocations of tas)");
+	measure_floor(s, c2c_between);
+	s->elapsed_s = lb_mono_s() - t0;
+	noise_opts_default(&no);
+	s->steal_max = no.steal_max;
+	s->steal_frac = NAN;
+	if (steal && steal_now(t, &st1, &ncpus) && s->elapsed_s > 0)
+		s->steal_frac = (double)(st1 - st0) * steal_tick_s() / (s->elapsed_s * ncpus);
+}
+
+/* ---- -o ------------------------------------------------------------ */
+
+/* A new temporary twin of path in its directory (*twin: its name,
+ * malloc'ed): an fd, or -1 with errno set. */
+static int twin_open(const char *path, char **twin)
+{
+	mode_t m = umask(0);
+	int fd, e;
+
+	umask(m);
+	if (asprintf(twin, "%s.XXXXXX", path) < 0) {
+		*twin = NULL;
+		return -1;
+	}
+	fd = mkostemp(*twin, O_CLOEXEC);
+	if (fd >= 0 && fchmod(fd, 0666 & ~m)) {
+		e = errno;
+		close(fd);
+		unlink(*twin);
+		errno = e;
+		fd = -1;
+	}
+	return fd;
+}
+
+static bool is_special(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Before anything is measured: -o onto a directory, or where no file
+ * can be created, is refused with one line, exit 2.  Devices and FIFOs
+ * are written in place at the end. */
+static void out_check(const char *path)
+{
+	struct stat st;
+	char *tw;
+	int fd;
+
+	if (!path || !strcmp(path, "-") || is_special(path))
+		return;
+	if (!*path)
+		cli_die("-o (): an empty file name");
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		cli_die("-o (%s): a directory, not a file", path);
+	fd = twin_open(path, &tw);
+	if (fd < 0)
+		cli_die("-o (%s): cannot create a file there: %s", path, strerror(errno));
+	close(fd);
+	unlink(tw);
+	free(tw);
+}
+
+/* text into the file f, checked to the end. */
+static int put_all(FILE *f, const char *text)
+{
+	return fputs(text, f) < 0 || fflush(f) ? -1 : 0;
+}
+
+/* text to -o (a twin renamed into place when complete, or in place for a
+ * device) or stdout: 0; on a failed write, one line and the text on
+ * standard output instead (nothing measured is lost), 1. */
+static int out_write(const char *path, const char *text)
+{
+	char *tw = NULL;
+	FILE *f;
+	int fd, rc = -1;
+
+	if (!path || !strcmp(path, "-"))
+		return put_all(stdout, text) ? 1 : 0;
+	if (is_special(path)) {
+		if ((f = fopen(path, "w"))) {
+			rc = put_all(f, text);
+			rc |= fclose(f);
+		}
+	} else if ((fd = twin_open(path, &tw)) >= 0 && (f = fdopen(fd, "w"))) {
+		rc = put_all(f, text) || fsync(fd);
+		rc |= fclose(f);
+		rc = rc || rename(tw, path) ? -1 : 0;
+		if (rc)
+			unlink(tw);
+	}
+	free(tw);
+	if (!rc)
+		return 0;
+	cli_warn("cannot write -o (%s): %s; the report follows on standard output",
+		 path, strerror(errno));
+	put_all(stdout, text);
+	return 1;
+}
+
+/* ---- the command ---------------------------------------------------- */
+
+/* The report as text (-f table) or JSON, malloc'ed. */
+static char *render(const struct syscheck *s, const json_t *doc, bool json)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (json) {
+		char *j = json_dumps(doc, JSON_INDENT(2));
+
+		if (j && asprintf(&buf, "%s\n", j) < 0)
+			buf = NULL;
+		free(j);
+		return buf;
+	}
+	if (!(f = open_memstream(&buf, &len)))
+		return NULL;
+	syscheck_print(s, doc, f);
+	fclose(f);
+	return buf;
+}
+
+int cmd_system_check(const struct cli *c)
+{
+	bool json = want_json("system check", c->formats);
+	struct syscheck *s = cli_calloc(1, sizeof(*s));
+	char err[512], *text;
+	struct topo t;
+	json_t *doc;
+	int rc;
+
+	s->window_s = c->duration_given ? c->duration : 0.1;
+	if (s->window_s > 1)
+		cli_die("system check -d (%g): the window of its short runs, at most 1 s",
+			c->duration);
+	if (c->topology)
+		cli_die("system check measures this machine: not with --topology");
+	out_check(c->output);
+	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
+		cli_die_msg(err);
+	s->machine = machine_json(&t);
+	s->errors = json_array();
+	measure_all(s, c, &t);
+	doc = syscheck_json(s, c);
+	text = doc ? render(s, doc, json) : NULL;
+	if (!text)
+		cli_die("system check: out of memory");
+	rc = out_write(c->output, text);
+	/* a measure that could not be taken: the report says which, exit 1 */
+	if (!rc && (!s->delays_measured || !isfinite(s->tas_cv_pct) || !isfinite(s->floor_pct)))
+		rc = 1;
+	free(text);
+	json_decref(doc);
+	json_decref(s->machine);
+	json_decref(s->errors);
+	topo_free(&t);
+	free(s);
+	return rc;
+}

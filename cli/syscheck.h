@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `lockbench system check` (syscheck.c measures, syscheck_report.c
+ * judges and prints): what the numbers depend on, measured on this
+ * machine, and what can be trusted here (docs/method.md, "What this
+ * machine can measure").  Nothing on the machine is changed.
+ */
+#ifndef LOCKBENCH_CLI_SYSCHECK_H
+#define LOCKBENCH_CLI_SYSCHECK_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "../workloads/hostcheck.h"
+#include "options.h"
+
+/* The requested delays tried, shortest first, and the tolerance they
+ * must hold (both measures, fixed and exponential). */
+#define SC_NDELAY 5
+#define SC_DELAY_TOL 0.05
+/* Separate invocations behind the floor, runs in each, and the runs of
+ * the run-to-run spread. */
+#define SC_INVOCATIONS 6
+#define SC_INV_RUNS 2
+#define SC_CV_RUNS 10
+/* Repeated core-to-core probes whose medians differ by more than this
+ * factor, in two clusters of at least SC_BIMODAL_MIN probes each. */
+#define SC_BIMODAL_FACTOR 2.0
+#define SC_BIMODAL_MIN 2
+
+/* One requested delay, one distribution: the sampled mean length and
+ * the ns/op it adds to the empty loop (NAN: not measured). */
+struct sc_delay {
+	unsigned ns;
+	double sampled, outside;
+	bool holds;
+};
+
+struct syscheck {
+	struct hc_clock clock;
+	double relax_ns, empty_ns;
+	struct sc_delay delay[2][SC_NDELAY];     /* [0] fixed, [1] exponential */
+	bool delays_measured;
+	double delay_floor_ns;                   /* NAN: none held */
+	char delay_err[256];
+	struct hc_c2c c2c;
+	unsigned c2c_classes;
+	double tas_cv_pct;
+	char tas_err[256];
+	double inv_mean[SC_INVOCATIONS];         /* ops/s of each invocation */
+	unsigned ninv;
+	double sd_between_pct, floor_pct;        /* NAN: not measured */
+	char floor_err[256];
+	double child_read_ns[2 * SC_INVOCATIONS + 4]; /* their clock_read_ns */
+	unsigned nchild_read;
+	double steal_frac, steal_max;            /* NAN: unknown */
+	double load_start;                       /* 1-min load average; NAN */
+	unsigned ncpus;                          /* usable CPUs */
+	double window_s, elapsed_s;
+	json_t *machine;
+	json_t *errors;                          /* why each failed run failed */
+};
+
+/* The document (schema lockbench-system-check, docs/json.md) with its
+ * verdict lines; a new reference. */
+json_t *syscheck_json(const struct syscheck *s, const struct cli *c);
+/* The text report with the verdict lines at its end. */
+void syscheck_print(const struct syscheck *s, const json_t *doc, FILE *f);
+
+int cmd_system_check(const struct cli *c);
+
+#endif

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `lockbench system check`: what the measures say.  The JSON document
+ * (docs/json.md, "system check"), the verdict lines, one a finding, and
+ * the text report (docs/method.md, "What this machine can measure").
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../output/results/stats.h"
+#include "provenance.h"
+#include "syscheck.h"
+
+/* One class of the core-to-core samples, summarised. */
+struct class_stats {
+	unsigned n;
+	double median, min, max;
+	bool bimodal;
+	double lo, hi;          /* the clusters' medians when bimodal */
+};
+
+static void class_stats(const struct syscheck *s, unsigned k, struct class_stats *cs)
+{
+	double v[HC_C2C_MAX] = {0};
+	struct summary sm;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < s->c2c.n; i++)
+		if (isfinite(s->c2c.v[k][i]) && s->c2c.v[k][i] > 0)
+			v[n++] = s->c2c.v[k][i];
+	stats_summarize(v, n, &sm);
+	*cs = (struct class_stats){n, n ? sm.median : NAN, n ? sm.min : NAN,
+				   n ? sm.max : NAN, false, NAN, NAN};
+	cs->bimodal = stats_bimodal(v, n, SC_BIMODAL_FACTOR, SC_BIMODAL_MIN, &cs->lo,
+				    &cs->hi);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *c2c_class_json(const struct syscheck *s, unsigned k)
+{
+	struct class_stats cs;
+	json_t *v = json_array();
+
+	class_stats(s, k, &cs);
+	for (unsigned i = 0; i < s->c2c.n; i++)
+		json_array_append_new(v, num(s->c2c.v[k][i]));
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:b, s:o}", "cpu", s->c2c.cpu[k],
+			 "median_ns", num(cs.median), "min_ns", num(cs.min),
+			 "max_ns", num(cs.max), "samples_ns", v, "bimodal", cs.bimodal,
+			 "clusters_ns", cs.bimodal ? json_pack("[f, f]", cs.lo, cs.hi)
+						   : json_null());
+}
+
+/* {cpu0, probes, classes: {same_l3: {...}, ...}, bimodal, typical_ns}:
+ * typical_ns is the median round trip of the nearest class. */
+static json_t *c2c_json(const struct syscheck *s)
+{
+	json_t *cl = json_object(), *typical = json_null();
+	bool bimodal = false;
+
+	for (unsigned k = 0; k < HC_NCLASS; k++) {
+		json_t *o;
+
+		if (s->c2c.cpu[k] < 0)
+			continue;
+		o = c2c_class_json(s, k);
+		bimodal |= json_is_true(json_object_get(o, "bimodal"));
+		if (json_is_null(typical))
+			typical = json_deep_copy(json_object_get(o, "median_ns"));
+		json_object_set_new(cl, hc_class_name(k), o);
+	}
+	return json_pack("{s:i, s:i, s:o, s:b, s:o}", "cpu0", s->c2c.cpu0, "probes",
+			 s->c2c.n, "classes", cl, "bimodal", bimodal, "typical_ns", typical);
+}
+
+static json_t *delays_json(const struct syscheck *s)
+{
+	json_t *d[2] = {json_array(), json_array()};
+
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned i = 0; s->delays_measured && i < SC_NDELAY; i++) {
+			const struct sc_delay *x = &s->delay[k][i];
+
+			json_array_append_new(d[k], json_pack("{s:i, s:o, s:o, s:b}",
+				"request_ns", x->ns, "sampled_ns", num(x->sampled),
+				"outside_ns", num(x->outside), "holds", x->holds));
+		}
+	return json_pack("{s:f, s:o, s:o}", "tolerance_pct", 100 * SC_DELAY_TOL,
+			 "fixed", d[0], "exp", d[1]);
+}
+
+static json_t *floor_json(const struct syscheck *s)
+{
+	json_t *m = json_array();
+
+	for (unsigned i = 0; i < s->ninv; i++)
+		json_array_append_new(m, json_real(s->inv_mean[i]));
+	return json_pack("{s:o, s:i, s:o, s:s, s:i, s:s, s:s, s:i, s:f, s:o}",
+			 "rel_pct", num(s->floor_pct), "invocations", s->ninv,
+			 "sd_between_pct", num(s->sd_between_pct), "lock", "tas",
+			 "threads", 1, "workload", "cs", "source", "system check",
+			 "runs_each", SC_INV_RUNS, "window_s", s->window_s,
+			 "means_ops_per_sec", m);
+}
+
+static json_t *clock_json(const struct syscheck *s)
+{
+	json_t *inv = json_array();
+
+	for (unsigned i = 0; i < s->nchild_read; i++)
+		json_array_append_new(inv, json_real(s->child_read_ns[i]));
+	return json_pack("{s:s, s:o, s:o, s:o}", "source", s->clock.name,
+			 "read_ns", num(s->clock.read_ns), "tick_ns", num(s->clock.tick_ns),
+			 "read_ns_invocations", inv);
+}
+
+/* The hypervisor part of the machine description (a borrowed reference). */
+static const json_t *hypervisor(const struct syscheck *s)
+{
+	return json_object_get(json_object_get(s->machine, "environment"), "hypervisor");
+}
+
+static json_t *verdicts_json(const struct syscheck *s);
+
+json_t *syscheck_json(const struct syscheck *s, const struct cli *c)
+{
+	const json_t *hv = hypervisor(s);
+
+	return json_pack("{s:s, s:s, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i,"
+			 " s:o, s:{s:o, s:f}, s:o, s:O, s:f, s:f, s:o, s:O}",
+		"schema", "lockbench-system-check", "schema_version", "1.0",
+		"lockbench", provenance_json(c->full_argc, c->full_argv, false, 0),
+		"machine", s->machine, "clock", clock_json(s),
+		"relax_ns", num(s->relax_ns), "empty_loop_ns", num(s->empty_ns),
+		"delay_floor_ns", num(s->delay_floor_ns), "delays", delays_json(s),
+		"c2c", c2c_json(s), "tas_cv_pct", num(s->tas_cv_pct),
+		"tas_cv_runs", SC_CV_RUNS, "floor", floor_json(s),
+		"steal", "fraction", num(s->steal_frac), "max", s->steal_max,
+		"loadavg_start", num(s->load_start),
+		"hypervisor", hv ? (json_t *)hv : json_null(),
+		"window_s", s->window_s, "elapsed_s", s->elapsed_s,
+		"verdicts", verdicts_json(s), "errors", s->errors);
+}
+
+/* ---- verdicts ------------------------------------------------------- */
+
+static void say(json_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(json_t *a, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	json_array_append_new(a, json_string(line));
+}
+
+/* The delay at the longest request that did not hold, fixed first. */
+static const struct sc_delay *worst_long(const struct syscheck *s, const char **dist)
+{
+	for (unsigned i = SC_NDELAY; i-- > 0;)
+		for (unsigned k = 0; k < 2; k++)
+			if (!s->delay[k][i].holds) {
+				*dist = k ? "exponential" : "fixed";
+				return &s->delay[k][i];
+			}
+	return NULL;
+}
+
+static void say_delays(json_t *a, const struct syscheck *s)
+{
+	const struct sc_delay *w;
+	const char *dist = "";
+
+	if (!s->delays_measured) {
+		say(a, "delays not measured: %s", s->delay_err);
+		return;
+	}
+	if (isfinite(s->delay_floor_ns)) {
+		say(a, "delays from %.0f ns hold within %.0f%% (fixed and exponential, sampled "
+		    "and timed from outside)", s->delay_floor_ns, 100 * SC_DELAY_TOL);
+		return;
+	}
+	w = worst_long(s, &dist);
+	say(a, "no delay up to %u ns holds within %.0f%% here: %u ns %s came out %.0f ns "
+	    "sampled, %.0f ns from outside",
+	    s->delay[0][SC_NDELAY - 1].ns, 100 * SC_DELAY_TOL, w->ns, dist, w->sampled,
+	    w->outside);
+}
+
+static void say_floor(json_t *a, const struct syscheck *s)
+{
+	if (isfinite(s->floor_pct))
+		say(a, "1-thread differences below %.1f%% are not resolvable here (the "
+		    "invocation floor: %u separate invocations of tas, sd %.2f%% between them)",
+		    s->floor_pct, s->ninv, s->sd_between_pct);
+	else
+		say(a, "invocation floor not measured: %s", s->floor_err);
+	if (isfinite(s->tas_cv_pct))
+		say(a, "1-thread run-to-run spread within one invocation: CV %.1f%% over %u "
+		    "runs of tas", s->tas_cv_pct, SC_CV_RUNS);
+	else
+		say(a, "run-to-run spread not measured: %s", s->tas_err);
+}
+
+/* Was the machine busy when the check started (load average at half the
+ * usable CPUs or more)? */
+static bool busy(const struct syscheck *s)
+{
+	return isfinite(s->load_start) && s->load_start >= 0.5 * s->ncpus;
+}
+
+static void say_c2c(json_t *a, const struct syscheck *s)
+{
+	bool any = false;
+
+	if (!s->c2c_classes) {
+		say(a, "one usable CPU: no core-to-core figures, no multi-thread results here");
+		return;
+	}
+	for (unsigned k = 0; k < HC_NCLASS; k++) {
+		struct class_stats cs;
+
+		if (s->c2c.cpu[k] < 0)
+			continue;
+		class_stats(s, k, &cs);
+		if (cs.bimodal) {
+			say(a, "2-thread results bimodal: the host moves vCPUs%s (core-to-core "
+			    "round trip %s: %.0f ns or %.0f ns over %u probes)",
+			    busy(s) ? ", or other work takes the CPUs" : "",
+			    hc_class_name(k), cs.lo, cs.hi, cs.n);
+			any = true;
+		}
+	}
+	for (unsigned k = 0; !any && k < HC_NCLASS; k++) {
+		struct class_stats cs;
+
+		if (s->c2c.cpu[k] < 0)
+			continue;
+		class_stats(s, k, &cs);
+		if (!cs.n)
+			say(a, "core-to-core probe failed (%s: cpu %d and %d could not be "
+			    "pinned)", hc_class_name(k), s->c2c.cpu0, s->c2c.cpu[k]);
+		else
+			say(a, "core-to-core round trip steady: %s %.0f ns (%.0f to %.0f over "
+			    "%u probes)", hc_class_name(k), cs.median, cs.min, cs.max, cs.n);
+	}
+}
+
+static void say_host(json_t *a, const struct syscheck *s)
+{
+	const json_t *hv = hypervisor(s);
+	const char *type = json_string_value(json_object_get(hv, "type"));
+	double lo = INFINITY, hi = 0;
+
+	if (busy(s))
+		say(a, "the machine is busy (load average %.1f on %u CPU%s when the check "
+		    "started): every figure here includes other work; check again when it "
+		    "is quiet", s->load_start, s->ncpus, s->ncpus == 1 ? "" : "s");
+	if (!isfinite(s->steal_frac))
+		say(a, "steal time unknown (no steal field in /proc/stat)");
+	else if (s->steal_frac > s->steal_max)
+		say(a, "steal present: the host took %.1f%% of the CPU time during the check "
+		    "(a run above %.0f%% is flagged)", 100 * s->steal_frac, 100 * s->steal_max);
+	else
+		say(a, "no steal above %.0f%% (%.2f%% during the check)", 100 * s->steal_max,
+		    100 * s->steal_frac);
+	if (json_is_true(json_object_get(hv, "detected")))
+		say(a, "a virtual machine (hypervisor %s): the host can move vCPUs and take "
+		    "time between runs", type ? type : "detected, type unknown");
+	else
+		say(a, "no hypervisor detected");
+	for (unsigned i = 0; i < s->nchild_read; i++) {
+		lo = s->child_read_ns[i] < lo ? s->child_read_ns[i] : lo;
+		hi = s->child_read_ns[i] > hi ? s->child_read_ns[i] : hi;
+	}
+	if (s->nchild_read >= 2 && hi > 1.5 * lo)
+		say(a, "the clock calibration differs between invocations (a read %.2f to "
+		    "%.2f ns): compare files calibrated alike", lo, hi);
+}
+
+static json_t *verdicts_json(const struct syscheck *s)
+{
+	json_t *a = json_array();
+
+	say_delays(a, s);
+	say_floor(a, s);
+	say_c2c(a, s);
+	say_host(a, s);
+	return a;
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+/* A figure, or "-" when not measured. */
+static const char *fig(char *buf, size_t len, const char *fmt, double v)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+static void print_delays(const struct syscheck *s, FILE *f)
+{
+	char b[4][32];
+
+	if (!s->delays_measured) {
+		fprintf(f, "%-16s not measured\n", "delays");
+		return;
+	}
+	fprintf(f, "%-16s %8s  %9s %9s  %9s %9s   (ns; within %.0f%%: *)\n", "delays",
+		"request", "fixed", "outside", "exp", "outside", 100 * SC_DELAY_TOL);
+	for (unsigned i = 0; i < SC_NDELAY; i++) {
+		const struct sc_delay *x = &s->delay[0][i], *y = &s->delay[1][i];
+
+		fprintf(f, "%-16s %8u  %9s %9s  %9s %9s   %s\n", "", x->ns,
+			fig(b[0], 32, "%.1f", x->sampled), fig(b[1], 32, "%.1f", x->outside),
+			fig(b[2], 32, "%.1f", y->sampled), fig(b[3], 32, "%.1f", y->outside),
+			x->holds && y->holds ? "*" : "");
+	}
+}
+
+static void print_c2c(const struct syscheck *s, FILE *f)
+{
+	bool any = false;
+
+	for (unsigned k = 0; k < HC_NCLASS; k++) {
+		struct class_stats cs;
+
+		if (s->c2c.cpu[k] < 0)
+			continue;
+		class_stats(s, k, &cs);
+		fprintf(f, "%-16s %s (cpu %d and %d): median %.0f ns, %.0f to %.0f over %u "
+			"probes\n", any ? "" : "core-to-core", hc_class_name(k), s->c2c.cpu0,
+			s->c2c.cpu[k], cs.n ? cs.median : 0, cs.n ? cs.min : 0,
+			cs.n ? cs.max : 0, cs.n);
+		any = true;
+	}
+	if (!any)
+		fprintf(f, "%-16s - (one usable CPU)\n", "core-to-core");
+}
+
+void syscheck_print(const struct syscheck *s, const json_t *doc, FILE *f)
+{
+	const json_t *v;
+	char b[3][32];
+	size_t i;
+
+	fprintf(f, "lockbench system check: what this machine can measure (%.1f s; "
+		"nothing on the machine changed)\n\n", s->elapsed_s);
+	fprintf(f, "%-16s %s: a read %s ns, a tick %s ns\n", "clock", s->clock.name,
+		fig(b[0], 32, "%.2f", s->clock.read_ns), fig(b[1], 32, "%.3f", s->clock.tick_ns));
+	fprintf(f, "%-16s %s ns\n", "cpu_relax()", fig(b[0], 32, "%.1f", s->relax_ns));
+	fprintf(f, "%-16s %s ns per operation (the null lock's loop, 1 thread)\n",
+		"empty loop", fig(b[0], 32, "%.2f", s->empty_ns));
+	print_delays(s, f);
+	print_c2c(s, f);
+	fprintf(f, "%-16s CV %s%% over %u runs of tas (1 thread, one invocation)\n",
+		"run-to-run", fig(b[0], 32, "%.2f", s->tas_cv_pct), SC_CV_RUNS);
+	fprintf(f, "%-16s floor %s%%: sd %s%% between the means of %u invocations of tas\n",
+		"invocations", fig(b[0], 32, "%.2f", s->floor_pct),
+		fig(b[1], 32, "%.2f", s->sd_between_pct), s->ninv);
+	fprintf(f, "%-16s %s%% of the CPU time (a run is flagged above %.0f%%)\n", "steal",
+		fig(b[2], 32, "%.2f", 100 * s->steal_frac), 100 * s->steal_max);
+	fprintf(f, "\nWhat can be trusted here:\n");
+	json_array_foreach(json_object_get(doc, "verdicts"), i, v)
+		fprintf(f, "  %s\n", json_string_value(v));
+	if (json_array_size(s->errors))
+		fprintf(f, "\nRuns left out or failed:\n");
+	json_array_foreach(s->errors, i, v)
+		fprintf(f, "  %s\n", json_string_value(v));
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# e2e_syscheck.sh - `lockbench system check` end to end, in its short
+# mode (-d 0.02: each of its runs 20 ms), against a fake sysfs tree:
+# every key of the JSON document present, the figures positive, the
+# invocation floor consistent with its formula, verdict lines printed in
+# text mode, nothing written to the (fake) sysfs tree or the state file,
+# bad options refused with one line and exit 2 before anything runs.
+#   tests/e2e_syscheck.sh [./lockbench]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+BIN=${1:-./lockbench}
+[ -x "$BIN" ] || { echo "skip: no binary at $BIN"; exit 77; }
+OUT=$(mktemp -d /tmp/lockbench-syscheck.XXXXXX)
+mkfake=$OUT/mkfake
+dirs=()
+cleanup() { rm -rf "$OUT"; for d in "${dirs[@]}"; do rm -rf "$d"; done; }
+trap cleanup EXIT
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+${CC:-cc} -std=gnu11 -O2 -I"$here/fakesys" "$here/fakesys/mkfake.c" \
+	"$here/fakesys/fakesys.c" -o "$mkfake" || exit 1
+
+# A fake tree with cpufreq (a run that tuned would change its governor)
+# and a /proc/stat with steal fields.
+d=$("$mkfake" acpi) || exit 1
+dirs+=("$d")
+export LOCKBENCH_SYSROOT=$d/root LOCKBENCH_STATE=$d/state/state.json
+{
+	echo "cpu  100 0 100 1000 0 0 0 0 0 0"
+	for c in $(seq 0 $(($(nproc) - 1))); do echo "cpu$c 50 0 50 500 0 0 0 0 0 0"; done
+} >"$LOCKBENCH_SYSROOT/proc/stat"
+snapshot() {	# every path of the tree with its mode, size and content hash
+	(cd "$d" && find . -printf '%p %m %s %y %T@\n' | sort &&
+		find . -type f -exec sha256sum {} + | sort)
+}
+snapshot >"$OUT/before"
+
+# ---- bad options: one line, exit 2, nothing measured -------------------
+SECONDS=0
+bad_input "-f csv" "valid: table (text), json" system check -f csv
+bad_input "two formats" "valid: table (text), json" system check -f table,json
+bad_input "an extra word" "unexpected argument (extra)" system check extra
+bad_input "-d above 1 s" "at most 1 s" system check -d 2
+bad_input "-d 0" "duration" system check -d 0
+bad_input "-d not a number" "duration" system check -d soon
+bad_input "an unknown option" "bogus" system check --bogus
+bad_input "--topology" "not with --topology" system check --topology "pu:2"
+bad_input "-o a directory" "a directory" system check -o "$OUT"
+bad_input "-o /proc/version" "cannot create a file there" system check -o /proc/version
+bad_input "-o in a missing directory" "cannot create a file there" \
+	system check -o /nonexistent/x.json
+bad_input "an unknown subcommand lists check" "check" system frob
+[ "$SECONDS" -le 5 ] && ok || bad "the refusals took ${SECONDS}s: something ran first"
+ls "$OUT"/*.json* >/dev/null 2>&1 && bad "a refused -o left a file" || ok
+
+# ---- help -----------------------------------------------------------------
+expect_exit 0 "help system" -- "$BIN" help system
+grep -q "^usage: lockbench system check" "$OUT/stdout" && ok || bad "help system lacks check"
+expect_exit 0 "--help" -- "$BIN" --help
+grep -q "lockbench system check" "$OUT/stdout" && ok || bad "--help lacks system check"
+grep -q "^\.SH SYSTEM CHECK" "$here/../lockbench.1" && ok || bad "the man page lacks system check"
+"$BIN" help completion | grep -q "show tune reset check" && ok || bad "completion lacks check"
+
+# ---- JSON ----------------------------------------------------------------
+expect_exit 0 "system check -f json" -- "$BIN" system check -d 0.02 -q -f json \
+	-o "$OUT/check.json"
+[ -s "$OUT/check.json" ] && ok || bad "no -o file"
+[ -s "$OUT/stdout" ] && bad "-o FILE also printed on stdout" || ok
+python3 - "$OUT/check.json" <<'EOF' && ok || bad "the JSON document (above)"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+errs = []
+def need(cond, what):
+    if not cond:
+        errs.append(what)
+def pos(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v)
+for k in ("schema", "schema_version", "lockbench", "machine", "clock", "relax_ns",
+          "empty_loop_ns", "delay_floor_ns", "c2c", "tas_cv_pct", "floor", "verdicts",
+          "delays", "steal", "hypervisor"):
+    need(k in d, "missing key " + k)
+need(d.get("schema") == "lockbench-system-check", "schema")
+need(d.get("schema_version") == "1.0", "schema_version")
+need("version" in d.get("lockbench", {}), "lockbench.version")
+for k in ("cpu_model", "pus", "kernel", "environment"):
+    need(k in d.get("machine", {}), "machine." + k)
+need(pos(d["clock"].get("read_ns")), "clock.read_ns positive")
+need(pos(d["clock"].get("tick_ns")), "clock.tick_ns positive")
+need(pos(d["relax_ns"]), "relax_ns positive")
+need(pos(d["empty_loop_ns"]), "empty_loop_ns positive")
+need(pos(d["tas_cv_pct"]), "tas_cv_pct positive")
+f = d["floor"]
+need(set(f) >= {"rel_pct", "invocations", "sd_between_pct", "lock", "threads",
+                "workload", "source"}, "floor keys")
+# a run whose worker never ran in its window (an overloaded machine) is
+# left out and named in errors; anything else that fails is a failure
+starved = [e for e in d["errors"] if "counted no operation" in e]
+need(d["errors"] == starved, "no run failed: %s" % d["errors"])
+N = f["invocations"]
+need(N == 6 or (starved and 2 <= N < 6), "floor.invocations 6 (%s)" % N)
+need((f["lock"], f["threads"], f["workload"], f["source"]) ==
+     ("tas", 1, "cs", "system check"), "floor lock/threads/workload/source")
+need(pos(f["rel_pct"]) and pos(f["sd_between_pct"]), "floor figures positive")
+m = f["means_ops_per_sec"]
+need(len(m) == N and all(pos(x) for x in m), "floor means")
+if len(m) < 2 or not all(pos(x) for x in m):
+    m = [1, 1]
+mean = sum(m) / len(m)
+sd = math.sqrt(sum((x - mean) ** 2 for x in m) / (len(m) - 1))
+need(abs(100 * sd / mean - f["sd_between_pct"]) < 1e-6 * f["sd_between_pct"],
+     "sd_between_pct is the sd of the invocation means")
+# t(0.975, N-1) from t tables
+t975 = {1: 12.7062047, 2: 4.3026527, 3: 3.1824463, 4: 2.7764451, 5: 2.5705818}
+need(abs(f["rel_pct"] - t975.get(N - 1, 0) * math.sqrt(2) * f["sd_between_pct"]) <
+     1e-6 * f["rel_pct"], "rel_pct = t(0.975, N-1) * sqrt(2) * sd_between_pct")
+df = d["delay_floor_ns"]
+need(df is None or df in (25, 50, 100, 200, 400), "delay_floor_ns from the ladder or null")
+for dist in ("fixed", "exp"):
+    need(len(d["delays"][dist]) == 5, "five delays " + dist)
+    for x in d["delays"][dist]:
+        need(pos(x["sampled_ns"]), "delay sampled positive")
+        if df is not None and x["request_ns"] >= df:
+            need(x["holds"], "a delay above the floor holds")
+c = d["c2c"]
+for k in ("cpu0", "probes", "classes", "bimodal", "typical_ns"):
+    need(k in c, "c2c." + k)
+if d["machine"]["pus"] > 1:
+    need(c["classes"] and pos(c["typical_ns"]), "c2c figures on a multi-CPU machine")
+    for name, cl in c["classes"].items():
+        need(pos(cl["median_ns"]) and cl["min_ns"] <= cl["median_ns"] <= cl["max_ns"],
+             "c2c class " + name)
+need(d["steal"]["fraction"] == 0, "steal 0 from a /proc/stat that did not move")
+v = d["verdicts"]
+need(isinstance(v, list) and all(isinstance(x, str) and x for x in v), "verdict strings")
+want = "1-thread differences below %.1f%% are not resolvable here" % f["rel_pct"]
+need(any(x.startswith(want) for x in v), "the floor's verdict: " + want)
+need(any(x.startswith("delays from %d ns hold within 5%%" % df) if df else
+         x.startswith("no delay up to 400 ns holds") for x in v), "the delays' verdict")
+need(any("core-to-core" in x or "bimodal" in x or "one usable CPU" in x for x in v),
+     "the core-to-core verdict")
+need(any(x.startswith("no steal above 1%") for x in v), "the steal verdict")
+need(any("hypervisor" in x for x in v), "the hypervisor verdict")
+need(d["elapsed_s"] <= 15, "at most 15 s (%.1f)" % d["elapsed_s"])
+for e in errs:
+    print("  " + e, file=sys.stderr)
+sys.exit(1 if errs else 0)
+EOF
+
+# ---- text ----------------------------------------------------------------
+expect_exit 0 "system check (text)" -- "$BIN" system check -d 0.02
+for w in "clock" "cpu_relax()" "empty loop" "delays" "core-to-core" "run-to-run" \
+	"invocations" "steal" "What can be trusted here:"; do
+	grep -qF -- "$w" "$OUT/stdout" && ok || bad "the report lacks '$w'"
+done
+grep -q "^  1-thread differences below [0-9.]*% are not resolvable here" "$OUT/stdout" &&
+	ok || bad "no floor verdict line in the text: $(cat "$OUT/stdout")"
+grep -Eq "^  (delays from [0-9]+ ns hold within 5%|no delay up to)" "$OUT/stdout" &&
+	ok || bad "no delay verdict line in the text"
+grep -q "system check: invocation floor" "$OUT/stderr" && ok || bad "no progress on stderr"
+
+# ---- one usable CPU: no core-to-core figures, said so ----------------------
+if command -v taskset >/dev/null; then
+	expect_exit 0 "system check on one CPU" -- taskset -c "$(cut -d- -f1 \
+		/sys/devices/system/cpu/online | cut -d, -f1)" "$BIN" system check -d 0.02 -q -f json
+	python3 - "$OUT/stdout" <<'EOF' && ok || bad "one CPU: $(head -c 300 "$OUT/stdout")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["c2c"]["classes"] == {} and d["c2c"]["probes"] == 0, d["c2c"]
+assert d["c2c"]["typical_ns"] is None
+assert any(v.startswith("one usable CPU") for v in d["verdicts"]), d["verdicts"]
+EOF
+fi
+
+# ---- nothing written -------------------------------------------------------
+snapshot >"$OUT/after"
+if cmp -s "$OUT/before" "$OUT/after"; then ok; else
+	bad "the sysfs tree changed: $(diff "$OUT/before" "$OUT/after" | head -5)"
+fi
+[ -e "$LOCKBENCH_STATE" ] && bad "a machine state file was written" || ok
+
+echo "e2e_syscheck: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
