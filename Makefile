@@ -123,7 +123,7 @@ $(eval $(call flavour,arm64))
 # built-in lock (LB_PLUGINS).
 unit-%: $(foreach t,$(TESTS),build/%/tests/$(t)) | examples
 	@set -e; for t in $^; do echo "== $$t"; \
-		LB_PLUGINS=build/$(KERNEL_EXAMPLE).so $$t; done
+		LB_PLUGINS=build/$(KERNEL_EXAMPLE).so:build/tests/plugins/kernel_ticket.so $$t; done
 
 # The example's smp_cond_load_acquire() loop waits with pause (x86).
 unit: unit-release
@@ -136,6 +136,7 @@ e2e: lockbench
 	tests/e2e_outputs.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
+	tests/e2e_ktree.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
@@ -157,11 +158,19 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 # on the plain critical-section data.
 # The kernel-style plugin is built with -fsanitize=thread too (TSan sees
 # only instrumented atomics) and validated at 2, 8 and 32 threads.
-tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so
+# The fixture kernel trees' locks (tests/fixtures/ktree-*) are built by
+# the layer with -fsanitize=thread (tests/ktree_plugins.sh) and validated
+# at 1, 2 and 8 threads.
+tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so lockbench
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
 		LB_VALIDATE_THREADS=2,8,32 LB_VALIDATE_SECONDS=0.1 \
+		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	tests/ktree_plugins.sh ./lockbench build/tsan/ktree cc -fsanitize=thread
+	LB_PLUGINS=$$(cat build/tsan/ktree/plugins) \
+		LB_ONLY=qspinlock_one,qrwlock_one,osq_one,qspinlock_split \
+		LB_VALIDATE_THREADS=1,2,8 LB_VALIDATE_SECONDS=0.1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_kernel_h
 

@@ -139,6 +139,8 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 	tree_tag(spec, tag, &dir);
 	if (!*dir)
 		cli_die("--kernel-tree (%s): expected DIR or TAG=DIR", spec);
+	if (ktree_check(dir, err, sizeof(err)))
+		cli_die_msg(err);
 	for (unsigned i = 0; i < ktree_nlocks; i++) {
 		const char *name = ktree_lock_names[i];
 

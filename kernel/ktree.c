@@ -619,20 +619,44 @@ out:
 	return rc;
 }
 
+/* b->root: the tree at `dir`, canonical, with a kernel/locking/. */
+static int tree_root(struct kbuild *b, const char *dir)
+{
+	char p[PATH_MAX + 32];
+
+	snprintf(b->root, sizeof(b->root), "%s", dir);
+	if (!realpath(dir, b->root))
+		return kerr(b, -errno, "%s", strerror(errno));
+	pjoin(p, sizeof(p), b->root, "kernel/locking");
+	if (access(p, X_OK))
+		return kerr(b, -ENOENT, "not a kernel source tree (no kernel/locking/)");
+	return 0;
+}
+
+int ktree_check(const char *dir, char *err, size_t errlen)
+{
+	struct kbuild *b = calloc(1, sizeof(*b));
+	int rc;
+
+	if (!b)
+		return -ENOMEM;
+	b->err = err;
+	b->errlen = errlen;
+	rc = tree_root(b, dir);
+	free(b);
+	return rc;
+}
+
 /* Set up b for lock `name` of tree `dir`: the tree, the layer, the
  * compiler and the key; a private build directory in `cache`. */
 static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		       const char *cache)
 {
 	const char *cc = getenv("LOCKBENCH_CC");
-	char p[PATH_MAX + 32];
 	int rc;
 
-	if (!realpath(dir, b->root))
-		return kerr(b, -errno, "%s", strerror(errno));
-	pjoin(p, sizeof(p), b->root, "kernel/locking");
-	if (access(p, X_OK))
-		return kerr(b, -ENOENT, "not a kernel source tree (no kernel/locking/)");
+	if ((rc = tree_root(b, dir)))
+		return rc;
 	if (!(b->k = klock_find(name)))
 		return kerr(b, -EINVAL, "no lock %s (valid: qspinlock, qrwlock, osq)", name);
 	if (!ktree_has_lock(b->root, name))

@@ -19,6 +19,10 @@ extern const unsigned ktree_nlocks;
 /* Does the tree at `dir` hold the sources of lock `name`? */
 bool ktree_has_lock(const char *dir, const char *name);
 
+/* Is `dir` a kernel source tree (it has kernel/locking/)?  0, or -errno
+ * with one line in err naming the tree. */
+int ktree_check(const char *dir, char *err, size_t errlen);
+
 /*
  * Build lock `name` ("qspinlock", "qrwlock", "osq") of the kernel tree
  * at `dir` into a plugin, or find it in the cache.  With `out` the

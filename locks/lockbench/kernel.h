@@ -158,11 +158,26 @@ LB_K_NO_TSAN_WARN_END
  * qspinlock.c, xchg_tail); TSan ignores the fence, so under TSan the
  * _relaxed RMWs are acquire-release, as the ONCE accesses above. */
 #define LB_K_RMW_RELAXED __ATOMIC_ACQ_REL
+#define LB_K_TSAN 1
 #endif
 #define READ_ONCE(x) __atomic_load_n(&(x), LB_K_ONCE_LOAD)
+#ifndef LB_K_TSAN
 #define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), LB_K_ONCE_STORE)
-#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+/*
+ * Under TSan a store is an exchange.  The queued spinlock stores a byte
+ * of its lock word (set_locked(), the unlock) while other CPUs publish
+ * their queue nodes with RMWs on the whole word; the kernel relies on
+ * the hardware's ordering there, but in C11 (and TSan) another thread's
+ * store ends the release sequence of those RMWs, and a later reader
+ * would not see the node's initialisation as published.  An RMW keeps
+ * the sequence, so TSan checks the lock as the hardware runs it.
+ */
+#define WRITE_ONCE(x, val) ((void)__atomic_exchange_n(&(x), (val), LB_K_ONCE_STORE))
+#define smp_store_release(p, v) ((void)__atomic_exchange_n((p), (v), __ATOMIC_RELEASE))
+#endif
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
 /* ---- generic xchg / cmpxchg on any scalar -------------------------- */
 
@@ -282,8 +297,9 @@ static inline void lb_k_cmpwait(const volatile void *p, uint64_t val, unsigned s
 		}                                                              \
 		(__typeof__(*(ptr)))VAL;                                       \
 	})
+/* Relaxed as READ_ONCE() is: acquire under TSan (see READ_ONCE). */
 #define smp_cond_load_relaxed(ptr, cond_expr)                                  \
-	lb_k_cond_load(ptr, cond_expr, __ATOMIC_RELAXED)
+	lb_k_cond_load(ptr, cond_expr, LB_K_ONCE_LOAD)
 #define smp_cond_load_acquire(ptr, cond_expr)                                  \
 	lb_k_cond_load(ptr, cond_expr, __ATOMIC_ACQUIRE)
 
@@ -360,11 +376,11 @@ typedef struct {
 
 #define LB_K_ATOMIC(pfx, T)                                                    \
 	static inline T pfx##_read(const pfx##_t *v)                           \
-	{ return __atomic_load_n(&v->counter, __ATOMIC_RELAXED); }             \
+	{ return READ_ONCE(v->counter); }                                      \
 	static inline T pfx##_read_acquire(const pfx##_t *v)                   \
 	{ return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE); }             \
 	static inline void pfx##_set(pfx##_t *v, T i)                          \
-	{ __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED); }                \
+	{ WRITE_ONCE(v->counter, i); }                                         \
 	static inline void pfx##_set_release(pfx##_t *v, T i)                  \
 	{ __atomic_store_n(&v->counter, i, __ATOMIC_RELEASE); }                \
 	LB_K_ATOMIC_RMW(pfx, T, _relaxed, LB_K_RMW_RELAXED, (void)0)           \
