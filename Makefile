@@ -193,17 +193,25 @@ ARM64_READY := command -v $(ARM64_CC) >/dev/null && $(ARM64_PKG) --exists $(PKGS
 	    && [ -e /usr/lib/aarch64-linux-gnu/libpfm.so ]
 ARM64_BUILDS := build/arm64/lockbench $(foreach t,$(TESTS),build/arm64/tests/$(t)) \
 	build/arm64/$(KERNEL_EXAMPLE).so
-arm64:
+arm64: lockbench
 	@if $(ARM64_READY); then \
 		set -e; \
 		$(MAKE) --no-print-directory $(ARM64_BUILDS); \
 		echo "arm64: binary, tests and kernel-style plugin built"; \
 		tests/disasm_wait.sh arm64 build/arm64/$(KERNEL_EXAMPLE).so; \
+		tests/ktree_plugins.sh ./lockbench build/arm64/ktree $(ARM64_CC); \
+		tests/disasm_wait.sh arm64 build/arm64/ktree/qspinlock-one.so \
+			queued_spin_lock_slowpath; \
 		if command -v qemu-aarch64 >/dev/null; then \
 			for t in $(ARM64_QEMU_TESTS); do \
 				echo "== arm64 (qemu) $$t"; \
 				LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 \
 				timeout 300 $(QEMU_ARM64) build/arm64/tests/$$t; done; \
+			echo "== arm64 (qemu) kernel-tree fixture locks"; \
+			LB_PLUGINS=$$(cat build/arm64/ktree/plugins) \
+				LB_ONLY=qspinlock_one,qrwlock_one,osq_one,qspinlock_split \
+				LB_VALIDATE_THREADS=1,2,8 LB_VALIDATE_SECONDS=0.1 \
+				timeout 300 $(QEMU_ARM64) build/arm64/tests/test_locks; \
 			tests/e2e_arm64.sh build/arm64/lockbench $(QEMU_ARM64); \
 		else echo "arm64: qemu-user not installed, tests not run"; fi; \
 	else echo "arm64: cross toolchain or :arm64 libraries not installed, skipped"; fi
@@ -319,6 +327,14 @@ install: lockbench build/lockbench.bash
 	install -m 644 build/lockbench.bash $(DESTDIR)$(COMPLETION_DIR)/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
 	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
+	@# The kernel tree builder's layer (kernel/compat), with its own copy
+	@# of the lock headers, where build-kernel-lock looks beside bin/.
+	cd kernel/compat && find include -type d -exec install -d \
+		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
+	cd kernel/compat && find include glue.c -type f -exec install -m 644 {} \
+		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
+	install -d $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench
+	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|@ABI@|$(ABI_VERSION)|' lockbench.pc.in \
 		>$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
@@ -331,6 +347,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc \
 		$(DESTDIR)$(COMPLETION_DIR)/lockbench
 	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench
+	rm -rf $(DESTDIR)$(PREFIX)/share/lockbench/compat
+	-rmdir $(DESTDIR)$(PREFIX)/share/lockbench
 
 # The same check as a goal of its own: exit 1 with the one line.
 check-deps:

@@ -194,9 +194,11 @@ static int find_layer(struct kbuild *b)
 	b->compat[0] = 0;
 	if (env && *env && realpath(env, b->compat) && is_file(b->compat, "glue.c"))
 		goto found;
-	for (unsigned i = 0; n > 0 && i < 3; i++) {
+	if (n > 0) {
 		exe[n] = 0;
 		*strrchr(exe, '/') = 0;
+	}
+	for (unsigned i = 0; n > 0 && i < 3; i++) {
 		pjoin(p, sizeof(p), exe, rel[i]);
 		if (realpath(p, b->compat) && is_file(b->compat, "glue.c"))
 			goto found;
