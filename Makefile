@@ -123,7 +123,7 @@ $(eval $(call flavour,arm64))
 # built-in lock (LB_PLUGINS).
 unit-%: $(foreach t,$(TESTS),build/%/tests/$(t)) | examples
 	@set -e; for t in $^; do echo "== $$t"; \
-		LB_PLUGINS=build/$(KERNEL_EXAMPLE).so $$t; done
+		LB_PLUGINS=build/$(KERNEL_EXAMPLE).so:build/tests/plugins/kernel_ticket.so $$t; done
 
 # The example's smp_cond_load_acquire() loop waits with pause (x86).
 unit: unit-release
@@ -139,6 +139,7 @@ e2e: lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_scale.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
+	tests/e2e_ktree.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
@@ -162,11 +163,19 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 # on the plain critical-section data.
 # The kernel-style plugin is built with -fsanitize=thread too (TSan sees
 # only instrumented atomics) and validated at 2, 8 and 32 threads.
-tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so
+# The fixture kernel trees' locks (tests/fixtures/ktree-*) are built by
+# the layer with -fsanitize=thread (tests/ktree_plugins.sh) and validated
+# at 1, 2 and 8 threads.
+tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so lockbench
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
 		LB_VALIDATE_THREADS=2,8,32 LB_VALIDATE_SECONDS=0.1 \
+		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	tests/ktree_plugins.sh ./lockbench build/tsan/ktree cc -fsanitize=thread
+	LB_PLUGINS=$$(cat build/tsan/ktree/plugins) \
+		LB_ONLY=qspinlock_one,qrwlock_one,osq_one,qspinlock_split \
+		LB_VALIDATE_THREADS=1,2,8 LB_VALIDATE_SECONDS=0.1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_kernel_h
 
@@ -189,17 +198,25 @@ ARM64_READY := command -v $(ARM64_CC) >/dev/null && $(ARM64_PKG) --exists $(PKGS
 	    && [ -e /usr/lib/aarch64-linux-gnu/libpfm.so ]
 ARM64_BUILDS := build/arm64/lockbench $(foreach t,$(TESTS),build/arm64/tests/$(t)) \
 	build/arm64/$(KERNEL_EXAMPLE).so
-arm64:
+arm64: lockbench
 	@if $(ARM64_READY); then \
 		set -e; \
 		$(MAKE) --no-print-directory $(ARM64_BUILDS); \
 		echo "arm64: binary, tests and kernel-style plugin built"; \
 		tests/disasm_wait.sh arm64 build/arm64/$(KERNEL_EXAMPLE).so; \
+		tests/ktree_plugins.sh ./lockbench build/arm64/ktree $(ARM64_CC); \
+		tests/disasm_wait.sh arm64 build/arm64/ktree/qspinlock-one.so \
+			queued_spin_lock_slowpath; \
 		if command -v qemu-aarch64 >/dev/null; then \
 			for t in $(ARM64_QEMU_TESTS); do \
 				echo "== arm64 (qemu) $$t"; \
 				LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 \
 				timeout 300 $(QEMU_ARM64) build/arm64/tests/$$t; done; \
+			echo "== arm64 (qemu) kernel-tree fixture locks"; \
+			LB_PLUGINS=$$(cat build/arm64/ktree/plugins) \
+				LB_ONLY=qspinlock_one,qrwlock_one,osq_one,qspinlock_split \
+				LB_VALIDATE_THREADS=1,2,8 LB_VALIDATE_SECONDS=0.1 \
+				timeout 300 $(QEMU_ARM64) build/arm64/tests/test_locks; \
 			tests/e2e_arm64.sh build/arm64/lockbench $(QEMU_ARM64); \
 		else echo "arm64: qemu-user not installed, tests not run"; fi; \
 	else echo "arm64: cross toolchain or :arm64 libraries not installed, skipped"; fi
@@ -315,6 +332,14 @@ install: lockbench build/lockbench.bash
 	install -m 644 build/lockbench.bash $(DESTDIR)$(COMPLETION_DIR)/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
 	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
+	@# The kernel tree builder's layer (kernel/compat), with its own copy
+	@# of the lock headers, where build-kernel-lock looks beside bin/.
+	cd kernel/compat && find include -type d -exec install -d \
+		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
+	cd kernel/compat && find include glue.c -type f -exec install -m 644 {} \
+		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
+	install -d $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench
+	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|@ABI@|$(ABI_VERSION)|' lockbench.pc.in \
 		>$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
@@ -327,6 +352,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc \
 		$(DESTDIR)$(COMPLETION_DIR)/lockbench
 	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench
+	rm -rf $(DESTDIR)$(PREFIX)/share/lockbench/compat
+	-rmdir $(DESTDIR)$(PREFIX)/share/lockbench
 
 # The same check as a goal of its own: exit 1 with the one line.
 check-deps:

@@ -68,6 +68,7 @@ int main(int argc, char **argv)
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (plugins_load(c.plugins.v, c.plugins.n, err, sizeof(err)))
 		cli_die_msg(err);
+	ktrees_load(&c);
 	cmd = command_word(&c);
 	rc = cmd->run(&c);
 	cli_free(&c);

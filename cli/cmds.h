@@ -68,6 +68,17 @@ int cmd_locktorture(int argc, char **argv);
 extern const struct opt_cmd locktorture_options;
 void locktorture_usage(FILE *f);
 
+/*
+ * `lockbench build-kernel-lock DIR [--lock L] [-o FILE.so]` (ktree.c):
+ * 0, or 2 with one line (bad usage, a tree that cannot be built).
+ */
+int cmd_build_kernel_lock(int argc, char **argv);
+extern const struct opt_cmd bkl_options;
+void bkl_usage(FILE *f);
+/* Build and load the locks of every --kernel-tree; exits 2 with one
+ * line when a tree cannot be built or loaded. */
+void ktrees_load(const struct cli *c);
+
 /* `lockbench help [CMD | completion]`. */
 int cmd_help(int argc, char **argv);
 

@@ -394,6 +394,7 @@ static void copy_variant(struct variant *d, const struct variant *s,
 	d->loop = cli_strdup(s->loop);
 	d->kernel = s->kernel;
 	d->params = s->params ? json_deep_copy(s->params) : NULL;
+	d->source = s->source ? json_deep_copy(s->source) : NULL;
 	d->counter_names = cli_calloc(s->ncounters, sizeof(char *));
 	for (unsigned k = 0; k < s->ncounters; k++)
 		d->counter_names[k] = cli_strdup(s->counter_names[k]);

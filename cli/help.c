@@ -15,14 +15,15 @@
 #include "err.h"
 #include "suggest.h"
 
-static const char *const list_opts[] = {"verbose", "include-broken", "plugin", NULL};
+static const char *const list_opts[] = {"verbose", "include-broken", "plugin", "kernel-tree",
+					NULL};
 static const char *const topo_opts[] = {"topology", "placement", "threads", "isolated",
 					"c2c", NULL};
 static const char *const system_opts[] = {"freq", "numa-balancing", "no-tune", NULL};
 
 const struct command commands[] = {
 	{"run", "[run] [options]", "run the sweep (the default command)", NULL, cmd_run, NULL},
-	{"list", "list [locks|workloads|formats|placements] [-v] [--plugin FILE]",
+	{"list", "list [locks|workloads|formats|placements] [-v] [--plugin FILE] [--kernel-tree DIR]",
 	 "the lock catalogue, workloads, output formats and placement policies",
 	 NULL, cmd_list, list_opts},
 	{"topo", "topo [--topology SPEC] [-p POLICY] [-t N] [--c2c]",
@@ -43,6 +44,9 @@ const struct command commands[] = {
 	{"locktorture", "locktorture [-t LIST] [--torture-type T] [-r N] [-o OUT.json]",
 	 "run the kernel's locktorture module, placed and frozen like a sweep",
 	 cmd_locktorture, NULL, NULL},
+	{"build-kernel-lock", "build-kernel-lock DIR [--lock L] [-o FILE.so]",
+	 "compile a kernel tree's own lock source into a plugin (cached)",
+	 cmd_build_kernel_lock, NULL, NULL},
 	{"help", "help [COMMAND | completion]",
 	 "this list, a command's options, or the bash completion script",
 	 cmd_help, NULL, NULL},
@@ -82,6 +86,8 @@ static void help_command(const struct command *c, FILE *f)
 		import_usage(f);
 	else if (!strcmp(c->name, "locktorture"))
 		locktorture_usage(f);
+	else if (!strcmp(c->name, "build-kernel-lock"))
+		bkl_usage(f);
 	else if (!strcmp(c->name, "help"))
 		help_overview(f);
 	else {
@@ -157,7 +163,8 @@ static void values_of_run(FILE *f)
 	fprintf(f, "\t--placement|-p) COMPREPLY=($(compgen -W \"cores smt spread node: "
 		"cpus: none\" -- \"$cur\")); return ;;\n"
 		"\t--output|-o|--resume|--topology|--plugin) COMPREPLY=($(compgen -f -- "
-		"\"$cur\")); return ;;\n");
+		"\"$cur\")); return ;;\n"
+		"\t--kernel-tree) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n");
 }
 
 /* The case of a command with its own table: a value after an option
@@ -198,6 +205,8 @@ static void completion(FILE *f)
 	own_table(f, &import_options,
 		  "\t\timport) COMPREPLY=($(compgen -W locktorture -- \"$cur\")); return ;;\n", "");
 	own_table(f, &locktorture_options, "", "");
+	own_table(f, &bkl_options, "\t\t--lock) COMPREPLY=($(compgen -W \"qspinlock qrwlock "
+		  "osq\" -- \"$cur\")); return ;;\n", "-d ");
 	fprintf(f, "\thelp) COMPREPLY=($(compgen -W \"");
 	for (unsigned i = 0; i < ncommands; i++)
 		fprintf(f, "%s ", commands[i].name);

@@ -32,6 +32,34 @@ static const char *caps_text(unsigned caps, char *buf, size_t len)
 	return buf;
 }
 
+/* Where a built lock came from (its plugin's identity: a kernel tree's
+ * path, git state, files with their hashes, compiler and flags). */
+static void list_source(const char *identity)
+{
+	json_t *o = json_loads(identity, 0, NULL), *git, *v;
+	const char *k;
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return;
+	}
+	git = json_object_get(o, "git");
+	printf("%-30s tree: %s", "", json_string_value(json_object_get(o, "tree")) ?: "?");
+	if (json_is_object(git))
+		printf(" (git %s, commit %.12s%s)\n",
+		       json_string_value(json_object_get(git, "describe")) ?: "?",
+		       json_string_value(json_object_get(git, "commit")) ?: "?",
+		       json_is_true(json_object_get(git, "dirty")) ? ", dirty" : "");
+	else
+		printf(" (not a git work tree)\n");
+	json_object_foreach(json_object_get(o, "files"), k, v)
+		printf("%-30s   %s sha256:%.16s\n", "", k, json_string_value(v) ?: "?");
+	printf("%-30s compiler: %s\n%-30s flags: %s\n", "",
+	       json_string_value(json_object_get(o, "compiler")) ?: "?", "",
+	       json_string_value(json_object_get(o, "cflags")) ?: "?");
+	json_decref(o);
+}
+
 static void list_locks(bool verbose, bool broken)
 {
 	printf("%-30s %-13s %s\n", "LOCK", "FAMILY", "DESCRIPTION [SOURCE]");
@@ -52,6 +80,8 @@ static void list_locks(bool verbose, bool broken)
 		       o->lock_size, o->ctx_size,
 		       wl_loops_find(o) ? "inline (lock and unlock inlined)"
 				: "generic (calls through the ops table)");
+		if (e->identity)
+			list_source(e->identity);
 		for (unsigned k = 0; k < o->nopts; k++)
 			printf("%-30s --lock-opt %s.%s=N  %s [%llu, range %llu-%llu]\n", "",
 			       o->name, o->opts[k].name, o->opts[k].help,

@@ -88,6 +88,9 @@ static const struct opt rows[] = {
 	{.name = "plugin", .type = OPT_MULTI, .arg = "[TAG=]FILE",
 	 .off = F(plugins),
 	 .help = "add the locks of a shared object (repeatable; TAG renames each to NAME_TAG)"},
+	{.name = "kernel-tree", .type = OPT_MULTI, .arg = "[TAG=]DIR",
+	 .off = F(ktrees),
+	 .help = "build a kernel tree's qspinlock, qrwlock, osq into NAME_TAG locks (repeatable)"},
 	{.name = "threads", .sname = 't', .type = OPT_STR, .arg = "LIST",
 	 .shown = "1,2,4,..,max", .off = F(threads),
 	 .group = "How many",
@@ -406,6 +409,7 @@ void cli_free(struct cli *c)
 	free(c->argv_base);
 	free(c->lock_opts.v);
 	free(c->plugins.v);
+	free(c->ktrees.v);
 	opt_dims_free(&c->dims);
 }
 
@@ -414,6 +418,7 @@ void cli_usage(FILE *f)
 	fprintf(f,
 		"usage: lockbench [run] [options]          run the sweep (default)\n"
 		"       lockbench list [locks|workloads|formats|placements] [-v] [--plugin FILE]\n"
+		"       lockbench build-kernel-lock DIR [--lock L] [-o FILE.so]\n"
 		"       lockbench topo [--topology SPEC] [-p POLICY] [-t N] [--c2c] [-f json]\n"
 		"       lockbench system [show|tune|reset] [-f json] [--freq F] [--numa-balancing M]\n"
 		"       lockbench system check [-f json] [-o FILE] [-d S]\n"

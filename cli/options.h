@@ -41,7 +41,7 @@ struct cli {
 	/* what */
 	const char *locks, *workload, *baseline;
 	bool locks_given, include_broken;
-	struct opt_strlist lock_opts, plugins;
+	struct opt_strlist lock_opts, plugins, ktrees;
 	/* how many, how long */
 	const char *threads, *order, *seed;
 	double warmup, duration, interval, watchdog;

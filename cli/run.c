@@ -168,6 +168,11 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 		v->counter_names[k] = strdup(e->ops->counter_names[k]);
 	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
 	v->params = cf->vswept ? json_incref(cf->vswept[i]) : NULL;
+	v->source = e->identity ? json_loads(e->identity, 0, NULL) : NULL;
+	if (v->source && !json_is_object(v->source)) {
+		json_decref(v->source);
+		v->source = NULL;
+	}
 }
 
 /* The counters' names into the model; say once which were refused. */

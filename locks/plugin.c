@@ -213,12 +213,12 @@ static int lock_refused(const struct lock_ops **ops, unsigned i, const char *pat
 
 /*
  * Check, then register, every lock of an opened plugin under `tag`, with
- * origin `real` and hash `sha`.  Returns 0 or -errno with err set,
+ * origin `real`, hash `sha` and the plugin's identity (NULL: none).  Returns 0 or -errno with err set,
  * naming `path`; on failure nothing is registered.
  */
 static int plugin_register(const struct lockbench_plugin *p, const char *tag,
 			   const char *real, const char *path, const char *sha,
-			   char *err, size_t len)
+			   const char *identity, char *err, size_t len)
 {
 	const struct lock_ops **ops = calloc(p->nlocks, sizeof(*ops));
 	int rc = 0;
@@ -233,7 +233,7 @@ static int plugin_register(const struct lockbench_plugin *p, const char *tag,
 			rc = lock_refused(ops, i, path, err, len);
 	}
 	for (unsigned i = 0; !rc && i < p->nlocks; i++) {
-		rc = lock_registry_add(ops[i], real, sha);
+		rc = lock_registry_add(ops[i], real, sha, identity);
 		if (rc)
 			/* Only ENOMEM is left after the checks; the locks
 			 * registered so far stay, and plugin_load() keeps
@@ -269,7 +269,8 @@ int plugin_load(const char *spec, char *err, size_t len)
 	if (!rc)
 		rc = plugin_open(real, path, &h, &p, err, len);
 	if (!rc)
-		rc = plugin_register(p, tag, real, path, sha, err, len);
+		rc = plugin_register(p, tag, real, path, sha,
+				     dlsym(h, "lockbench_plugin_identity"), err, len);
 	/* Close and free only what no registered lock points into. */
 	if (rc && lock_registry_count() == before) {
 		if (h)

@@ -96,7 +96,7 @@ int lock_ops_check(const struct lock_ops *ops, const char **why)
 }
 
 int lock_registry_add(const struct lock_ops *ops, const char *origin,
-		      const char *sha256)
+		      const char *sha256, const char *identity)
 {
 	struct lock_entry *n;
 
@@ -113,6 +113,7 @@ int lock_registry_add(const struct lock_ops *ops, const char *origin,
 	memset(&entries[nentries], 0, sizeof(entries[nentries]));
 	entries[nentries].ops = ops;
 	entries[nentries].origin = origin;
+	entries[nentries].identity = identity;
 	if (sha256)
 		strncpy(entries[nentries].sha256, sha256,
 			sizeof(entries[nentries].sha256) - 1);

@@ -12,6 +12,11 @@ struct lock_entry {
 	const struct lock_ops *ops;
 	const char *origin; /* NULL for built-in, else the plugin path */
 	char sha256[65];    /* plugin file hash, "" for built-in */
+	/* What the plugin says it was built from (its optional
+	 * `lockbench_plugin_identity`, a JSON object: a kernel tree's lock
+	 * records the tree, its files and hashes, compiler and flags), or
+	 * NULL. */
+	const char *identity;
 };
 
 /* Number of registered locks, built-in first. */
@@ -25,7 +30,7 @@ const struct lock_entry *lock_registry_find(const char *name);
  * -EINVAL when the ops table is incomplete, -ENOMEM.
  */
 int lock_registry_add(const struct lock_ops *ops, const char *origin,
-		      const char *sha256);
+		      const char *sha256, const char *identity);
 /* Check that an ops table is usable: 0 or -EINVAL, with *why set. */
 int lock_ops_check(const struct lock_ops *ops, const char **why);
 /* Human name of a family. */

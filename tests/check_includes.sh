@@ -20,10 +20,12 @@
 #                     it noise.* and stats.* do not include results.h
 #   output/render/    output/render/, output/results/
 #   workloads/        workloads/, locks/, topology/, output/results/
-#   kernel/           kernel/, topology/, output/results/
+#   kernel/           kernel/, topology/, output/results/, and
+#                     locks/sha256.h (the tree builder's cache keys)
 #   cli/, main.c      anything (the front end)
 #   output/           nothing but the two folders above
-#   examples/, tests/plugins/   the installed lock headers only
+#   examples/, tests/plugins/, kernel/compat/   the installed lock
+#                     headers only
 #                     (locks/lockbench/, as an out-of-tree plugin)
 #
 # A quoted include that resolves to no file is an error too (it would
@@ -36,11 +38,16 @@ set -u
 part_of() {
 	case $1 in
 	locks/lockbench/*) echo public ;;
+	# SHA-256 is a leaf the plugin loader and the kernel tree builder share.
+	locks/sha256.[ch]) echo hash ;;
 	locks/*) echo locks ;;
 	topology/*) echo topology ;;
 	output/results/*) echo results ;;
 	output/render/*) echo render ;;
 	workloads/*) echo workloads ;;
+	# The kernel compatibility layer is compiled into plugins, not into
+	# lockbench: it may use the installed headers only.
+	kernel/compat/*) echo plugin ;;
 	kernel/*) echo kernel ;;
 	cli/* | main.c) echo cli ;;
 	# output/ itself holds only its two layers.
@@ -55,7 +62,7 @@ allowed() {
 	local from=$1 to=$2
 	[ "$from" = "$to" ] && return 0
 	case $from:$to in
-	locks:public | public:public) return 0 ;;
+	locks:public | public:public | locks:hash | kernel:hash) return 0 ;;
 	render:results) return 0 ;;
 	workloads:locks | workloads:public | workloads:topology | workloads:results) return 0 ;;
 	kernel:topology | kernel:results) return 0 ;;

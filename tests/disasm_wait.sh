@@ -3,9 +3,10 @@
 # the kernel does: on arm64 a load-exclusive of the word and WFE
 # (arch/arm64/include/asm/cmpxchg.h, __cmpwait), on x86 `pause`.  Reads
 # the disassembly of kmcs_lock (mcs_spin_lock() inlined) in the built
-# plugin.  Usage: disasm_wait.sh native|arm64 PLUGIN.so
+# plugin; with FUNC, that function instead (a kernel tree's qspinlock:
+# queued_spin_lock_slowpath).  Usage: disasm_wait.sh native|arm64 PLUGIN.so [FUNC]
 set -u
-arch=$1 so=$2
+arch=$1 so=$2 fn=${3:-kmcs_lock}
 case $arch in
 arm64) objdump=aarch64-linux-gnu-objdump want='wfe ldxr sevl' ;;
 native)
@@ -18,16 +19,16 @@ native)
 *) echo "usage: disasm_wait.sh native|arm64 PLUGIN.so" >&2; exit 2 ;;
 esac
 pass=0 fail=0
-body=$($objdump -d "$so" | awk '/<kmcs_lock>:$/ { on = 1; next } on && /^$/ { exit } on')
+body=$($objdump -d "$so" | awk -v fn="<$fn>:" '$2 == fn { on = 1; next } on && /^$/ { exit } on')
 if [ -z "$body" ]; then
-	echo "FAIL: no kmcs_lock in $so" >&2
+	echo "FAIL: no $fn in $so" >&2
 	fail=1
 fi
 for insn in $want; do
 	if grep -qE "[[:space:]]$insn([[:space:]]|$)" <<<"$body"; then
 		pass=$((pass + 1))
 	else
-		echo "FAIL: $arch kmcs_lock has no $insn:" >&2
+		echo "FAIL: $arch $fn has no $insn:" >&2
 		echo "$body" >&2
 		fail=$((fail + 1))
 	fi

@@ -155,6 +155,10 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	expect_exit 0 "installed binary loads it" -- "$D/usr/local/bin/lockbench" --plugin "$OUT/installed.so" \
 		-l ticket_backoff -t 1 -r 1 --warmup 0 -d 0.05 --no-tune -q
 	grep -q "^Lock: *ticket_backoff" "$OUT/stdout" && ok || bad "installed run table"
+	# The installed binary finds its installed kernel compatibility layer.
+	expect_exit 0 "installed build-kernel-lock" -- env LOCKBENCH_CACHE="$OUT/kcache" \
+		"$D/usr/local/bin/lockbench" build-kernel-lock "$ROOT/tests/fixtures/ktree-onefile"
+	grep -q "^built $OUT/kcache/ktree-qspinlock-" "$OUT/stdout" && ok || bad "installed build-kernel-lock"
 	# The kernel-style example against the installed <lockbench/kernel.h>:
 	# every run checks mutual exclusion (exit 1 on a violation), here at
 	# 2, 8 and 32 threads on this machine's CPUs.  A queue lock whose

@@ -299,7 +299,7 @@ static const char *const echoed[][2] = {
 	{"counters", "counters"},
 };
 static const char *const elsewhere[] = {
-	"include-broken", "plugin",                     /* variants: origin, sha256 */
+	"include-broken", "plugin", "kernel-tree",      /* variants: origin, sha256, source */
 	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
 	"exclude-flagged",                              /* "noise" */
 	"min-effect",                                   /* "significance" */

@@ -164,6 +164,84 @@ static void test_cond_load_waits(void **state)
 	assert_int_equal(pthread_join(t, NULL), 0);
 }
 
+/* ---- what pasting a kernel lock needs beyond the atomics ---------- */
+
+#define CONFIG_LB_TEST_ON 1
+
+static void test_config_bits(void **state)
+{
+	int a[5];
+
+	(void)state;
+	assert_int_equal(IS_ENABLED(CONFIG_LB_TEST_ON), 1);
+	assert_int_equal(IS_ENABLED(CONFIG_LB_TEST_OFF), 0);
+#if !IS_ENABLED(CONFIG_LB_TEST_ON) || IS_ENABLED(CONFIG_LB_TEST_OFF)
+	fail_msg("IS_ENABLED in #if");
+#endif
+	BUILD_BUG_ON(sizeof(u32) != 4);
+	assert_int_equal(ARRAY_SIZE(a), 5);
+	assert_int_equal(BIT(3), 8);
+	assert_true(GENMASK(7, 4) == 0xf0UL);
+	assert_true(GENMASK(BITS_PER_LONG - 1, 0) == ~0UL);
+	assert_true(GENMASK_ULL(63, 62) == 0xc000000000000000ULL);
+	assert_true(WARN_ON_ONCE(a == NULL) == false);
+	assert_true(CONFIG_NR_CPUS >= 1);
+}
+
+/* Each thread is a CPU; per_cpu_ptr() finds another thread's copy. */
+static DEFINE_PER_CPU(long, pcpu_count);
+static DEFINE_PER_CPU_ALIGNED(int, pcpu_arr[3]);
+
+struct cpu_arg {
+	unsigned cpu;
+	long *mine;
+	int *arr;
+	int go;       /* set by main once it has looked: the thread may exit */
+	int ready;
+};
+
+static void *cpu_thread(void *p)
+{
+	struct cpu_arg *a = p;
+
+	assert_int_equal(lb_k_cpu_enter(a->cpu), 0);
+	assert_int_equal(smp_processor_id(), (int)a->cpu);
+	this_cpu_add(pcpu_count, 10 + a->cpu);
+	this_cpu_inc(pcpu_count);
+	this_cpu_ptr(&pcpu_arr[0])[2] = (int)a->cpu;
+	a->mine = this_cpu_ptr(&pcpu_count);
+	a->arr = this_cpu_ptr(&pcpu_arr[2]);
+	smp_store_release(&a->ready, 1);
+	smp_cond_load_acquire(&a->go, VAL);
+	return NULL;
+}
+
+static void test_per_cpu(void **state)
+{
+	struct cpu_arg a[2] = {{.cpu = 3}, {.cpu = 5}};
+	pthread_t t[2];
+
+	(void)state;
+	assert_int_equal(lb_k_cpu_enter(0), 0);
+	this_cpu_write(pcpu_count, 1);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, cpu_thread, &a[i]), 0);
+	for (int i = 0; i < 2; i++) {
+		smp_cond_load_acquire(&a[i].ready, VAL);
+		assert_ptr_equal(per_cpu_ptr(&pcpu_count, a[i].cpu), a[i].mine);
+		assert_int_equal(per_cpu(pcpu_count, a[i].cpu), 11 + a[i].cpu);
+		assert_ptr_equal(per_cpu_ptr(&pcpu_arr[2], a[i].cpu), a[i].arr);
+		assert_int_equal(*per_cpu_ptr(&pcpu_arr[2], a[i].cpu), a[i].cpu);
+	}
+	assert_int_equal(per_cpu(pcpu_count, 0), 1);
+	assert_ptr_equal(per_cpu_ptr(&pcpu_count, 0), this_cpu_ptr(&pcpu_count));
+	assert_int_not_equal(lb_k_cpu_enter(CONFIG_NR_CPUS), 0);
+	for (int i = 0; i < 2; i++) {
+		smp_store_release(&a[i].go, 1);
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +250,8 @@ int main(void)
 		cmocka_unit_test(test_generic_ops),
 		cmocka_unit_test(test_cond_load_val),
 		cmocka_unit_test(test_cond_load_waits),
+		cmocka_unit_test(test_config_bits),
+		cmocka_unit_test(test_per_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,9 +9,9 @@
  *
  * Environment: LB_VALIDATE_THREADS (default "2,8,32"),
  * LB_VALIDATE_SECONDS (window, default 0.2), LB_SKIP_BROKEN=1 (TSan:
- * busted races by design), LB_ONLY=name (one lock), LB_PLUGINS=a.so:b.so
- * (plugins to load first: their locks are validated like the built-in
- * ones).
+ * busted races by design), LB_ONLY=a,b (only these locks),
+ * LB_PLUGINS=a.so:TAG=b.so (plugins to load first, as --plugin loads
+ * them: their locks are validated like the built-in ones).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -151,6 +151,17 @@ static int load_plugins(const char *list, char *err, size_t len)
 	return rc;
 }
 
+/* Is `name` one of the comma-separated `list`? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
 int main(void)
 {
 	const char *tc = getenv("LB_VALIDATE_THREADS"), *ws = getenv("LB_VALIDATE_SECONDS");
@@ -176,7 +187,7 @@ int main(void)
 	for (unsigned i = 0; i < n; i++) {
 		const struct lock_ops *ops = lock_registry_at(i)->ops;
 
-		if (only && strcmp(only, ops->name))
+		if (only && !in_list(only, ops->name))
 			continue;
 		if ((ops->caps & LOCK_CAP_BROKEN) && skip_broken)
 			continue;

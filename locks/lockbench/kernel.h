@@ -14,6 +14,11 @@
  *   the kernel's _relaxed/_acquire/_release variants
  *   atomic_cond_read_relaxed atomic_cond_read_acquire
  *   u8..u64 s8..s64
+ *   IS_ENABLED(CONFIG_*), CONFIG_NR_CPUS, BUILD_BUG_ON, BUG_ON, WARN_ON,
+ *   WARN_ON_ONCE, prefetch prefetchw, ARRAY_SIZE, BIT GENMASK
+ *   smp_processor_id, DEFINE_PER_CPU*, this_cpu_ptr, per_cpu_ptr,
+ *   per_cpu, this_cpu_{read,write,add,inc,dec} (a thread is a CPU: see
+ *   lb_k_cpu_enter() below)
  *
  * Semantics follow Documentation/atomic_t.txt and
  * Documentation/memory-barriers.txt: void RMW ops and _relaxed are
@@ -43,6 +48,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "atomics.h"
 
@@ -144,16 +151,38 @@ LB_K_NO_TSAN_WARN_END
 #ifndef LB_K_ONCE_LOAD
 #define LB_K_ONCE_LOAD __ATOMIC_RELAXED
 #define LB_K_ONCE_STORE __ATOMIC_RELAXED
+#define LB_K_RMW_RELAXED __ATOMIC_RELAXED
+#else
+/* The kernel orders a queue node's plain initialisation before the
+ * relaxed xchg that publishes it with smp_wmb() (kernel/locking/
+ * qspinlock.c, xchg_tail); TSan ignores the fence, so under TSan the
+ * _relaxed RMWs are acquire-release, as the ONCE accesses above. */
+#define LB_K_RMW_RELAXED __ATOMIC_ACQ_REL
+#define LB_K_TSAN 1
 #endif
 #define READ_ONCE(x) __atomic_load_n(&(x), LB_K_ONCE_LOAD)
+#ifndef LB_K_TSAN
 #define WRITE_ONCE(x, val) __atomic_store_n(&(x), (val), LB_K_ONCE_STORE)
-#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+/*
+ * Under TSan a store is an exchange.  The queued spinlock stores a byte
+ * of its lock word (set_locked(), the unlock) while other CPUs publish
+ * their queue nodes with RMWs on the whole word; the kernel relies on
+ * the hardware's ordering there, but in C11 (and TSan) another thread's
+ * store ends the release sequence of those RMWs, and a later reader
+ * would not see the node's initialisation as published.  An RMW keeps
+ * the sequence, so TSan checks the lock as the hardware runs it.
+ */
+#define WRITE_ONCE(x, val) ((void)__atomic_exchange_n(&(x), (val), LB_K_ONCE_STORE))
+#define smp_store_release(p, v) ((void)__atomic_exchange_n((p), (v), __ATOMIC_RELEASE))
+#endif
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 
 /* ---- generic xchg / cmpxchg on any scalar -------------------------- */
 
 #define lb_k_xchg(p, n, mo) __atomic_exchange_n((p), (n), (mo))
-#define xchg_relaxed(p, n) lb_k_xchg(p, n, __ATOMIC_RELAXED)
+#define xchg_relaxed(p, n) lb_k_xchg(p, n, LB_K_RMW_RELAXED)
 #define xchg_acquire(p, n) lb_k_xchg(p, n, __ATOMIC_ACQUIRE)
 #define xchg_release(p, n) lb_k_xchg(p, n, __ATOMIC_RELEASE)
 #define xchg(p, n)                                                             \
@@ -169,7 +198,7 @@ LB_K_NO_TSAN_WARN_END
 #define lb_k_try_cmpxchg(p, oldp, n, mo)                                       \
 	__atomic_compare_exchange_n((p), (oldp), (n), false, (mo),             \
 				    __ATOMIC_RELAXED)
-#define try_cmpxchg_relaxed(p, o, n) lb_k_try_cmpxchg(p, o, n, __ATOMIC_RELAXED)
+#define try_cmpxchg_relaxed(p, o, n) lb_k_try_cmpxchg(p, o, n, LB_K_RMW_RELAXED)
 #define try_cmpxchg_acquire(p, o, n) lb_k_try_cmpxchg(p, o, n, __ATOMIC_ACQUIRE)
 #define try_cmpxchg_release(p, o, n) lb_k_try_cmpxchg(p, o, n, __ATOMIC_RELEASE)
 #define try_cmpxchg(p, o, n)                                                   \
@@ -268,8 +297,9 @@ static inline void lb_k_cmpwait(const volatile void *p, uint64_t val, unsigned s
 		}                                                              \
 		(__typeof__(*(ptr)))VAL;                                       \
 	})
+/* Relaxed as READ_ONCE() is: acquire under TSan (see READ_ONCE). */
 #define smp_cond_load_relaxed(ptr, cond_expr)                                  \
-	lb_k_cond_load(ptr, cond_expr, __ATOMIC_RELAXED)
+	lb_k_cond_load(ptr, cond_expr, LB_K_ONCE_LOAD)
 #define smp_cond_load_acquire(ptr, cond_expr)                                  \
 	lb_k_cond_load(ptr, cond_expr, __ATOMIC_ACQUIRE)
 
@@ -346,14 +376,14 @@ typedef struct {
 
 #define LB_K_ATOMIC(pfx, T)                                                    \
 	static inline T pfx##_read(const pfx##_t *v)                           \
-	{ return __atomic_load_n(&v->counter, __ATOMIC_RELAXED); }             \
+	{ return READ_ONCE(v->counter); }                                      \
 	static inline T pfx##_read_acquire(const pfx##_t *v)                   \
 	{ return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE); }             \
 	static inline void pfx##_set(pfx##_t *v, T i)                          \
-	{ __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED); }                \
+	{ WRITE_ONCE(v->counter, i); }                                         \
 	static inline void pfx##_set_release(pfx##_t *v, T i)                  \
 	{ __atomic_store_n(&v->counter, i, __ATOMIC_RELEASE); }                \
-	LB_K_ATOMIC_RMW(pfx, T, _relaxed, __ATOMIC_RELAXED, (void)0)           \
+	LB_K_ATOMIC_RMW(pfx, T, _relaxed, LB_K_RMW_RELAXED, (void)0)           \
 	LB_K_ATOMIC_RMW(pfx, T, _acquire, __ATOMIC_ACQUIRE, (void)0)           \
 	LB_K_ATOMIC_RMW(pfx, T, _release, __ATOMIC_RELEASE, (void)0)           \
 	LB_K_ATOMIC_RMW(pfx, T, , __ATOMIC_SEQ_CST, lb_k_full_after())         \
@@ -386,5 +416,152 @@ LB_K_ATOMIC(atomic64, s64)
 
 #undef LB_K_ATOMIC
 #undef LB_K_ATOMIC_RMW
+
+/* ---- configuration, checks, bits ----------------------------------- */
+
+/*
+ * The kernel's configuration test (include/linux/kconfig.h): IS_ENABLED
+ * (CONFIG_FOO) is 1 when CONFIG_FOO is defined to 1 (or y), 0 when it is
+ * undefined, so `if (IS_ENABLED(...))` and `#if IS_ENABLED(...)` both
+ * work.  A plugin defines the options it wants before this header, as
+ * the kernel's Kconfig would; CONFIG_NR_CPUS defaults to LB_K_NR_CPUS.
+ */
+#define lb_k_arg_placeholder_1 0,
+#define lb_k_take_second(ignored, val, ...) val
+#define lb_k_is_defined3(junk) lb_k_take_second(junk 1, 0, 0)
+#define lb_k_is_defined2(val) lb_k_is_defined3(lb_k_arg_placeholder_##val)
+#define lb_k_is_defined(x) lb_k_is_defined2(x)
+#ifndef IS_ENABLED
+#define IS_ENABLED(option) lb_k_is_defined(option)
+#define IS_BUILTIN(option) lb_k_is_defined(option)
+#define IS_REACHABLE(option) lb_k_is_defined(option)
+#endif
+#ifndef CONFIG_NR_CPUS
+#define CONFIG_NR_CPUS 1024
+#endif
+#define NR_CPUS CONFIG_NR_CPUS
+
+/* Compile-time checks (include/linux/build_bug.h) as C11 static asserts
+ * inside a statement; the condition must be a constant expression. */
+#define BUILD_BUG_ON_MSG(cond, msg)                                            \
+	do {                                                                   \
+		_Static_assert(!(cond), msg);                                  \
+	} while (0)
+#define BUILD_BUG_ON(cond) BUILD_BUG_ON_MSG(cond, "BUILD_BUG_ON(" #cond ")")
+#define BUILD_BUG() BUILD_BUG_ON_MSG(1, "BUILD_BUG()")
+#define BUILD_BUG_ON_ZERO(e) ((int)(sizeof(struct { int:(-!!(e)); })))
+
+/* Run-time checks (include/asm-generic/bug.h): BUG_ON aborts (a broken
+ * invariant must not be measured as a fast lock); WARN_ON* return the
+ * condition and say once on stderr where it held. */
+#define BUG() abort()
+#define BUG_ON(cond)                                                           \
+	do {                                                                   \
+		if (unlikely(cond))                                            \
+			BUG();                                                 \
+	} while (0)
+#define WARN_ON(cond)                                                          \
+	({                                                                     \
+		bool lb_k_w_ = !!(cond);                                       \
+		if (unlikely(lb_k_w_))                                         \
+			fprintf(stderr, "WARN_ON(%s) at %s:%d\n", #cond,       \
+				__FILE__, __LINE__);                           \
+		lb_k_w_;                                                       \
+	})
+#define WARN_ON_ONCE(cond)                                                     \
+	({                                                                     \
+		static bool lb_k_warned_;                                      \
+		bool lb_k_w_ = !!(cond);                                       \
+		if (unlikely(lb_k_w_) &&                                       \
+		    !__atomic_exchange_n(&lb_k_warned_, true, __ATOMIC_RELAXED)) \
+			fprintf(stderr, "WARN_ON_ONCE(%s) at %s:%d\n", #cond,  \
+				__FILE__, __LINE__);                           \
+		lb_k_w_;                                                       \
+	})
+#define WARN_ONCE(cond, ...) WARN_ON_ONCE(cond)
+#define WARN(cond, ...) WARN_ON(cond)
+
+/* Prefetch for reading / for writing (include/linux/prefetch.h). */
+#define prefetch(x) __builtin_prefetch((x), 0)
+#define prefetchw(x) __builtin_prefetch((x), 1)
+
+/* ARRAY_SIZE refuses a pointer, as the kernel's does (__must_be_array). */
+#define ARRAY_SIZE(a)                                                          \
+	(sizeof(a) / sizeof((a)[0]) +                                          \
+	 BUILD_BUG_ON_ZERO(__builtin_types_compatible_p(__typeof__(a),         \
+							__typeof__(&(a)[0]))))
+#ifndef BITS_PER_LONG
+#define BITS_PER_LONG (8 * (int)sizeof(long))
+#endif
+#define BIT(nr) (1UL << (nr))
+#define BIT_ULL(nr) (1ULL << (nr))
+/* Bits h..l set (include/linux/bits.h), h >= l. */
+#define GENMASK(h, l) (((~0UL) << (l)) & (~0UL >> (BITS_PER_LONG - 1 - (h))))
+#define GENMASK_ULL(h, l) (((~0ULL) << (l)) & (~0ULL >> (63 - (h))))
+
+/* ---- CPUs and per-CPU data ----------------------------------------- */
+
+/*
+ * A worker thread is the kernel's CPU: smp_processor_id() is the index
+ * the plugin gives the thread with lb_k_cpu_enter() in its thread_init
+ * (usually lock_thread.tid, which is dense from 0).  Per-CPU variables
+ * (DEFINE_PER_CPU and friends) are thread-local, each first touched by
+ * its own thread; this_cpu_ptr(&v) is the calling thread's copy and
+ * per_cpu_ptr(&v, cpu) another thread's, found as the kernel finds it,
+ * by adding that CPU's offset (Documentation/core-api/this_cpu_ops.rst):
+ * every thread-local of one shared object sits at the same distance
+ * from the object's anchor in every thread.  Read another CPU's copy
+ * only after that thread's lb_k_cpu_enter().
+ */
+#define LB_K_WEAK __attribute__((weak))
+LB_K_WEAK __thread int lb_k_cpu_id;
+LB_K_WEAK __thread char lb_k_percpu_anchor;
+LB_K_WEAK char *lb_k_percpu_base[CONFIG_NR_CPUS];
+
+static inline int lb_k_cpu_enter(unsigned cpu)
+{
+	if (cpu >= CONFIG_NR_CPUS)
+		return -1;
+	lb_k_cpu_id = (int)cpu;
+	__atomic_store_n(&lb_k_percpu_base[cpu], &lb_k_percpu_anchor,
+			 __ATOMIC_RELEASE);
+	return 0;
+}
+
+#define smp_processor_id() ((int)lb_k_cpu_id)
+#define raw_smp_processor_id() smp_processor_id()
+#define get_cpu() smp_processor_id()
+#define put_cpu() do { } while (0)
+#define __percpu
+#define DECLARE_PER_CPU(type, name) extern __thread __typeof__(type) name
+#define DEFINE_PER_CPU(type, name) __thread __typeof__(type) name
+#define DEFINE_PER_CPU_ALIGNED(type, name)                                     \
+	__thread __typeof__(type) name __attribute__((aligned(LB_CACHELINE)))
+#define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU_ALIGNED(type, name)
+#define DECLARE_PER_CPU_ALIGNED(type, name) DECLARE_PER_CPU(type, name)
+#define DECLARE_PER_CPU_SHARED_ALIGNED(type, name) DECLARE_PER_CPU(type, name)
+
+#define this_cpu_ptr(ptr) (ptr)
+#define raw_cpu_ptr(ptr) (ptr)
+#define per_cpu_ptr(ptr, cpu)                                                  \
+	((__typeof__(ptr))((char *)(ptr) - &lb_k_percpu_anchor +               \
+			   __atomic_load_n(&lb_k_percpu_base[(cpu)],           \
+					   __ATOMIC_ACQUIRE)))
+#define per_cpu(var, cpu) (*per_cpu_ptr(&(var), (cpu)))
+#define this_cpu_read(var) (var)
+#define this_cpu_write(var, val) ((var) = (val))
+#define this_cpu_add(var, n) ((var) += (n))
+#define this_cpu_inc(var) ((var)++)
+#define this_cpu_dec(var) ((var)--)
+#define __this_cpu_read this_cpu_read
+#define __this_cpu_write this_cpu_write
+#define __this_cpu_add this_cpu_add
+#define __this_cpu_inc this_cpu_inc
+#define __this_cpu_dec this_cpu_dec
+#define raw_cpu_read this_cpu_read
+#define raw_cpu_add this_cpu_add
+#define raw_cpu_inc this_cpu_inc
+#define raw_cpu_dec this_cpu_dec
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < CONFIG_NR_CPUS; (cpu)++)
 
 #endif /* LOCKBENCH_KERNEL_H */

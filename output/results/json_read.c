@@ -237,6 +237,9 @@ static int read_variant(struct rd *d, json_t *o, unsigned i, struct variant *v)
 	v->kernel = json_is_true(json_object_get(o, "kernel"));
 	if ((rc = read_params(d, json_object_get(o, "params"), where, v)))
 		return rc;
+	if (json_object_get(o, "source") && !json_is_object(json_object_get(o, "source")))
+		return fail(d, "%s.source: expected an object", where);
+	v->source = json_incref(json_object_get(o, "source"));
 	if (!names || !json_array_size(names))
 		return 0;
 	v->counter_names = calloc(json_array_size(names), sizeof(char *));

@@ -341,6 +341,8 @@ static json_t *variant_json(const struct variant *v)
 		json_object_set_new(o, "loop", json_string(v->loop));
 	if (o && v->params)
 		json_object_set(o, "params", v->params);
+	if (o && v->source)
+		json_object_set(o, "source", v->source);
 	return o;
 }
 

@@ -70,6 +70,7 @@ static void variant_free(struct variant *v)
 	free(v->sha256);
 	free(v->loop);
 	json_decref(v->params);
+	json_decref(v->source);
 	for (unsigned i = 0; i < v->ncounters; i++)
 		free(v->counter_names[i]);
 	free(v->counter_names);

@@ -209,6 +209,10 @@ struct variant {
 	 * when the run swept nothing.  Owned (one reference).
 	 */
 	json_t *params;
+	/* What a plugin says it was built from (a kernel tree's lock: the
+	 * tree, git state, files and hashes, compiler and flags), a JSON
+	 * object, or NULL.  Owned (one reference). */
+	json_t *source;
 	unsigned ncounters;
 	char **counter_names;
 	/* Derived by results_finalize(): the geometric mean over the rows

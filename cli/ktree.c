@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel trees on the command line (docs/kernel-tree.md): `lockbench
+ * build-kernel-lock DIR [--lock L] [-o FILE.so]`, and `--kernel-tree
+ * [TAG=]DIR`, which builds a tree's locks (kernel/ktree.c, cached) and
+ * loads each plugin as `--plugin TAG=FILE` would, so that they run as
+ * NAME_TAG (qspinlock_stock, qrwlock_stock, osq_stock).
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernel/ktree.h"
+#include "../locks/plugin.h"
+#include "cmds.h"
+#include "err.h"
+#include "opt.h"
+
+struct bkl_args {
+	const char *lock, *output;
+	bool quiet, help;
+};
+
+static const struct opt bkl_rows[] = {
+	{.name = "lock", .type = OPT_STR, .arg = "L", .def = "qspinlock",
+	 .off = offsetof(struct bkl_args, lock),
+	 .help = "the lock to build: qspinlock, qrwlock or osq"},
+	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE.so",
+	 .shown = "the cache only", .off = offsetof(struct bkl_args, output),
+	 .help = "write the plugin here too (load it with --plugin TAG=FILE.so)"},
+	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
+	 .off = offsetof(struct bkl_args, quiet), .help = "print nothing but errors"},
+	{.name = "help", .sname = 'h', .type = OPT_FLAG,
+	 .off = offsetof(struct bkl_args, help), .help = "this help"},
+};
+
+const struct opt_cmd bkl_options = {"build-kernel-lock", bkl_rows,
+				    sizeof(bkl_rows) / sizeof(bkl_rows[0]), 0};
+
+void bkl_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockbench build-kernel-lock DIR [--lock L] [-o FILE.so]\n"
+		"Compile the lock sources of the kernel tree at DIR, unchanged, behind\n"
+		"lockbench's compatibility layer into a plugin (kernel/locking/qspinlock.c\n"
+		"and include/asm-generic/qspinlock.h; qrwlock.c and qrwlock.h with the\n"
+		"tree's qspinlock as wait lock; osq_lock.c).  Builds are cached by content\n"
+		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
+		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.\n");
+	opt_help(&bkl_options, f);
+	fprintf(f, "Prints the plugin's path and whether it was built or cached.\n"
+		"Exit status: 0 success; 2 bad usage, or a tree that cannot be built\n"
+		"(one line: the compiler's first error and its file).\n");
+}
+
+int cmd_build_kernel_lock(int argc, char **argv)
+{
+	struct bkl_args a = {0};
+	char path[PATH_MAX + 64], err[PATH_MAX + 1024];
+	bool cached;
+	char **pos;
+	int n;
+
+	opt_defaults(&bkl_options, &a);
+	pos = opt_parse(&bkl_options, &a, argc, argv, &n);
+	if (a.help) {
+		bkl_usage(stdout);
+		free(pos);
+		return 0;
+	}
+	if (n != 1)
+		cli_die("build-kernel-lock: %s; usage: lockbench build-kernel-lock DIR "
+			"[--lock L] [-o FILE.so]", n ? "one tree at a time" : "no tree given");
+	if (ktree_build(pos[0], a.lock, a.output, path, sizeof(path), &cached, err,
+			sizeof(err)))
+		cli_die_msg(err);
+	if (!a.quiet)
+		printf("%s %s (%s)\n", cached ? "cached" : "built", path, a.lock);
+	free(pos);
+	return 0;
+}
+
+/* "TAG=DIR" or "DIR": the tag is the text before a '=' that comes before
+ * any '/', else the folder's name in [a-z0-9_]. */
+static void tree_tag(const char *spec, char tag[PLUGIN_MAX_TAG + 1], const char **dir)
+{
+	const char *eq = strchr(spec, '='), *slash = strchr(spec, '/'), *base;
+	size_t n = 0;
+
+	if (eq && (!slash || eq < slash)) {
+		snprintf(tag, PLUGIN_MAX_TAG + 1, "%.*s", (int)(eq - spec), spec);
+		*dir = eq + 1;
+		return;
+	}
+	*dir = spec;
+	base = strrchr(spec, '/');
+	while (base && !base[1] && base > spec) /* "linux/" */
+		for (base--; base > spec && *base != '/'; base--)
+			;
+	base = base ? (*base == '/' ? base + 1 : base) : spec;
+	for (; *base && *base != '/' && n < PLUGIN_MAX_TAG; base++)
+		tag[n++] = isalnum((unsigned char)*base) ? (char)tolower((unsigned char)*base) : '_';
+	tag[n] = 0;
+	if (!n)
+		snprintf(tag, PLUGIN_MAX_TAG + 1, "tree");
+}
+
+/* Does -l ask for NAME_TAG (or is there no -l)? */
+static bool wanted(const char *locks, const char *name, const char *tag)
+{
+	char full[128];
+	size_t n;
+
+	if (!locks)
+		return true;
+	n = (size_t)snprintf(full, sizeof(full), "%s_%s", name, tag);
+	for (const char *p = locks; (p = strstr(p, full)); p += n)
+		if ((p == locks || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
+/*
+ * Build and load the locks of one --kernel-tree argument: those -l names
+ * (as NAME_TAG), or every lock the tree holds when -l is not given.  A
+ * tree that cannot be built, or holds none of the locks, exits 2.
+ */
+static void tree_load(const char *spec, const char *locks, bool quiet)
+{
+	char tag[PLUGIN_MAX_TAG + 1], path[PATH_MAX + 64], err[PATH_MAX + 1024];
+	char load[PATH_MAX + PLUGIN_MAX_TAG + 80];
+	const char *dir;
+	unsigned built = 0;
+	bool cached;
+
+	tree_tag(spec, tag, &dir);
+	if (!*dir)
+		cli_die("--kernel-tree (%s): expected DIR or TAG=DIR", spec);
+	if (ktree_check(dir, err, sizeof(err)))
+		cli_die_msg(err);
+	for (unsigned i = 0; i < ktree_nlocks; i++) {
+		const char *name = ktree_lock_names[i];
+
+		if (!wanted(locks, name, tag) || (!locks && !ktree_has_lock(dir, name)))
+			continue;
+		if (ktree_build(dir, name, NULL, path, sizeof(path), &cached, err, sizeof(err)))
+			cli_die_msg(err);
+		if (!quiet)
+			fprintf(stderr, "lockbench: kernel tree %s: %s_%s %s (%s)\n", dir,
+				name, tag, cached ? "cached" : "built", path);
+		snprintf(load, sizeof(load), "%s=%s", tag, path);
+		if (plugin_load(load, err, sizeof(err)))
+			cli_die_msg(err);
+		built++;
+	}
+	if (!built && !locks)
+		cli_die("--kernel-tree (%s): no lock sources found (kernel/locking/"
+			"qspinlock.c, qrwlock.c, osq_lock.c)", dir);
+}
+
+void ktrees_load(const struct cli *c)
+{
+	for (unsigned i = 0; i < c->ktrees.n; i++)
+		tree_load(c->ktrees.v[i], c->locks_given ? c->locks : NULL, c->quiet);
+}

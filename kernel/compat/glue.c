@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The glue between a kernel tree's lock and lockbench's lock contract:
+ * compiled with the tree's files into one plugin by `lockbench
+ * build-kernel-lock` (kernel/ktree.c), which generates a small file
+ * that defines LB_KC_IDENTITY (the build's identity, a JSON object) and
+ * one of LB_KC_QSPINLOCK, LB_KC_QRWLOCK, LB_KC_OSQ, then includes this.
+ *
+ * Each worker thread is a CPU: its thread_init makes it CPU `tid`
+ * (lb_k_cpu_enter(), <lockbench/kernel.h>), so the tree's per-CPU queue
+ * nodes are the worker's own and smp_processor_id() is its index.  The
+ * lock object is the tree's own type, zeroed by the harness, which is
+ * its unlocked value (__ARCH_SPIN_LOCK_UNLOCKED, __ARCH_RW_LOCK_UNLOCKED,
+ * OSQ_LOCK_UNLOCKED are all zero).
+ */
+#include <errno.h>
+
+#include <linux/kconfig.h>
+
+#if defined(LB_KC_QSPINLOCK) || defined(LB_KC_QRWLOCK)
+#include <asm/qspinlock.h>
+#endif
+#ifdef LB_KC_QRWLOCK
+#include <asm/qrwlock.h>
+#endif
+#ifdef LB_KC_OSQ
+#include <linux/osq_lock.h>
+#endif
+
+/* The build's identity (compiler, flags, tree, files and their hashes),
+ * read by the loader into the results' provenance. */
+const char lockbench_plugin_identity[] = LB_KC_IDENTITY;
+
+__thread unsigned long lb_kc_resched_budget;
+
+static int kc_init(void *lock, const struct lock_init *in)
+{
+	(void)lock;
+	return in->nthreads > CONFIG_NR_CPUS ? -ERANGE : 0;
+}
+
+static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
+{
+	(void)lock;
+	(void)ctx;
+	return lb_k_cpu_enter(t->tid) ? -ERANGE : 0;
+}
+
+#define KC_OPS(lname, what, file, fam, capbits, type)                          \
+	.name = lname, .desc = what, .ref = file, .family = fam,               \
+	.caps = capbits, .lock_size = sizeof(type),                             \
+	.thread_init = kc_thread_init
+
+#ifdef LB_KC_QSPINLOCK
+static void kc_spin_lock(void *l, void *c)
+{
+	(void)c;
+	queued_spin_lock(l);
+}
+
+static void kc_spin_unlock(void *l, void *c)
+{
+	(void)c;
+	queued_spin_unlock(l);
+}
+
+static bool kc_spin_trylock(void *l, void *c)
+{
+	(void)c;
+	return queued_spin_trylock(l);
+}
+
+static const struct lock_ops kc_qspinlock_ops = {
+	KC_OPS("qspinlock", "the tree's queued spinlock, native path",
+	       "kernel/locking/qspinlock.c", LOCK_FAMILY_SPIN,
+	       LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK, struct qspinlock),
+	.init = kc_init,
+	.lock = kc_spin_lock,
+	.unlock = kc_spin_unlock,
+	.trylock = kc_spin_trylock,
+};
+LOCKBENCH_PLUGIN(&kc_qspinlock_ops);
+#endif
+
+#ifdef LB_KC_QRWLOCK
+static void kc_write_lock(void *l, void *c)
+{
+	(void)c;
+	queued_write_lock(l);
+}
+
+static void kc_write_unlock(void *l, void *c)
+{
+	(void)c;
+	queued_write_unlock(l);
+}
+
+static bool kc_write_trylock(void *l, void *c)
+{
+	(void)c;
+	return queued_write_trylock(l);
+}
+
+static void kc_read_lock(void *l, void *c)
+{
+	(void)c;
+	queued_read_lock(l);
+}
+
+static void kc_read_unlock(void *l, void *c)
+{
+	(void)c;
+	queued_read_unlock(l);
+}
+
+static const struct lock_ops kc_qrwlock_ops = {
+	KC_OPS("qrwlock", "the tree's queued rwlock (its wait lock the tree's qspinlock)",
+	       "kernel/locking/qrwlock.c", LOCK_FAMILY_RW,
+	       LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK, struct qrwlock),
+	.init = kc_init,
+	.lock = kc_write_lock,
+	.unlock = kc_write_unlock,
+	.trylock = kc_write_trylock,
+	.read_lock = kc_read_lock,
+	.read_unlock = kc_read_unlock,
+};
+LOCKBENCH_PLUGIN(&kc_qrwlock_ops);
+#endif
+
+#ifdef LB_KC_OSQ
+static const struct lock_opt kc_osq_opts[] = {
+	{"spins", "need_resched() polls before a waiter gives up its queue "
+		  "place and queues again (0: never)", 1u << 16, 0, 1ull << 40},
+};
+
+struct kc_osq {
+	struct optimistic_spin_queue q;
+	unsigned long spins;
+};
+
+static int kc_osq_init(void *lock, const struct lock_init *in)
+{
+	((struct kc_osq *)lock)->spins = (unsigned long)in->opt[0];
+	return kc_init(lock, in);
+}
+
+/* osq_lock() returns false when it gave up (need_resched()); then it
+ * has left the queue, and queues again with a fresh budget. */
+static void kc_osq_lock(void *l, void *c)
+{
+	struct kc_osq *o = l;
+
+	(void)c;
+	do
+		lb_kc_resched_budget = o->spins;
+	while (!osq_lock(&o->q));
+}
+
+static void kc_osq_unlock(void *l, void *c)
+{
+	(void)c;
+	osq_unlock(&((struct kc_osq *)l)->q);
+}
+
+static const struct lock_ops kc_osq_ops = {
+	KC_OPS("osq", "the tree's optimistic spin queue, spinning then giving up",
+	       "kernel/locking/osq_lock.c", LOCK_FAMILY_SPIN, LOCK_CAP_EXCLUSIVE,
+	       struct kc_osq),
+	.opts = kc_osq_opts,
+	.nopts = 1,
+	.init = kc_osq_init,
+	.lock = kc_osq_lock,
+	.unlock = kc_osq_unlock,
+};
+LOCKBENCH_PLUGIN(&kc_osq_ops);
+#endif

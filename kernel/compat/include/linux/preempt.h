@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/* <linux/preempt.h> as the kernel's lock sources use it: what they need of it
+ * is in <lockbench/kernel.h> and linux/kconfig.h (see docs/kernel-tree.md). */
+#ifndef LB_KCOMPAT_PREEMPT_H
+#define LB_KCOMPAT_PREEMPT_H
+#include <linux/kconfig.h>
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* The lock tracepoints (include/trace/events/lock.h) as no-ops. */
+#ifndef LB_KCOMPAT_TRACE_EVENTS_LOCK_H
+#define LB_KCOMPAT_TRACE_EVENTS_LOCK_H
+#include <linux/kconfig.h>
+#define LCB_F_SPIN (1U << 0)
+#define LCB_F_READ (1U << 1)
+#define LCB_F_WRITE (1U << 2)
+#define LCB_F_RT (1U << 3)
+#define LCB_F_PERCPU (1U << 4)
+#define LCB_F_MUTEX (1U << 5)
+#define trace_contention_begin(lock, flags) do { (void)(lock); } while (0)
+#define trace_contention_end(lock, ret) do { (void)(lock); } while (0)
+#endif

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# End-to-end tests of kernel-tree locks (docs/kernel-tree.md), on the
+# kernel-style fixture trees of tests/fixtures/ (lockbench's own code in
+# the kernel's paths and idiom, one-file and split layouts; no kernel
+# tree is needed): build-kernel-lock, the cache (hit, miss on a changed
+# file), a tree the layer cannot build (one line, exit 2, nothing left
+# behind), --kernel-tree runs at 1, 2 and 8 threads with the exclusion
+# check, two trees in one table, their provenance in the JSON, a broken
+# tree lock FAILED, the git state of a tree.  Usage: e2e_ktree.sh BINARY
+set -u
+BIN=${1:-./lockbench}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+. "$(dirname "$0")/lib.sh"
+export LOCKBENCH_CACHE=$OUT/cache
+ONE=$ROOT/tests/fixtures/ktree-onefile
+SPLIT=$ROOT/tests/fixtures/ktree-split
+RUN=(-r 1 --warmup 0.02 -d 0.1 --no-tune -q)
+
+# sos: the .so files in the cache.
+sos() { ls "$LOCKBENCH_CACHE"/*.so 2>/dev/null | wc -l; }
+
+# Build once (built), again (cached, the same file), and with -o.
+expect_exit 0 "build qspinlock" -- "$BIN" build-kernel-lock "$ONE"
+grep -q "^built $LOCKBENCH_CACHE/ktree-qspinlock-[0-9a-f]*\.so (qspinlock)\$" "$OUT/stdout" && ok \
+	|| bad "first build not 'built': $(cat "$OUT/stdout")"
+first=$(cut -d' ' -f2 "$OUT/stdout")
+expect_exit 0 "build again" -- "$BIN" build-kernel-lock "$ONE"
+[ "$(cat "$OUT/stdout")" = "cached $first (qspinlock)" ] && ok || bad "second build not cached: $(cat "$OUT/stdout")"
+expect_exit 0 "build -o" -- "$BIN" build-kernel-lock "$ONE" --lock qrwlock -o "$OUT/qrw.so"
+grep -q "^built $OUT/qrw.so (qrwlock)\$" "$OUT/stdout" && ok || bad "-o: $(cat "$OUT/stdout")"
+[ -x "$OUT/qrw.so" ] && ok || bad "-o file missing"
+expect_exit 0 "build osq, split" -- sh -c "'$BIN' build-kernel-lock '$ONE' --lock osq &&
+	'$BIN' build-kernel-lock '$SPLIT'"
+[ "$(sos)" -eq 4 ] && ok || bad "cache holds $(sos) plugins, want 4"
+
+# A changed lock file is a miss; the copy of the tree is another tree
+# only by content, so the untouched copy hits.
+cp -r "$ONE" "$OUT/tree"
+expect_exit 0 "copy of the tree" -- "$BIN" build-kernel-lock "$OUT/tree"
+grep -q "^cached $first " "$OUT/stdout" && ok || bad "identical copy not cached: $(cat "$OUT/stdout")"
+echo "/* a patch */" >>"$OUT/tree/kernel/locking/mcs_spinlock.h"
+expect_exit 0 "changed header" -- "$BIN" build-kernel-lock "$OUT/tree"
+grep -q "^built " "$OUT/stdout" && ! grep -q "$first" "$OUT/stdout" && ok \
+	|| bad "changed header not rebuilt: $(cat "$OUT/stdout")"
+
+# The plugin loads anywhere and says where it came from.
+expect_exit 0 "list -v of a built plugin" -- "$BIN" list locks -v --plugin kt="$OUT/qrw.so"
+grep -q "^qrwlock_kt .*reader-writer" "$OUT/stdout" && ok || bad "qrwlock_kt not listed"
+grep -q "tree: $ONE (not a git work tree)" "$OUT/stdout" && ok || bad "list -v: no tree line"
+grep -q "   kernel/locking/qrwlock.c sha256:$(sha256sum "$ONE/kernel/locking/qrwlock.c" | cut -c1-16)" \
+	"$OUT/stdout" && ok || bad "list -v: qrwlock.c and its hash not listed"
+
+# Trees the layer cannot build: one line naming the file and the
+# compiler's first error, exit 2, no plugin and no build directory left.
+cp -r "$ONE" "$OUT/bad"
+sed -i 's/^static DEFINE_PER_CPU_ALIGNED/static DEFINE_STATIC_KEY_FALSE(qspinlock_key);\n&/' \
+	"$OUT/bad/kernel/locking/qspinlock.c"
+n=$(sos)
+bad_input "unknown construct" \
+	"^lockbench: kernel tree ($OUT/bad): cannot build qspinlock: kernel/locking/qspinlock.c:[0-9]*:[0-9]*: error: " \
+	build-kernel-lock "$OUT/bad"
+[ "$(sos)" -eq "$n" ] && ok || bad "a failed build left a plugin"
+ls -d "$LOCKBENCH_CACHE"/build-* >/dev/null 2>&1 && bad "a failed build left its directory" || ok
+bad_input "failed build, -o" "cannot build qspinlock" build-kernel-lock "$OUT/bad" -o "$OUT/bad.so"
+[ -e "$OUT/bad.so" ] && bad "failed build wrote -o" || ok
+bad_input "run on a bad tree" "cannot build qspinlock" --kernel-tree x="$OUT/bad" -l qspinlock_x -t 1
+bad_input "not a tree" "not a kernel source tree (no kernel/locking/)" build-kernel-lock "$OUT"
+bad_input "no such lock" "no lock rwsem (valid: qspinlock, qrwlock, osq)" \
+	build-kernel-lock "$ONE" --lock rwsem
+bad_input "tree without the lock" "cannot build osq: the tree lacks kernel/locking/osq_lock.c" \
+	build-kernel-lock "$SPLIT" --lock osq
+bad_input "no tree" "no tree given" build-kernel-lock
+bad_input "missing dir" "kernel tree ($OUT/nosuch): No such file or directory" \
+	--kernel-tree "$OUT/nosuch" -l ticket -t 1
+
+# Two trees in one run, every lock of the one-file tree, 1, 2 and 8
+# threads: the exclusion check passes, one table with rel%, and the JSON
+# carries each tree's provenance.
+expect_exit 0 "two trees" -- "$BIN" --kernel-tree one="$ONE" --kernel-tree split="$SPLIT" \
+	-l qspinlock_one,qspinlock_split,qrwlock_one,osq_one -t 1,2,8 --watchdog 60 "${RUN[@]}" \
+	-f table,json -o "$OUT/two.json"
+grep -q "^Lock: *qspinlock_one *qspinlock_split" "$OUT/stdout" && ok || bad "no two-tree table"
+grep -q "rel" "$OUT/stdout" && ok || bad "table lacks rel%"
+python3 - "$OUT/two.json" "$ONE" "$SPLIT" <<'PY' && ok || bad "two trees json"
+import hashlib, json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["name"]: x for x in d["variants"]}
+for name, tree, f in (("qspinlock_one", sys.argv[2], "kernel/locking/qspinlock.c"),
+                      ("qspinlock_split", sys.argv[3], "kernel/locking/qspinlock.h"),
+                      ("qrwlock_one", sys.argv[2], "kernel/locking/qrwlock.c"),
+                      ("osq_one", sys.argv[2], "kernel/locking/osq_lock.c")):
+    s = v[name]["source"]
+    assert s["tree"] == tree and s["git"] is None, s
+    want = hashlib.sha256(open(tree + "/" + f, "rb").read()).hexdigest()
+    assert s["files"][f] == want, (name, s["files"])
+    assert s["compiler"] and "-DCONFIG_NR_CPUS=" in s["cflags"], s
+    assert v[name]["plugin"].startswith(s["layer"][:0]) and v[name]["loop"] == "generic"
+pts = d["points"]
+assert sorted({p["threads"] for p in pts}) == [1, 2, 8], pts
+for p in pts:
+    assert p["status"] == "ok", p
+    for r in p["runs"]:
+        e = r["exclusion"]
+        assert e["checked"] and e["ok"] and e["counter"] == e["total_ops"] > 0, (p["variant"], e)
+PY
+# compare keeps the provenance of a saved run.
+cp "$OUT/two.json" "$OUT/two-again.json"
+expect_exit 0 "compare keeps source" -- "$BIN" compare -f json -o "$OUT/cmp.json" \
+	"$OUT/two.json" "$OUT/two-again.json"
+python3 -c "
+import json; d=json.load(open('$OUT/cmp.json'))
+assert any(v.get('source', {}).get('tree') == '$SPLIT' for v in d['variants'])" && ok \
+	|| bad "compare dropped the source"
+
+# A tree whose lock does not exclude is FAILED, exit 1, like any lock.
+cp -r "$ONE" "$OUT/broken"
+sed -i 's/if (likely(atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL)))/if (1)/' \
+	"$OUT/broken/include/asm-generic/qspinlock.h"
+expect_exit 1 "broken tree lock" -- "$BIN" --kernel-tree broken="$OUT/broken" -l qspinlock_broken \
+	-t 2 --cs-ns 300 "${RUN[@]}"
+grep -q "FAILED" "$OUT/stdout" && ok || bad "broken tree lock not FAILED"
+
+# A git work tree: its describe, commit and dirty state are recorded,
+# and a new commit is another build.
+if command -v git >/dev/null; then
+	cp -r "$ONE" "$OUT/git"
+	git -C "$OUT/git" init -q && git -C "$OUT/git" add -A &&
+		git -C "$OUT/git" -c user.name=t -c user.email=t@t commit -qm v1
+	expect_exit 0 "git tree" -- "$BIN" build-kernel-lock "$OUT/git" -o "$OUT/git.so"
+	head=$(git -C "$OUT/git" rev-parse HEAD)
+	"$BIN" list locks -v --plugin g="$OUT/git.so" >"$OUT/list" 2>&1
+	grep -q "tree: $OUT/git (git ${head:0:12}, commit ${head:0:12})" "$OUT/list" && ok \
+		|| bad "git state: $(grep tree: "$OUT/list")"
+	echo "/* dirty */" >>"$OUT/git/kernel/locking/qspinlock.c"
+	expect_exit 0 "dirty git tree" -- "$BIN" build-kernel-lock "$OUT/git" -o "$OUT/git.so"
+	"$BIN" list locks -v --plugin g="$OUT/git.so" >"$OUT/list" 2>&1
+	grep -q "tree: $OUT/git (git ${head:0:12}-dirty, commit ${head:0:12}, dirty)" "$OUT/list" \
+		&& ok || bad "dirty state: $(grep tree: "$OUT/list")"
+fi
+
+# help and usage name the command and the option.
+expect_exit 0 "help build-kernel-lock" -- "$BIN" help build-kernel-lock
+grep -q "^usage: lockbench build-kernel-lock DIR \[--lock L\] \[-o FILE.so\]" "$OUT/stdout" && ok \
+	|| bad "help build-kernel-lock"
+expect_exit 0 "--help" -- "$BIN" --help
+grep -q -- "--kernel-tree \[TAG=\]DIR" "$OUT/stdout" && ok || bad "--help lacks --kernel-tree"
+
+echo "e2e_ktree: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
