@@ -188,6 +188,25 @@ for p in d["points"]:
 PY
 done
 
+# A run stopped (SIGSTOP for 2 s inside a 0.3 s window, then SIGCONT):
+# flagged window_stretched, marked !, and the others not.
+"$BIN" -l tas -t 1 -r 3 --warmup 0.05 -d 0.3 --no-tune -q -f table,json \
+	-o table="$OUT/st.txt",json="$OUT/st.json" &
+pid=$!
+sleep 0.45
+kill -STOP $pid
+sleep 2
+kill -CONT $pid
+wait $pid && ok || bad "stopped run: exit $?"
+python3 - "$OUT/st.json" <<'PY' && ok || bad "stopped run: window_stretched"
+import json, sys
+runs = json.load(open(sys.argv[1]))["points"][0]["runs"]
+st = [r for r in runs if "window_stretched" in r["flags"]]
+assert len(st) >= 1 and all(r["window_s"] > 1.5 for r in st), [(r["window_s"], r["flags"]) for r in runs]
+assert all("window_stretched" not in r["flags"] for r in runs if r["window_s"] < 0.4), runs
+PY
+grep -q "window stretched" "$OUT/st.txt" && ok || bad "stopped run: note: $(cat "$OUT/st.txt")"
+
 # topo --c2c prints the matrix of this machine.
 expect_exit 0 "topo --c2c" -- "$BIN" topo --c2c
 grep -q "^core-to-core round trip" "$OUT/stdout" && ok || bad "c2c heading"

@@ -212,6 +212,26 @@ static void test_issue_moved(void **state)
 /* A 1-thread run's clock off its point's: beyond speed_tolerance (2%)
  * once weighted like the issue rate; the run's clock is the mean of
  * its two readings, unknown when either is. */
+/* A window far longer than asked (the process stopped): flagged. */
+static void test_window_stretched(void **state)
+{
+	struct noise_opts o;
+	struct run_noise n = {.present = true, .window_req_s = 0.3, .window_s = 3.3};
+
+	(void)state;
+	noise_opts_default(&o);
+	assert_true(noise_window_stretched(0.3, 3.3));
+	assert_true(noise_window_stretched(0.5, 0.61));
+	assert_false(noise_window_stretched(0.5, 0.59));
+	assert_false(noise_window_stretched(0, 3.3));	/* unknown */
+	assert_false(noise_window_stretched(0.5, 0));
+	assert_int_equal(noise_run_flags(&n, NULL, &o), NOISE_STRETCHED);
+	assert_true(NOISE_NOISY & NOISE_STRETCHED);
+	assert_string_equal(noise_flag_name(5), "window_stretched");
+	n.window_s = 0.31;
+	assert_int_equal(noise_run_flags(&n, NULL, &o), 0);
+}
+
 static void test_speed_off(void **state)
 {
 	struct worker_noise w = {.speed_before = 3.3, .speed_after = 3.5};
@@ -742,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_issue_moved),
 		cmocka_unit_test(test_issue_flag_point),
 		cmocka_unit_test(test_speed_off),
+		cmocka_unit_test(test_window_stretched),
 		cmocka_unit_test(test_core_fit),
 		cmocka_unit_test(test_fit_flag_point),
 		cmocka_unit_test(test_summary_line),

@@ -176,6 +176,7 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 	uint64_t steal1;
 
 	n->present = true;
+	n->window_req_s = sp->duration_s;
 	n->npairs = nr->npairs;
 	n->pair_cpu = nr->pair_cpu;
 	n->probe_before = nr->before;
@@ -214,7 +215,9 @@ void noise_run_end(struct noise_run *nr, const struct run_spec *sp,
 {
 	if (!nr)
 		return;
-	if (out)
+	if (out) {
 		fill_sample(nr, sp, &out->noise);
+		out->noise.window_s = out->window_s;
+	}
 	noise_run_free_(nr);
 }

@@ -207,8 +207,8 @@ static bool env_notes(const struct results *r, const struct render_opts *o, FILE
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f)
 {
-	static const char *const what[] = {"placement changed", "steal", "migrated",
-					   NULL, "core speed moved"};
+	static const char *const what[NOISE_NFLAGS] = {"placement changed", "steal",
+		"migrated", NULL, "core speed moved", "window stretched"};
 	const struct results_noise *rn = &r->noise;
 	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
 	bool off = false;
@@ -226,7 +226,7 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 	if (flag) {
 		snprintf(line, sizeof(line), "!  noisy: %u of %u run%s flagged (", rn->flagged,
 			 rn->runs, rn->runs == 1 ? "" : "s");
-		for (unsigned i = 0; i < 5; i++)
+		for (unsigned i = 0; i < NOISE_NFLAGS; i++)
 			if (what[i] && rn->by_flag[i])
 				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
 					 rn->by_flag[i]), sep = ", ";

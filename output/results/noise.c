@@ -42,7 +42,7 @@ const char *noise_flag_name(unsigned i)
 {
 	static const char *const names[NOISE_NFLAGS] = {
 		"placement_changed", "steal", "migrated", "cs_length_off",
-		"core_speed_moved",
+		"core_speed_moved", "window_stretched",
 	};
 	return i < NOISE_NFLAGS ? names[i] : "?";
 }
@@ -398,6 +398,11 @@ static bool speed_moved(const struct run_noise *n, double tol)
 	return b > 0 && a > 0 && fabs(a / b - 1) > tol;
 }
 
+bool noise_window_stretched(double asked, double got)
+{
+	return asked > 0 && got > asked * 1.1 + 0.05;
+}
+
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 			 const struct noise_opts *o)
 {
@@ -420,6 +425,8 @@ unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 		f |= NOISE_CS_OFF;
 	if (o->speed_tolerance > 0 && speed_moved(n, o->speed_tolerance))
 		f |= NOISE_CORE_SPEED;
+	if (noise_window_stretched(n->window_req_s, n->window_s))
+		f |= NOISE_STRETCHED;
 	return f;
 }
 

@@ -46,11 +46,14 @@ enum noise_flag {
 	NOISE_MIGRATED = 1u << 2,  /* "migrated": a pinned worker ended elsewhere */
 	NOISE_CS_OFF = 1u << 3,    /* "cs_length_off": actual section length off */
 	NOISE_CORE_SPEED = 1u << 4,/* "core_speed_moved": the core-speed probe moved */
+	NOISE_STRETCHED = 1u << 5, /* "window_stretched": the window ran far longer
+				    * than asked (the process stopped or starved) */
 };
 /* The flags that make a run noisy (the ! mark, --exclude-flagged).
  * NOISE_CS_OFF is a property of the configuration, not of the run's luck. */
-#define NOISE_NOISY (NOISE_PLACEMENT | NOISE_STEAL | NOISE_MIGRATED | NOISE_CORE_SPEED)
-#define NOISE_NFLAGS 5
+#define NOISE_NOISY (NOISE_PLACEMENT | NOISE_STEAL | NOISE_MIGRATED | NOISE_CORE_SPEED | \
+		     NOISE_STRETCHED)
+#define NOISE_NFLAGS 6
 /* JSON name of flag bit i (0..NOISE_NFLAGS-1). */
 const char *noise_flag_name(unsigned i);
 
@@ -85,6 +88,9 @@ struct run_noise {
 	/* Sampled section lengths (median of the samples, NAN when none). */
 	double cs_requested, cs_actual, ncs_requested, ncs_actual;
 	unsigned cs_samples, ncs_samples;
+	/* The measured window: asked (-d) and as the monitor's clock saw it
+	 * (0: unknown). */
+	double window_req_s, window_s;
 	/* Flags a file recorded for a run whose measurements this model
 	 * does not hold (compare): used as they are when !present. */
 	unsigned recorded;
@@ -117,6 +123,14 @@ double noise_core_issue(const struct run_noise *n);
 
 unsigned noise_run_flags(const struct run_noise *n, const double *typical,
 			 const struct noise_opts *o);
+
+/*
+ * The window lasted more than 10% + 50 ms beyond the `asked` seconds
+ * (`got` from the monitor's clock): the process was stopped (SIGSTOP,
+ * a debugger) or starved, so its operations over the window do not
+ * tell the lock's rate.  Unknown values (0) flag nothing.
+ */
+bool noise_window_stretched(double asked, double got);
 
 /*
  * A 1-thread run's window issue rate `issue` off its point's `typical`

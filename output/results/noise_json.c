@@ -97,6 +97,7 @@ void noise_run_add_json(json_t *o, const struct run_noise *n, const struct point
 	json_object_set_new(o, "ncs_ns_requested", num(n->ncs_requested));
 	json_object_set_new(o, "ncs_ns_actual_median", num(n->ncs_actual));
 	json_object_set_new(o, "ncs_samples", json_integer(n->ncs_samples));
+	json_object_set_new(o, "window_requested_s", num(n->window_req_s > 0 ? n->window_req_s : NAN));
 	json_object_set_new(o, "flags", flags_json(n->flags));
 	json_object_set_new(o, "excluded", json_boolean(n->excluded));
 }
