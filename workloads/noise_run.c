@@ -18,6 +18,7 @@ struct wnoise {
 	struct cs_samples *samp;
 	struct rusage ru0;
 	double t0;               /* lb_mono_s() at the loop's start */
+	double win_share;        /* the monitor's (noise_worker_cpu_share()) */
 	struct worker_noise out;
 };
 
@@ -106,6 +107,12 @@ void noise_worker_begin(struct wnoise *wn)
 		return;
 	getrusage(RUSAGE_THREAD, &wn->ru0);
 	wn->t0 = lb_mono_s();
+}
+
+void noise_worker_cpu_share(struct wnoise *wn, double share)
+{
+	if (wn)
+		wn->win_share = share;
 }
 
 static double tv_s(struct timeval a)
@@ -210,6 +217,8 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 		const struct cs_samples *smp = nr->wn[i].samp;
 
 		n->w[i] = nr->wn[i].out;
+		if (nr->wn[i].win_share > 0) /* the window's, from outside */
+			n->w[i].cpu_share = nr->wn[i].win_share;
 		if (smp && smp->issue_n) {
 			n->w[i].issue_rate = smp->issue_sum / smp->issue_n;
 			n->w[i].issue_n = smp->issue_n;
