@@ -404,8 +404,8 @@ static void test_delay_carry(void **state)
 
 /* The sampled delays' correction of `extra` (sub-ticks).  A delay spins
  * what it counts less `extra`, and its true cost beyond its own reads is
- * `gap` ticks: the samples make `extra` settle on `gap`, noise around it
- * averaging out; an interrupted delay teaches nothing, `extra` never
+ * `gap` ticks: the samples make `extra` settle on `gap`, by steps that
+ * follow the errors' median through the noise around it; an interrupted delay teaches nothing, `extra` never
  * goes negative, turns (cap 0) have none.  Returns extra in ticks. */
 static double learn_run(struct wl_delay_cal *dc, int64_t gap, int64_t moved,
 			unsigned n)
@@ -414,7 +414,7 @@ static double learn_run(struct wl_delay_cal *dc, int64_t gap, int64_t moved,
 
 	for (unsigned i = 0; i < n; i++) {
 		int64_t spun = (((t + moved) << WL_SUB) - dc->extra) >> WL_SUB;
-		int64_t noise = i % 2 ? 9 : -9;
+		int64_t noise = (int64_t)(i % 19) - 9;
 
 		wl_delay_learn(dc, (uint64_t)(spun + gap + rd + noise), (uint64_t)t << WL_SUB,
 			       moved * (1 << WL_SUB), (double)rd);
@@ -430,14 +430,14 @@ static void test_delay_learn(void **state)
 	int64_t x;
 
 	(void)state;
-	e = learn_run(&dc, 30, 0, 800);
+	e = learn_run(&dc, 30, 0, 2000);
 	assert_true(e >= 29 && e <= 31);
-	e = learn_run(&dc, 12, -50, 800); /* the debt moved: counted t - 50 */
+	e = learn_run(&dc, 12, -50, 2000); /* the debt moved: counted t - 50 */
 	assert_true(e >= 11 && e <= 13);
 	x = dc.extra;
 	wl_delay_learn(&dc, 400 + 20 + 8 * 20 + 12, 400 << WL_SUB, 0, 20); /* preempted */
 	assert_int_equal(dc.extra, x);
-	assert_true(learn_run(&dc, -40, 0, 800) == 0);
+	assert_true(learn_run(&dc, -40, 0, 2000) == 0);
 	wl_delay_learn(&off, 400 + 20 + 50, 400 << WL_SUB, 0, 20);
 	assert_int_equal(off.extra, 0);
 

@@ -159,7 +159,7 @@ static double delay_over(const struct lb_tick_rate *r, const struct wl_spin_cal 
 /* A delay of nothing, in sub-ticks: its ordered read and the call. */
 static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin_cal *c)
 {
-	struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2, .extra = 0, .learn = 0};
+	struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2, .extra = 0};
 	uint64_t rng = 1;
 	double x[9];
 
@@ -182,7 +182,7 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 				     const struct wl_spin_cal *c, uint64_t t,
 				     bool exp, uint64_t rng, double floor)
 {
-	struct wl_delay_cal dc = {0, 0, 0};
+	struct wl_delay_cal dc = {0, 0};
 	double lim = 4 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB);
 	unsigned ok = 0;
 
@@ -351,26 +351,29 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
  * What a sampled delay of `t` sub-ticks took from outside (`span`: first
  * to last read around it, less the reads' own `empty`) beyond what
  * wl_delay() counted (the request and the debt's move, `moved`), as
- * delay_batch() measures it before the run: `extra` moves by a sixteenth
- * of it, so the cost of a delay beyond its own reads is learnt again all
- * along the run, under the run's own contention (beside a spinning
- * waiter it is not what it was alone).  A delay interrupted (over eight
- * reads off, or eight ticks on a counter coarser than a read) teaches
- * nothing; a section below the floor (cap 0) has no `extra`.
+ * delay_batch() measures it before the run: `extra` takes a step of a
+ * sixteenth of a tick towards it, so the cost of a delay beyond its own
+ * reads is learnt again all along the run, under the run's own
+ * contention (beside a spinning waiter it is not what it was alone).  A
+ * step, not a share of the error: `extra` then follows the errors'
+ * median, which an interrupt or a cold cache after a context switch
+ * (errors all on one side) does not move as it moves a mean.  A delay
+ * interrupted (over eight reads off, or eight ticks on a counter
+ * coarser than a read) teaches nothing; a section below the floor (cap
+ * 0) has no `extra`.
  */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		    int64_t moved, double empty)
 {
 	double o = ((double)span - empty) * (1 << WL_SUB) - (double)t - (double)moved;
 	double lim = 8 * fmax(empty, 1) * (1 << WL_SUB);
+	const int64_t step = (1 << WL_SUB) / 16;
 
 	if (!dc->cap || o <= -lim || o >= lim)
 		return;
-	dc->learn += (int64_t)o;
-	dc->extra += dc->learn / 16;
-	dc->learn %= 16;
+	dc->extra += o > 0 ? step : o < 0 ? -step : 0;
 	if (dc->extra < 0)
-		dc->extra = dc->learn = 0;
+		dc->extra = 0;
 }
 
 /* The section's delay (callers test e->cs_t first: no call without

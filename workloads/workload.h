@@ -134,11 +134,10 @@ struct worker {
 	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks;
 	/* wl_delay()'s per-section terms, in sub-ticks: the bound on the
 	 * error it carries (0: the delay is below what this host can hold,
-	 * calibrated turns), the cost of a delay beyond its own reads, and
-	 * the remainder of its last correction (sixteenths). */
+	 * calibrated turns) and the cost of a delay beyond its own reads. */
 	struct wl_delay_cal {
 		uint64_t cap;
-		int64_t extra, learn;
+		int64_t extra;
 	} cs_dc, ncs_dc;
 	struct wl_spin_cal {
 		uint64_t tail, step, cost, fine;
