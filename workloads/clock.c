@@ -96,8 +96,14 @@ uint64_t lb_ticks_slow(bool ordered)
 
 	if (!sim_read_ticks)
 		return lb_mono_ns();
-	if (ordered)
+	if (ordered) /* as lb_ticks_ordered() orders the real read */
+#if defined(__x86_64__) || defined(__i386__)
+		_mm_lfence();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("isb" ::: "memory");
+#else
 		atomic_thread_fence(memory_order_seq_cst);
+#endif
 	/* a read that costs sim_read_ticks more, the counter sampled half
 	 * way through it */
 	t0 = raw_ticks();
