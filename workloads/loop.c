@@ -171,7 +171,8 @@ static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin
 /*
  * wl_delay()'s terms for a section of mean `t` sub-ticks (exp: drawn as
  * wl_ncs_len() draws): turns (cap 0) below `floor`, what a delay of
- * nothing costs here; else the cap (four means and eight reads) and
+ * nothing costs here; else the cap (four means, eight reads and two
+ * steps of the counter) and
  * `extra`, found by three passes of batches timed from outside (about
  * 0.5 ms in all), each moving `extra` by the overshoot it measured.  A
  * pass whose overshoot is beyond four ordered reads and reads (a phase
@@ -188,7 +189,9 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 
 	if (!t || (double)t < floor)
 		return dc;
-	dc.cap = 4 * t + (uint64_t)(8 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB));
+	/* a counter that steps coarser than a delay: the debt holds a step */
+	dc.cap = 4 * t + (uint64_t)((8 * (r->ordered_ticks + r->read_ticks) + 2 * r->step_ticks) *
+				    (1 << WL_SUB));
 	dc.extra = (int64_t)(r->read_ticks * (1 << WL_SUB));
 	for (int pass = 0; pass < 6 && ok < 3; pass++) {
 		double over = delay_over(r, c, &dc, t, exp, &rng);
