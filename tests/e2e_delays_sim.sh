@@ -20,7 +20,7 @@ TOL=${LB_DELAY_TOL:-0.15}
 # check FILE KEY HOST: every nonzero request of the sweep in FILE within
 # TOL, sampled and (CPU share permitting) from outside.
 check() {
-	python3 - "$1" "$2" "$3" "$TOL" <<'PY' && ok || bad "$3: $2 delays off (above)"
+	python3 - "$1" "$2" "$3" "$TOL" <<'PY'
 import json, sys
 path, key, host, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 d = json.load(open(path))
@@ -45,29 +45,48 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# host_checks HOST [VAR=VALUE]: the delays on one host; 0 if all held.
+host_checks() {
+	local host=$1 f=$OUT/$1 rc=0
+	shift
+	# the default parallel section (exponential) and the critical section
+	env "$@" "$BIN" -l null -t 1 --cs-lines 1 --ncs-ns 0,100,400 "${SHORT[@]}" \
+		-o "$f.exp.json" 2>"$OUT/stderr" && check "$f.exp.json" ncs "$host" || rc=1
+	env "$@" "$BIN" -l null -t 1 --cs-lines 1 --cs-ns 0,100,400 --ncs-ns 0 "${SHORT[@]}" \
+		-o "$f.cs.json" 2>"$OUT/stderr" && check "$f.cs.json" cs "$host" || rc=1
+	# beside a waiter: both sections from their samples
+	env "$@" "$BIN" -l ticket -t 2 --cs-ns 100 --ncs-ns 100 "${SHORT[@]}" \
+		-o "$f.two.json" 2>"$OUT/stderr" &&
+		python3 - "$f.two.json" "$TOL" "$host" <<'PY' || rc=1
+import json, sys
+r = json.load(open(sys.argv[1]))["points"][0]["runs"][0]
+tol = float(sys.argv[2])
+for k in ("cs", "ncs"):
+    a = r[k + "_ns_actual_median"]
+    okay = a is not None and abs(a - 100) <= tol * 100
+    print("%-10s %-4s   100 sampled %6.1f beside a waiter (ticket) %s" % (
+          sys.argv[3], k, a or -1, "ok" if okay else "OFF"),
+          file=sys.stdout if okay else sys.stderr)
+    assert okay
+PY
+	return $rc
+}
+
+# A design that depends on the host is off on every try; a busy
+# machine's preemption is not: a host whose delays were off is measured
+# once more before it counts as a failure.
 for host in here clock+10 clock+30 pause+20 pause+120; do
 	case $host in
 	here) env=() ;;
 	clock+*) env=(LOCKBENCH_SIM_CLOCK_NS=${host#clock+}) ;;
 	pause+*) env=(LOCKBENCH_SIM_PAUSE_NS=${host#pause+}) ;;
 	esac
-	f=$OUT/$host
-	# the default parallel section (exponential) and the critical section
-	expect_exit 0 "$host exp" -- env "${env[@]}" "$BIN" -l null -t 1 --cs-lines 1 \
-		--ncs-ns 0,100,400 "${SHORT[@]}" -o "$f.exp.json" && check "$f.exp.json" ncs "$host"
-	expect_exit 0 "$host cs" -- env "${env[@]}" "$BIN" -l null -t 1 --cs-lines 1 \
-		--cs-ns 0,100,400 --ncs-ns 0 "${SHORT[@]}" -o "$f.cs.json" && check "$f.cs.json" cs "$host"
-	# beside a waiter: both sections from their samples
-	expect_exit 0 "$host ticket" -- env "${env[@]}" "$BIN" -l ticket -t 2 --cs-ns 100 \
-		--ncs-ns 100 "${SHORT[@]}" -o "$f.two.json" &&
-		python3 - "$f.two.json" "$TOL" <<'PY' && ok || bad "$host: delays beside a waiter off"
-import json, sys
-r = json.load(open(sys.argv[1]))["points"][0]["runs"][0]
-tol = float(sys.argv[2])
-for k in ("cs", "ncs"):
-    a = r[k + "_ns_actual_median"]
-    assert a is not None and abs(a - 100) <= tol * 100, (k, a)
-PY
+	if host_checks "$host" "${env[@]}"; then
+		ok
+	else
+		echo "e2e_delays_sim: $host: delays off, measuring again" >&2
+		host_checks "$host" "${env[@]}" && ok || bad "$host: delays off twice (above)"
+	fi
 done
 
 # The knobs reach the calibration: a read 30 ns dearer, a pause 120 ns

@@ -849,6 +849,26 @@ static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen
 	return intr && rc != RUN_HUNG ? RUN_INTERRUPTED : RUN_HUNG;
 }
 
+/* The window of a run whose workers are released: the monitor over the
+ * run's memory (with the workers' CPU clocks when noise is measured),
+ * then measure_counted(). */
+static int watch(const struct run_spec *sp, struct run_mem *m, struct monitor *mon,
+		 bool noise, struct run_sample *out, char *err, size_t errlen)
+{
+	int rc;
+
+	mon->slot = m->slot;
+	mon->rs = m->rs;
+	mon->x0 = m->x;
+	mon->x1 = m->x + sp->nthreads;
+	mon->args = m->args;
+	mon->cpu0 = noise ? calloc(sp->nthreads, sizeof(double)) : NULL;
+	rc = measure_counted(m, mon, out, err, errlen);
+	free(mon->cpu0);
+	mon->cpu0 = NULL;
+	return rc;
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
@@ -885,15 +905,8 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
 		atomic_store_explicit(&m.rs->go, 1, lb_rel);
 	}
-	mon.slot = m.slot;
-	mon.rs = m.rs;
-	mon.x0 = m.x;
-	mon.x1 = m.x + sp->nthreads;
-	mon.args = m.args;
-	mon.cpu0 = nr ? calloc(sp->nthreads, sizeof(double)) : NULL;
 	if (!rc)
-		rc = measure_counted(&m, &mon, out, err, errlen);
-	free(mon.cpu0);
+		rc = watch(sp, &m, &mon, nr != NULL, out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		snprintf(err, errlen,
