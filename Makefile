@@ -142,6 +142,7 @@ e2e: lockbench
 	tests/e2e_ktree.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
+	tests/e2e_delays_sim.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench
 	tests/e2e_sweep.sh ./lockbench
 	tests/e2e_counters.sh ./lockbench

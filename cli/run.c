@@ -4,6 +4,7 @@
  * set-up -> sweep -> restore) -> render.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "../output/results/noise_json.h"
 #include "../output/results/resume.h"
 #include "../topology/machine.h"
+#include "../workloads/loop.h"
 #include "../workloads/loops/loops.h"
 #include "cmds.h"
 #include "provenance.h"
@@ -347,6 +349,48 @@ static void run_prepare(struct run *run, const struct cli *c)
 			"--dry-run or 'lockbench topo'", c->topology);
 }
 
+/* The least nonzero --cs-ns / --ncs-ns of the run (its sweep's too);
+ * 0 if none. */
+static uint64_t least_delay(const struct config *cf, const char **opt)
+{
+	uint64_t least = 0;
+	unsigned n = cf->vparams ? cf->nlocks : 1;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct wl_params *p = cf->vparams ? &cf->vparams[i] : &cf->params;
+
+		if (p->cs_ns && (!least || p->cs_ns < least))
+			least = p->cs_ns, *opt = "--cs-ns";
+		if (p->ncs_ns && (!least || p->ncs_ns < least))
+			least = p->ncs_ns, *opt = "--ncs-ns";
+	}
+	return least;
+}
+
+/*
+ * Before the sweep: the shortest delay this host holds
+ * (wl_delay_floor_ns()); section lengths are checked only from there
+ * (noise_opts.cs_min_ns), and a request below it is said once, here,
+ * not after every point.
+ */
+static void delays_note(struct config *cf)
+{
+	const char *opt = "";
+	uint64_t least = least_delay(cf, &opt);
+	double floor;
+
+	if (!least)
+		return;
+	floor = ceil(wl_delay_floor_ns());
+	if ((double)cf->noise.cs_min_ns < floor)
+		cf->noise.cs_min_ns = (uint64_t)floor;
+	if ((double)least < floor && !cf->quiet)
+		cli_warn("note: %s %llu is below the shortest delay this host holds, "
+			 "%.0f ns (what one read of the clock and the call cost here): "
+			 "shorter delays are loop turns, not timed, and their lengths are "
+			 "not checked", opt, (unsigned long long)least, floor);
+}
+
 int cmd_run(const struct cli *c)
 {
 	struct run run;
@@ -361,6 +405,7 @@ int cmd_run(const struct cli *c)
 		run.o.measured = true;
 		outputs_open(&run.o);
 		install_signals();
+		delays_note(&run.cf);
 		rc = measure(&run, &r);
 		results_finalize(&r);
 		wrc = outputs_write(&run.o, &r);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
@@ -9,6 +10,7 @@
 #include "../topology/machine.h"
 #include "../topology/mem.h"
 #include "../workloads/clock.h"
+#include "../workloads/loop.h"
 #include "options.h"
 #include "rundoc.h"
 
@@ -214,27 +216,52 @@ json_t *run_order_json(const struct config *cf)
 }
 
 /* How a delay of `ns` is made: not at all, in calibrated loop turns
- * (a mean below two reads of the clock: what it cannot time), or spun
+ * (a mean below `floor`, what a delay of nothing costs here), or spun
  * on a deadline of the clock with each delay's error carried to the
  * next (workloads/loop.h, wl_delay()). */
-static const char *delay_method(const struct lb_tick_rate *t, uint64_t ns, bool exp)
+static const char *delay_method(double floor, uint64_t ns, bool exp)
 {
 	if (!ns)
 		return "none";
-	if ((double)ns < 2 * (double)t->read_ticks * t->ns_per_tick)
+	if ((double)ns < floor)
 		return exp ? "turns, deadline for draws above two clock reads" : "turns";
 	return "deadline, error carried";
+}
+
+/* A figure in ns, to 3 significant digits past the point where it
+ * matters (the JSON is read by people too). */
+static json_t *ns_real(double v)
+{
+	return json_real(round(v * 1000) / 1000);
 }
 
 json_t *calibration_json(const struct wl_params *p)
 {
 	const struct lb_tick_rate *t = lb_clock_rate();
+	double floor = wl_delay_floor_ns();
+	json_t *j = json_pack("{s:s, s:f}", "clock", t->name, "ticks_per_ns", t->per_ns);
+	struct wl_delay_check dc = {0, 0, false};
 
-	return json_pack("{s:s, s:f, s:f, s:s, s:s}",
-		"clock", t->name, "ticks_per_ns", t->per_ns,
-		"clock_read_ns", (double)t->read_ticks * t->ns_per_tick,
-		"cs_delay", delay_method(t, p->cs_ns, false),
-		"ncs_delay", delay_method(t, p->ncs_ns, !p->ncs_fixed));
+	json_object_set_new(j, "clock_read_ns", ns_real(t->read_ticks * t->ns_per_tick));
+	json_object_set_new(j, "clock_read_ordered_ns",
+			    ns_real(t->ordered_ticks * t->ns_per_tick));
+	json_object_set_new(j, "clock_resolution_ns", ns_real(lb_clock_resolution_ns(t)));
+	json_object_set_new(j, "clock_step_ns", ns_real(t->step_ticks * t->ns_per_tick));
+	json_object_set_new(j, "sample_span_ns", ns_real(t->span_ticks * t->ns_per_tick));
+	json_object_set_new(j, "relax_ns", ns_real(t->relax_ns));
+	json_object_set_new(j, "empty_loop_ns", ns_real(t->turn_ns));
+	json_object_set_new(j, "delay_floor_ns", ns_real(floor));
+	/* the overhead a 100 ns fixed delay is calibrated with (the
+	 * workers calibrate their own, for their own request) */
+	if (!wl_delay_measure(100, false, 0.2, &dc))
+		json_object_set_new(j, "delay_overhead_ns", ns_real(dc.overhead_ns));
+	json_object_set_new(j, "cs_delay", json_string(delay_method(floor, p->cs_ns, false)));
+	json_object_set_new(j, "ncs_delay",
+			    json_string(delay_method(floor, p->ncs_ns, !p->ncs_fixed)));
+	if (t->sim_clock_ns > 0 || t->sim_pause_ns > 0)
+		json_object_set_new(j, "simulated", json_pack("{s:f, s:f}",
+			"clock_ns", t->sim_clock_ns, "pause_ns", t->sim_pause_ns));
+	return j;
 }
 
 unsigned usable_cpus(const struct config *cf, const struct topo *t)

@@ -370,15 +370,15 @@ static void test_run_fairness(void **state)
  * and takes it off the debt, exactly.  The debt stays within [0, cap].
  * And since time only adds (a preempted delay is long, never short),
  * with extra = 0 a batch of delays never takes less than its requests
- * in all.  A cap of 0 (below the clock's resolution) leaves the debt
- * alone: calibrated turns.
+ * in all.  A cap of 0 (below the floor) leaves the debt alone:
+ * calibrated turns.  Requests, debt and cap are in sub-ticks.
  */
 static void test_delay_carry(void **state)
 {
 	const struct lb_tick_rate *r = lb_clock_rate();
-	uint64_t rd = r->read_ticks ? r->read_ticks : 1, base = 8 * rd;
+	uint64_t rd = (uint64_t)ceil(r->read_ticks), base = (8 * rd) << WL_SUB;
 	const struct wl_spin_cal c = {.tail = 4 * rd, .step = rd};
-	const struct wl_delay_cal dc = {.cap = base + 4 * rd, .extra = 0};
+	const struct wl_delay_cal dc = {.cap = base + ((4 * rd) << WL_SUB), .extra = 0};
 	const struct wl_delay_cal off = {.cap = 0, .extra = 0};
 	int64_t debt = (int64_t)dc.cap;
 	uint64_t asked = 0, t0;
@@ -389,66 +389,72 @@ static void test_delay_carry(void **state)
 	debt = 0;
 	t0 = lb_ticks();
 	for (unsigned i = 0; i < 3000; i++) {
-		uint64_t t = base * (i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 0) + rd / 2;
+		/* a fraction of a tick too: it is kept, not rounded away */
+		uint64_t t = base * (i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 0) + 77;
 
 		wl_delay(t, &c, &dc, &debt);
 		asked += t;
 		assert_true(debt >= 0 && debt <= (int64_t)dc.cap);
 	}
-	assert_true(lb_ticks() - t0 >= asked);
+	assert_true((lb_ticks() - t0) << WL_SUB >= asked);
 	debt = 5;
-	wl_delay(2, &c, &off, &debt);
+	wl_delay(2 << WL_SUB, &c, &off, &debt);
 	assert_int_equal(debt, 5);
 }
 
-/* The sampled delays' correction of `extra`.  A delay spins what it
- * counts less `extra`, and its true cost beyond its own reads is `gap`:
- * the samples make `extra` settle on `gap`, noise around it averaging
- * out; an interrupted delay teaches nothing, `extra` never goes
- * negative, turns (cap 0) have none. */
-static int64_t learn_run(struct wl_delay_cal *dc, int64_t gap, int64_t moved,
-			 unsigned n)
+/* The sampled delays' correction of `extra` (sub-ticks).  A delay spins
+ * what it counts less `extra`, and its true cost beyond its own reads is
+ * `gap` ticks: the samples make `extra` settle on `gap`, by steps that
+ * follow the errors' median through the noise around it; an interrupted delay teaches nothing, `extra` never
+ * goes negative, turns (cap 0) have none.  Returns extra in ticks. */
+static double learn_run(struct wl_delay_cal *dc, int64_t gap, int64_t moved,
+			unsigned n)
 {
-	const uint64_t rd = 20, t = 400;
+	const int64_t rd = 20, t = 400;
 
 	for (unsigned i = 0; i < n; i++) {
-		int64_t spun = (int64_t)t + moved - dc->extra, noise = i % 2 ? 9 : -9;
+		int64_t spun = (((t + moved) << WL_SUB) - dc->extra) >> WL_SUB;
+		int64_t noise = (int64_t)(i % 19) - 9;
 
-		wl_delay_learn(dc, (uint64_t)(spun + gap + (int64_t)rd + noise), t, moved, rd);
+		wl_delay_learn(dc, (uint64_t)(spun + gap + rd + noise), (uint64_t)t << WL_SUB,
+			       moved * (1 << WL_SUB), (double)rd);
 	}
-	return dc->extra;
+	return (double)dc->extra / (1 << WL_SUB);
 }
 
 static void test_delay_learn(void **state)
 {
-	struct wl_delay_cal dc = {.cap = 480, .extra = 5};
+	struct wl_delay_cal dc = {.cap = 480 << WL_SUB, .extra = 5 << WL_SUB};
 	struct wl_delay_cal off = {.cap = 0, .extra = 0};
-	int64_t e;
+	double e;
+	int64_t x;
 
 	(void)state;
-	e = learn_run(&dc, 30, 0, 400);
+	e = learn_run(&dc, 30, 0, 2000);
 	assert_true(e >= 29 && e <= 31);
-	e = learn_run(&dc, 12, -50, 400); /* the debt moved: counted t - 50 */
+	e = learn_run(&dc, 12, -50, 2000); /* the debt moved: counted t - 50 */
 	assert_true(e >= 11 && e <= 13);
-	wl_delay_learn(&dc, 400 + 20 + 8 * 20 + 12, 400, 0, 20); /* preempted */
-	assert_int_equal(dc.extra, e);
-	assert_int_equal(learn_run(&dc, -40, 0, 400), 0);
-	wl_delay_learn(&off, 400 + 20 + 50, 400, 0, 20);
+	x = dc.extra;
+	wl_delay_learn(&dc, 400 + 20 + 8 * 20 + 12, 400 << WL_SUB, 0, 20); /* preempted */
+	assert_int_equal(dc.extra, x);
+	assert_true(learn_run(&dc, -40, 0, 2000) == 0);
+	wl_delay_learn(&off, 400 + 20 + 50, 400 << WL_SUB, 0, 20);
 	assert_int_equal(off.extra, 0);
 
-	/* A counter coarser than a read (arm64's 10-40 ns ticks: a read
-	 * costs 0): errors within eight ticks still teach, quantised to
-	 * +-1 tick; an interrupted delay still does not. */
+	/* A counter coarser than a read (arm64's 10-40 ns ticks: an empty
+	 * interval reads 0): errors within eight ticks still teach; an
+	 * interrupted delay still does not. */
 	{
-		struct wl_delay_cal coarse = {.cap = 10, .extra = 0};
+		struct wl_delay_cal coarse = {.cap = 10 << WL_SUB, .extra = 0};
 
-		for (unsigned i = 0; i < 400; i++)
-			wl_delay_learn(&coarse, (uint64_t)(6 + 3 + (i % 2 ? 1 : -1) - coarse.extra),
-				       6, 0, 0);
-		assert_true(coarse.extra >= 2 && coarse.extra <= 4);
-		e = coarse.extra;
-		wl_delay_learn(&coarse, 6 + 40, 6, 0, 0);
-		assert_int_equal(coarse.extra, e);
+		for (unsigned i = 0; i < 800; i++)
+			wl_delay_learn(&coarse, (uint64_t)(6 + 3 + (i % 2 ? 1 : -1) -
+							   (coarse.extra >> WL_SUB)),
+				       6 << WL_SUB, 0, 0);
+		assert_true(coarse.extra >= 2 << WL_SUB && coarse.extra <= 4 << WL_SUB);
+		x = coarse.extra;
+		wl_delay_learn(&coarse, 6 + 40, 6 << WL_SUB, 0, 0);
+		assert_int_equal(coarse.extra, x);
 	}
 }
 

@@ -42,8 +42,7 @@ static void warn_lengths(const struct config *c, struct results *r,
 		return;
 	p->noise.cs_warned = true;
 	fprintf(stderr, "lockbench: warning: %s at %u thread%s: %s (off by more than "
-		"%.0f%%; the machine busy, or delays below the clock's resolution?); other points: the "
-		"note under the table\n",
+		"%.0f%%; the machine busy?); other points: the note under the table\n",
 		c->locks[st->variant]->ops->name, c->threads[st->row],
 		c->threads[st->row] == 1 ? "" : "s", msg, c->noise.cs_tolerance * 100);
 }

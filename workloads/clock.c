@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -58,11 +61,227 @@ static double tsc_per_ns(void)
 }
 #endif
 
+/* The simulated host's extra cost of a read and of a relax, in ticks
+ * of the real counter (0: off). */
+static uint64_t sim_read_ticks, sim_relax_ticks;
+
+/* The real counter, whatever lb_ticks_hw says. */
+static uint64_t raw_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (rate.source == LB_TICKS_TSC)
+		return __rdtsc();
+#elif defined(__aarch64__)
+	if (rate.source == LB_TICKS_CNTVCT) {
+		uint64_t v;
+
+		__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+		return v;
+	}
+#endif
+	return lb_mono_ns();
+}
+
+/* Spin until `t` ticks after t0 (the spin's own reads add about one
+ * read: a simulated read costs the real one and `t`). */
+static void raw_spin(uint64_t t0, uint64_t t)
+{
+	while (raw_ticks() - t0 < t)
+		;
+}
+
+uint64_t lb_ticks_slow(bool ordered)
+{
+	uint64_t t0;
+
+	if (!sim_read_ticks)
+		return lb_mono_ns();
+	if (ordered) /* as lb_ticks_ordered() orders the real read */
+#if defined(__x86_64__) || defined(__i386__)
+		_mm_lfence();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("isb" ::: "memory");
+#else
+		atomic_thread_fence(memory_order_seq_cst);
+#endif
+	/* a read that costs sim_read_ticks more, the counter sampled half
+	 * way through it */
+	t0 = raw_ticks();
+	raw_spin(t0, sim_read_ticks);
+	return t0 + sim_read_ticks / 2;
+}
+
+bool lb_relax_sim;
+
+void lb_relax_slow(void)
+{
+	raw_spin(raw_ticks(), sim_relax_ticks);
+}
+
+/* A simulated host's extra cost (ns) from the environment: 0 when unset;
+ * a value that is not a number from 0 to 1 ms is ignored, with a line. */
+static double sim_env(const char *name)
+{
+	const char *s = getenv(name);
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return 0;
+	v = strtod(s, &end);
+	if (*end || !(v >= 0 && v <= 1e6)) {
+		fprintf(stderr, "lockbench: %s (%s): not a number of ns from 0 to "
+			"1000000, ignored\n", name, s);
+		return 0;
+	}
+	return v;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Ticks per call of `fn` in a loop: one trial, as many calls as fit in
+ * ~20 us (at least 64), timed at both ends. */
+static double per_call(void (*fn)(void *), void *arg)
+{
+	uint64_t span = (uint64_t)(20000 * rate.per_ns) + 1;
+	uint64_t t0 = lb_ticks(), t, n = 0;
+
+	do {
+		for (unsigned k = 0; k < 64; k++)
+			fn(arg);
+		n += 64;
+	} while ((t = lb_ticks()) - t0 < span);
+	return (double)(t - t0) / (double)n;
+}
+
+static void call_read(void *sink)
+{
+	*(volatile uint64_t *)sink = lb_ticks();
+}
+
+static void call_ordered(void *sink)
+{
+	*(volatile uint64_t *)sink = lb_ticks_ordered();
+}
+
+static void call_relax(void *arg)
+{
+	(void)arg;
+	lb_relax();
+}
+
+static void call_turns(void *arg)
+{
+	(void)arg;
+	lb_turns(64);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The counter's step: the median of the nonzero differences between
+ * consecutive reads in a loop of 1024 reads.  On a counter that ticks
+ * slower than it is read, the tick; else about a read's cost.  (Not the
+ * least difference, nor their gcd: one pair that overlapped in the
+ * pipeline would make either a single tick.) */
+static double counter_step(void)
+{
+	uint64_t d[1024], prev = lb_ticks(), now;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < 1024; i++) {
+		now = lb_ticks();
+		if (now != prev)
+			d[n++] = now - prev;
+		prev = now;
+	}
+	if (!n)
+		return 1;
+	qsort(d, n, sizeof(d[0]), cmp_u64);
+	return (double)d[n / 2];
+}
+
+/* An empty interval as the samples time it: the mean of 512 pairs, a
+ * pair over 8 reads long (preempted) left out. */
+static double empty_span(double lim)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < 512; k++) {
+		uint64_t a = lb_ticks_ordered(), b = lb_ticks(), d = b - a;
+
+		if ((double)d > lim)
+			continue;
+		sum += (double)d;
+		n++;
+	}
+	return n ? sum / n : 0;
+}
+
+/*
+ * The costs of struct lb_tick_rate.  Nine rounds, each one trial of
+ * every figure, 0.2 ms apart, after 2 ms of spinning (a core that slept
+ * is slow for its first milliseconds): a figure is the least of its
+ * nine trials.  Each trial is a long loop, so the least is not a pair
+ * that overlapped but the cost when the core was not shared; a slow
+ * phase of the host (a busy sibling thread, a preempted vCPU) inflates
+ * a round, never shrinks it.  The turn is the median: an empty loop
+ * runs at one or two turns a cycle depending on where it lands in the
+ * core's caches, a mode that comes and goes.  And floors: nothing timed in a loop costs
+ * less than the loop's own turn.
+ */
+static void costs_init(void)
+{
+	double turns[9], turn, rd = HUGE_VAL, ord = HUGE_VAL, rlx = HUGE_VAL;
+	double span = HUGE_VAL, step = HUGE_VAL;
+	uint64_t sink, t0 = lb_mono_ns();
+
+	while (lb_mono_ns() - t0 < 2000000)
+		;
+	for (unsigned i = 0; i < 9; i++) {
+		turns[i] = per_call(call_turns, NULL) / 64;
+		rd = fmin(rd, per_call(call_read, &sink));
+		ord = fmin(ord, per_call(call_ordered, &sink));
+		rlx = fmin(rlx, per_call(call_relax, NULL));
+		span = fmin(span, empty_span(8 * (rd + ord) + 8));
+		step = fmin(step, counter_step());
+		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 200000;)
+			;
+	}
+	qsort(turns, 9, sizeof(turns[0]), cmp_dbl);
+	turn = turns[4];
+	rate.turn_ns = turn * rate.ns_per_tick;
+	rate.read_ticks = fmax(rd, turn);
+	rate.ordered_ticks = fmax(ord, rate.read_ticks);
+	rate.relax_ns = fmax(rlx, turn) * rate.ns_per_tick;
+	rate.span_ticks = span;
+	rate.step_ticks = step;
+}
+
+static void sim_init(void)
+{
+	rate.sim_clock_ns = sim_env("LOCKBENCH_SIM_CLOCK_NS");
+	rate.sim_pause_ns = sim_env("LOCKBENCH_SIM_PAUSE_NS");
+	sim_read_ticks = (uint64_t)(rate.sim_clock_ns * rate.per_ns + 0.5);
+	sim_relax_ticks = (uint64_t)(rate.sim_pause_ns * rate.per_ns + 0.5);
+	if (sim_read_ticks)
+		lb_ticks_hw = false;
+	lb_relax_sim = sim_relax_ticks != 0;
+}
+
 static void rate_init(void)
 {
-	uint64_t best = UINT64_MAX;
-
-	rate = (struct lb_tick_rate){LB_TICKS_VDSO, 1, 1, 0, "vdso"};
+	rate = (struct lb_tick_rate){.source = LB_TICKS_VDSO, .per_ns = 1, .name = "vdso"};
 #if defined(__aarch64__)
 	{
 		uint64_t f;
@@ -87,17 +306,17 @@ static void rate_init(void)
 #endif
 	rate.ns_per_tick = 1 / rate.per_ns;
 	lb_ticks_hw = rate.source != LB_TICKS_VDSO;
-	for (unsigned i = 0; i < 16; i++) {
-		uint64_t t0 = lb_ticks(), t1 = lb_ticks();
-
-		if (t1 - t0 < best)
-			best = t1 - t0;
-	}
-	rate.read_ticks = best;
+	sim_init();
+	costs_init();
 }
 
 const struct lb_tick_rate *lb_clock_rate(void)
 {
 	pthread_once(&rate_once, rate_init);
 	return &rate;
+}
+
+double lb_clock_resolution_ns(const struct lb_tick_rate *r)
+{
+	return fmax(r->read_ticks, r->step_ticks) * r->ns_per_tick;
 }

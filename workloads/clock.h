@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "lockbench/atomics.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 #endif
@@ -46,23 +48,85 @@ enum lb_tick_source {
 	LB_TICKS_CNTVCT,/* arm64 virtual counter */
 };
 
+/*
+ * The clock and what this host's timing primitives cost, measured once
+ * at start-up (lb_clock_rate()).  Every cost is the median of nine
+ * trials, each a long loop of the primitive timed by the clock at both
+ * ends (total / count): a loop of reads, not the difference of two
+ * back-to-back reads, which can be a single tick when the two overlap
+ * in the pipeline.  So the figures come out the same from one
+ * invocation to the next (docs/method.md, "Calibration").  The costs in
+ * ticks are fractions: on a counter that ticks every 10-40 ns (arm64 at
+ * 25-100 MHz) a read costs well under one tick.
+ */
 struct lb_tick_rate {
 	enum lb_tick_source source;
-	double per_ns;      /* ticks per nanosecond */
+	double per_ns;        /* ticks per nanosecond */
 	double ns_per_tick;
-	uint64_t read_ticks;/* cost of one lb_ticks() read (least of a few) */
-	const char *name;   /* "tsc", "cntvct" or "vdso" (JSON) */
+	double read_ticks;    /* one lb_ticks() in a loop of reads */
+	double ordered_ticks; /* one lb_ticks_ordered() in a loop of them */
+	/* What an empty interval reads, timed as the section samples time
+	 * one (lb_ticks_ordered(), then lb_ticks()): the median of nine
+	 * groups' means of 512 pairs, which the samples
+	 * subtract.  A mean, not the least: unbiased on a coarse counter. */
+	double span_ticks;
+	double step_ticks;    /* the counter's step between two reads that differ */
+	double relax_ns;      /* one lb_relax() (cpu_relax() and a simulated host's) */
+	double turn_ns;       /* one turn of the empty loop, lb_turns() */
+	double sim_clock_ns;  /* LOCKBENCH_SIM_CLOCK_NS (0: off) */
+	double sim_pause_ns;  /* LOCKBENCH_SIM_PAUSE_NS (0: off) */
+	const char *name;     /* "tsc", "cntvct" or "vdso" (JSON) */
 };
 
 /*
- * The tick source and its rate, measured once (about 2 ms against
- * CLOCK_MONOTONIC for the TSC; read from CNTFRQ_EL0 on arm64).  Thread
- * safe; call it before the workers start so they only read the result.
+ * The tick source, its rate and the costs above, measured once (about
+ * 3 ms: 2 ms of them the TSC against CLOCK_MONOTONIC; arm64 reads its
+ * rate from CNTFRQ_EL0).  Thread safe; call it before the workers start
+ * so they only read the result.  The simulated-host test knobs
+ * (LOCKBENCH_SIM_CLOCK_NS, LOCKBENCH_SIM_PAUSE_NS: lockbench.1,
+ * ENVIRONMENT) are read here, once.
  */
 const struct lb_tick_rate *lb_clock_rate(void);
 
-/* Whether lb_ticks() reads a hardware counter (set by lb_clock_rate()). */
+/* The shortest interval the clock can tell apart, in ns: a read's cost
+ * or the counter's step, whichever is longer. */
+double lb_clock_resolution_ns(const struct lb_tick_rate *r);
+
+/*
+ * Whether lb_ticks() reads a hardware counter inline (set by
+ * lb_clock_rate()); false: lb_ticks_slow() (CLOCK_MONOTONIC, or a
+ * simulated host), so a simulated host costs the real one nothing but
+ * the branch every read already had.
+ */
 extern bool lb_ticks_hw;
+/* A read the slow way; `ordered` as lb_ticks_ordered(). */
+uint64_t lb_ticks_slow(bool ordered);
+
+/* Whether lb_relax() adds a simulated host's pause cost
+ * (LOCKBENCH_SIM_PAUSE_NS; set by lb_clock_rate()). */
+extern bool lb_relax_sim;
+void lb_relax_slow(void);
+
+/*
+ * The harness's pause in a spin on a deadline (workloads/loop.h):
+ * cpu_relax(), and on a simulated host its extra cost.  Only the delays
+ * call it, never the loop without delays; the locks' own spin loops
+ * call cpu_relax() and are not slowed by the knob.
+ */
+static inline void lb_relax(void)
+{
+	cpu_relax();
+	if (__builtin_expect(lb_relax_sim, 0))
+		lb_relax_slow();
+}
+
+/* `n` turns of the empty loop: the finest delay there is, below one
+ * read of the clock (its cost: lb_tick_rate.turn_ns). */
+static inline __attribute__((always_inline)) void lb_turns(uint64_t n)
+{
+	while (n--)
+		__asm__ __volatile__("");
+}
 
 /* Read the tick counter: a handful of instructions, no fence.  The read
  * may execute ahead of the instructions before it, by as much as a cache
@@ -81,7 +145,7 @@ static inline uint64_t lb_ticks(void)
 		return v;
 	}
 #endif
-	return lb_mono_ns();
+	return lb_ticks_slow(false);
 }
 
 /*
@@ -110,7 +174,7 @@ static inline uint64_t lb_ticks_ordered(void)
 		return v;
 	}
 #endif
-	return lb_mono_ns();
+	return lb_ticks_slow(true);
 }
 
 #endif

@@ -5,7 +5,9 @@
  * the same pieces as the common path with the clock around them.  They
  * call the lock through pointers: one operation in `every`.
  */
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "../output/results/stats.h"
@@ -23,6 +25,14 @@ static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
 	return ns && t < 1 ? 1 : (uint64_t)t;
 }
 
+/* ns in wl_delay()'s sub-ticks (loop.h, WL_SUB). */
+static uint64_t ns_to_sub(const struct lb_tick_rate *r, uint64_t ns)
+{
+	double t = (double)ns * r->per_ns * (1 << WL_SUB) + 0.5;
+
+	return ns && t < 1 ? 1 : (uint64_t)t;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -36,6 +46,15 @@ static uint64_t median31(uint64_t *x)
 	return x[15];
 }
 
+static double least(const double *x, unsigned n)
+{
+	double m = x[0];
+
+	for (unsigned i = 1; i < n; i++)
+		m = fmin(m, x[i]);
+	return m;
+}
+
 /*
  * Correct wl_spin()'s cost by what it overshoots, timed as the section
  * samples are, over delays of 3 to 15 clock steps: with a counter that
@@ -45,15 +64,15 @@ static uint64_t median31(uint64_t *x)
  */
 static void spin_trim(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 {
-	int64_t sum = 0, lim = 4 * (int64_t)(c->step ? c->step : 1);
+	int64_t sum = 0, lim = 4 * (int64_t)c->step;
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < 96; i++) {
-		uint64_t t = (3 + i % 13) * (c->step ? c->step : 1), t0 = lb_ticks();
+		uint64_t t = (3 + i % 13) * c->step, t0 = lb_ticks_ordered();
 		int64_t e;
 
 		wl_spin(t, c);
-		e = (int64_t)(lb_ticks() - t0) - (int64_t)r->read_ticks - (int64_t)t;
+		e = (int64_t)(lb_ticks() - t0) - (int64_t)(r->span_ticks + 0.5) - (int64_t)t;
 		if (e > -lim && e < lim) {
 			sum += e;
 			n++;
@@ -67,92 +86,167 @@ static void spin_trim(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 }
 
 /* wl_spin()'s calibration on this CPU now (struct wl_spin_cal): the
- * medians of a few trials, timed the way the section samples are. */
+ * clock's figures (lb_clock_rate()), and the cost of a spin of nothing,
+ * the median of a few trials timed the way the section samples are. */
 static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 {
-	const uint64_t turns = 4096;
 	struct wl_spin_cal none = {0, 0, 0, 0};
 	uint64_t x[31], d;
+	double step = fmax(r->read_ticks, r->step_ticks);
 
-	c->tail = ns_to_ticks(r, WL_SPIN_TAIL_NS);
-	c->step = r->read_ticks;
+	c->step = (uint64_t)ceil(step);
+	/* the last pause must end before the deadline: a pause and a read */
+	c->tail = (uint64_t)ceil(r->relax_ns * r->per_ns + r->read_ticks);
+	c->fine = (uint64_t)(65536.0 / (r->turn_ns * r->per_ns));
 	for (unsigned i = 0; i < 31; i++) {
-		uint64_t t0 = lb_ticks();
-
-		wl_turns(turns);
-		x[i] = lb_ticks() - t0;
-	}
-	d = median31(x);
-	c->fine = d > r->read_ticks ? (turns << 16) / (d - r->read_ticks) : 0;
-	for (unsigned i = 0; i < 31; i++) {
-		uint64_t t0 = lb_ticks();
+		uint64_t t0 = lb_ticks_ordered();
 
 		wl_spin(1, &none);
 		x[i] = lb_ticks() - t0;
 	}
 	d = median31(x);
-	c->cost = d > r->read_ticks ? d - r->read_ticks : 0;
+	c->cost = (double)d > r->span_ticks ? (uint64_t)((double)d - r->span_ticks) : 0;
 	spin_trim(r, c);
 }
 
-/* One pass of delay_cal(): `n` delays of mean `t` drawn as the loop
- * draws them, each timed from outside as a section sample is; returns
- * the mean of what they cost over what wl_delay() counted (ticks),
- * leaving out a delay interrupted (over eight reads off, or eight ticks
- * where a read costs less than one). */
-static int64_t delay_trial(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
-			   const struct wl_delay_cal *dc, uint64_t t, bool exp,
-			   uint64_t *rng, unsigned n)
+/*
+ * One batch of delay_cal(): `n` delays of mean `t` sub-ticks drawn as
+ * the loop draws them, back to back, timed from outside at both ends:
+ * what each took on average beyond what wl_delay() counted (the requests
+ * and the debt's move), in sub-ticks.  The ends' own reads are divided
+ * by n; what a delay's own reads do not see is not.
+ */
+static double delay_batch(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
+			  const struct wl_delay_cal *dc, uint64_t t, bool exp,
+			  uint64_t *rng, unsigned n)
 {
-	int64_t debt = 0, sum = 0, lim = 8 * (int64_t)(r->read_ticks ? r->read_ticks : 1);
-	unsigned k = 0;
+	int64_t debt = 0;
+	uint64_t asked = 0, t0, el;
 
+	t0 = lb_ticks_ordered();
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t ti = exp ? (t * lb_exp_table[lb_rand(rng) & 255] + 128) / 256 : t;
-		int64_t before = debt, o;
-		uint64_t t0 = lb_ticks_ordered();
 
+		asked += ti;
 		wl_delay(ti, c, dc, &debt);
-		o = (int64_t)(lb_ticks() - t0) - (int64_t)r->read_ticks;
-		/* less what wl_delay() counted: the request and the debt's move */
-		o -= (int64_t)ti + debt - before;
-		if (o > -lim && o < lim) {
-			sum += o;
-			k++;
-		}
 	}
-	return k ? sum / (int64_t)k : 0;
+	el = lb_ticks() - t0;
+	return (((double)el - r->span_ticks) * (1 << WL_SUB) - (double)asked -
+		(double)debt) / n;
+}
+
+/* Delays of mean `t` in a batch of about 20 us (at least 16). */
+static unsigned batch_n(const struct lb_tick_rate *r, uint64_t t)
+{
+	double n = 20000 * r->per_ns * (1 << WL_SUB) / (double)t;
+
+	return n < 16 ? 16 : n > 4096 ? 4096 : (unsigned)n;
+}
+
+/* The least of nine batches' overshoot (sub-ticks per delay): a batch
+ * preempted, or slowed by a busy sibling, only reads longer. */
+static double delay_over(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
+			 const struct wl_delay_cal *dc, uint64_t t, bool exp,
+			 uint64_t *rng)
+{
+	double x[9];
+
+	for (unsigned i = 0; i < 9; i++)
+		x[i] = delay_batch(r, c, dc, t, exp, rng, batch_n(r, t));
+	return least(x, 9);
+}
+
+/* A delay of nothing, in sub-ticks: its ordered read and the call. */
+static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin_cal *c)
+{
+	struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2, .extra = 0};
+	uint64_t rng = 1;
+	double x[9];
+
+	for (unsigned i = 0; i < 9; i++)
+		x[i] = delay_batch(r, c, &dc, 0, false, &rng, 256);
+	return fmax(least(x, 9), 1);
 }
 
 /*
- * wl_delay()'s terms for a section of mean `t` ticks (exp: drawn as
- * wl_ncs_len() draws): no carry below two reads of the clock; else the
- * cap, and `extra` found in two passes of up to 256 delays (about 50 us
- * in all; a section longer than 3 us keeps the first guess, one read,
- * whose error is then below 1%).
+ * wl_delay()'s terms for a section of mean `t` sub-ticks (exp: drawn as
+ * wl_ncs_len() draws): turns (cap 0) below `floor`, what a delay of
+ * nothing costs here; else the cap (four means, eight reads and two
+ * steps of the counter) and
+ * `extra`, found by three passes of batches timed from outside (about
+ * 0.5 ms in all), each moving `extra` by the overshoot it measured.  A
+ * pass whose overshoot is beyond four ordered reads and reads (a phase
+ * of preemption, not the delay's cost) moves nothing and is tried again,
+ * up to six passes in all.
  */
 static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 				     const struct wl_spin_cal *c, uint64_t t,
-				     bool exp, uint64_t rng)
+				     bool exp, uint64_t rng, double floor)
 {
-	struct wl_delay_cal dc = {0, 0, 0};
-	uint64_t budget = ns_to_ticks(r, 25000);
-	unsigned n;
+	struct wl_delay_cal dc = {0, 0};
+	double lim = 4 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB);
+	unsigned ok = 0;
 
-	/* t == 0: no delay asked; the second test alone would let it through
-	 * when a read costs under one tick (arm64's 10-40 ns counters) */
-	if (!t || t < 2 * r->read_ticks)
+	if (!t || (double)t < floor)
 		return dc;
-	dc.cap = t + 4 * r->read_ticks;
-	dc.extra = (int64_t)r->read_ticks;
-	if (t > budget / 8)
-		return dc;
-	n = budget / t > 256 ? 256 : (unsigned)(budget / t);
-	for (int pass = 0; pass < 2; pass++)
-		dc.extra += delay_trial(r, c, &dc, t, exp, &rng, n);
+	/* a counter that steps coarser than a delay: the debt holds a step */
+	dc.cap = 4 * t + (uint64_t)((8 * (r->ordered_ticks + r->read_ticks) + 2 * r->step_ticks) *
+				    (1 << WL_SUB));
+	dc.extra = (int64_t)(r->read_ticks * (1 << WL_SUB));
+	for (int pass = 0; pass < 6 && ok < 3; pass++) {
+		double over = delay_over(r, c, &dc, t, exp, &rng);
+
+		if (fabs(over) > lim)
+			continue;
+		dc.extra += (int64_t)over;
+		ok++;
+	}
 	if (dc.extra < 0)
 		dc.extra = 0;
 	return dc;
+}
+
+static pthread_once_t floor_once = PTHREAD_ONCE_INIT;
+static double floor_ns;
+
+static void floor_init(void)
+{
+	const struct lb_tick_rate *r = lb_clock_rate();
+	struct wl_spin_cal c;
+
+	spin_cal(r, &c);
+	floor_ns = delay_floor_sub(r, &c) / (1 << WL_SUB) * r->ns_per_tick;
+}
+
+double wl_delay_floor_ns(void)
+{
+	pthread_once(&floor_once, floor_init);
+	return floor_ns;
+}
+
+int wl_delay_measure(uint64_t ns, bool exp, double ms, struct wl_delay_check *out)
+{
+	const struct lb_tick_rate *r = lb_clock_rate();
+	struct wl_spin_cal c;
+	struct wl_delay_cal dc;
+	uint64_t t = ns_to_sub(r, ns), rng = 0x9e3779b97f4a7c15ull;
+	double x[5], slice;
+	unsigned n;
+
+	if (!ns || !(ms > 0 && ms <= 1000))
+		return -EINVAL;
+	spin_cal(r, &c);
+	dc = delay_cal(r, &c, t, exp, rng,
+		       wl_delay_floor_ns() * r->per_ns * (1 << WL_SUB));
+	slice = ms * 1e6 / 5;
+	n = (unsigned)fmax(1, slice / (double)ns);
+	for (unsigned i = 0; i < 5; i++)
+		x[i] = delay_batch(r, &c, &dc, t, exp, &rng, n);
+	/* the least slice: preemption only adds */
+	out->timed = dc.cap != 0;
+	out->overhead_ns = (double)dc.extra / (1 << WL_SUB) * r->ns_per_tick;
+	out->actual_ns = (double)ns + least(x, 5) / (1 << WL_SUB) * r->ns_per_tick;
+	return 0;
 }
 
 void wl_loop_begin(struct worker *w)
@@ -161,20 +255,22 @@ void wl_loop_begin(struct worker *w)
 	const struct wl_params *p = w->p;
 	unsigned every = p->lat_sample && p->lat_sample < WL_EVERY ? p->lat_sample
 								     : WL_EVERY;
+	double floor;
 
 	w->every = every;
 	w->lat_acc = w->samp_acc = 0;
 	w->hand = (struct wl_hand){0};
 	w->ns_per_tick = r->ns_per_tick;
-	w->cs_ticks = ns_to_ticks(r, p->cs_ns);
-	w->ncs_ticks = ns_to_ticks(r, p->ncs_ns);
+	w->cs_ticks = ns_to_sub(r, p->cs_ns);
+	w->ncs_ticks = ns_to_sub(r, p->ncs_ns);
 	w->short_ticks = ns_to_ticks(r, 2000); /* locktorture's 2 us */
 	w->long_ticks = ns_to_ticks(r, (uint64_t)p->long_hold_ms * 1000000);
 	spin_cal(r, &w->spin); /* ~40 us */
-	w->cs_dc = delay_cal(r, &w->spin, w->cs_ticks, false, w->rng);
-	w->ncs_dc = delay_cal(r, &w->spin, w->ncs_ticks, !p->ncs_fixed, w->rng);
+	floor = w->cs_ticks || w->ncs_ticks ? delay_floor_sub(r, &w->spin) : 0;
+	w->cs_dc = delay_cal(r, &w->spin, w->cs_ticks, false, w->rng, floor);
+	w->ncs_dc = delay_cal(r, &w->spin, w->ncs_ticks, !p->ncs_fixed, w->rng, floor);
 	if (w->samp) {
-		w->samp->clock_ticks = r->read_ticks;
+		w->samp->clock_ticks = r->span_ticks;
 		w->samp->ns_per_tick = r->ns_per_tick;
 	}
 }
@@ -255,29 +351,32 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
 }
 
 /*
- * What a sampled delay of `t` ticks took from outside (`span`: first to
- * last read around it, the sample, less one read) beyond what wl_delay()
- * counted (the request and the debt's move, `moved`), as delay_trial()
- * measures it before the run: `extra` moves by a sixteenth of it, so the cost of a
- * delay beyond its own reads is learnt again all along the run, under
- * the run's own contention (beside a spinning waiter it is not what it
- * was alone).  A delay interrupted (over eight reads off, eight ticks on
- * a counter coarser than a read) teaches nothing; a section the clock
- * cannot time (cap 0) has no `extra`.
+ * What a sampled delay of `t` sub-ticks took from outside (`span`: first
+ * to last read around it, less the reads' own `empty`) beyond what
+ * wl_delay() counted (the request and the debt's move, `moved`), as
+ * delay_batch() measures it before the run: `extra` takes a step of a
+ * sixteenth of a tick towards it, so the cost of a delay beyond its own
+ * reads is learnt again all along the run, under the run's own
+ * contention (beside a spinning waiter it is not what it was alone).  A
+ * step, not a share of the error: `extra` then follows the errors'
+ * median, which an interrupt or a cold cache after a context switch
+ * (errors all on one side) does not move as it moves a mean.  A delay
+ * interrupted (over eight reads off, or eight ticks on a counter
+ * coarser than a read) teaches nothing; a section below the floor (cap
+ * 0) has no `extra`.
  */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
-		    int64_t moved, uint64_t read)
+		    int64_t moved, double empty)
 {
-	int64_t o = (int64_t)span - (int64_t)read - (int64_t)t - moved;
-	int64_t lim = 8 * (int64_t)(read ? read : 1); /* a read under a tick: 0 */
+	double o = ((double)span - empty) * (1 << WL_SUB) - (double)t - (double)moved;
+	double lim = 8 * fmax(empty, 1) * (1 << WL_SUB);
+	const int64_t step = (1 << WL_SUB) / 16;
 
 	if (!dc->cap || o <= -lim || o >= lim)
 		return;
-	dc->learn += o;
-	dc->extra += dc->learn / 16;
-	dc->learn %= 16;
+	dc->extra += o > 0 ? step : o < 0 ? -step : 0;
 	if (dc->extra < 0)
-		dc->extra = dc->learn = 0;
+		dc->extra = 0;
 }
 
 /* The section's delay (callers test e->cs_t first: no call without

@@ -64,7 +64,7 @@ struct wl_env {
 	void *lock, *ctx;
 	uint64_t me;                   /* our owner word: tid + 1 */
 	unsigned wlines, lines;        /* --cs-lines written / in all */
-	uint64_t cs_t, ncs_t;          /* delays in ticks (0: none) */
+	uint64_t cs_t, ncs_t;          /* delays in sub-ticks (0: none) */
 	/* wl_delay()'s terms: the worker's own, which the sampled
 	 * operations correct as the run goes (workloads/loop.c) */
 	const struct wl_delay_cal *cs_dc, *ncs_dc;
@@ -97,11 +97,42 @@ void wl_violation(struct worker *w);
  * once, when the runner asks for it just before the window (~0.1 ms),
  * and in the window the issue probes (corespeed.h). */
 void wl_probe_due(struct worker *w);
-/* A sampled delay of `t` ticks spanned `span` ticks between the reads
- * around it while wl_delay() counted t + `moved` (the debt's move):
- * correct dc->extra by a sixteenth of the difference (loop.c). */
+/* A sampled delay of `t` sub-ticks spanned `span` ticks between the
+ * reads around it (of which `empty`, ticks, are the reads' own: struct
+ * lb_tick_rate.span_ticks) while wl_delay() counted t + `moved` (the
+ * debt's move): correct dc->extra by a sixteenth of the difference
+ * (loop.c). */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
-		    int64_t moved, uint64_t read);
+		    int64_t moved, double empty);
+
+/*
+ * The delays this host holds, for the sweep's note and `system check`;
+ * each measured on the calling thread as a worker measures its own
+ * before its loop (lb_clock_rate() is called first).
+ *
+ * wl_delay_floor_ns(): what one delay of nothing costs here, its
+ * ordered read and the call (the least of nine batches, from outside,
+ * ~0.2 ms): the shortest mean --cs-ns / --ncs-ns that wl_delay() holds; a
+ * shorter one is made of calibrated loop turns, untimed.  Measured once
+ * and cached (thread safe).
+ *
+ * wl_delay_measure(): calibrate delays of mean `ns` (exp: drawn as the
+ * parallel section draws them, else fixed) as a worker does, then make
+ * them back to back for about `ms` ms, timed from outside at both ends
+ * (the least of five slices: preemption only adds).  Fills the mean length of a delay and the
+ * calibrated overhead, `extra` (both ns).  Returns 0, or -EINVAL for ns
+ * 0 or ms out of (0, 1000].
+ */
+double wl_delay_floor_ns(void);
+
+struct wl_delay_check {
+	double actual_ns;       /* mean length of a delay, from outside */
+	double overhead_ns;     /* wl_delay_cal.extra after calibration */
+	bool timed;             /* false: below the floor, loop turns */
+};
+
+int wl_delay_measure(uint64_t ns, bool exp, double ms, struct wl_delay_check *out);
+
 /* One sampled operation of each workload: the same work as the common
  * path, timed, then the counters published.  Return the countdown to the
  * next one. */
@@ -128,22 +159,21 @@ WL_INLINE struct wl_env wl_env_get(const struct worker *w)
 
 /*
  * Busy-wait `t` ticks on a deadline of the tick counter.  Far from the
- * deadline each turn pauses (cpu_relax); within `tail` ticks of it the
- * loop reads only the counter, so the overshoot is not one pause (21-52
- * ns on some virtual machines); and the last step, shorter than one
- * counter read (~10 ns on a VM whose TSC read costs that much), is a
- * calibrated count of empty loop turns (`fine`: turns per tick, 16.16
- * fixed point).  A delay shorter than two reads is all turns.  `cost` is what a delay of nothing costs (the reads
+ * deadline each turn pauses (lb_relax()); within `tail` ticks of it (a
+ * pause and a read, measured) the loop reads only the counter, so the
+ * overshoot is not one pause; and the last step, shorter than one
+ * counter read, is a calibrated count of empty loop turns (`fine`:
+ * turns per tick, 16.16 fixed point).  A delay shorter than two reads is
+ * all turns.  `cost` is what a delay of nothing costs (the reads
  * themselves): the deadline starts that much earlier.  `tail`, `step`,
  * `cost` and `fine` are measured by each worker before its loop
  * (wl_loop_begin()), so the calibration is re-checked every run.
+ * For locktorture's rare long holds; the sections' delays are
+ * wl_delay()'s.
  */
-#define WL_SPIN_TAIL_NS 120
-
 WL_INLINE void wl_turns(uint64_t n)
 {
-	while (n--)
-		__asm__ __volatile__("");
+	lb_turns(n);
 }
 
 WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
@@ -156,7 +186,7 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
 	}
 	t0 = lb_ticks_ordered() - c->cost;
 	while ((d = lb_ticks() - t0) + c->tail < t)
-		cpu_relax();
+		lb_relax();
 	while (d + c->step < t)
 		d = lb_ticks() - t0;
 	if (d < t)
@@ -164,42 +194,53 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
 }
 
 /*
- * A section delay that holds its mean.  Each delay of `t` ticks is
- * timed by its own reads of the tick counter, from the first (ordered:
- * not before the section's cache misses ahead of it were served) to the
- * last, and costs that plus `dc->extra`: one read and what the call
- * adds around it (branches mispredicted on random draws, the arithmetic
- * below), measured before the loop the way the section samples time a
- * delay from outside (wl_loop_begin()).  What a delay ran over its
- * request is carried in *debt and taken off the next delay of the same
- * section, so the delays of a run average their request to within the
- * clock's resolution whatever a pause costs now on this CPU (a virtual
- * CPU's moves between 21 and 52 ns with the host): nothing calibrated
- * to drift.  A draw shorter than what is owed costs one read.  The debt
- * is never negative and is capped at `dc->cap` (the mean request and a
- * few reads): a preempted delay must not eat the sections of the next
- * thousand operations.  A section whose mean is below what the clock
- * can time (cap 0) runs the calibrated turns of wl_spin().
+ * Section delays count in sub-ticks, 1/256 of a tick (WL_SUB bits), so
+ * that a request, the carried error and `extra` keep their fractions on
+ * a counter that ticks every 10-40 ns (arm64 at 25-100 MHz): 100 ns is
+ * 2.5 ticks of a 25 MHz counter, not 2 or 3.
+ */
+#define WL_SUB 8
+
+/*
+ * A section delay that holds its mean, whatever a read of the clock and
+ * a pause cost on this host.  Each delay of `t` sub-ticks is timed by
+ * its own reads of the tick counter, from the first (ordered: not before
+ * the section's cache misses ahead of it were served) to the last, and
+ * costs that plus `dc->extra`: what its own reads do not see (the part
+ * of the first read before it samples the counter, the part of the last
+ * after, the call and the draw), measured before the loop from outside,
+ * as batches of delays timed at both ends (wl_loop_begin(), so its cost
+ * is held however many draws there are), and corrected along the run by
+ * the sampled delays (wl_delay_learn()).  What a delay ran over its
+ * request, its last read's overshoot included, is carried in *debt and
+ * taken off the next delay of the same section: a draw shorter than what
+ * is owed costs one read and pays its share.  So the delays of a run
+ * average their request, however coarse the counter or slow the pause,
+ * as long as the mean is above what a delay of nothing costs here
+ * (wl_delay_floor_ns()).  The debt is never negative and is capped at
+ * `dc->cap` (a few means and reads): a preempted delay must not eat the
+ * sections of the next thousand operations.  A section whose mean is
+ * below the floor (cap 0) runs wl_spin()'s calibrated turns.
  */
 WL_INLINE void wl_delay(uint64_t t, const struct wl_spin_cal *c,
 			const struct wl_delay_cal *dc, int64_t *debt)
 {
-	int64_t want, d = 0, owed;
+	int64_t want, d = 0, owed, tail = (int64_t)c->tail << WL_SUB;
 	uint64_t t0;
 
 	if (!dc->cap) {
-		wl_spin(t, c);
+		wl_spin((t + (1u << (WL_SUB - 1))) >> WL_SUB, c);
 		return;
 	}
 	want = (int64_t)t - *debt - dc->extra;
 	t0 = lb_ticks_ordered();
 	if (want > 0) {
-		while ((d = (int64_t)(lb_ticks() - t0)) + (int64_t)c->tail < want)
-			cpu_relax();
-		while (d < want)
+		while ((d = (int64_t)(lb_ticks() - t0)) * (1 << WL_SUB) + tail < want)
+			lb_relax();
+		while (d * (1 << WL_SUB) < want)
 			d = (int64_t)(lb_ticks() - t0);
 	}
-	owed = *debt + d + dc->extra - (int64_t)t;
+	owed = *debt + d * (1 << WL_SUB) + dc->extra - (int64_t)t;
 	*debt = owed < 0 ? 0 : owed < (int64_t)dc->cap ? owed : (int64_t)dc->cap;
 }
 
@@ -277,7 +318,7 @@ WL_INLINE void wl_cs_data(const struct wl_env *e)
 	lb_sink(sum);
 }
 
-/* The NCS length of this operation in ticks: the mean, or an exponential
+/* The NCS length of this operation in sub-ticks: the mean, or an exponential
  * draw around it (*mult: the draw, 256 = the mean). */
 WL_INLINE uint64_t wl_ncs_len(const struct wl_env *e, uint64_t *rng, unsigned *mult)
 {

@@ -17,6 +17,8 @@
 struct wnoise {
 	struct cs_samples *samp;
 	struct rusage ru0;
+	double t0;               /* lb_mono_s() at the loop's start */
+	double win_share;        /* the monitor's (noise_worker_cpu_share()) */
 	struct worker_noise out;
 };
 
@@ -104,20 +106,37 @@ void noise_worker_begin(struct wnoise *wn)
 	if (!wn)
 		return;
 	getrusage(RUSAGE_THREAD, &wn->ru0);
+	wn->t0 = lb_mono_s();
+}
+
+void noise_worker_cpu_share(struct wnoise *wn, double share)
+{
+	if (wn)
+		wn->win_share = share;
+}
+
+static double tv_s(struct timeval a)
+{
+	return (double)a.tv_sec + a.tv_usec * 1e-6;
 }
 
 void noise_worker_end(struct wnoise *wn)
 {
 	struct rusage ru;
+	double wall;
 
 	if (!wn)
 		return;
+	wall = lb_mono_s() - wn->t0;
 	wn->out.speed_after = core_speed_probe();
 	wn->out.cpu_end = sched_getcpu();
 	if (getrusage(RUSAGE_THREAD, &ru))
 		return;
 	wn->out.nvcsw = ru.ru_nvcsw - wn->ru0.ru_nvcsw;
 	wn->out.nivcsw = ru.ru_nivcsw - wn->ru0.ru_nivcsw;
+	if (wall > 0)
+		wn->out.cpu_share = fmin(1, (tv_s(ru.ru_utime) + tv_s(ru.ru_stime) -
+					     tv_s(wn->ru0.ru_utime) - tv_s(wn->ru0.ru_stime)) / wall);
 }
 
 /*
@@ -199,6 +218,8 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 		const struct cs_samples *smp = nr->wn[i].samp;
 
 		n->w[i] = nr->wn[i].out;
+		if (nr->wn[i].win_share > 0) /* the window's, from outside */
+			n->w[i].cpu_share = nr->wn[i].win_share;
 		if (smp && smp->issue_n) {
 			n->w[i].issue_rate = smp->issue_sum / smp->issue_n;
 			n->w[i].issue_n = smp->issue_n;

@@ -30,6 +30,11 @@ double *noise_worker_speed(struct wnoise *wn);
 void noise_worker_begin(struct wnoise *wn);
 void noise_worker_end(struct wnoise *wn);
 
+/* From the monitor, after the window: the worker's CPU time over the
+ * window's wall time (replaces the loop's own figure, which
+ * noise_worker_end() gives otherwise). */
+void noise_worker_cpu_share(struct wnoise *wn, double share);
+
 /*
  * After every worker has been joined: the probe again, steal, and the
  * workers' data into out->noise (out NULL: the run failed, just free).

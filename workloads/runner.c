@@ -364,6 +364,8 @@ struct monitor {
 	struct run_state *rs;
 	struct worker_slot *x0, *x1;   /* slots at window start / end */
 	struct perf_run *perf;         /* the workers' counters, or NULL */
+	struct thread_arg *args;       /* the workers (their threads' CPU clocks) */
+	double *cpu0;                  /* their CPU time at the window's start */
 	double t0;
 	uint64_t last_sum;
 	double last_progress;
@@ -395,6 +397,31 @@ static int monitor_wait(struct monitor *m, double until)
 	}
 }
 
+/*
+ * Each worker's CPU time (its thread's CPU clock, read from here:
+ * nothing in its loop) at the window's start, and at its end its share
+ * of the window's `wall` seconds into its noise data
+ * (workers[].cpu_share: what it ran of the window on a shared machine).
+ */
+static void window_cpu(struct monitor *m, bool end, double wall)
+{
+	for (unsigned i = 0; m->cpu0 && i < m->sp->nthreads; i++) {
+		clockid_t id;
+		struct timespec ts;
+		double s;
+
+		if (pthread_getcpuclockid(m->args[i].th, &id) || clock_gettime(id, &ts)) {
+			m->cpu0[i] = NAN;
+			continue;
+		}
+		s = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+		if (!end)
+			m->cpu0[i] = s;
+		else if (isfinite(m->cpu0[i]) && wall > 0)
+			noise_worker_cpu_share(m->args[i].wn, fmin(1, (s - m->cpu0[i]) / wall));
+	}
+}
+
 /* Warm-up, then the window with its interval snapshots. */
 static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 {
@@ -415,6 +442,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	rc = monitor_wait(m, t0 + sp->warmup_s);
 	if (rc)
 		return rc;
+	window_cpu(m, false, 0);
 	tw = lb_mono_s();
 	prev = snapshot(m->slot, sp->nthreads, w0);
 	slots_copy(m->slot, sp->nthreads, m->x0);
@@ -441,6 +469,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	perf_run_disable(m->perf);
 	slots_copy(m->slot, sp->nthreads, m->x1);
 	out->window_s = lb_mono_s() - tw;
+	window_cpu(m, true, out->window_s);
 	return RUN_OK;
 }
 
@@ -820,6 +849,26 @@ static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen
 	return intr && rc != RUN_HUNG ? RUN_INTERRUPTED : RUN_HUNG;
 }
 
+/* The window of a run whose workers are released: the monitor over the
+ * run's memory (with the workers' CPU clocks when noise is measured),
+ * then measure_counted(). */
+static int watch(const struct run_spec *sp, struct run_mem *m, struct monitor *mon,
+		 bool noise, struct run_sample *out, char *err, size_t errlen)
+{
+	int rc;
+
+	mon->slot = m->slot;
+	mon->rs = m->rs;
+	mon->x0 = m->x;
+	mon->x1 = m->x + sp->nthreads;
+	mon->args = m->args;
+	mon->cpu0 = noise ? calloc(sp->nthreads, sizeof(double)) : NULL;
+	rc = measure_counted(m, mon, out, err, errlen);
+	free(mon->cpu0);
+	mon->cpu0 = NULL;
+	return rc;
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
@@ -856,12 +905,8 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
 		atomic_store_explicit(&m.rs->go, 1, lb_rel);
 	}
-	mon.slot = m.slot;
-	mon.rs = m.rs;
-	mon.x0 = m.x;
-	mon.x1 = m.x + sp->nthreads;
 	if (!rc)
-		rc = measure_counted(&m, &mon, out, err, errlen);
+		rc = watch(sp, &m, &mon, nr != NULL, out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		snprintf(err, errlen,

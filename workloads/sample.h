@@ -21,7 +21,7 @@ struct cs_samples {
 	uint32_t ncs[CS_SAMPLE_SLOTS];  /* ns of the NCS delay as drawn */
 	uint16_t ncs_mult[CS_SAMPLE_SLOTS]; /* its draw: 256 = the mean */
 	unsigned cs_n, ncs_n;           /* samples taken */
-	uint64_t clock_ticks;           /* cost of one lb_ticks() read, subtracted */
+	double clock_ticks;             /* an empty interval's reading (ticks), subtracted */
 	double ns_per_tick;
 	/* The window's issue probes (corespeed.h): their rates' sum in
 	 * additions per ns, how many, and the sampled operations between
@@ -31,15 +31,14 @@ struct cs_samples {
 	uint64_t issue_t;               /* tick of the last one */
 };
 
-/* t1 - t0 in ns, less the clock's own cost, saturated to 32 bits. */
+/* t1 - t0 in ns, less what the two reads take on their own
+ * (lb_tick_rate.span_ticks), saturated to 32 bits. */
 static inline uint32_t lb_sample_ns(const struct cs_samples *s, uint64_t t0,
 				    uint64_t t1)
 {
-	uint64_t d = t1 - t0;
-	double ns;
+	double d = (double)(t1 - t0) - s->clock_ticks, ns;
 
-	d = d > s->clock_ticks ? d - s->clock_ticks : 0;
-	ns = (double)d * s->ns_per_tick + 0.5;
+	ns = (d > 0 ? d : 0) * s->ns_per_tick + 0.5;
 	return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 }
 

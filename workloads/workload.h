@@ -129,14 +129,15 @@ struct worker {
 	struct wl_hand hand;
 	unsigned every;        /* operations between two sampled ones */
 	unsigned lat_acc, samp_acc; /* sampled-op credit towards latency / sections */
-	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks; /* delays */
-	/* wl_delay()'s per-section terms: the bound on the error it
-	 * carries (0: the delay is below what the clock can time,
-	 * calibrated turns), the cost of a delay beyond its own reads, and
-	 * the remainder of its last correction (sixteenths of a tick). */
+	/* delays: the sections' in sub-ticks (workloads/loop.h, WL_SUB),
+	 * locktorture's long and short holds in ticks */
+	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks;
+	/* wl_delay()'s per-section terms, in sub-ticks: the bound on the
+	 * error it carries (0: the delay is below what this host can hold,
+	 * calibrated turns) and the cost of a delay beyond its own reads. */
 	struct wl_delay_cal {
 		uint64_t cap;
-		int64_t extra, learn;
+		int64_t extra;
 	} cs_dc, ncs_dc;
 	struct wl_spin_cal {
 		uint64_t tail, step, cost, fine;

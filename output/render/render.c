@@ -251,8 +251,9 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 		list_points(r, line, sizeof(line), pt_cs_off);
 		line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
 			 "workers, a loaded machine?); the lengths measured are in the "
-			 "JSON (runs[].noise)", calibration_differs(r) ? "the files' "
-			 "calibrations differ, see above; else " : "");
+			 "JSON (runs[].cs_ns_actual_median, ncs_ns_actual_median)",
+			 calibration_differs(r) ? "the files' calibrations differ, see above; "
+			 "else " : "");
 		render_wrapped(f, line, 3);
 	}
 	if (ad) {

@@ -62,6 +62,9 @@ struct worker_noise {
 	int cpu;                 /* the CPU it was pinned to, -1 when not pinned */
 	int cpu_end;             /* sched_getcpu() just after the loop, -1 unknown */
 	long nvcsw, nivcsw;      /* voluntary / involuntary switches in the loop */
+	/* Its CPU time over its loop's wall time (getrusage: 1 ms steps on
+	 * some kernels, so rough on short runs); 0 unknown. */
+	double cpu_share;
 	/* Core-speed probe on its CPU just before and after its loop:
 	 * dependent additions per ns (about the clock in GHz); 0 unknown. */
 	double speed_before, speed_after;

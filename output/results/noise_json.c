@@ -35,9 +35,10 @@ static json_t *workers_json(const struct run_noise *n)
 	for (unsigned i = 0; i < n->nworkers; i++) {
 		const struct worker_noise *w = &n->w[i];
 
-		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:b, s:o, s:o, s:o, s:i}",
+		json_array_append_new(a, json_pack("{s:i, s:i, s:I, s:I, s:o, s:b, s:o, s:o, s:o, s:i}",
 			"cpu", w->cpu, "cpu_end", w->cpu_end,
 			"nvcsw", (json_int_t)w->nvcsw, "nivcsw", (json_int_t)w->nivcsw,
+			"cpu_share", w->cpu_share > 0 ? json_real(w->cpu_share) : json_null(),
 			"migrated", w->cpu >= 0 && w->cpu_end >= 0 && w->cpu != w->cpu_end,
 			"core_ghz_before", w->speed_before > 0 ? json_real(w->speed_before) : json_null(),
 			"core_ghz_after", w->speed_after > 0 ? json_real(w->speed_after) : json_null(),
