@@ -22,8 +22,8 @@ struct hc_clock {
 };
 void hc_clock(struct hc_clock *c);
 
-/* ns per cpu_relax(): the median of 31 timings of 256 in a row (the
- * loop around them costs a fraction of a cycle each). */
+/* ns per cpu_relax(): the start-up calibration's figure (clock.h,
+ * lb_tick_rate.relax_ns), the one every run's JSON records. */
 double hc_relax_ns(void);
 
 /* How far a CPU is from the first usable one. */
