@@ -64,12 +64,16 @@ int main(int argc, char **argv)
 		cli_free(&c);
 		return 0;
 	}
+	cmd = command_word(&c);
+	/* A command refuses the run options it does not read, before it
+	 * loads a plugin or touches the machine. */
+	if (cmd->opts)
+		cli_only(&c, cmd->name, cmd->opts);
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (plugins_load(c.plugins.v, c.plugins.n, err, sizeof(err)))
 		cli_die_msg(err);
 	ktrees_load(&c);
-	cmd = command_word(&c);
 	rc = cmd->run(&c);
 	cli_free(&c);
 	return rc;

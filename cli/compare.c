@@ -843,7 +843,7 @@ static const struct opt compare_rows[] = {
 };
 
 const struct opt_cmd compare_options = {"compare", compare_rows,
-					sizeof(compare_rows) / sizeof(compare_rows[0]), 0};
+					sizeof(compare_rows) / sizeof(compare_rows[0]), 0, 0};
 
 void compare_usage(FILE *f)
 {
@@ -1011,7 +1011,7 @@ static const struct opt merge_rows[] = {
 };
 
 const struct opt_cmd merge_options = {"merge", merge_rows,
-				      sizeof(merge_rows) / sizeof(merge_rows[0]), 0};
+				      sizeof(merge_rows) / sizeof(merge_rows[0]), 0, 0};
 
 void merge_usage(FILE *f)
 {

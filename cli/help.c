@@ -17,9 +17,12 @@
 
 static const char *const list_opts[] = {"verbose", "include-broken", "plugin", "kernel-tree",
 					NULL};
+/* The run options each of these reads; cli_only() refuses the others
+ * (system refines them per subcommand, system.c). */
 static const char *const topo_opts[] = {"topology", "placement", "threads", "isolated",
-					"c2c", NULL};
-static const char *const system_opts[] = {"freq", "numa-balancing", "no-tune", NULL};
+					"c2c", "format", NULL};
+static const char *const system_opts[] = {"format", "freq", "numa-balancing", "no-tune",
+					  "dry-run", "output", "duration", "topology", NULL};
 
 const struct command commands[] = {
 	{"run", "[run] [options]", "run the sweep (the default command)", NULL, cmd_run, NULL},

@@ -52,7 +52,7 @@ static const struct opt import_rows[] = {
 };
 
 const struct opt_cmd import_options = {"import", import_rows,
-				       sizeof(import_rows) / sizeof(import_rows[0]), 0};
+				       sizeof(import_rows) / sizeof(import_rows[0]), 0, 0};
 
 void import_usage(FILE *f)
 {

@@ -92,7 +92,7 @@ static const struct opt lt_rows[] = {
 };
 
 const struct opt_cmd locktorture_options = {"locktorture", lt_rows,
-					    sizeof(lt_rows) / sizeof(lt_rows[0]), 0};
+					    sizeof(lt_rows) / sizeof(lt_rows[0]), 0, 0};
 
 void locktorture_usage(FILE *f)
 {

@@ -27,6 +27,8 @@ static unsigned long long parse_uint(const struct opt *o, const char *s)
 			end = (char *)s;
 		v = (unsigned long long)d;
 	}
+	if (end != s && !*end && *s != '-' && (errno == ERANGE || v > o->max))
+		cli_die("--%s (%s): out of range (max %.0f)", o->name, s, o->max);
 	if (errno || end == s || *end || *s == '-' || v < o->min || v > o->max)
 		cli_die("--%s (%s): must be a whole number in [%.0f, %.0f]",
 			o->name, s, o->min, o->max);
@@ -337,6 +339,50 @@ static void check_conflicts(const struct opt_cmd *c, const char **said)
 static char **volatile last_pos;
 static void *volatile parse_tables[3];
 
+/*
+ * The comma-separated part of a list-valued argument, or NULL when the
+ * row takes no list: a LIST or "X,.." metavar (all of it), LOCK.KEY=V
+ * (after the '='), a placement POLICY (after the ':').
+ */
+static const char *list_part(const struct opt *o, const char *arg)
+{
+	const char *m = o->arg;
+
+	if (!m || (!strstr(m, "LIST") && !strstr(m, ",..") && !strchr(m, '=') &&
+		   strcmp(m, "POLICY")))
+		return NULL;
+	if (strchr(m, '=') || !strcmp(m, "POLICY")) {
+		const char *at = strchr(arg, !strcmp(m, "POLICY") ? ':' : '=');
+
+		return at ? at + 1 : NULL;
+	}
+	return arg;
+}
+
+/* Every list option: no empty element ("a,", ",a", "a,,b", ""), and no
+ * element written twice ("cycles,cycles"); one line, exit 2. */
+static void check_items(const struct opt *o, const char *arg)
+{
+	const char *l = list_part(o, arg);
+	size_t len;
+
+	if (!l)
+		return;
+	len = strlen(l);
+	if (!len || *l == ',' || l[len - 1] == ',' || strstr(l, ",,"))
+		cli_die("--%s (%s): empty element in the list", o->name, arg);
+	for (const char *a = l; *a; a += strcspn(a, ","), a += *a == ',') {
+		size_t n = strcspn(a, ",");
+
+		for (const char *b = a + n; *b; b += strcspn(b, ",")) {
+			b += *b == ',';
+			if (strcspn(b, ",") == n && !strncmp(a, b, n))
+				cli_die("--%s (%s): %.*s given twice; give each once",
+					o->name, arg, (int)n, a);
+		}
+	}
+}
+
 /* A value that may be a list; a list lands in the command's opt_dims. */
 static void add_dim(const struct opt_cmd *c, void *dst, const struct opt *o,
 		    const char *arg)
@@ -373,10 +419,18 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 	opterr = 0;
 	for (;;) {
 		const struct opt *o;
+		int before = optind ? optind : 1;
 
 		id = getopt_long(argc, argv, so, lo, NULL);
 		if (id == -1) {
-			if (optind >= argc)
+			/* "--" (consumed by getopt): every word after it is not an
+			 * option (POSIX getopt, Utility Syntax Guideline 10). */
+			if (optind > before && !strcmp(argv[optind - 1], "--")) {
+				while (optind < argc && n < argc)
+					pos[n++] = argv[optind++];
+				break;
+			}
+			if (optind >= argc || optind < before || n >= argc)
 				break;
 			pos[n++] = argv[optind++];
 			continue;
@@ -385,6 +439,8 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		if (id == '?' || !o)
 			bad_option(c, argv[optind - 1], optopt && optopt < 256 ? optopt : 0);
 		note_given(c, said, o, o->arg ? optarg : NULL);
+		if (o->arg)
+			check_items(o, optarg);
 		if (o->arg && o->type != OPT_CALL)
 			add_dim(c, dst, o, optarg);
 		else
@@ -393,7 +449,10 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 			*(bool *)((char *)dst + o->given - 1) = true;
 	}
 	check_conflicts(c, said);
-	free(said);
+	if (c->said)
+		*(const char ***)((char *)dst + c->said - 1) = said;
+	else
+		free(said);
 	free(lo);
 	free(so);
 	parse_tables[0] = parse_tables[1] = parse_tables[2] = NULL;

@@ -84,6 +84,11 @@ struct opt_cmd {
 	/* OPT_GIVEN-style offset of the struct opt_dims in dst that gets
 	 * the lists of the .list rows; 0: the command has none. */
 	size_t dims;
+	/* OPT_GIVEN-style offset of a `const char **` in dst that gets what
+	 * the command line said for each row (its argument, or its name for
+	 * a row without one; NULL: not given), c->n of them, malloc'ed; 0:
+	 * not kept. */
+	size_t said;
 };
 
 /* Set every field to its parsed default (exit 2 on a broken default). */

@@ -372,7 +372,7 @@ const struct opt_cmd *run_options(void)
 		if (n == wl_first)
 			group = rows[i].group;
 	}
-	cmd = (struct opt_cmd){"", table, n, G(dims)};
+	cmd = (struct opt_cmd){"", table, n, G(dims), G(said)};
 	return &cmd;
 }
 
@@ -404,9 +404,38 @@ void cli_parse(struct cli *c, int argc, char **argv)
 	c->full_argv = argv;
 }
 
+/* Whether name is one of the NULL-terminated list l. */
+static bool listed(const char *const *l, const char *name)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, name))
+			return true;
+	return false;
+}
+
+void cli_only(const struct cli *c, const char *cmd, const char *const *takes)
+{
+	const struct opt_cmd *t = run_options();
+
+	for (unsigned i = 0; c->said && i < t->n; i++) {
+		const struct opt *o = &t->opts[i];
+		char sname[8] = "";
+
+		if (!c->said[i] || listed(takes, o->name) || !strcmp(o->name, "help") ||
+		    !strcmp(o->name, "version"))
+			continue;
+		if (o->sname)
+			snprintf(sname, sizeof(sname), "-%c/", o->sname);
+		cli_die("%s: %s--%s is not an option of '%s' (it would be ignored); "
+			"see 'lockbench help %.*s'", cmd, sname, o->name, cmd,
+			(int)strcspn(cmd, " "), cmd);
+	}
+}
+
 void cli_free(struct cli *c)
 {
 	free(c->argv_base);
+	free(c->said);
 	free(c->lock_opts.v);
 	free(c->plugins.v);
 	free(c->ktrees.v);

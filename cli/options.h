@@ -72,6 +72,9 @@ struct cli {
 	bool row_name_given;
 	/* the .list rows given with several values: the sweep's dimensions */
 	struct opt_dims dims;
+	/* what the command line said for each row of run_options() (NULL:
+	 * not given): commands that take a few of these refuse the rest */
+	const char **said;
 	bool no_marks, header, dry_run, quiet, verbose, help, version;
 	/* the words that are not options, after the command word */
 	int argc;
@@ -95,6 +98,15 @@ const struct cli_wlval *cli_wl_value(const struct cli *c, const char *name);
 /* Defaults, then argv: exits 2 on bad usage. */
 void cli_parse(struct cli *c, int argc, char **argv);
 void cli_free(struct cli *c);
+
+/*
+ * Refuse every run option given to command `cmd` (e.g. "system tune")
+ * that is not in `takes` (NULL-terminated long names; --help and
+ * --version always pass): one line naming the option and the command,
+ * exit 2.  A command that took an option and ignored it would look as if
+ * it had honoured it.
+ */
+void cli_only(const struct cli *c, const char *cmd, const char *const *takes);
 
 /* `lockbench --help`. */
 void cli_usage(FILE *f);

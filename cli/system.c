@@ -43,6 +43,32 @@ static int system_show(bool json)
 	return rc < 0 ? 1 : 0;
 }
 
+/* `system tune --dry-run`: what tune would change, changing nothing. */
+static int system_tune_plan(const struct machine_req *req)
+{
+	json_t *plan = NULL, *e;
+	char msg[512] = "";
+	int rc = machine_tune_plan(req, NULL, 0, &plan, msg, sizeof(msg));
+	size_t i;
+	struct stat st;
+
+	if (*msg)
+		cli_warn_msg(msg);
+	printf("lockbench: system tune --dry-run: %zu setting%s would change "
+	       "(nothing changed)\n", plan ? json_array_size(plan) : 0,
+	       plan && json_array_size(plan) == 1 ? "" : "s");
+	json_array_foreach(plan, i, e)
+		printf("  %s: %s -> %s\n", json_string_value(json_object_get(e, "path")),
+		       json_is_string(json_object_get(e, "old")) ?
+		       json_string_value(json_object_get(e, "old")) : "(none)",
+		       json_string_value(json_object_get(e, "new")));
+	if (!stat(machine_state_path(), &st))
+		cli_warn("machine state (%s): left by another lockbench; 'system tune' "
+			 "would refuse until 'lockbench system reset'", machine_state_path());
+	json_decref(plan);
+	return rc < 0 ? 3 : 0;
+}
+
 static int system_tune(const struct machine_req *req)
 {
 	json_t *changes = NULL;
@@ -100,17 +126,29 @@ void system_check_usage(FILE *f)
 
 int cmd_system(const struct cli *c)
 {
+	static const char *const show[] = {"format", NULL};
+	static const char *const tune[] = {"freq", "numa-balancing", "no-tune", "dry-run",
+					   NULL};
+	static const char *const check[] = {"format", "output", "duration", "topology", NULL};
 	const char *sub = c->argc ? c->argv[0] : "show";
 
 	if (c->argc > 1)
 		cli_die("system: unexpected argument (%s)", c->argv[1]);
-	if (!strcmp(sub, "show"))
+	if (!strcmp(sub, "show")) {
+		cli_only(c, "system show", show);
 		return system_show(want_json("system show", c->formats));
-	if (!strcmp(sub, "tune"))
-		return system_tune(&c->machine);
-	if (!strcmp(sub, "reset"))
+	}
+	if (!strcmp(sub, "tune")) {
+		cli_only(c, "system tune", tune);
+		return c->dry_run ? system_tune_plan(&c->machine) : system_tune(&c->machine);
+	}
+	if (!strcmp(sub, "reset")) {
+		cli_only(c, "system reset", NULL);
 		return system_reset();
-	if (!strcmp(sub, "check"))
+	}
+	if (!strcmp(sub, "check")) {
+		cli_only(c, "system check", check);
 		return cmd_system_check(c);
+	}
 	cli_die("system (%s): valid: show, tune, reset, check", sub);
 }

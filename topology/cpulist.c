@@ -59,24 +59,28 @@ static int nl_push(struct nl *l, unsigned x)
 	return 0;
 }
 
-/* One number or "max" from *p; advances *p.  false if none there. */
-static bool get_num(const char **p, unsigned maxval, unsigned long *out)
+/* The largest number a list may hold when its caller sets no limit. */
+#define NUMLIST_MAX 1000000
+
+/* One number or "max" from *p; advances *p.  0, -EINVAL if none there,
+ * -ERANGE if it is a number above NUMLIST_MAX. */
+static int get_num(const char **p, unsigned maxval, unsigned long *out)
 {
 	char *end;
 
 	if (maxval && !strncmp(*p, "max", 3)) {
 		*out = maxval;
 		*p += 3;
-		return true;
+		return 0;
 	}
 	if (!isdigit((unsigned char)**p))
-		return false;
+		return -EINVAL;
 	errno = 0;
 	*out = strtoul(*p, &end, 10);
-	if (errno || *out > 1000000)
-		return false;
+	if (errno || *out > NUMLIST_MAX)
+		return -ERANGE;
 	*p = end;
-	return true;
+	return 0;
 }
 
 /* Parse one comma-separated token [a[-b[:s]]] into l. */
@@ -91,20 +95,26 @@ static int parse_token(const char *tok, size_t len, unsigned maxval,
 		return -EINVAL;
 	memcpy(buf, tok, len);
 	buf[len] = 0;
-	if (!get_num(&p, maxval, &a))
-		return -EINVAL;
+	int rc = get_num(&p, maxval, &a);
+
+	if (rc)
+		return rc;
 	b = a;
 	if (*p == '-') {
 		p++;
-		if (!get_num(&p, maxval, &b) || b < a)
-			return -EINVAL;
+		rc = get_num(&p, maxval, &b);
+		if (rc || b < a)
+			return rc ? rc : -EINVAL;
 		if (*p == ':') {
 			p++;
-			if (!get_num(&p, 0, &s) || !s)
-				return -EINVAL;
+			rc = get_num(&p, 0, &s);
+			if (rc || !s)
+				return rc ? rc : -EINVAL;
 		}
 	}
-	if (*p || (limit && b > limit))
+	if (*p)
+		return -EINVAL;
+	if (limit && b > limit)
 		return -ERANGE;
 	for (unsigned long x = a; x <= b; x += s)
 		if (nl_push(l, (unsigned)x))
@@ -125,10 +135,10 @@ int numlist_parse(const char *s, unsigned maxval, unsigned limit,
 		rc = parse_token(p, len, maxval, limit, &l);
 		if (rc) {
 			if (err && rc != -ENOMEM)
-				snprintf(err, errlen, "'%.*s' %s", (int)len, p,
-					 rc == -ERANGE && limit
-						 ? "is out of range"
-						 : "is not a number, range a-b or a-b:step");
+				snprintf(err, errlen, rc == -ERANGE ?
+					 "'%.*s' is out of range (max %u)" :
+					 "'%.*s' is not a number, range a-b or a-b:step",
+					 (int)len, p, limit ? limit : NUMLIST_MAX);
 			break;
 		}
 		p += len;

@@ -169,6 +169,16 @@ int machine_tune(const struct machine_req *req, const int *cpus,
 		 unsigned ncpus, json_t **changes, char *msg, size_t msglen);
 
 /*
+ * What machine_tune() would change, changing nothing (`system tune
+ * --dry-run`): *@plan receives a new JSON array of {path, old, new}
+ * (old null: nothing to restore); the state file is neither claimed nor
+ * written.  Returns as machine_tune() does for the same machine (0, 1
+ * with @msg, or -errno with @msg), never -EBUSY.
+ */
+int machine_tune_plan(const struct machine_req *req, const int *cpus,
+		      unsigned ncpus, json_t **plan, char *msg, size_t msglen);
+
+/*
  * For `lockbench system tune`: keep what machine_tune() applied after
  * this process exits.  The state file stays (marked persistent) and the
  * changes are forgotten here, so machine_restore() no longer undoes them;

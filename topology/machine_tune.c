@@ -98,7 +98,19 @@ struct tune {
 	char *msg;
 	size_t msglen;
 	int soft;	/* an AUTO part was not applied: return 1 */
+	json_t *plan;	/* machine_tune_plan(): collect, change nothing */
 };
+
+/* Dry run: the @n planned changes appended to @t->plan as {path, old, new}. */
+static int plan_only(struct tune *t, const struct change *ops, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (json_array_append_new(t->plan, json_pack("{s:s, s:o, s:s}",
+			"path", ops[i].path, "old", ops[i].has_old ?
+			json_string(ops[i].old) : json_null(), "new", ops[i].val)))
+			return -ENOMEM;
+	return 0;
+}
 
 /*
  * Plan a change of @dir/@attr (or @dir alone when @attr is NULL) from
@@ -137,6 +149,8 @@ static int apply(struct tune *t, const char *what, const struct change *ops,
 
 	if (n == 0)
 		return 0;
+	if (t->plan)
+		return plan_only(t, ops, n);
 	err = mstate_record(ops, n);
 	if (err) {
 		note(t->msg, t->msglen, "machine state (%s): %s",
@@ -365,6 +379,7 @@ static int cpufreq_missing(const int *cpus, unsigned ncpus)
 static int tune_freq(struct tune *t, const int *cpus, unsigned ncpus)
 {
 	int mark = mstate_count(), cpu, err;
+	size_t planned = t->plan ? json_array_size(t->plan) : 0;
 
 	if (t->req->freq == FREQ_OFF || ncpus == 0)
 		return 0;
@@ -385,7 +400,11 @@ static int tune_freq(struct tune *t, const int *cpus, unsigned ncpus)
 		     t->req->khz);
 		return err;
 	}
-	mstate_restore_from(mark, true, NULL);
+	if (t->plan)
+		while (json_array_size(t->plan) > planned)
+			json_array_remove(t->plan, json_array_size(t->plan) - 1);
+	else
+		mstate_restore_from(mark, true, NULL);
 	note(t->msg, t->msglen, "running unfrozen");
 	t->soft = 1;
 	return 0;
@@ -474,6 +493,27 @@ int machine_tune(const struct machine_req *req, const int *cpus,
 	else if (changes)
 		*changes = mstate_changes_json(mark, mstate_count());
 	mstate_release_if_empty();
+	free(all);
+	return err ? err : t.soft;
+}
+
+int machine_tune_plan(const struct machine_req *req, const int *cpus,
+		      unsigned ncpus, json_t **plan, char *msg, size_t msglen)
+{
+	struct tune t = { .req = req, .msg = msg, .msglen = msglen,
+			  .plan = json_array() };
+	int *all = NULL, err;
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	*plan = t.plan;
+	if (!t.plan)
+		return -ENOMEM;
+	if (ncpus == 0 && !machine_online_cpus(&all, &ncpus))
+		cpus = all;
+	err = tune_freq(&t, cpus, ncpus);
+	if (!err)
+		err = tune_numa(&t);
 	free(all);
 	return err ? err : t.soft;
 }
