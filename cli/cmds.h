@@ -81,6 +81,8 @@ void ktrees_load(const struct cli *c);
 
 /* `lockbench help [CMD | completion]`. */
 int cmd_help(int argc, char **argv);
+/* `lockbench completion [bash]`: the bash completion script. */
+int cmd_completion(int argc, char **argv);
 
 /*
  * The commands.  Those with .parse read argv themselves (own option

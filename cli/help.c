@@ -53,6 +53,9 @@ const struct command commands[] = {
 	{"help", "help [COMMAND | completion]",
 	 "this list, a command's options, or the bash completion script",
 	 cmd_help, NULL, NULL},
+	{"completion", "completion [bash]",
+	 "the bash completion script (as 'help completion')",
+	 cmd_completion, NULL, NULL},
 };
 const unsigned ncommands = sizeof(commands) / sizeof(commands[0]);
 
@@ -213,7 +216,7 @@ static void completion(FILE *f)
 	fprintf(f, "\thelp) COMPREPLY=($(compgen -W \"");
 	for (unsigned i = 0; i < ncommands; i++)
 		fprintf(f, "%s ", commands[i].name);
-	fprintf(f, "completion\" -- \"$cur\")); return ;;\n"
+	fprintf(f, "\" -- \"$cur\")); return ;;\n"
 		"\tlist) [[ $cur != -* ]] && COMPREPLY=($(compgen -W \"locks workloads formats "
 		"placements\" -- \"$cur\")) && return ;;\n"
 		"\tsystem) [[ $cur != -* ]] && COMPREPLY=($(compgen -W \"show tune reset check\" "
@@ -229,6 +232,18 @@ static void completion(FILE *f)
 	for (unsigned i = 0; i < ncommands; i++)
 		fprintf(f, "%s%s", i ? " " : "", commands[i].name);
 	fprintf(f, "\" -- \"$cur\"))\n\tfi\n}\ncomplete -F _lockbench lockbench\n");
+}
+
+int cmd_completion(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		help_command(command_find("completion"), stdout);
+		return 0;
+	}
+	if (argc > 2 || (argc == 2 && strcmp(argv[1], "bash")))
+		cli_die("completion (%s): valid: bash", argv[argc > 2 ? 2 : 1]);
+	completion(stdout);
+	return 0;
 }
 
 int cmd_help(int argc, char **argv)
@@ -249,9 +264,8 @@ int cmd_help(int argc, char **argv)
 	}
 	c = command_find(argv[1]);
 	if (!c) {
-		for (; n < ncommands && n < 15; n++)
+		for (; n < ncommands && n < 16; n++)
 			names[n] = commands[n].name;
-		names[n++] = "completion";
 		cli_die_unknown("command", argv[1], names, n, NULL);
 	}
 	help_command(c, stdout);

@@ -457,6 +457,7 @@ void cli_usage(FILE *f)
 		"       lockbench locktorture [-t LIST] [--torture-type T] [-r N] [-o OUT.json]\n"
 		"       lockbench rerun FILE.json [options]\n"
 		"       lockbench help [COMMAND]\n"
+		"       lockbench completion [bash]\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");

@@ -2,10 +2,16 @@
 /*
  * `lockbench rerun FILE.json [options]`: run the configuration a results
  * file records again.  The command line comes from the file's
- * provenance.command; its -o/--output and --resume are dropped (a rerun
- * never overwrites what it reruns: give -o anew), its run-order seed is
- * kept (--seed from provenance.seed when the command had none), and the
- * options given after FILE.json are appended, so they win.  The new
+ * provenance.command, read word by word against the run option table
+ * (options.c) by their exact names: a recorded word that is not a run
+ * option (an abbreviation such as --outp, another command such as
+ * `system` or `locktorture`, a stray argument) is refused, so a rerun
+ * never does anything but a run.  Its output options (-o/--output,
+ * --resume, and -f when it names several formats, which only made sense
+ * with the recorded -o) are dropped: a rerun never writes over what it
+ * reruns (give -o anew).  Its run-order seed is kept (--seed from
+ * provenance.seed when the command had none), and the options given
+ * after FILE.json replace the recorded ones of the same name.  The new
  * process is this binary (/proc/self/exe), announced on stderr.
  */
 #define _GNU_SOURCE
@@ -15,21 +21,185 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
 
-/* Does the recorded word w (with its successor) carry an output path? */
-static unsigned dropped(const char *w)
+/* One option of a command line: its row, and its value (NULL: none). */
+struct word {
+	const struct opt *o;
+	const char *val;
+};
+
+/* Where a command line comes from, for the messages. */
+struct line {
+	const char *file;   /* the results file */
+	bool recorded;      /* its provenance.command, or what the user typed */
+	bool had_run;       /* the recorded "run" word was seen */
+};
+
+static void __attribute__((noreturn)) refuse(const struct line *l, const char *what,
+					     const char *w)
 {
-	if (!strcmp(w, "-o") || !strcmp(w, "--output") || !strcmp(w, "--resume"))
-		return 2;
-	if (!strncmp(w, "--output=", 9) || !strncmp(w, "--resume=", 9) ||
-	    (!strncmp(w, "-o", 2) && w[2]))
-		return 1;
-	return 0;
+	if (l->recorded)
+		cli_die("rerun (%s): recorded %s (%s): rerun replays only run options "
+			"spelt in full", l->file, what, w);
+	cli_die("rerun: %s (%s): give run options spelt in full", what, w);
+}
+
+/* The row of short option ch, or NULL. */
+static const struct opt *short_row(char ch)
+{
+	const struct opt_cmd *t = run_options();
+
+	for (unsigned i = 0; i < t->n; i++)
+		if (t->opts[i].sname == ch)
+			return &t->opts[i];
+	return NULL;
+}
+
+/* "--name[=value]" at w[*i] into out; *i moves past a separate value. */
+static struct word long_word(const struct line *l, char **w, unsigned n, unsigned *i)
+{
+	const char *s = w[*i] + 2, *eq = strchr(s, '=');
+	char name[64];
+	const struct opt *o;
+
+	if ((size_t)(eq ? eq - s : (long)strlen(s)) >= sizeof(name))
+		refuse(l, "unknown option", w[*i]);
+	snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - s) : (int)strlen(s), s);
+	o = opt_find(run_options(), name);
+	if (!o)
+		refuse(l, "unknown option", w[*i]);
+	if (!o->arg && eq)
+		refuse(l, "option that takes no value given one", w[*i]);
+	if (!o->arg || eq)
+		return (struct word){o, eq ? eq + 1 : NULL};
+	if (*i + 1 >= n)
+		refuse(l, "option without its value", w[*i]);
+	return (struct word){o, w[++*i]};
+}
+
+/* A cluster "-qo FILE", "-ltas": its options appended to out[*k]. */
+static void short_words(const struct line *l, char **w, unsigned n, unsigned *i,
+			struct word *out, unsigned *k)
+{
+	for (const char *p = w[*i] + 1; *p; p++) {
+		const struct opt *o = short_row(*p);
+
+		if (!o)
+			refuse(l, "unknown option", w[*i]);
+		if (!o->arg) {
+			out[(*k)++] = (struct word){o, NULL};
+			continue;
+		}
+		if (p[1]) {
+			out[(*k)++] = (struct word){o, p + 1};
+			return;
+		}
+		if (*i + 1 >= n)
+			refuse(l, "option without its value", w[*i]);
+		out[(*k)++] = (struct word){o, w[++*i]};
+		return;
+	}
+}
+
+/* A word that is not an option: only the recorded "run", once. */
+static void plain_word(struct line *l, const char *w)
+{
+	const struct command *cmd = command_find(w);
+
+	if (l->recorded && !strcmp(w, "run") && !l->had_run) {
+		l->had_run = true;
+		return;
+	}
+	if (l->recorded && cmd)
+		cli_die("rerun (%s): made by 'lockbench %s', not by a run", l->file, w);
+	refuse(l, "argument that is not an option", w);
+}
+
+/* Room for the options of words w[0..n): a word gives at most one per
+ * character ("-qvq"). */
+static size_t room(char **w, unsigned n)
+{
+	size_t c = 1;
+
+	for (unsigned i = 0; i < n; i++)
+		c += strlen(w[i]);
+	return c;
+}
+
+/*
+ * The words w[0..n) as run options into out (room(w, n) entries).  Exits
+ * 2 on anything else.  Returns the count.
+ */
+static unsigned read_line(struct line *l, char **w, unsigned n, struct word *out)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!strcmp(w[i], "--"))
+			refuse(l, "end of options (a run takes no arguments)", w[i]);
+		if (!strncmp(w[i], "--", 2))
+			out[k++] = long_word(l, w, n, &i);
+		else if (w[i][0] == '-' && w[i][1])
+			short_words(l, w, n, &i, out, &k);
+		else
+			plain_word(l, w[i]);
+	}
+	return k;
+}
+
+/* Whether one of the user's options replaces the recorded option o:
+ * the same row (not a repeatable one), or one the other contradicts. */
+static bool replaced(const struct opt *o, const struct word *u, unsigned nu)
+{
+	for (unsigned i = 0; i < nu; i++) {
+		if (u[i].o == o && o->type != OPT_MULTI)
+			return true;
+		for (unsigned k = 0; o->conflicts && o->conflicts[k]; k++)
+			if (!strcmp(o->conflicts[k], u[i].o->name))
+				return true;
+		for (unsigned k = 0; u[i].o->conflicts && u[i].o->conflicts[k]; k++)
+			if (!strcmp(u[i].o->conflicts[k], o->name))
+				return true;
+	}
+	return false;
+}
+
+/* A recorded option a rerun leaves out: where the output went. */
+static bool output_option(const struct word *w)
+{
+	return !strcmp(w->o->name, "output") || !strcmp(w->o->name, "resume") ||
+	       (!strcmp(w->o->name, "format") && strchr(w->val, ','));
+}
+
+/* The user's -o must not name the input (FMT=FILE,... or FILE). */
+static void check_not_input(const char *file, const struct word *u, unsigned nu)
+{
+	struct stat in, st;
+
+	if (stat(file, &in))
+		return;
+	for (unsigned i = 0; i < nu; i++) {
+		char *copy, *save = NULL;
+
+		if (strcmp(u[i].o->name, "output"))
+			continue;
+		copy = cli_strdup(u[i].val);
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(t, '='), *path = eq && !memchr(t, '/', (size_t)(eq - t))
+							   ? eq + 1 : t;
+
+			if (!stat(path, &st) && st.st_dev == in.st_dev && st.st_ino == in.st_ino)
+				cli_die("rerun (%s): -o (%s) names the file being rerun; "
+					"give another", file, path);
+		}
+		free(copy);
+	}
 }
 
 /* The results file at path and the run command it records (*cmd,
@@ -40,7 +210,6 @@ static json_t *recorded(const char *path, json_t **cmd)
 {
 	char err[512];
 	json_t *doc = results_json_skeleton(path, err, sizeof(err));
-	const char *word;
 
 	if (!doc)
 		cli_die("rerun: %s", err);
@@ -48,57 +217,99 @@ static json_t *recorded(const char *path, json_t **cmd)
 	if (!json_is_array(*cmd) || json_array_size(*cmd) < 1)
 		cli_die("rerun (%s): no provenance.command (written by an older lockbench "
 			"or another tool)", path);
-	word = json_string_value(json_array_get(*cmd, 1));
-	if (word && command_find(word) && strcmp(word, "run"))
-		cli_die("rerun (%s): made by 'lockbench %s', not by a run", path, word);
 	return doc;
+}
+
+/* The recorded words (after the program's name), checked to be strings. */
+static char **recorded_words(const char *path, json_t *cmd, unsigned *n)
+{
+	char **w;
+
+	*n = (unsigned)json_array_size(cmd) - 1;
+	w = cli_calloc(*n + 1, sizeof(*w));
+	for (unsigned i = 0; i < *n; i++) {
+		w[i] = (char *)json_string_value(json_array_get(cmd, i + 1));
+		if (!w[i])
+			cli_die("rerun (%s): provenance.command[%u] is not a string", path,
+				i + 1);
+	}
+	return w;
+}
+
+/* Append option w as words to av[*k]: "--name" and its value apart. */
+static void emit(char **av, size_t *k, const struct word *w, char *name, size_t len)
+{
+	snprintf(name, len, "--%s", w->o->name);
+	av[(*k)++] = name;
+	if (w->val)
+		av[(*k)++] = (char *)w->val;
+}
+
+/* The new command line: the recorded options the user does not replace,
+ * the seed, then the user's.  Names are kept in names[] (64 each). */
+static size_t build(char **av, char (*names)[64], const struct word *r, unsigned nr,
+		    const struct word *u, unsigned nu, json_t *seed, char *seedbuf)
+{
+	size_t k = 0, m = 0;
+	bool has_seed = false;
+
+	av[k++] = "lockbench";
+	for (unsigned i = 0; i < nr; i++) {
+		if (output_option(&r[i]) || replaced(r[i].o, u, nu))
+			continue;
+		has_seed |= !strcmp(r[i].o->name, "seed");
+		emit(av, &k, &r[i], names[m++], 64);
+	}
+	for (unsigned i = 0; i < nu; i++)
+		has_seed |= !strcmp(u[i].o->name, "seed");
+	if (!has_seed && json_is_integer(seed)) {
+		snprintf(seedbuf, 32, "%" PRIu64, (uint64_t)json_integer_value(seed));
+		av[k++] = "--seed";
+		av[k++] = seedbuf;
+	}
+	for (unsigned i = 0; i < nu; i++)
+		emit(av, &k, &u[i], names[m++], 64);
+	return k;
+}
+
+static void rerun_usage(void)
+{
+	printf("usage: lockbench rerun FILE.json [options]\n"
+	       "Run the command recorded in FILE.json again, with its seed, without\n"
+	       "its -o (give one); options after FILE.json replace recorded ones.\n");
 }
 
 int cmd_rerun(int argc, char **argv)
 {
-	json_t *doc, *cmd, *seed;
-	size_t n, k = 0;
-	char **av, seedbuf[32];
-	bool has_seed = false, quiet = false;
+	struct line rl = {.file = argc > 1 ? argv[1] : NULL, .recorded = true};
+	struct line ul = {.file = rl.file};
+	json_t *doc, *cmd;
+	unsigned nw, nr, nu;
+	struct word *r, *u;
+	char **w, **av, (*names)[64], seedbuf[32];
+	size_t k;
+	bool quiet = false;
 
 	if (argc < 2)
 		cli_die("rerun: no results file given; usage: lockbench rerun FILE.json "
 			"[options]");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		printf("usage: lockbench rerun FILE.json [options]\n"
-		       "Run the command recorded in FILE.json again, with its seed, without\n"
-		       "its -o (give one); options after FILE.json are added last.\n");
+		rerun_usage();
 		return 0;
 	}
 	doc = recorded(argv[1], &cmd);
-	n = json_array_size(cmd);
-	av = cli_calloc(n + (size_t)argc + 4, sizeof(*av));
-	av[k++] = "lockbench";
-	for (size_t i = 1; i < n; i++) {
-		const char *w = json_string_value(json_array_get(cmd, i));
-		unsigned d;
-
-		if (!w)
-			cli_die("rerun (%s): provenance.command[%zu] is not a string",
-				argv[1], i);
-		if ((d = dropped(w))) {
-			i += d - 1;
-			continue;
-		}
-		has_seed |= !strcmp(w, "--seed") || !strncmp(w, "--seed=", 7);
-		av[k++] = (char *)w;
-	}
-	seed = json_object_get(json_object_get(doc, "provenance"), "seed");
-	if (!has_seed && json_is_integer(seed)) {
-		snprintf(seedbuf, sizeof(seedbuf), "%" PRIu64,
-			 (uint64_t)json_integer_value(seed));
-		av[k++] = "--seed";
-		av[k++] = seedbuf;
-	}
-	for (int i = 2; i < argc; i++)
-		av[k++] = argv[i];
+	w = recorded_words(argv[1], cmd, &nw);
+	r = cli_calloc(room(w, nw), sizeof(*r));
+	u = cli_calloc(room(argv + 2, (unsigned)argc - 2), sizeof(*u));
+	nr = read_line(&rl, w, nw, r);
+	nu = read_line(&ul, argv + 2, (unsigned)argc - 2, u);
+	check_not_input(argv[1], u, nu);
+	av = cli_calloc(2 * ((size_t)nr + nu) + 4, sizeof(*av));
+	names = cli_calloc((size_t)nr + nu + 1, sizeof(*names));
+	k = build(av, names, r, nr, u, nu,
+		  json_object_get(json_object_get(doc, "provenance"), "seed"), seedbuf);
 	for (size_t i = 0; i < k; i++)
-		quiet |= !strcmp(av[i], "-q") || !strcmp(av[i], "--quiet");
+		quiet |= !strcmp(av[i], "--quiet");
 	for (size_t i = 0; i < k && !quiet; i++)
 		fprintf(stderr, "%s %s%s", i ? "" : "lockbench: rerun:", av[i],
 			i + 1 == k ? "\n" : "");

@@ -248,6 +248,30 @@ struct run {
 	char **argv;
 };
 
+/*
+ * The status a --resume'd file's own points carry (the sweep skips them,
+ * so it does not see them fail again): 1 for a point that failed its
+ * mutual-exclusion check or hung, 2 for one that could not run, 0
+ * otherwise; the first such point is said in one line, as the run that
+ * wrote the file said it.
+ */
+static int resumed_status(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++)
+		for (unsigned row = 0; row < r->nrows; row++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status <= POINT_OK)
+				continue;
+			cli_warn("%s %s at %s %u (kept from --resume): %s",
+				 r->variants[v].name, p->status == POINT_ERROR ? "could not run" :
+				 "FAILED", r->row_heading ? r->row_heading : "threads",
+				 r->rows[row], p->error ? p->error : point_status_name(p->status));
+			return p->status == POINT_ERROR ? 2 : 1;
+		}
+	return 0;
+}
+
 /* Tune, sweep, restore; r is filled.  0, 1 (a lock failed,
  * hung, or the sweep was interrupted) or 2 (a run could not be set up). */
 static int measure(struct run *run, struct results *r)
@@ -272,6 +296,8 @@ static int measure(struct run *run, struct results *r)
 	free(cpus);
 	if (rc)
 		cli_warn_msg(err);
+	else if (run->rs.path)
+		rc = resumed_status(r);
 	if (interrupted)
 		cli_warn("interrupted: writing the points measured so far");
 	return rc;
