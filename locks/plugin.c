@@ -11,10 +11,13 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,15 +75,130 @@ static int spec_parse(const char *spec, char tag[PLUGIN_MAX_TAG + 1],
 }
 
 /*
- * Is `path` a regular file that starts with the ELF magic?  Returns 0,
- * -errno when it cannot be opened or read, -ENOEXEC when it is not ELF.
- * dlopen() would say "invalid ELF header" or "file too short" too; this
- * says it in words a user recognises.
+ * The ELF header fields this build's dlopen() needs (System V ABI, "ELF
+ * Header", and elf(5)): the class and byte order of this process, and
+ * its machine, taken from the compiler's macros; 0 where lockbench
+ * knows no machine number (the check is then left to dlopen()).
+ */
+#if UINTPTR_MAX > 0xffffffffu
+#define ELF_CLASS ELFCLASS64
+typedef Elf64_Ehdr elf_ehdr;
+typedef Elf64_Phdr elf_phdr;
+typedef Elf64_Shdr elf_shdr;
+#else
+#define ELF_CLASS ELFCLASS32
+typedef Elf32_Ehdr elf_ehdr;
+typedef Elf32_Phdr elf_phdr;
+typedef Elf32_Shdr elf_shdr;
+#endif
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ELF_DATA ELFDATA2LSB
+#else
+#define ELF_DATA ELFDATA2MSB
+#endif
+#if defined(__x86_64__)
+#define ELF_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define ELF_MACHINE EM_AARCH64
+#elif defined(__i386__)
+#define ELF_MACHINE EM_386
+#elif defined(__riscv)
+#define ELF_MACHINE EM_RISCV
+#elif defined(__powerpc64__)
+#define ELF_MACHINE EM_PPC64
+#else
+#define ELF_MACHINE 0
+#endif
+
+/* A machine's name in the messages. */
+static const char *machine_name(unsigned m)
+{
+	switch (m) {
+	case EM_X86_64: return "x86_64";
+	case EM_AARCH64: return "aarch64";
+	case EM_386: return "i386";
+	case EM_ARM: return "arm";
+	case EM_RISCV: return "riscv";
+	case EM_PPC64: return "ppc64";
+	case EM_S390: return "s390";
+	default: return "another machine";
+	}
+}
+
+/* Whether [off, off + n * size) lies within a file of fsize bytes. */
+static bool within(uint64_t off, uint64_t n, uint64_t size, uint64_t fsize)
+{
+	return off <= fsize && n <= (fsize - off) / (size ? size : 1);
+}
+
+/*
+ * The header h of a file of fsize bytes, for this build: why not, or
+ * NULL.  A file cut short (a copy interrupted, a build that failed)
+ * would otherwise be mapped by dlopen() and die by SIGBUS on the first
+ * page past its end.
+ */
+static const char *ehdr_refused(const elf_ehdr *h, uint64_t fsize, char *why, size_t len)
+{
+	if (h->e_ident[EI_CLASS] != ELF_CLASS)
+		return ELF_CLASS == ELFCLASS64 ? "a 32-bit object; this lockbench is 64-bit"
+					       : "a 64-bit object; this lockbench is 32-bit";
+	if (h->e_ident[EI_DATA] != ELF_DATA)
+		return "of the other byte order than this machine's";
+	if (h->e_type != ET_DYN)
+		return "not a shared object (ELF, but not ET_DYN); build it with "
+		       "cc -shared -fPIC";
+	if (ELF_MACHINE && h->e_machine != ELF_MACHINE) {
+		snprintf(why, len, "built for %s (ELF machine %u); this lockbench runs on "
+			 "%s: build the plugin for this machine", machine_name(h->e_machine),
+			 (unsigned)h->e_machine, machine_name(ELF_MACHINE));
+		return why;
+	}
+	if (h->e_phentsize != sizeof(elf_phdr) || !h->e_phnum ||
+	    !within(h->e_phoff, h->e_phnum, sizeof(elf_phdr), fsize) ||
+	    (h->e_shoff && (h->e_shentsize != sizeof(elf_shdr) ||
+			    !within(h->e_shoff, h->e_shnum, sizeof(elf_shdr), fsize)))) {
+		snprintf(why, len, "truncated or malformed: its headers lie beyond its "
+			 "%llu bytes; rebuild or copy it again", (unsigned long long)fsize);
+		return why;
+	}
+	return NULL;
+}
+
+/* Every loadable segment of fd (header h) within its fsize bytes? */
+static const char *segments_refused(int fd, const elf_ehdr *h, uint64_t fsize,
+				    char *why, size_t len)
+{
+	for (unsigned i = 0; i < h->e_phnum; i++) {
+		elf_phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(h->e_phoff + (uint64_t)i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			return "cannot read its program headers";
+		if (ph.p_type == PT_LOAD && !within(ph.p_offset, 1, ph.p_filesz, fsize)) {
+			snprintf(why, len, "truncated: segment %u ends at byte %llu, the file "
+				 "has %llu; rebuild or copy it again", i,
+				 (unsigned long long)ph.p_offset + ph.p_filesz,
+				 (unsigned long long)fsize);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Is `path` a regular file holding a shared object dlopen() can map on
+ * this machine: ELF magic, this build's class, byte order and machine,
+ * every header and loadable segment inside the file?  Returns 0, -errno
+ * when it cannot be opened or read, -ENOEXEC (with one line in err)
+ * otherwise.  dlopen() says "invalid ELF header" at best, and maps a
+ * truncated file that then dies by SIGBUS.
  */
 static int elf_check(const char *path, char *err, size_t len)
 {
-	unsigned char magic[4] = {0};
+	elf_ehdr h = {0};
 	struct stat st;
+	char why[256];
+	const char *no = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
 
 	if (fd < 0)
@@ -88,11 +206,16 @@ static int elf_check(const char *path, char *err, size_t len)
 				  strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		rc = plugin_err(err, len, path, -EINVAL, "not a regular file");
-	else if (read(fd, magic, sizeof(magic)) != (ssize_t)sizeof(magic) ||
-		 memcmp(magic, "\177ELF", 4))
+	else if (pread(fd, &h, sizeof(h), 0) < 4 || memcmp(h.e_ident, ELFMAG, SELFMAG))
 		rc = plugin_err(err, len, path, -ENOEXEC,
 				"not a shared object (no ELF header); build it "
 				"with cc -shared -fPIC");
+	else if ((uint64_t)st.st_size < sizeof(h))
+		no = "truncated: shorter than an ELF header; rebuild or copy it again";
+	else if (!(no = ehdr_refused(&h, (uint64_t)st.st_size, why, sizeof(why))))
+		no = segments_refused(fd, &h, (uint64_t)st.st_size, why, sizeof(why));
+	if (no)
+		rc = plugin_err(err, len, path, -ENOEXEC, "%s", no);
 	close(fd);
 	return rc;
 }

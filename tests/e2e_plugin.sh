@@ -136,6 +136,41 @@ refused "incomplete ops" "lock 0 (bad_ops): lock and unlock are required" --plug
 refused "nolock claim" "lock sneaky_nolock: LOCK_CAP_NOLOCK is reserved" --plugin "$OUT/nolock.so"
 refused "bad tag" "tag (Patched) must be" --plugin "Patched=$TB"
 expect_exit 2 "list refuses too" -- "$BIN" list locks --plugin "$OUT/wrong_abi.so"
+# A file dlopen() would map and then die on (SIGBUS past a truncated end),
+# or refuse in words of its own: checked before dlopen.
+size=$(stat -c %s "$TB")
+head -c $((size / 2)) "$TB" >"$OUT/half.so"
+refused "truncated plugin" "truncated" --plugin "$OUT/half.so"
+head -c 100 "$TB" >"$OUT/head.so"
+refused "plugin cut inside its headers" "truncated or malformed" --plugin "$OUT/head.so"
+head -c 10 "$TB" >"$OUT/ten.so"
+refused "plugin shorter than a header" "truncated: shorter than an ELF header" --plugin "$OUT/ten.so"
+mkdir -p "$OUT/dir.so"
+refused "a directory" "not a regular file" --plugin "$OUT/dir.so"
+# patch FILE OFFSET BYTES...: a copy of the plugin with bytes replaced.
+patch() {
+	cp "$TB" "$1" && python3 - "$@" <<'PY'
+import sys
+f, off, vals = sys.argv[1], int(sys.argv[2]), [int(v) for v in sys.argv[3:]]
+b = bytearray(open(f, "rb").read())
+b[off:off + len(vals)] = bytes(vals)
+open(f, "wb").write(b)
+PY
+}
+case $(uname -m) in
+x86_64) other=183; other_name=aarch64 ;;   # EM_AARCH64
+*) other=62; other_name=x86_64 ;;          # EM_X86_64
+esac
+patch "$OUT/machine.so" 18 $other 0
+refused "plugin for another machine" "built for $other_name (ELF machine $other)" --plugin "$OUT/machine.so"
+if [ -f "$ROOT/build/arm64/examples/ticket_backoff.so" ] && [ "$(uname -m)" = x86_64 ]; then
+	refused "arm64 build of the plugin" "built for aarch64" \
+		--plugin "$ROOT/build/arm64/examples/ticket_backoff.so"
+fi
+patch "$OUT/class.so" 4 1
+refused "32-bit plugin" "a 32-bit object" --plugin "$OUT/class.so"
+patch "$OUT/exec.so" 16 2 0
+refused "ELF executable" "not a shared object (ELF, but not ET_DYN)" --plugin "$OUT/exec.so"
 
 # make install, then build the example against the installed header.
 if [ -z "${LB_E2E_QUICK:-}" ]; then
