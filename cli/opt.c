@@ -383,6 +383,20 @@ static void check_items(const struct opt *o, const char *arg)
 	}
 }
 
+/* Free text that heads a table column or names a row (--label TEXT,
+ * --row-name NAME, --baseline LABEL, import's --label L): at most
+ * OPT_TEXT_MAX characters, else one line, exit 2. */
+static void check_text(const struct opt *o, const char *arg)
+{
+	static const char *const kinds[] = {"TEXT", "L", "LABEL", "NAME", NULL};
+	size_t n = strlen(arg);
+
+	for (unsigned i = 0; o->type == OPT_STR && kinds[i]; i++)
+		if (!strcmp(o->arg, kinds[i]) && n > OPT_TEXT_MAX)
+			cli_die("--%s (%.32s...): %zu characters; at most %d (it names a "
+				"table column or row)", o->name, arg, n, OPT_TEXT_MAX);
+}
+
 /* A value that may be a list; a list lands in the command's opt_dims. */
 static void add_dim(const struct opt_cmd *c, void *dst, const struct opt *o,
 		    const char *arg)
@@ -439,8 +453,10 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
 		if (id == '?' || !o)
 			bad_option(c, argv[optind - 1], optopt && optopt < 256 ? optopt : 0);
 		note_given(c, said, o, o->arg ? optarg : NULL);
-		if (o->arg)
+		if (o->arg) {
 			check_items(o, optarg);
+			check_text(o, optarg);
+		}
 		if (o->arg && o->type != OPT_CALL)
 			add_dim(c, dst, o, optarg);
 		else

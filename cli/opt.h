@@ -73,6 +73,9 @@ struct opt_dims {
 };
 void opt_dims_free(struct opt_dims *d);
 
+/* The longest free text a TEXT, L, LABEL or NAME row takes (a label). */
+#define OPT_TEXT_MAX 256
+
 /* .given of a row: offsetof a bool of the destination, plus one. */
 #define OPT_GIVEN(type, field) (offsetof(type, field) + 1)
 

@@ -314,8 +314,9 @@ static int lock_refused(const struct lock_ops **ops, unsigned i, const char *pat
 	if (!ops[i])
 		return plugin_err(err, len, path, -EINVAL, "lock %u is NULL", i);
 	if (lock_ops_check(ops[i], &why))
-		return plugin_err(err, len, path, -EINVAL, "lock %u (%s): %s", i,
-				  ops[i]->name ? ops[i]->name : "no name", why);
+		return plugin_err(err, len, path, -EINVAL, "lock %u (%.64s%s): %s", i,
+				  ops[i]->name ? ops[i]->name : "no name",
+				  ops[i]->name && strlen(ops[i]->name) > 64 ? "..." : "", why);
 	if (ops[i]->caps & LOCK_CAP_NOLOCK)
 		return plugin_err(err, len, path, -EINVAL, "lock %s: LOCK_CAP_NOLOCK "
 				  "is reserved for the built-in null control",

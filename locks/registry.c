@@ -61,6 +61,9 @@ int lock_ops_check(const struct lock_ops *ops, const char **why)
 	    strspn(ops->name, "abcdefghijklmnopqrstuvwxyz0123456789_") !=
 		    strlen(ops->name))
 		w = "name must be [a-z0-9_]+";
+	else if (strlen(ops->name) > LOCK_NAME_MAX)
+		w = "name longer than " LOCK_NAME_MAX_TEXT " characters (it heads a "
+		    "table column)";
 	else if (!ops->desc || !ops->ref)
 		w = "desc and ref are required";
 	else if (!ops->lock || !ops->unlock)

@@ -31,6 +31,11 @@ const struct lock_entry *lock_registry_find(const char *name);
  */
 int lock_registry_add(const struct lock_ops *ops, const char *origin,
 		      const char *sha256, const char *identity);
+/* The longest lock name (a plugin's, with its tag): it heads a table
+ * column, and a longer one is refused when the plugin loads. */
+#define LOCK_NAME_MAX 128
+#define LOCK_NAME_MAX_TEXT "128"
+
 /* Check that an ops table is usable: 0 or -EINVAL, with *why set. */
 int lock_ops_check(const struct lock_ops *ops, const char **why);
 /* Human name of a family. */

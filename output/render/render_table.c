@@ -130,7 +130,8 @@ static void size_grid(const struct results *r, struct grid *g)
 		}
 	for (unsigned v = 0, c = 1; v < r->nvariants; v++) {
 		unsigned n = results_is_base(r, v) ? 2 : 3, sum = 0;
-		unsigned need = (unsigned)strlen(r->variants[v].name) + 2;
+		/* The heading as the cell holds it (cut at CELL). */
+		unsigned need = (unsigned)strlen(cell(g, 0, c)) + 2;
 
 		for (unsigned k = 0; k < n; k++)
 			sum += g->width[c + k];
@@ -141,15 +142,15 @@ static void size_grid(const struct results *r, struct grid *g)
 }
 
 /* Print one line of the variants in[]: cells padded to width,
- * trailing blanks trimmed. */
+ * trailing blanks trimmed.  Written as it goes (blanks held back until
+ * something follows them), so no heading is too long for it. */
 static void print_row(struct grid *g, unsigned row, const bool *in, FILE *f)
 {
-	char line[4096];
-	size_t len = 0;
+	size_t blanks = 0;
 
-	for (unsigned c = 0; c < g->ncols && len < sizeof(line) - CELL - 64; c++) {
+	for (unsigned c = 0; c < g->ncols; c++) {
 		const char *s = cell(g, row, c);
-		unsigned w = g->width[c];
+		size_t w = g->width[c], n = strlen(s), text = n;
 
 		/* Columns of other pieces, and the spare ones (two baselines). */
 		if (c && (!g->group_of[c] || !in[g->group_of[c] - 1]))
@@ -161,12 +162,13 @@ static void print_row(struct grid *g, unsigned row, const bool *in, FILE *f)
 			for (unsigned k = c + 1; k < g->ncols &&
 			     g->group_of[k] == g->group_of[c]; k++)
 				w += g->width[k];
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%-*s", (int)w, s);
+		while (text && s[text - 1] == ' ')
+			text--;
+		if (text)
+			fprintf(f, "%*s%.*s", (int)blanks, "", (int)text, s);
+		blanks = (text ? 0 : blanks) + (n - text) + (w > n ? w - n : 0);
 	}
-	while (len && line[len - 1] == ' ')
-		len--;
-	line[len] = 0;
-	fprintf(f, "%s\n", line);
+	fputc('\n', f);
 }
 
 /*
