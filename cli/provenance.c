@@ -5,6 +5,7 @@
  * gave at build time, and CFLAGS); the compiler names itself through
  * __VERSION__.
  */
+#include "../topology/text.h"
 #include "provenance.h"
 
 #include <stdio.h>
@@ -40,17 +41,17 @@ json_t *provenance_json(int argc, char *const *argv, bool has_seed, uint64_t see
 	struct tm tm;
 
 	for (int i = 0; i < argc; i++)
-		json_array_append_new(cmd, json_string(i ? argv[i] : "lockbench"));
+		json_array_append_new(cmd, json_text(i ? argv[i] : "lockbench"));
 	if (!uname(&u))
 		snprintf(kernel, sizeof(kernel), "%s %s", u.release, u.version);
 	if (gethostname(host, sizeof(host) - 1))
 		host[0] = 0;
 	if (gmtime_r(&now, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	o = json_pack("{s:o, s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "command", cmd,
+	o = json_pack("{s:o, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "command", cmd,
 		      "version", LOCKBENCH_VERSION, "git", LOCKBENCH_GIT,
 		      "compiler", COMPILER, "cflags", LOCKBENCH_CFLAGS,
-		      "kernel", kernel, "host", host, "date", date);
+		      "kernel", json_text(kernel), "host", json_text(host), "date", date);
 	if (o && has_seed)
 		json_object_set_new(o, "seed", json_integer((json_int_t)seed));
 	return o;

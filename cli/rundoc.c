@@ -9,6 +9,7 @@
 
 #include "../topology/machine.h"
 #include "../topology/mem.h"
+#include "../topology/text.h"
 #include "../workloads/clock.h"
 #include "../workloads/loop.h"
 #include "options.h"
@@ -21,9 +22,10 @@ json_t *machine_json(const struct topo *t)
 
 	uname(&u);
 	gethostname(host, sizeof(host) - 1);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:s, s:o*}",
-			 "hostname", host, "kernel", u.release, "kernel_version", u.version,
-			 "arch", u.machine, "cpu_model", t->cpu_model,
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:s, s:o*}",
+			 "hostname", json_text(host), "kernel", json_text(u.release),
+			 "kernel_version", json_text(u.version), "arch", json_text(u.machine),
+			 "cpu_model", json_text(t->cpu_model),
 			 "pus", t->npu, "cores", t->ncores, "l3_groups", t->nl3,
 			 "numa_nodes", t->nnodes, "packages", t->npackages,
 			 "topology", t->source, "environment", machine_environment());

@@ -25,8 +25,10 @@ static int system_show(bool json)
 	char cmd[PATH_MAX + 64], why[PATH_MAX + 256];
 	int rc;
 
-	if (!d)
+	if (!d) {
+		cli_warn("system show: cannot describe the machine: out of memory");
 		return 1;
+	}
 	rc = machine_state_probe(why, sizeof(why));
 	if (rc < 0)
 		cli_warn_msg(why);

@@ -19,6 +19,7 @@
 #include "cpulist.h"
 #include "machine_impl.h"
 #include "sysfs.h"
+#include "text.h"
 
 /* ---- where things are ----------------------------------------------- */
 
@@ -129,7 +130,7 @@ static json_t *json_str_at(const char *path)
 	char buf[256];
 
 	return sysfs_read_str(path, buf, sizeof(buf)) ? json_null() :
-							json_string(buf);
+							json_text(buf);
 }
 
 /* ---- describe ------------------------------------------------------- */
@@ -153,11 +154,11 @@ static json_t *describe_kernel(void)
 
 	if (!uname(&u)) {
 		if (json_is_null(rel))
-			rel = json_string(u.release);
+			rel = json_text(u.release);
 		if (json_is_null(ver))
-			ver = json_string(u.version);
+			ver = json_text(u.version);
 		if (json_is_null(arch))
-			arch = json_string(u.machine);
+			arch = json_text(u.machine);
 	}
 	if (o) {
 		set(o, "release", rel, &ok);
@@ -220,7 +221,7 @@ static json_t *describe_cpu_model(void)
 		colon += 1 + (colon[1] == ' ');
 		colon[strcspn(colon, "\n")] = '\0';
 		if (!strncmp(line, "model name", 10))
-			model = json_string(colon);
+			model = json_text(colon);
 		else if (!strncmp(line, "CPU implementer", 15) && !has_impl)
 			has_impl = sscanf(colon, "%x", &impl) == 1;
 		else if (!strncmp(line, "CPU part", 8) && !has_part)
@@ -244,7 +245,7 @@ static json_t *governors_json(const char *dir)
 	arr = json_array();
 	for (char *w = strtok_r(buf, " ", &save); arr && w;
 	     w = strtok_r(NULL, " ", &save))
-		json_array_append_new(arr, json_string(w));
+		json_array_append_new(arr, json_text(w));
 	return arr;
 }
 
@@ -269,7 +270,7 @@ static json_t *describe_cpufreq(int cpu)
 	o = json_object();
 	if (!o)
 		return NULL;
-	set(o, "policy", json_string(dir), &ok);
+	set(o, "policy", json_text(dir), &ok);
 	machine_attr_path(p, sizeof(p), dir, "scaling_driver");
 	set(o, "driver", json_str_at(p), &ok);
 	machine_attr_path(p, sizeof(p), dir, "scaling_governor");

@@ -17,6 +17,7 @@
 
 #include "machine_impl.h"
 #include "sysfs.h"
+#include "text.h"
 
 #define CLOCKSOURCE_DIR "/sys/devices/system/clocksource/clocksource0"
 #define CPUIDLE_DIR CPU_DIR "/cpuidle"
@@ -27,7 +28,7 @@ static json_t *str_at(const char *path)
 {
 	char buf[512];
 
-	return sysfs_read_str(path, buf, sizeof(buf)) ? json_null() : json_string(buf);
+	return sysfs_read_str(path, buf, sizeof(buf)) ? json_null() : json_text(buf);
 }
 
 /* The [bracketed] choice of a sysfs selector ("always [madvise] never")
@@ -99,8 +100,8 @@ static json_t *describe_cmdline(char *cmd, size_t len)
 	n = json_object();
 	for (size_t i = 0; n && i < sizeof(notable) / sizeof(notable[0]); i++)
 		if (!cmdline_value(cmd, notable[i], v, sizeof(v)))
-			json_object_set_new(n, notable[i], json_string(v));
-	o = json_pack("{s:s, s:o}", "line", cmd, "notable", n);
+			json_object_set_new(n, notable[i], json_text(v));
+	o = json_pack("{s:o, s:o}", "line", json_text(cmd), "notable", n);
 	return o;
 }
 
@@ -152,8 +153,8 @@ static json_t *describe_preemption(const char *cmd)
 		if (a && b && b - a - 1 < (long)sizeof(model)) {
 			memcpy(model, a + 1, (size_t)(b - a - 1));
 			model[b - a - 1] = '\0';
-			return json_pack("{s:s, s:b, s:s}", "model", model, "dynamic", true,
-					 "source", "debugfs sched/preempt");
+			return json_pack("{s:o, s:b, s:s}", "model", json_text(model),
+					 "dynamic", true, "source", "debugfs sched/preempt");
 		}
 	}
 	if (sysfs_read_str("/proc/sys/kernel/version", buf, sizeof(buf)))
@@ -163,10 +164,10 @@ static json_t *describe_preemption(const char *cmd)
 		return json_pack("{s:s, s:b, s:s}", "model", "rt", "dynamic", false,
 				 "source", "kernel version");
 	if (dynamic && cmd && !cmdline_value(cmd, "preempt", model, sizeof(model)))
-		return json_pack("{s:s, s:b, s:s}", "model", model, "dynamic", true,
+		return json_pack("{s:o, s:b, s:s}", "model", json_text(model), "dynamic", true,
 				 "source", "command line");
 	if (dynamic && !boot_config_preempt(model, sizeof(model)))
-		return json_pack("{s:s, s:b, s:s}", "model", model, "dynamic", true,
+		return json_pack("{s:o, s:b, s:s}", "model", json_text(model), "dynamic", true,
 				 "source", "boot config default");
 	if (dynamic)
 		return json_pack("{s:n, s:b, s:s}", "model", "dynamic", true,
@@ -194,7 +195,7 @@ static json_t *idle_states(void)
 		snprintf(p, sizeof(p), CPU_DIR "/cpu0/cpuidle/state%d/disable", i);
 		if (sysfs_read_u64(p, &dis))
 			dis = 0;
-		json_array_append_new(a, json_pack("{s:s, s:o, s:b}", "name", name,
+		json_array_append_new(a, json_pack("{s:o, s:o, s:b}", "name", json_text(name),
 			"latency_us", lat == UINT64_MAX ? json_null() : json_integer((json_int_t)lat),
 			"disabled", dis != 0));
 	}
@@ -281,8 +282,8 @@ static json_t *describe_thp(void)
 		return json_null();
 	if (sysfs_read_str(THP_DIR "/defrag", buf, sizeof(buf)) ||
 	    selected(buf, df, sizeof(df)))
-		return json_pack("{s:s, s:n}", "enabled", en, "defrag");
-	return json_pack("{s:s, s:s}", "enabled", en, "defrag", df);
+		return json_pack("{s:o, s:n}", "enabled", json_text(en), "defrag");
+	return json_pack("{s:o, s:o}", "enabled", json_text(en), "defrag", json_text(df));
 }
 
 json_t *machine_environment(void)
