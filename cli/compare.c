@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../locks/sha256.h"
 #include "../output/results/envdiff.h"
 #include "../output/results/json_read.h"
 #include "cmds.h"
@@ -155,6 +156,63 @@ static void load_inputs(struct merge *m, int n, char **paths)
 			cli_die_msg(err);
 		m->in[i].label = file_label(paths[i], &m->in[i].r);
 	}
+}
+
+static bool same_str(const char *a, const char *b);
+
+/* Whether every run of a is in b, in the same place, with the same
+ * operation counts and windows. */
+static bool same_samples(const struct results *a, const struct results *b)
+{
+	if (a->nvariants != b->nvariants || a->nrows != b->nrows)
+		return false;
+	for (unsigned i = 0; i < a->nvariants * a->nrows; i++) {
+		const struct point *p = &a->points[i], *q = &b->points[i];
+
+		if (p->nruns != q->nruns || p->status != q->status)
+			return false;
+		for (unsigned k = 0; k < p->nruns; k++)
+			if (p->runs[k].ops != q->runs[k].ops ||
+			    p->runs[k].window_s != q->runs[k].window_s)
+				return false;
+	}
+	return true;
+}
+
+/* Whether two loaded files hold the same runs: byte-identical files, or
+ * one run's record (its configuration, with the time it was created, its
+ * provenance and every run's counts) in both, e.g. a copy re-indented by
+ * jq. */
+static bool same_runs(const struct input *a, const char *sha_a, const struct input *b,
+		      const char *sha_b)
+{
+	const json_t *ca = a->r.config, *cb = b->r.config;
+
+	if (*sha_a && !strcmp(sha_a, sha_b))
+		return true;
+	return ca && cb && json_object_get(ca, "created") &&
+	       json_equal((json_t *)ca, (json_t *)cb) && a->r.provenance &&
+	       b->r.provenance && json_equal(a->r.provenance, b->r.provenance) &&
+	       same_str(a->label, b->label) && same_samples(&a->r, &b->r);
+}
+
+/* A copy of a file given beside it would count its runs twice (as two
+ * invocations agreeing perfectly): one line, exit 2. */
+static void check_copies(const struct merge *m)
+{
+	char (*sha)[65] = cli_calloc(m->nin, sizeof(*sha));
+
+	for (unsigned i = 0; i < m->nin; i++)
+		if (sha256_file(m->in[i].path, sha[i]))
+			sha[i][0] = '\0';
+	for (unsigned i = 1; i < m->nin; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (same_runs(&m->in[j], sha[j], &m->in[i], sha[i]))
+				cli_die("cannot compare (%s): the same runs as %s (%s); give "
+					"each once", m->in[i].path, m->in[j].path,
+					*sha[i] && !strcmp(sha[i], sha[j]) ? "an identical copy"
+					: "same configuration, creation time, provenance and runs");
+	free(sha);
 }
 
 static bool same_str(const char *a, const char *b)
@@ -959,6 +1017,7 @@ static json_t *pick_floor(const struct merge *m, const struct compare_args *a)
 static void merge_inputs(struct merge *m, int n, char **paths, const char *locks)
 {
 	load_inputs(m, n, paths);
+	check_copies(m);
 	fill_params(m);
 	check_inputs(m);
 	warn_differences(m);

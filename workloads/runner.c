@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "../topology/mem.h"
@@ -808,6 +809,42 @@ static int measure_counted(struct run_mem *m, struct monitor *mon,
 }
 
 /*
+ * Why the watchdog fired, as the end of its message: `plain` unless the
+ * run had more threads than CPUs and the lock's waiters spin.  Then a
+ * preempted waiter (or holder) stalls everyone until the scheduler runs
+ * it again, and in a FIFO lock (ticket, MCS, CLH, qspinlock, ...) every
+ * waiter queued behind it waits as well: progress comes a time slice at
+ * a time, which the watchdog can take for a hang (docs/method.md,
+ * "Oversubscription").
+ */
+static const char *hung_why(const struct run_spec *sp, char *buf, size_t len,
+			    const char *plain)
+{
+	unsigned cpus = 0;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	bool pinned = true;
+
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		bool seen = sp->place[i].cpu < 0;
+
+		pinned &= sp->place[i].cpu >= 0;
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = sp->place[k].cpu == sp->place[i].cpu;
+		cpus += !seen;
+	}
+	if (!pinned)
+		cpus = online > 0 ? (unsigned)online : sp->nthreads;
+	if ((sp->ops->caps & LOCK_CAP_SLEEPS) || sp->nthreads <= cpus || !cpus)
+		return plain;
+	snprintf(buf, len, "(oversubscribed: %u threads on %u CPU%s; a preempted "
+		 "spinning waiter holds up the queue until it runs again, which in a "
+		 "FIFO lock stalls every waiter behind it: likely not a deadlock; use "
+		 "at most %u threads, a longer --watchdog, or a lock that sleeps)",
+		 sp->nthreads, cpus, cpus == 1 ? "" : "s", cpus);
+	return buf;
+}
+
+/*
  * Not every thread started: let the started ones through and out again.
  * The ones never started count as gone, so the started ones' wait for
  * every thread to leave (worker_main) ends.  False when they did not
@@ -835,15 +872,16 @@ static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen)
 {
 	bool intr = sp->interrupted && *sp->interrupted;
+	char why[512];
 
 	if (!*err && intr)
 		snprintf(err, errlen, "lockbench: interrupted");
 	else if (!*err)
 		snprintf(err, errlen,
 			 "lockbench: %s at %u thread%s: workers did not stop "
-			 "within %.1f s of the end of the window (deadlock?)",
-			 sp->ops->name, sp->nthreads,
-			 sp->nthreads == 1 ? "" : "s", sp->watchdog_s);
+			 "within %.1f s of the end of the window %s",
+			 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
+			 sp->watchdog_s, hung_why(sp, why, sizeof(why), "(deadlock?)"));
 	if (rc == RUN_ERROR || rc == RUN_ABORT)
 		return RUN_ABORT;
 	return intr && rc != RUN_HUNG ? RUN_INTERRUPTED : RUN_HUNG;
@@ -875,6 +913,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	struct run_mem m = {0};
 	struct monitor mon = {.sp = sp};
 	struct noise_run *nr;
+	char why[512];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -910,10 +949,10 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		snprintf(err, errlen,
-			 "lockbench: %s at %u thread%s made no progress for %.1f s "
-			 "(deadlock or lost wakeup?)", sp->ops->name, sp->nthreads,
-			 sp->nthreads == 1 ? "" : "s",
-			 sp->watchdog_s);
+			 "lockbench: %s at %u thread%s made no progress for %.1f s %s",
+			 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
+			 sp->watchdog_s, hung_why(sp, why, sizeof(why),
+						  "(deadlock or lost wakeup?)"));
 	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
 		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
 		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
