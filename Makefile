@@ -148,6 +148,7 @@ e2e: lockbench
 	tests/e2e_counters.sh ./lockbench
 	tests/e2e_faults.sh ./lockbench
 	tests/e2e_faults_safety.sh ./lockbench
+	tests/e2e_faults_input.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))

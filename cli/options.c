@@ -422,7 +422,7 @@ void cli_only(const struct cli *c, const char *cmd, const char *const *takes)
 		char sname[8] = "";
 
 		if (!c->said[i] || listed(takes, o->name) || !strcmp(o->name, "help") ||
-		    !strcmp(o->name, "version"))
+		    !strcmp(o->name, "version") || !strcmp(o->name, "quiet"))
 			continue;
 		if (o->sname)
 			snprintf(sname, sizeof(sname), "-%c/", o->sname);
@@ -457,7 +457,6 @@ void cli_usage(FILE *f)
 		"       lockbench locktorture [-t LIST] [--torture-type T] [-r N] [-o OUT.json]\n"
 		"       lockbench rerun FILE.json [options]\n"
 		"       lockbench help [COMMAND]\n"
-		"       lockbench completion [bash]\n"
 		"\n"
 		"With no option: a short sweep of " DEFAULT_LOCKS "\n"
 		"over 1,2,4,..,all CPUs, printed as a locktorture-style table.\n");

@@ -101,8 +101,9 @@ void cli_free(struct cli *c);
 
 /*
  * Refuse every run option given to command `cmd` (e.g. "system tune")
- * that is not in `takes` (NULL-terminated long names; --help and
- * --version always pass): one line naming the option and the command,
+ * that is not in `takes` (NULL-terminated long names; --help, --version
+ * and -q, which every command honours, always pass): one line naming the
+ * option and the command,
  * exit 2.  A command that took an option and ignored it would look as if
  * it had honoured it.
  */

@@ -514,6 +514,69 @@ static void test_list_refused(void **state)
 	}
 }
 
+/* "--" ends the options: every word after it is an argument, however
+ * many (the parser once wrote past its array), and an option's value may
+ * be "--" itself. */
+static void test_double_dash(void **state)
+{
+	struct cli c;
+	char *argv[] = {"lockbench", "-q", "--", "-l", "tas", "--dry-run", "x", NULL};
+	char *val[] = {"lockbench", "--label", "--", "-l", "tas", "--", "-d", NULL};
+	char *many[64] = {"lockbench", "--"};
+
+	(void)state;
+	cli_parse(&c, 7, argv);
+	assert_true(c.quiet);
+	assert_false(c.locks_given || c.dry_run);
+	assert_int_equal(c.argc, 4);
+	assert_string_equal(c.argv[0], "-l");
+	assert_string_equal(c.argv[3], "x");
+	cli_free(&c);
+	cli_parse(&c, 7, val);
+	assert_string_equal(c.label, "--");
+	assert_string_equal(c.locks, "tas");
+	assert_int_equal(c.argc, 1);
+	assert_string_equal(c.argv[0], "-d");
+	cli_free(&c);
+	for (unsigned i = 2; i < 63; i++)
+		many[i] = i % 2 ? "-l" : "word";
+	cli_parse(&c, 63, many);
+	assert_int_equal(c.argc, 61);
+	assert_false(c.locks_given);
+	cli_free(&c);
+}
+
+/* Every list option: an empty or repeated element is one line, exit 2;
+ * free text over OPT_TEXT_MAX too; a number over its limit likewise. */
+static void test_items_refused(void **state)
+{
+	static char *bad[][2] = {
+		{"-l", "tas,"}, {"-l", "mcs,,ticket"}, {"-l", ""}, {"-l", "tas,tas"},
+		{"-t", "1,1"}, {"-t", "1,"}, {"--counters", "cycles,cycles"},
+		{"-f", "table,"}, {"-p", "cpus:0,,1"}, {"--lock-opt", "tas.x=1,,2"},
+		{"--cs-ns", "99999999999"}, {"-t", "99999999999999999999"},
+	};
+	static char label[OPT_TEXT_MAX + 2];
+	unsigned lines;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = {"lockbench", bad[i][0], bad[i][1], NULL};
+
+		assert_int_equal(child_status(argv, 3, &lines), 2);
+		assert_int_equal(lines, 1);
+	}
+	memset(label, 'x', OPT_TEXT_MAX + 1);
+	{
+		char *argv[] = {"lockbench", "--label", label, NULL};
+
+		assert_int_equal(child_status(argv, 3, &lines), 2);
+		assert_int_equal(lines, 1);
+		label[OPT_TEXT_MAX] = '\0';
+		assert_int_equal(child_status(argv, 3, &lines), 0);
+	}
+}
+
 /* Workload options misused: one line and exit 2, as when they were the
  * front end's own rows; and accepted where they belong. */
 static void test_workload_refused(void **state)
@@ -567,6 +630,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_config),
 		cmocka_unit_test(test_list_refused),
 		cmocka_unit_test(test_workload_refused),
+		cmocka_unit_test(test_double_dash),
+		cmocka_unit_test(test_items_refused),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

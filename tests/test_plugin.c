@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -22,6 +24,13 @@
 #include "../locks/plugin.h"
 #include "../locks/registry.h"
 #include "../locks/sha256.h"
+
+/* The ELF machine of this build (the loader checks the plugin's). */
+#if defined(__aarch64__)
+#define ELF_THIS_MACHINE EM_AARCH64
+#else
+#define ELF_THIS_MACHINE EM_X86_64
+#endif
 
 /* ---- SHA-256 ------------------------------------------------------- */
 
@@ -197,8 +206,63 @@ static void test_refusals(void **state)
 	fd = open(notso, O_WRONLY | O_TRUNC);
 	assert_int_equal(write(fd, "\177ELF", 4), 4);
 	close(fd);
-	refused(notso, -ENOEXEC, "cannot load: ");
+	refused(notso, -ENOEXEC, "truncated: shorter than an ELF header");
 	unlink(notso);
+}
+
+/* A copy of the example plugin, cut to `keep` bytes (0: all of it) and
+ * with byte `at` set to `val` (at < 0: none), at path. */
+static void plugin_copy(const char *path, long keep, long at, unsigned char val)
+{
+	FILE *in = fopen(spec(NULL, "examples/ticket_backoff.so"), "rb");
+	FILE *out = fopen(path, "wb");
+	long k = 0;
+	int c;
+
+	assert_non_null(in);
+	assert_non_null(out);
+	while ((c = fgetc(in)) != EOF && (!keep || k < keep)) {
+		fputc(k == at ? val : c, out);
+		k++;
+	}
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* Checked before dlopen: a file cut short (dlopen would map it and die
+ * by SIGBUS past its end), another machine, class or type. */
+static void test_elf_refusals(void **state)
+{
+	char path[] = "/tmp/lb-elf-XXXXXX";
+	int fd = mkstemp(path);
+	struct stat st;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(stat(spec(NULL, "examples/ticket_backoff.so"), &st), 0);
+	plugin_copy(path, st.st_size / 2, -1, 0);
+	refused(path, -ENOEXEC, "truncated");
+	plugin_copy(path, 100, -1, 0);
+	refused(path, -ENOEXEC, "truncated or malformed");
+	/* e_machine (byte 18, little-endian low byte): another machine. */
+	plugin_copy(path, 0, 18, (unsigned char)(ELF_THIS_MACHINE == EM_X86_64 ? EM_AARCH64
+										: EM_X86_64));
+	refused(path, -ENOEXEC, ELF_THIS_MACHINE == EM_X86_64 ? "built for aarch64 (ELF machine 183)"
+							       : "built for x86_64 (ELF machine 62)");
+	plugin_copy(path, 0, EI_CLASS, ELFCLASS32);
+	refused(path, -ENOEXEC, "a 32-bit object");
+	plugin_copy(path, 0, 16, ET_EXEC);  /* e_type */
+	refused(path, -ENOEXEC, "not ET_DYN");
+	/* The whole copy loads. */
+	plugin_copy(path, 0, -1, 0);
+	{
+		char tagged[64], err[1024];
+
+		snprintf(tagged, sizeof(tagged), "elfcopy=%s", path);
+		assert_int_equal(plugin_load(tagged, err, sizeof(err)), 0);
+	}
+	unlink(path);
 }
 
 /* A tag turns a refused duplicate of a built-in into a new lock. */
@@ -236,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_sha256_file),
 		cmocka_unit_test(test_load_example),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_elf_refusals),
 		cmocka_unit_test(test_tag_renames),
 		cmocka_unit_test(test_plugins_load_stops),
 	};

@@ -837,9 +837,10 @@ static const char *hung_why(const struct run_spec *sp, char *buf, size_t len,
 	if ((sp->ops->caps & LOCK_CAP_SLEEPS) || sp->nthreads <= cpus || !cpus)
 		return plain;
 	snprintf(buf, len, "(oversubscribed: %u threads on %u CPU%s; a preempted "
-		 "spinning waiter holds up the queue until it runs again, which in a "
-		 "FIFO lock stalls every waiter behind it: likely not a deadlock; use "
-		 "at most %u threads, a longer --watchdog, or a lock that sleeps)",
+		 "spinning waiter holds up the queue until it runs again, and in a "
+		 "FIFO lock every waiter behind it, so this may be the "
+		 "oversubscription, not a deadlock; try at most %u threads, a longer "
+		 "--watchdog, or a lock that sleeps)",
 		 sp->nthreads, cpus, cpus == 1 ? "" : "s", cpus);
 	return buf;
 }
