@@ -350,6 +350,8 @@ static void run_prepare(struct run *run, const struct cli *c)
 
 	if (c->argc)
 		bad_word(c->argv[0]);
+	if (c->c2c)
+		cli_die("--c2c is an option of 'topo' (lockbench topo --c2c), not of a run");
 	if (topo_load(&run->t, c->topology, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	config_build(&run->cf, c, &run->t);

@@ -21,7 +21,7 @@ PY
 }
 
 bad_input "unknown event" "counters (no-such-event): event not found" --counters cycles,no-such-event
-bad_input "empty item" "empty event name" --counters task-clock,,cycles
+bad_input "empty item" "empty element in the list" --counters task-clock,,cycles
 
 # Software events: in every run and point, per operation.
 expect_exit 0 "software counters" -- "$BIN" "${SHORT[@]}" -q \

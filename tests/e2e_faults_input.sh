@@ -147,6 +147,7 @@ expect_exit 0 "topo -f json" -- "$BIN" topo -f json
 refused "list -l" "-l/--locks is not an option of 'list'" list -l tas
 refused "list -d" "--duration is not an option of 'list'" -d 1 list locks
 refused "topo -d" "--duration is not an option of 'topo'" topo -d 1
+refused "a run with topo's --c2c" "--c2c is an option of 'topo'" --c2c --dry-run "${QUICK[@]}"
 fresh_tree
 refused "system show --freq" "--freq is not an option of 'system show'" system show --freq auto
 refused "system tune -f json" "--format is not an option of 'system tune'" system tune -f json
