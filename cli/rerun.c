@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,10 +194,17 @@ static void check_not_input(const char *file, const struct word *u, unsigned nu)
 		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 			char *eq = strchr(t, '='), *path = eq && !memchr(t, '/', (size_t)(eq - t))
 							   ? eq + 1 : t;
+			bool same = !stat(path, &st) && st.st_dev == in.st_dev &&
+				    st.st_ino == in.st_ino;
 
-			if (!stat(path, &st) && st.st_dev == in.st_dev && st.st_ino == in.st_ino)
-				cli_die("rerun (%s): -o (%s) names the file being rerun; "
-					"give another", file, path);
+			if (same) {
+				char msg[2 * PATH_MAX + 64];
+
+				snprintf(msg, sizeof(msg), "rerun (%s): -o (%s) names the file "
+					 "being rerun; give another", file, path);
+				free(copy);
+				cli_die_msg(msg);
+			}
 		}
 		free(copy);
 	}
@@ -302,6 +310,7 @@ int cmd_rerun(int argc, char **argv)
 	r = cli_calloc(room(w, nw), sizeof(*r));
 	u = cli_calloc(room(argv + 2, (unsigned)argc - 2), sizeof(*u));
 	nr = read_line(&rl, w, nw, r);
+	free(w);        /* the words themselves belong to doc */
 	nu = read_line(&ul, argv + 2, (unsigned)argc - 2, u);
 	check_not_input(argv[1], u, nu);
 	av = cli_calloc(2 * ((size_t)nr + nu) + 4, sizeof(*av));
