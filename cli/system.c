@@ -49,10 +49,9 @@ static int system_show(bool json)
 static int system_tune_plan(const struct machine_req *req)
 {
 	json_t *plan = NULL, *e;
-	char msg[512] = "";
-	int rc = machine_tune_plan(req, NULL, 0, &plan, msg, sizeof(msg));
+	char msg[512] = "", why[PATH_MAX + 256];
+	int rc = machine_tune_plan(req, NULL, 0, &plan, msg, sizeof(msg)), state;
 	size_t i;
-	struct stat st;
 
 	if (*msg)
 		cli_warn_msg(msg);
@@ -64,7 +63,10 @@ static int system_tune_plan(const struct machine_req *req)
 		       json_is_string(json_object_get(e, "old")) ?
 		       json_string_value(json_object_get(e, "old")) : "(none)",
 		       json_string_value(json_object_get(e, "new")));
-	if (!stat(machine_state_path(), &st))
+	state = machine_state_probe(why, sizeof(why));
+	if (state < 0)
+		cli_warn_msg(why);
+	else if (state > 0)
 		cli_warn("machine state (%s): left by another lockbench; 'system tune' "
 			 "would refuse until 'lockbench system reset'", machine_state_path());
 	json_decref(plan);
