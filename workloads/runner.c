@@ -845,6 +845,16 @@ static const char *hung_why(const struct run_spec *sp, char *buf, size_t len,
 	return buf;
 }
 
+/* The watchdog's line when the window saw no progress. */
+static void hung_msg(const struct run_spec *sp, char *err, size_t errlen)
+{
+	char why[512];
+
+	snprintf(err, errlen, "lockbench: %s at %u thread%s made no progress for %.1f s %s",
+		 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s", sp->watchdog_s,
+		 hung_why(sp, why, sizeof(why), "(deadlock or lost wakeup?)"));
+}
+
 /*
  * Not every thread started: let the started ones through and out again.
  * The ones never started count as gone, so the started ones' wait for
@@ -914,7 +924,6 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	struct run_mem m = {0};
 	struct monitor mon = {.sp = sp};
 	struct noise_run *nr;
-	char why[512];
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -949,11 +958,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		rc = watch(sp, &m, &mon, nr != NULL, out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
-		snprintf(err, errlen,
-			 "lockbench: %s at %u thread%s made no progress for %.1f s %s",
-			 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
-			 sp->watchdog_s, hung_why(sp, why, sizeof(why),
-						  "(deadlock or lost wakeup?)"));
+		hung_msg(sp, err, errlen);
 	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
 		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
 		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
