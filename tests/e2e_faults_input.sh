@@ -82,9 +82,9 @@ refused "compare -l a,,b" "empty element in the list" compare -l a,,b x.json
 refused "merge -l tas," "empty element in the list" merge -l tas, x.json y.json
 
 # ---- numbers over the limit --------------------------------------------------
-refused "-t far too many" "out of range (max 1024)" -t 99999999999999999999 --dry-run
-refused "-t above the maximum" "out of range (max 1024)" -t 5000 --dry-run
-refused "-t range to infinity" "out of range (max 1024)" -t 1-99999999999999999 --dry-run
+refused "-t far too many" "out of range (max 65535)" -t 99999999999999999999 --dry-run
+refused "-t above the maximum" "out of range (max 65535)" -t 70000 --dry-run
+refused "-t range to infinity" "out of range (max 65535)" -t 1-99999999999999999 --dry-run
 refused "-t 1x" "not a number" -t 1x --dry-run
 refused "--cs-ns too long" "out of range (max 1000000000)" --cs-ns 99999999999 --dry-run
 refused "-r too many" "out of range (max 10000)" -r 99999999999999999999999 --dry-run
