@@ -38,7 +38,7 @@ static const struct opt bkl_rows[] = {
 };
 
 const struct opt_cmd bkl_options = {"build-kernel-lock", bkl_rows,
-				    sizeof(bkl_rows) / sizeof(bkl_rows[0]), 0};
+				    sizeof(bkl_rows) / sizeof(bkl_rows[0]), 0, 0};
 
 void bkl_usage(FILE *f)
 {
