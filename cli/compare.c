@@ -663,6 +663,8 @@ static void build_merged(struct merge *m, struct results *r)
 	r->cv_flag = first->cv_flag;
 	r->alpha = first->alpha;
 	merged_rows(m, r);
+	/* Before the runs move out of the inputs: the probes are theirs. */
+	merged_env_diffs(m, r);
 	for (unsigned c = 0; c < m->ncol; c++) {
 		const struct input *in = &m->in[m->col[c].in];
 
@@ -684,7 +686,6 @@ static void build_merged(struct merge *m, struct results *r)
 	merged_meta(m, r);
 	merged_environment(m, r);
 	merged_perf(m, r);
-	merged_env_diffs(m, r);
 }
 
 static const char *col_label(const struct merge *m, unsigned c)
