@@ -15,7 +15,10 @@
 # its own entry points, then its own comparison shows lockbench's
 # figures side by side.  Each step prints "ok", "FAILED" or "skipped"
 # with the reason; the exit status is 1 when a step that could run
-# failed.  Needs ruby (lkp-tests) and perl with YAML::PP (mmtests).
+# failed.  Needs ruby and the gems lkp's libraries load (Debian: ruby
+# ruby-tty-command ruby-activesupport ruby-gnuplot ruby-term-ansicolor
+# ruby-git) for lkp-tests, and perl with File::Which and YAML::PP
+# (libfile-which-perl libyaml-pp-perl) for mmtests' reports.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -128,9 +131,12 @@ check_mmtests() {
 			say "FAILED: run-mmtests.sh, kernel $k (see $W/log)"; failed=1; return
 		fi
 	done
-	step "compare-kernels.sh k0 k1" bash -c "cd '$W/mmtests/work/log' &&
-		../../compare-kernels.sh --baseline k0 --compare k1 >'$W/mm-compare.txt'" &&
-		cat "$W/mm-compare.txt"
+	# mmtests' report: its own statistics (Hmean, ...) of each LOCK-THREADS.
+	step "compare-kernels.sh k0 k1 shows lockbench's operations" bash -c "
+		cd '$W/mmtests/work/log' &&
+		../../compare-kernels.sh --baseline k0 --compare k1 >'$W/mm-compare.txt' &&
+		grep -q '^Hmean *tas-1 ' '$W/mm-compare.txt'" &&
+		grep -E '^(Hmean|HStddev|Min|Max) ' "$W/mm-compare.txt"
 }
 
 [ -n "$LKP" ] && check_lkp
