@@ -150,6 +150,7 @@ e2e: lockbench
 	tests/e2e_faults_safety.sh ./lockbench
 	tests/e2e_faults_input.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
+	tests/e2e_fleet.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \

@@ -22,6 +22,7 @@
 #include "../output/results/envdiff.h"
 #include "../output/results/json_read.h"
 #include "cmds.h"
+#include "compare_hosts.h"
 #include "err.h"
 #include "floor.h"
 #include "opt.h"
@@ -71,6 +72,8 @@ struct merge {
 	/* The workload parameters some file swept (its variants' params). */
 	char *dims[32];
 	unsigned ndims;
+	/* Cross-host (compare_hosts.h): columns by host, rows by CPU share. */
+	bool by_host, cpu_share;
 };
 
 static bool is_dim(const struct merge *m, const char *key)
@@ -426,7 +429,7 @@ static void union_rows(struct merge *m)
 			if (j == m->nrows)
 				m->row_key[m->nrows++] = cli_strdup(key);
 		}
-	if (!named)
+	if (!named || m->cpu_share)
 		qsort(m->row_key, m->nrows, sizeof(char *), cmp_numeric);
 }
 
@@ -866,7 +869,7 @@ static void merge_free(struct merge *m)
 
 struct compare_args {
 	struct output_args out;
-	const char *locks, *baseline, *rows, *floor;
+	const char *locks, *baseline, *rows, *floor, *columns;
 	bool exclude_flagged;
 	double min_effect;        /* fraction of 1 */
 	double fail_pct;          /* fraction of 1 */
@@ -897,7 +900,12 @@ static const struct opt compare_rows[] = {
 		 "(5: worse but not assessable)"},
 	{.name = "rows", .type = OPT_STR, .arg = "DIM", .def = "threads",
 	 .off = offsetof(struct compare_args, rows),
-	 .help = "text tables of a sweep: rows over DIM, one table per rest"},
+	 .help = "text tables of a sweep: rows over DIM, one table per rest; "
+		 "cpu-share: threads as a share of each file's CPUs"},
+	{.name = "columns", .type = OPT_STR, .arg = "WHAT", .shown = "label",
+	 .off = offsetof(struct compare_args, columns),
+	 .help = "host: one column per machine (machine.hostname), with notes "
+		 "on what the hosts differ in"},
 	OUTPUT_ROWS(struct compare_args, out, "table"),
 };
 
@@ -1019,6 +1027,12 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 {
 	load_inputs(m, n, paths);
 	check_copies(m);
+	for (unsigned i = 0; i < m->nin; i++) {
+		if (m->by_host)
+			hosts_relabel(m->in[i].path, &m->in[i].r, &m->in[i].label);
+		if (m->cpu_share)
+			hosts_cpu_share(m->in[i].path, &m->in[i].r);
+	}
 	fill_params(m);
 	check_inputs(m);
 	warn_differences(m);
@@ -1120,6 +1134,33 @@ int cmd_merge(int argc, char **argv)
 	return rc;
 }
 
+/* --columns host, --rows cpu-share (compare_hosts.h); exit 2 on others. */
+static void hosts_options(struct merge *m, const struct compare_args *a,
+			  struct outputs *o)
+{
+	if (a->columns && strcmp(a->columns, "host") && strcmp(a->columns, "label"))
+		cli_die("--columns (%s): valid: label, host", a->columns);
+	m->by_host = a->columns && !strcmp(a->columns, "host");
+	m->cpu_share = a->rows && !strcmp(a->rows, "cpu-share");
+	if (m->cpu_share)
+		o->ropts.rows = NULL;
+}
+
+/* The notes under a cross-host table: where the files' machines differ. */
+static void merge_notes(const struct merge *m, FILE *f)
+{
+	const struct results **rs = cli_calloc(m->nin, sizeof(*rs));
+	const char **labels = cli_calloc(m->nin, sizeof(*labels));
+
+	for (unsigned i = 0; i < m->nin; i++) {
+		rs[i] = &m->in[i].r;
+		labels[i] = m->in[i].label;
+	}
+	hosts_notes(f, rs, labels, m->nin);
+	free(rs);
+	free(labels);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = {0};
@@ -1143,9 +1184,12 @@ int cmd_compare(int argc, char **argv)
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
 	o.ropts.rows = a.rows;
+	hosts_options(&m, &a, &o);
 	merge_inputs(&m, n, files, a.locks);
 	build_merged(&m, &r);
-	rows_check(&r, a.rows);
+	if (m.by_host)
+		hosts_heading(&r);
+	rows_check(&r, o.ropts.rows);
 	pick_baseline(&m, a.baseline, &r);
 	pair_params(&m, &r);
 	/* argv[0] is the command word; main() passed argv + 1. */
@@ -1156,6 +1200,8 @@ int cmd_compare(int argc, char **argv)
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);
+	if (!rc && (m.by_host || m.cpu_share))
+		merge_notes(&m, a.out.output ? stderr : stdout);
 	if (!rc && a.fail_given)
 		rc = regression_gate(&r, a.fail_pct * 100);
 	results_free(&r);
