@@ -97,6 +97,7 @@ build/$(1)/%.o: %.c
 
 build/$(1)/cli/provenance.o: build/provenance.stamp
 build/$(1)/cli/provenance.o: XDEFS = $(PROV_DEFS)
+build/$(1)/workloads/loop_api.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")
@@ -295,23 +296,42 @@ bench-locks: lockbench
 # The example plugins (examples/) and the test plugins (tests/plugins/),
 # built against the in-tree public headers exactly as an out-of-tree
 # plugin is built against the installed ones (<lockbench/lock.h>).
-LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h locks/lockbench/kernel.h
+# <lockbench/loops.h> brings the worker loop template, generated
+# (scripts/gen-loop-template.sh) into build/include/lockbench/ from the
+# headers the loop is made of and stamped with their hash, the loop ABI
+# that workloads/loop_api.c is built with too.  -Wl,--no-undefined: a
+# plugin's loops must call lockbench only through the table it binds.
+LOOP_TEMPLATE_SRC := workloads/clock.h workloads/sample.h workloads/workload.h \
+	workloads/loop_api.h workloads/loop.h
+LOOP_TEMPLATE := build/include/lockbench/loop_template.h
+LOOP_ABI = $(shell scripts/gen-loop-template.sh --abi)
+LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h locks/lockbench/kernel.h \
+	locks/lockbench/loops.h
+PLUGIN_FLAGS := -shared -fPIC -Ilocks -Ibuild/include -Wl,--no-undefined
 PLUGINS := $(patsubst %.c,build/%.so,$(wildcard examples/*.c tests/plugins/*.c))
+
+$(LOOP_TEMPLATE): $(LOOP_TEMPLATE_SRC) scripts/gen-loop-template.sh
+	@mkdir -p $(dir $@)
+	scripts/gen-loop-template.sh $@
+$(foreach f,release asan tsan arm64,build/$(f)/workloads/loop_api.o): $(LOOP_TEMPLATE_SRC)
 
 examples: $(PLUGINS)
 
-build/%.so: %.c $(LOCK_HEADERS)
+build/%.so: %.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(PLUGIN_FLAGS) $< -o $@
 
 # The same plugins for TSan (instrumented) and for arm64 (cross).
-build/tsan/examples/%.so: examples/%.c $(LOCK_HEADERS)
+build/tsan/examples/%.so: examples/%.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) -shared -fPIC -Ilocks $< -o $@
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) $(PLUGIN_FLAGS:-Wl,--no-undefined=) $< -o $@
+build/tsan/tests/plugins/%.so: tests/plugins/%.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) $(PLUGIN_FLAGS:-Wl,--no-undefined=) $< -o $@
 
-build/arm64/examples/%.so: examples/%.c $(LOCK_HEADERS)
+build/arm64/examples/%.so: examples/%.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
 	@mkdir -p $(dir $@)
-	$(ARM64_CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+	$(ARM64_CC) -std=gnu11 $(WARN) $(CFLAGS) $(PLUGIN_FLAGS) $< -o $@
 
 # The loader's unit test loads them.
 build/release/tests/test_plugin build/asan/tests/test_plugin: | examples
@@ -326,14 +346,14 @@ COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
 build/lockbench.bash: build/release/lockbench
 	$< help completion >$@.tmp && mv $@.tmp $@
 
-install: lockbench build/lockbench.bash
+install: lockbench build/lockbench.bash $(LOOP_TEMPLATE)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/include/lockbench $(DESTDIR)$(PREFIX)/share/pkgconfig \
 		$(DESTDIR)$(COMPLETION_DIR)
 	install -m 755 lockbench $(DESTDIR)$(PREFIX)/bin/lockbench
 	install -m 644 build/lockbench.bash $(DESTDIR)$(COMPLETION_DIR)/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
-	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
+	install -m 644 $(LOCK_HEADERS) $(LOOP_TEMPLATE) $(DESTDIR)$(PREFIX)/include/lockbench/
 	@# The kernel tree builder's layer (kernel/compat), with its own copy
 	@# of the lock headers, where build-kernel-lock looks beside bin/.
 	cd kernel/compat && find include -type d -exec install -d \
@@ -351,6 +371,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/include/lockbench/lock.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/atomics.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/kernel.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/loops.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/loop_template.h \
 		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc \
 		$(DESTDIR)$(COMPLETION_DIR)/lockbench
 	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench
