@@ -302,7 +302,7 @@ bench-locks: lockbench
 # that workloads/loop_api.c is built with too.  -Wl,--no-undefined: a
 # plugin's loops must call lockbench only through the table it binds.
 LOOP_TEMPLATE_SRC := workloads/clock.h workloads/sample.h workloads/workload.h \
-	workloads/loop_api.h workloads/loop.h
+	workloads/loop.h workloads/loop_api.h
 LOOP_TEMPLATE := build/include/lockbench/loop_template.h
 LOOP_ABI = $(shell scripts/gen-loop-template.sh --abi)
 LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h locks/lockbench/kernel.h \

@@ -26,8 +26,11 @@ static const struct lockbench_loop_api api = {
 	.cs_sampled = wl_cs_sampled,
 	.rw_sampled = wl_rw_sampled,
 	.torture_sampled = wl_torture_sampled,
+	.ticks_slow = lb_ticks_slow,
+	.relax_slow = lb_relax_slow,
 	.exp_table = &lb_exp_table,
 	.ticks_hw = &lb_ticks_hw,
+	.relax_sim = &lb_relax_sim,
 };
 
 /* What wl_plugin_loops() decided for a lock: looked up once, so that a

@@ -24,31 +24,29 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct worker;
-struct wl_state;
-struct wl_delay_cal;
-struct lock_loops;
+#include "clock.h"
+#include "loop.h"
 
-typedef void (*wl_lock_fn_)(void *lock, void *ctx);
-
-/* The binary's side: loop.c's out-of-line functions and data. */
+/*
+ * The binary's side: what the inline code of clock.h and loop.h calls
+ * out of line, and the data it reads.  Each member has the type of the
+ * function it stands for, so that the table follows their declarations.
+ */
 struct lockbench_loop_api {
-	void (*loop_begin)(struct worker *w);
-	void (*loop_end)(struct worker *w, uint64_t n, uint64_t reads);
-	void (*enter_cold)(struct worker *w, uint64_t seen, bool readers);
-	void (*violation)(struct worker *w);
-	void (*probe_due)(struct worker *w);
-	void (*delay_learn)(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
-			    int64_t moved, uint64_t read);
-	unsigned (*cs_sampled)(struct worker *w, struct wl_state *st,
-			       wl_lock_fn_ lk, wl_lock_fn_ ul);
-	unsigned (*rw_sampled)(struct worker *w, struct wl_state *st,
-			       wl_lock_fn_ lk, wl_lock_fn_ ul, wl_lock_fn_ rlk,
-			       wl_lock_fn_ rul);
-	unsigned (*torture_sampled)(struct worker *w, struct wl_state *st,
-				    wl_lock_fn_ lk, wl_lock_fn_ ul);
+	__typeof__(wl_loop_begin) *loop_begin;
+	__typeof__(wl_loop_end) *loop_end;
+	__typeof__(wl_enter_cold) *enter_cold;
+	__typeof__(wl_violation) *violation;
+	__typeof__(wl_probe_due) *probe_due;
+	__typeof__(wl_delay_learn) *delay_learn;
+	__typeof__(wl_cs_sampled) *cs_sampled;
+	__typeof__(wl_rw_sampled) *rw_sampled;
+	__typeof__(wl_torture_sampled) *torture_sampled;
+	__typeof__(lb_ticks_slow) *ticks_slow;
+	__typeof__(lb_relax_slow) *relax_slow;
 	const uint16_t (*exp_table)[256];  /* lb_exp_table */
 	const bool *ticks_hw;              /* lb_ticks_hw */
+	const bool *relax_sim;             /* lb_relax_sim */
 };
 
 /*

@@ -40,9 +40,12 @@
 #define wl_cs_sampled lbp_cs_sampled
 #define wl_rw_sampled lbp_rw_sampled
 #define wl_torture_sampled lbp_torture_sampled
-/* data: `extern T name[256]` becomes a pointer to the binary's array */
+#define lb_ticks_slow lbp_ticks_slow
+#define lb_relax_slow lbp_relax_slow
+/* data: `extern T name` becomes a pointer to the binary's */
 #define lb_exp_table (*lbp_exp_table)
 #define lb_ticks_hw (*lbp_ticks_hw)
+#define lb_relax_sim (*lbp_relax_sim)
 
 #include <lockbench/loop_template.h>
 
@@ -51,6 +54,7 @@
 LBP_HIDDEN const struct lockbench_loop_api *lbp_api;
 LBP_HIDDEN const uint16_t (*lbp_exp_table)[256];
 LBP_HIDDEN bool *lbp_ticks_hw;
+LBP_HIDDEN bool *lbp_relax_sim;
 /* The head of this plugin's chain (struct lockbench_loops), which the
  * loader finds by name. */
 __attribute__((weak)) const struct lockbench_loops *lockbench_plugin_loops;
@@ -59,6 +63,7 @@ LBP_HIDDEN void lbp_bind(const struct lockbench_loop_api *api)
 {
 	lbp_exp_table = api->exp_table;
 	lbp_ticks_hw = (bool *)api->ticks_hw;
+	lbp_relax_sim = (bool *)api->relax_sim;
 	lbp_api = api;
 }
 
@@ -74,10 +79,12 @@ LBP_HIDDEN void lbp_enter_cold(struct worker *w, uint64_t seen, bool readers)
 LBP_HIDDEN void lbp_violation(struct worker *w) { lbp_api->violation(w); }
 LBP_HIDDEN void lbp_probe_due(struct worker *w) { lbp_api->probe_due(w); }
 LBP_HIDDEN void lbp_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
-				int64_t moved, uint64_t read)
+				int64_t moved, double empty)
 {
-	lbp_api->delay_learn(dc, span, t, moved, read);
+	lbp_api->delay_learn(dc, span, t, moved, empty);
 }
+LBP_HIDDEN uint64_t lbp_ticks_slow(bool ordered) { return lbp_api->ticks_slow(ordered); }
+LBP_HIDDEN void lbp_relax_slow(void) { lbp_api->relax_slow(); }
 LBP_HIDDEN unsigned lbp_cs_sampled(struct worker *w, struct wl_state *st,
 				   wl_lock_fn lk, wl_lock_fn ul)
 {
