@@ -169,11 +169,16 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 # The fixture kernel trees' locks (tests/fixtures/ktree-*) are built by
 # the layer with -fsanitize=thread (tests/ktree_plugins.sh) and validated
 # at 1, 2 and 8 threads.
-tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so lockbench
+tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so \
+		build/tsan/examples/ticket_backoff.so lockbench
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
 		LB_VALIDATE_THREADS=2,8,32 LB_VALIDATE_SECONDS=0.1 \
+		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	@# a plugin on its own inline loops (LOCKBENCH_PLUGIN_LOOPS)
+	LB_PLUGINS=build/tsan/examples/ticket_backoff.so LB_ONLY=ticket_backoff \
+		LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	tests/ktree_plugins.sh ./lockbench build/tsan/ktree cc -fsanitize=thread
 	LB_PLUGINS=$$(cat build/tsan/ktree/plugins) \
