@@ -97,6 +97,7 @@ build/$(1)/%.o: %.c
 
 build/$(1)/cli/provenance.o: build/provenance.stamp
 build/$(1)/cli/provenance.o: XDEFS = $(PROV_DEFS)
+build/$(1)/workloads/loop_api.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")
@@ -169,11 +170,16 @@ asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 # The fixture kernel trees' locks (tests/fixtures/ktree-*) are built by
 # the layer with -fsanitize=thread (tests/ktree_plugins.sh) and validated
 # at 1, 2 and 8 threads.
-tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so lockbench
+tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so \
+		build/tsan/examples/ticket_backoff.so lockbench
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
 		LB_VALIDATE_THREADS=2,8,32 LB_VALIDATE_SECONDS=0.1 \
+		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	@# a plugin on its own inline loops (LOCKBENCH_PLUGIN_LOOPS)
+	LB_PLUGINS=build/tsan/examples/ticket_backoff.so LB_ONLY=ticket_backoff \
+		LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	tests/ktree_plugins.sh ./lockbench build/tsan/ktree cc -fsanitize=thread
 	LB_PLUGINS=$$(cat build/tsan/ktree/plugins) \
@@ -296,23 +302,42 @@ bench-locks: lockbench
 # The example plugins (examples/) and the test plugins (tests/plugins/),
 # built against the in-tree public headers exactly as an out-of-tree
 # plugin is built against the installed ones (<lockbench/lock.h>).
-LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h locks/lockbench/kernel.h
+# <lockbench/loops.h> brings the worker loop template, generated
+# (scripts/gen-loop-template.sh) into build/include/lockbench/ from the
+# headers the loop is made of and stamped with their hash, the loop ABI
+# that workloads/loop_api.c is built with too.  -Wl,--no-undefined: a
+# plugin's loops must call lockbench only through the table it binds.
+LOOP_TEMPLATE_SRC := workloads/clock.h workloads/sample.h workloads/workload.h \
+	workloads/loop.h workloads/loop_api.h
+LOOP_TEMPLATE := build/include/lockbench/loop_template.h
+LOOP_ABI = $(shell scripts/gen-loop-template.sh --abi)
+LOCK_HEADERS := locks/lockbench/lock.h locks/lockbench/atomics.h locks/lockbench/kernel.h \
+	locks/lockbench/loops.h
+PLUGIN_FLAGS := -shared -fPIC -Ilocks -Ibuild/include -Wl,--no-undefined
 PLUGINS := $(patsubst %.c,build/%.so,$(wildcard examples/*.c tests/plugins/*.c))
+
+$(LOOP_TEMPLATE): $(LOOP_TEMPLATE_SRC) scripts/gen-loop-template.sh
+	@mkdir -p $(dir $@)
+	scripts/gen-loop-template.sh $@
+$(foreach f,release asan tsan arm64,build/$(f)/workloads/loop_api.o): $(LOOP_TEMPLATE_SRC)
 
 examples: $(PLUGINS)
 
-build/%.so: %.c $(LOCK_HEADERS)
+build/%.so: %.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(PLUGIN_FLAGS) $< -o $@
 
 # The same plugins for TSan (instrumented) and for arm64 (cross).
-build/tsan/examples/%.so: examples/%.c $(LOCK_HEADERS)
+build/tsan/examples/%.so: examples/%.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) -shared -fPIC -Ilocks $< -o $@
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) $(PLUGIN_FLAGS:-Wl,--no-undefined=) $< -o $@
+build/tsan/tests/plugins/%.so: tests/plugins/%.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(SAN_tsan) $(PLUGIN_FLAGS:-Wl,--no-undefined=) $< -o $@
 
-build/arm64/examples/%.so: examples/%.c $(LOCK_HEADERS)
+build/arm64/examples/%.so: examples/%.c $(LOCK_HEADERS) $(LOOP_TEMPLATE)
 	@mkdir -p $(dir $@)
-	$(ARM64_CC) -std=gnu11 $(WARN) $(CFLAGS) -shared -fPIC -Ilocks $< -o $@
+	$(ARM64_CC) -std=gnu11 $(WARN) $(CFLAGS) $(PLUGIN_FLAGS) $< -o $@
 
 # The loader's unit test loads them.
 build/release/tests/test_plugin build/asan/tests/test_plugin: | examples
@@ -327,14 +352,14 @@ COMPLETION_DIR := $(PREFIX)/share/bash-completion/completions
 build/lockbench.bash: build/release/lockbench
 	$< help completion >$@.tmp && mv $@.tmp $@
 
-install: lockbench build/lockbench.bash
+install: lockbench build/lockbench.bash $(LOOP_TEMPLATE)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/include/lockbench $(DESTDIR)$(PREFIX)/share/pkgconfig \
 		$(DESTDIR)$(COMPLETION_DIR)
 	install -m 755 lockbench $(DESTDIR)$(PREFIX)/bin/lockbench
 	install -m 644 build/lockbench.bash $(DESTDIR)$(COMPLETION_DIR)/lockbench
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
-	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/include/lockbench/
+	install -m 644 $(LOCK_HEADERS) $(LOOP_TEMPLATE) $(DESTDIR)$(PREFIX)/include/lockbench/
 	@# The kernel tree builder's layer (kernel/compat), with its own copy
 	@# of the lock headers, where build-kernel-lock looks beside bin/.
 	cd kernel/compat && find include -type d -exec install -d \
@@ -352,6 +377,8 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/include/lockbench/lock.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/atomics.h \
 		$(DESTDIR)$(PREFIX)/include/lockbench/kernel.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/loops.h \
+		$(DESTDIR)$(PREFIX)/include/lockbench/loop_template.h \
 		$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc \
 		$(DESTDIR)$(COMPLETION_DIR)/lockbench
 	-rmdir $(DESTDIR)$(PREFIX)/include/lockbench

@@ -12,8 +12,12 @@
  * half, next ticket in the high half, so trylock is one CAS.  The
  * backoff restarts at backoff_min every time the waiter sees the queue
  * advance (its distance to the head shrank).
+ *
+ * LOCKBENCH_PLUGIN_LOOPS() at the end gives it the worker loops the
+ * built-ins run, tb_lock() and tb_unlock() inlined into them
+ * (<lockbench/loops.h>), so that it and `ticket` differ only in the lock.
  */
-#include <lockbench/lock.h>
+#include <lockbench/loops.h>
 
 /* Low half: owner (now serving).  High half: next ticket. */
 #define TB_NEXT_ONE (1ull << 32)
@@ -116,3 +120,4 @@ static const struct lock_ops ticket_backoff_ops = {
 };
 
 LOCKBENCH_PLUGIN(&ticket_backoff_ops);
+LOCKBENCH_PLUGIN_LOOPS(ticket_backoff_ops, tb_lock, tb_unlock);

@@ -373,6 +373,41 @@ static int plugin_register(const struct lockbench_plugin *p, const char *tag,
 	return 0;
 }
 
+/* Each registered plugin lock, the table its plugin exported, and the
+ * head of the plugin's loop chain (plugin_loops()). */
+static struct plugin_lock {
+	const struct lock_ops *ops, *orig;
+	const void *loops;
+} *plugin_locks;
+static unsigned nplugin_locks;
+
+/* Remember the locks of `p` registered from ops tables registry[first..]
+ * with the plugin's loop chain (NULL: none).  Out of memory forgets them:
+ * they run the generic loop. */
+static void plugin_remember(const struct lockbench_plugin *p, unsigned first,
+			    const void *loops)
+{
+	unsigned n = lock_registry_count() - first;
+	struct plugin_lock *t = realloc(plugin_locks, (nplugin_locks + n) * sizeof(*t));
+
+	if (!t || n != p->nlocks)
+		return;
+	plugin_locks = t;
+	for (unsigned i = 0; i < n; i++)
+		t[nplugin_locks++] = (struct plugin_lock){
+			lock_registry_at(first + i)->ops, p->locks[i], loops};
+}
+
+const void *plugin_loops(const struct lock_ops *ops, const struct lock_ops **orig)
+{
+	for (unsigned i = 0; i < nplugin_locks; i++)
+		if (plugin_locks[i].ops == ops) {
+			*orig = plugin_locks[i].orig;
+			return plugin_locks[i].loops;
+		}
+	return NULL;
+}
+
 int plugin_load(const char *spec, char *err, size_t len)
 {
 	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL;
@@ -395,6 +430,12 @@ int plugin_load(const char *spec, char *err, size_t len)
 	if (!rc)
 		rc = plugin_register(p, tag, real, path, sha,
 				     dlsym(h, "lockbench_plugin_identity"), err, len);
+	if (!rc) {
+		/* <lockbench/loops.h>: the chain's head, a pointer */
+		const void *const *head = dlsym(h, "lockbench_plugin_loops");
+
+		plugin_remember(p, before, head ? *head : NULL);
+	}
 	/* Close and free only what no registered lock points into. */
 	if (rc && lock_registry_count() == before) {
 		if (h)

@@ -31,6 +31,13 @@
  */
 int plugin_load(const char *spec, char *err, size_t len);
 
+/* The loop chain (<lockbench/loops.h>) of the plugin that registered
+ * `ops`, with *orig the plugin's own table `ops` was made from (a tagged
+ * lock is a copy); NULL when `ops` is not a plugin's or its plugin has no
+ * loops.  workloads/loops/ checks and binds it. */
+struct lock_ops;
+const void *plugin_loops(const struct lock_ops *ops, const struct lock_ops **orig);
+
 /* plugin_load() for each of specs[0..n-1], stopping at the first error. */
 int plugins_load(const char *const *specs, unsigned n, char *err, size_t len);
 

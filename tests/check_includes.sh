@@ -26,7 +26,11 @@
 #   output/           nothing but the two folders above
 #   examples/, tests/plugins/, kernel/compat/   the installed lock
 #                     headers only
-#                     (locks/lockbench/, as an out-of-tree plugin)
+#                     (locks/lockbench/, as an out-of-tree plugin;
+#                     <lockbench/loop_template.h>, which loops.h
+#                     includes, is generated into build/include/ from
+#                     workloads/ headers and so not a tree file here:
+#                     docs/architecture.md)
 #
 # A quoted include that resolves to no file is an error too (it would
 # hide an arrow).  Angle-bracket includes that resolve to no project

@@ -13,12 +13,18 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 . "$(dirname "$0")/lib.sh"
 
+# The loop template <lockbench/loops.h> includes, as make generates it.
+mkdir -p "$OUT/include/lockbench"
+"$ROOT/scripts/gen-loop-template.sh" "$OUT/include/lockbench/loop_template.h" \
+	&& ok || bad "generating the loop template"
+
 # plugin SRC NAME [CFLAGS...]: build SRC as $OUT/NAME.so the way the
-# README says, against the in-tree public header.
+# README says, against the in-tree public headers.
 plugin() {
 	local src=$1 name=$2
 	shift 2
-	$CC -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -I"$ROOT/locks" "$@" \
+	$CC -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -I"$ROOT/locks" \
+		-I"$OUT/include" "$@" \
 		"$ROOT/$src" -o "$OUT/$name.so" && ok || bad "building $src"
 }
 
@@ -42,6 +48,10 @@ refused() {
 
 plugin examples/ticket_backoff.c ticket_backoff
 plugin examples/broken_plugin.c broken_plugin
+# The loop template: the TAS plugin, and the same built for another loop
+# ABI (a plugin built against another lockbench's headers).
+plugin tests/plugins/tas_loops.c tas_loops -Wl,--no-undefined
+plugin tests/plugins/tas_loops.c tas_oldabi -DLOCKBENCH_LOOP_ABI=1
 for p in wrong_abi no_symbol dup_builtin bad_ops nolock deadlock; do
 	plugin tests/plugins/$p.c $p
 done
@@ -58,10 +68,10 @@ grep -q "^ticket_backoff .* plugin: $TB_REAL\$" "$OUT/stdout" && ok \
 grep "^ticket " "$OUT/stdout" | grep -q "plugin:" && bad "built-in ticket marked plugin" || ok
 expect_exit 0 "list locks -v --plugin" -- "$BIN" list locks -v --plugin "$TB"
 grep -q "lock-opt ticket_backoff.backoff_max" "$OUT/stdout" && ok || bad "plugin options not listed"
-# Which worker loop each lock runs: built-ins their own, inlined; plugins
-# the generic one through the ops table.
-grep -A1 "^ticket_backoff " "$OUT/stdout" | grep -q "loop: generic" && ok \
-	|| bad "plugin not listed as the generic loop"
+# Which worker loop each lock runs: built-ins their own, inlined; a
+# plugin with LOCKBENCH_PLUGIN_LOOPS() (the example) its own, inlined.
+grep -A1 "^ticket_backoff " "$OUT/stdout" | grep -q "loop: inline" && ok \
+	|| bad "plugin with LOCKBENCH_PLUGIN_LOOPS not listed as the inline loop"
 grep -A1 "^ticket " "$OUT/stdout" | grep -q "loop: inline" && ok \
 	|| bad "built-in ticket not listed as inlined"
 
@@ -78,7 +88,7 @@ v = {x["name"]: x for x in d["variants"]}
 assert v["ticket"]["plugin"] is None and v["ticket"]["plugin_sha256"] is None
 assert v["ticket_backoff"]["plugin"] == sys.argv[2], v["ticket_backoff"]
 assert v["ticket_backoff"]["plugin_sha256"] == sys.argv[3], v["ticket_backoff"]
-assert v["ticket"]["loop"] == "inline" and v["ticket_backoff"]["loop"] == "generic", v
+assert v["ticket"]["loop"] == "inline" and v["ticket_backoff"]["loop"] == "inline", v
 assert d["config"]["lock_opts"]["ticket_backoff"]["backoff_max"] == 16
 assert len(d["points"]) == 4
 for p in d["points"]:
@@ -115,6 +125,52 @@ python3 -c "
 import json; d=json.load(open('$OUT/broken.json'))
 p=[p for p in d['points'] if p['variant']=='broken_plugin'][0]
 assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || bad "broken plugin json"
+
+# LOCKBENCH_PLUGIN_LOOPS(): the plugin's locks run the inline loop (the
+# one without it in the same file the generic loop), checked like any
+# other; the table says once that the columns ran different loops.
+TL=$OUT/tas_loops.so
+expect_exit 0 "template plugin" -- "$BIN" --plugin "$TL" -l tas,tas_inline,tas_generic \
+	-t 1,2 -r 1 --warmup 0.05 -d 0.1 --cs-lines 0 --ncs-ns 0 --no-tune -q \
+	-f table,json -o "$OUT/tl.json"
+python3 - "$OUT/tl.json" <<'PY' && ok || bad "template plugin json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["name"]: x["loop"] for x in d["variants"]}
+assert v == {"tas": "inline", "tas_inline": "inline", "tas_generic": "generic"}, v
+assert len(d["points"]) == 6
+for p in d["points"]:
+    assert p["status"] == "ok", p
+    for r in p["runs"]:
+        e = r["exclusion"]
+        assert e["checked"] and e["ok"] and e["counter"] == e["total_ops"] > 0, e
+PY
+[ "$(grep -c "^loops differ: tas_generic ran the generic worker" "$OUT/stdout")" = 1 ] && ok \
+	|| bad "mixed-loop note not once: $(cat "$OUT/stdout")"
+expect_exit 0 "template plugin, all inline" -- "$BIN" --plugin "$TL" -l tas,tas_inline \
+	-t 1 -r 1 --warmup 0.05 -d 0.1 --no-tune -q
+grep -q "loops differ" "$OUT/stdout" && bad "mixed-loop note with every column inline" || ok
+grep -q "warning" "$OUT/stderr" && bad "template plugin warned: $(cat "$OUT/stderr")" || ok
+# A lock with the template that does not exclude is still FAILED.
+expect_exit 1 "busted template plugin fails" -- "$BIN" --plugin "$TL" -l busted_inline \
+	-t 2 -r 1 --warmup 0.05 -d 0.2 --cs-ns 300 --no-tune -q -f json -o "$OUT/bi.json"
+python3 - "$OUT/bi.json" <<'PY' && ok || bad "busted template plugin json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["variants"][0]["loop"] == "inline", d["variants"]
+p = d["points"][0]
+assert p["status"] == "failed" and not p["runs"][0]["exclusion"]["ok"], p
+PY
+# Built for another loop ABI: one warning line, the generic loop, a result.
+expect_exit 0 "loop ABI mismatch" -- "$BIN" --plugin "$OUT/tas_oldabi.so" -l tas_inline \
+	-t 1,2 -r 2 --warmup 0.05 -d 0.1 --no-tune -q -f json -o "$OUT/old.json"
+[ "$(grep -c "warning" "$OUT/stderr")" = 1 ] && grep -q "^lockbench: warning: plugin lock \
+tas_inline: its inline loops were built for loop ABI 0x1, .*running the generic loop" \
+	"$OUT/stderr" && ok || bad "loop ABI mismatch warning: $(cat "$OUT/stderr")"
+python3 -c "
+import json; d=json.load(open('$OUT/old.json'))
+assert d['variants'][0]['loop'] == 'generic', d['variants']
+assert all(p['status'] == 'ok' for p in d['points'])" && ok || bad "loop ABI mismatch json"
 
 # A plugin lock that never releases: the watchdog ends the run, exit 1.
 expect_exit 1 "deadlocked plugin" -- timeout 20 "$BIN" --plugin "$OUT/deadlock.so" -l deadlock \
@@ -177,7 +233,8 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	D=$OUT/dest
 	expect_exit 0 "make install" -- make -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX=/usr/local
 	for f in bin/lockbench share/man/man1/lockbench.1 include/lockbench/lock.h \
-		include/lockbench/atomics.h include/lockbench/kernel.h share/pkgconfig/lockbench.pc; do
+		include/lockbench/atomics.h include/lockbench/kernel.h include/lockbench/loops.h \
+		include/lockbench/loop_template.h share/pkgconfig/lockbench.pc; do
 		[ -f "$D/usr/local/$f" ] && ok || bad "make install lacks $f"
 	done
 	export PKG_CONFIG_PATH=$D/usr/local/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
@@ -190,6 +247,10 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	expect_exit 0 "installed binary loads it" -- "$D/usr/local/bin/lockbench" --plugin "$OUT/installed.so" \
 		-l ticket_backoff -t 1 -r 1 --warmup 0 -d 0.05 --no-tune -q
 	grep -q "^Lock: *ticket_backoff" "$OUT/stdout" && ok || bad "installed run table"
+	expect_exit 0 "installed: the example's loop" -- "$D/usr/local/bin/lockbench" list locks -v \
+		--plugin "$OUT/installed.so"
+	grep -A1 "^ticket_backoff " "$OUT/stdout" | grep -q "loop: inline" && ok \
+		|| bad "example built against the installed headers not on the inline loop"
 	# The installed binary finds its installed kernel compatibility layer.
 	expect_exit 0 "installed build-kernel-lock" -- env LOCKBENCH_CACHE="$OUT/kcache" \
 		"$D/usr/local/bin/lockbench" build-kernel-lock "$ROOT/tests/fixtures/ktree-onefile"

@@ -543,6 +543,42 @@ static bool kernel_mixed(const struct results *r)
 	return k && u;
 }
 
+/*
+ * Columns that ran different worker loops (variants[].loop): a lock
+ * inlined into its loop against one called through the ops table (a
+ * plugin without LOCKBENCH_PLUGIN_LOOPS(), docs/locks.md).  With short
+ * sections the call is much of an operation.  Writes the note once to f
+ * (NULL: only says whether there is one); names the generic columns.
+ */
+static bool loop_note(const struct results *r, FILE *f)
+{
+	char line[1024];
+	size_t k = 0;
+	bool in = false, gen = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *l = r->variants[v].loop;
+
+		in |= l && !strcmp(l, "inline");
+		gen |= l && !strcmp(l, "generic");
+	}
+	if (!in || !gen || !f)
+		return in && gen;
+	k = (size_t)snprintf(line, sizeof(line), "loops differ: ");
+	for (unsigned v = 0; v < r->nvariants && k < sizeof(line); v++)
+		if (r->variants[v].loop && !strcmp(r->variants[v].loop, "generic"))
+			k += (size_t)snprintf(line + k, sizeof(line) - k, "%s, ",
+					      r->variants[v].name);
+	if (k < sizeof(line))
+		snprintf(line + k - 2, sizeof(line) - k + 2, " ran the generic worker "
+			 "loop (lock and unlock called through the ops table), the "
+			 "others the inline one; with short sections that alone "
+			 "costs throughput (a plugin gets the inline loop with "
+			 "LOCKBENCH_PLUGIN_LOOPS())");
+	render_wrapped(f, line, 3);
+	return true;
+}
+
 /* What the tests behind the `~` marks were, for the note. */
 static const char *sig_method_text(unsigned methods)
 {
@@ -768,7 +804,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 
 	note_marks(r, o, &m);
 	if (m.cv || m.ns || m.over || m.missing || m.unfair || m.failed || r->incomplete ||
-	    m.floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
+	    m.floor || kernel_mixed(r) || env_notes(r, o, NULL) || loop_note(r, NULL) ||
 	    (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
 			  lt_basis_notes(r, NULL))) ||
 	    render_noise_notes(r, o, NULL) ||
@@ -776,6 +812,7 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 		fputc('\n', f);
 	env_notes(r, o, f);
 	render_noise_notes(r, o, f);
+	loop_note(r, f);
 	if (m.cv)
 		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
 			r->cv_flag * 100);

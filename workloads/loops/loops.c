@@ -23,5 +23,5 @@ const struct lock_loops *wl_loops_find(const struct lock_ops *ops)
 	for (size_t i = 0; i < sizeof(inlined) / sizeof(inlined[0]); i++)
 		if (inlined[i].ops == ops)
 			return inlined[i].loops;
-	return NULL;
+	return wl_plugin_loops(ops);
 }
