@@ -8,9 +8,11 @@
  * includes the lock's body (locks/<name>.h): the compiler sees the
  * lock's static functions and inlines them into the loop, so
  * the timed loop is the lock plus a handful of instructions, as in ARM's
- * lockhammer (one binary per lock there).  Plugins run the same template
- * through the ops table's function pointers (the generic loop of
- * workloads/cs.c, rw.c, torture.c).
+ * lockhammer (one binary per lock there).  A plugin built with
+ * LOCKBENCH_PLUGIN_LOOPS (<lockbench/loops.h>, generated from this file;
+ * loop_api.h) carries the same loops over its own lock and unlock; any
+ * other plugin runs the template through the ops table's function
+ * pointers (the generic loop of workloads/cs.c, rw.c, torture.c).
  *
  * What the common path of an operation does beyond the lock (an empty
  * section: --cs-lines 0, no delays):
