@@ -35,18 +35,36 @@ MAN=$(dirname "$0")/../lockbench.1
 for o in $(grep -o -- '--[a-z][a-z-]*' "$OUT/stdout" | sort -u); do
 	grep -q -- "${o//-/\\\\-}" "$MAN" && ok || bad "man page lacks $o"
 done
-# The README carries --help and `list locks` verbatim: keep them in step.
-README=$(dirname "$0")/../README.md
-for pair in "help:--help" "locks:list locks"; do
-	tag=${pair%%:*}
-	# shellcheck disable=SC2086
-	want=$("$BIN" ${pair#*:} | sed 's/^/    /; s/ *$//')
-	got=$(sed -n "/<!-- $tag:begin -->/,/<!-- $tag:end -->/p" "$README" | sed '1d;$d; s/ *$//')
-	[ "$want" = "$got" ] && ok || bad "README's copy of '${pair#*:}' differs from the binary's"
-done
-# Every example output in the README is rendered from committed results.
-"$(dirname "$0")/../scripts/readme-examples.sh" --check "$BIN" >"$OUT/ex" 2>&1 && ok ||
+# The README and docs/guide.md: every example output rendered from
+# committed results, every lockbench command line naming options the
+# binary has, the README within its budget (250 lines, its examples).
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+"$ROOT/scripts/readme-examples.sh" --check "$BIN" >"$OUT/ex" 2>&1 && ok ||
 	bad "README examples: $(cat "$OUT/ex")"
+# ... and the check fails when the README grows, loses an example, shows
+# an option that does not exist or an example output that drifted (a
+# copy of the files it reads, mutated).
+RX=$OUT/rx
+mkdir -p "$RX/scripts" "$RX/docs/examples" "$RX/tests/golden"
+cp "$ROOT/scripts/readme-examples.sh" "$RX/scripts/"
+cp "$ROOT/docs/guide.md" "$RX/docs/"
+cp "$ROOT"/docs/examples/*.json "$RX/docs/examples/"
+cp -r "$ROOT/tests/golden/rtmutex" "$RX/tests/golden/"
+rx_fails() { # what, sed expression on the README or the guide, expected message
+	cp "$ROOT/README.md" "$RX/README.md"; cp "$ROOT/docs/guide.md" "$RX/docs/guide.md"
+	sed -i "$3" "$RX/$2"
+	"$RX/scripts/readme-examples.sh" --check "$BIN" >"$OUT/rx.out" 2>&1 &&
+		bad "readme check passed with $1" || { grep -q "$4" "$OUT/rx.out" && ok ||
+		bad "readme check, $1: $(cat "$OUT/rx.out")"; }
+}
+rx_fails "251 lines" README.md '$r '"$ROOT/tests/e2e.sh" "at most 250"
+rx_fails "the sweep example gone" README.md '/--cs-ns 0,100,1000/d' "lost its example: --cs-ns"
+rx_fails "the compare example gone" README.md '/compare --floor/d' "lost its example: compare --floor"
+rx_fails "an unknown option" docs/guide.md '0,/^    \.\/lockbench list locks -v/s//    .\/lockbench --no-such-opt/' "uses --no-such-opt"
+rx_fails "a drifted output" README.md 's/^    1                   3722.49 /    1                   3722.48 /' "differ from the binary: quickstart"
+cp "$ROOT/README.md" "$RX/README.md"; cp "$ROOT/docs/guide.md" "$RX/docs/guide.md"
+"$RX/scripts/readme-examples.sh" --check "$BIN" >"$OUT/rx.out" 2>&1 && ok ||
+	bad "readme check fails on the copy itself: $(cat "$OUT/rx.out")"
 expect_exit 0 "version" -- "$BIN" --version
 grep -q "^lockbench [0-9]" "$OUT/stdout" && ok || bad "version output"
 expect_exit 0 "list locks" -- "$BIN" list locks

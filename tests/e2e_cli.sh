@@ -116,5 +116,13 @@ first=$(sed -n '/^## Set-up/,/^## /{/^    /{p;q}}' "$ROOT/README.md")
 grep -q "apt-get install" <<<"$first" && ok || bad "README's first command moved: $first"
 sed 's/\$(command -v sudo)//g' <<<"$first" | grep -qw sudo && bad "README's first command needs sudo" || ok
 
+# ... and installs what .ci/run installs (its native packages; the
+# :arm64 and cross ones are for `make arm64` only).
+ci=$(sed -n '/apt-get install/,/>\/dev\/null/p' "$ROOT/.ci/run" | tr ' \t\\' '\n\n\n' |
+	grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vE 'arm64|aarch64|^qemu-|^apt-get$|^install$' | sort -u)
+readme=$(sed 's/.*install -y//; s/&&.*//' <<<"$first" | tr ' ' '\n' | grep . | sort -u)
+[ -n "$ci" ] && [ "$ci" = "$readme" ] && ok ||
+	bad "README's packages and .ci/run's differ: $(diff <(echo "$ci") <(echo "$readme") | grep '^[<>]' | tr '\n' ' ')"
+
 echo "e2e_cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

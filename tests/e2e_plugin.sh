@@ -19,7 +19,7 @@ mkdir -p "$OUT/include/lockbench"
 	&& ok || bad "generating the loop template"
 
 # plugin SRC NAME [CFLAGS...]: build SRC as $OUT/NAME.so the way the
-# README says, against the in-tree public headers.
+# README and docs/guide.md say, against the in-tree public headers.
 plugin() {
 	local src=$1 name=$2
 	shift 2

@@ -3,7 +3,7 @@
 # (package:8 numa:4 l3:4 core:32 pu:2) within a time bound, -t max on
 # it, CPU lists of a million entries, the thread-count limit, and the
 # memory compare, merge and rerun take on a results file of ~20 MB
-# (docs/method.md, Placement; README "Input limits and memory").
+# (docs/method.md, Placement; docs/guide.md "Input limits and memory").
 # The planning takes well under a second each; the 20 s bound is for a
 # loaded CI machine, where a quadratic step would take minutes.
 #   tests/e2e_scale.sh [./lockbench]
