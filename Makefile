@@ -79,7 +79,7 @@ build/provenance.stamp: FORCE
 	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
 FORCE:
 
-.PHONY: FORCE all test test-builds unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks fuzz fuzz-ltlog
+.PHONY: FORCE all test test-builds unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks report fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -152,6 +152,7 @@ e2e: lockbench
 	tests/e2e_faults_input.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
 	tests/e2e_fleet.sh ./lockbench
+	tests/e2e_report.sh ./lockbench
 
 asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -296,6 +297,11 @@ bench: lockbench
 
 bench-locks: lockbench
 	scripts/bench-locks.sh ./lockbench
+
+# docs/performance.md, generated on this machine with its host, date,
+# version and command lines (a few minutes; scripts/report.sh).
+report: lockbench
+	scripts/report.sh ./lockbench docs/performance.md
 
 # ---- plugins -------------------------------------------------------------
 

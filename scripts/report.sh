@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# docs/performance.md, generated: the measured figures of lockbench with
+# the host they were measured on (CPU model, kernel, hypervisor, clock
+# and cpu_relax() cost, load before and after), the date, lockbench's
+# version and each script's command line, so that anyone can regenerate
+# it on their own machine (`make report`).  It runs, in a few minutes:
+#   lockbench system check       what this machine can resolve
+#   tests/e2e_insn.sh            the loop's instructions per operation (valgrind)
+#   scripts/insn-peers.sh        the same for the peers' loops (if built)
+#   scripts/bench-peers.sh       ns per lock+unlock beside the peers (if built)
+#   scripts/bench-delays.sh      do --cs-ns and --ncs-ns hold?
+#   scripts/bench-cv.sh          1-thread run-to-run spread
+# The peers are built from folders you name (LOCKHAMMER_DIR, CK_DIR,
+# LIBSLOCK_DIR, see scripts/bench-peers.sh); without them those two
+# sections say so and are skipped.
+#
+# usage: scripts/report.sh [./lockbench] [OUT.md]   (default docs/performance.md)
+#   RUNS (3) and DURATION (0.3) shorten or lengthen the timed scripts.
+set -uo pipefail
+
+LB=$(realpath "${1:-./lockbench}")
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${2:-$ROOT/docs/performance.md}
+RUNS=${RUNS:-3}
+DURATION=${DURATION:-0.3}
+[ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
+case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
+case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
+cd "$ROOT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+exec 3>"$tmp/body"
+
+# section TITLE SENTENCE CMD...: run CMD, put its command line, exit
+# status and output in the report.
+section() {
+	local title=$1 what=$2; shift 2
+	local t0=$SECONDS rc
+	echo "report: $title" >&2
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	{
+		printf '## %s\n\n%s\n\n' "$title" "$what"
+		printf '    $ %s\n' "$(printf '%q ' "$@" | sed "s|$ROOT/||g; s| *$||")"
+		printf '\n(exit %d, %d s)\n\n' "$rc" "$((SECONDS - t0))"
+		sed 's/^/    /; s/ *$//' "$tmp/out"
+		echo
+	} >&3
+}
+
+# skipped TITLE REASON
+skipped() {
+	printf '## %s\n\nSkipped: %s\n\n' "$1" "$2" >&3
+	echo "report: $1 skipped" >&2
+}
+
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+"$LB" system check -q -f json -o "$tmp/check.json" 2>"$tmp/check.err"
+section "What this machine can resolve" \
+	"\`lockbench system check\`: the clock, \`cpu_relax()\`, the empty loop, the shortest delay held, the core-to-core round trip, the 1-thread spread and the invocation floor (docs/method.md)." \
+	"$LB" system check -q
+if command -v valgrind >/dev/null; then
+	section "Instructions per operation" \
+		"The worker loop of \`null\` and of the locks with a peer implementation, counted by valgrind at 1 thread with empty sections, against the budgets \`make test\` enforces (deterministic: no timing)." \
+		tests/e2e_insn.sh "$LB"
+else
+	skipped "Instructions per operation" "valgrind is not installed (apt-get install -y valgrind)."
+fi
+if [ -n "${LOCKHAMMER_DIR:-}${CK_DIR:-}" ]; then
+	section "Instructions beside the peers" \
+		"lockbench's loops against lockhammer's and ck's, in instructions per lock+unlock (callgrind)." \
+		scripts/insn-peers.sh "$LB"
+else
+	skipped "Instructions beside the peers" "the peers are not built: set LOCKHAMMER_DIR and/or CK_DIR to their source checkouts (scripts/insn-peers.sh)."
+fi
+if [ -n "${LOCKHAMMER_DIR:-}${CK_DIR:-}${LIBSLOCK_DIR:-}" ]; then
+	section "Time beside the peers" \
+		"ns per lock+unlock at 1 thread, empty sections, interleaved with the peers." \
+		env RUNS="$RUNS" DURATION="$DURATION" scripts/bench-peers.sh "$LB"
+else
+	skipped "Time beside the peers" "the peers are not built: set LOCKHAMMER_DIR, CK_DIR and/or LIBSLOCK_DIR to their source checkouts (scripts/bench-peers.sh)."
+fi
+section "Section delays" \
+	"Do \`--cs-ns\` and \`--ncs-ns\` hold?  Sampled lengths and the cost added per operation, 1 thread, then beside a waiter." \
+	env RUNS="$RUNS" DURATION="$DURATION" REQ=50,100,1000 LOCKS2=ticket,mcs scripts/bench-delays.sh "$LB"
+section "1-thread run-to-run spread" \
+	"The CV of ns per operation of tas and ticket at 1 thread, and how many of the runs that moved the core-speed probe flagged." \
+	env RUNS=$((RUNS * 2)) DURATION="$DURATION" scripts/bench-cv.sh "$LB"
+exec 3>&-
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$tmp/check.json" "$LB" <<'PY' >"$tmp/head" || { echo "report: could not read the system check" >&2; exit 1; }
+import json, platform, subprocess, sys
+d = json.load(open(sys.argv[1]))
+m, lb, hv = d["machine"], d["lockbench"], d.get("hypervisor") or {}
+def f(x, unit, fmt="%.1f"):
+    return "-" if x is None else (fmt % x) + " " + unit
+hyp = "none" if not hv.get("detected") else \
+    " ".join(str(hv[k]) for k in ("vendor", "product", "type") if hv.get(k)) or "yes (unnamed)"
+print("| | |\n|---|---|")
+for k, v in [
+    ("CPU", "%s (%d PUs, %d cores, %d NUMA nodes)" % (m["cpu_model"], m["pus"], m["cores"], m["numa_nodes"])),
+    ("kernel", m["kernel"] + " " + m.get("kernel_version", "")),
+    ("arch", m["arch"]),
+    ("hypervisor", hyp),
+    ("clock", "%s, read %s" % (d["clock"]["source"], f(d["clock"]["read_ns"], "ns"))),
+    ("cpu_relax()", f(d.get("relax_ns"), "ns")),
+    ("lockbench", "%s (git %s, %s %s)" % (lb["version"], lb["git"], lb["compiler"], lb["cflags"])),
+]:
+    print("| %s | %s |" % (k, v))
+PY
+{
+	echo "# Performance: measured figures"
+	echo
+	echo "Generated by \`make report\` (scripts/report.sh); do not edit: run it"
+	echo "again on your machine.  Every figure below is the output of the"
+	echo "command printed above it, on the host described here, and moves with"
+	echo "the host and its load: read ratios, not absolutes."
+	echo
+	echo "Measured from $start to $(date -u +%Y-%m-%dT%H:%M:%SZ);"
+	echo "load average (1, 5, 15 min) $load_start at the start, $load_end at the end."
+	echo
+	echo "The host (\\`lockbench system check -f json\\`, run just before the sections):"
+	echo
+	cat "$tmp/head"
+	echo
+	cat "$tmp/body"
+} >"$tmp/report.md"
+mv "$tmp/report.md" "$OUT"
+echo "report: wrote $OUT" >&2

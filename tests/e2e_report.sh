@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make report (scripts/report.sh): docs/performance.md is generated with
+# the host's facts, the date, lockbench's version and each section's
+# command line; the peers' sections say they were skipped when the
+# peers are not built; bad settings are one line and exit 2, and leave
+# no report behind.  Usage: e2e_report.sh BINARY
+set -u
+BIN=${1:-./lockbench}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+. "$(dirname "$0")/lib.sh"
+REPORT=$(dirname "$0")/../scripts/report.sh
+
+for bad in "RUNS=x" "DURATION=-1"; do
+	env "$bad" "$REPORT" "$BIN" "$OUT/bad.md" >"$OUT/stdout" 2>"$OUT/stderr"
+	[ $? -eq 2 ] && ok || bad "report with $bad: not exit 2"
+	[ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "^report: " "$OUT/stderr" && ok ||
+		bad "report with $bad: $(cat "$OUT/stderr")"
+	[ ! -e "$OUT/bad.md" ] && ok || bad "report with $bad left a file"
+done
+
+env -u LOCKHAMMER_DIR -u CK_DIR -u LIBSLOCK_DIR RUNS=1 DURATION=0.05 \
+	"$REPORT" "$BIN" "$OUT/perf.md" >"$OUT/stdout" 2>"$OUT/stderr" && ok ||
+	bad "report failed: $(tail -3 "$OUT/stderr")"
+python3 - "$OUT/perf.md" "$("$BIN" --version)" "$(uname -r)" <<'PY' && ok || bad "report contents"
+import re, sys
+text, version, kernel = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+assert text.startswith("# Performance: measured figures"), text[:80]
+assert re.search(r"Measured from \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ to ", text), "no date"
+assert re.search(r"load average \(1, 5, 15 min\) [\d.]+ [\d.]+ [\d.]+ at the start", text), "no load"
+for row in ("| CPU |", "| kernel | " + kernel, "| hypervisor |", "| clock |", "| cpu_relax() |"):
+    assert row in text, "no host row " + row
+assert "| lockbench | " + version.split()[1] in text, "no version"
+for cmd in ("$ lockbench system check", "$ tests/e2e_insn.sh lockbench",
+            "scripts/bench-delays.sh lockbench", "scripts/bench-cv.sh lockbench"):
+    assert cmd in text, "no command line " + cmd
+assert text.count("Skipped: the peers are not built") == 2, "peers not said skipped"
+assert "(exit 0," in text and "(exit 1," not in text, "a section failed"
+PY
+
+echo "e2e_report: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
