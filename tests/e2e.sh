@@ -96,6 +96,19 @@ assert a["config"]["seed"] == b["config"]["seed"] and a["run_order"] == b["run_o
 assert a["config"]["locks"] == b["config"]["locks"] and b["label"] == "p1"
 EOF
 "$BIN" compare -f json -o "$OUT/provc.json" "$OUT/prov.json"
+# One schema version: the code's constant (results.h), what a run
+# writes, and what docs/json.md says in its title, its table and its
+# reader's range.
+python3 - "$ROOT/output/results/results.h" "$ROOT/docs/json.md" "$OUT/prov.json" <<'EOF' && ok || bad "schema version: code, JSON and docs/json.md disagree"
+import json, re, sys
+h, doc = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+v = "%s.%s" % (re.search(r"#define RESULTS_SCHEMA_MAJOR (\d+)", h).group(1),
+               re.search(r"#define RESULTS_SCHEMA_MINOR (\d+)", h).group(1))
+assert json.load(open(sys.argv[3]))["schema_version"] == v
+assert doc.splitlines()[0].endswith("schema " + v), doc.splitlines()[0]
+assert "| `schema_version` | string | `\"%s\"` |" % v in doc, "table row"
+assert "A %s reader" % v in doc and "to %s files" % v in doc, "reader range"
+EOF
 bad_input "rerun of a compare" "made by 'lockbench compare', not by a run" rerun "$OUT/provc.json"
 bad_input "rerun without provenance" "no provenance.command" rerun "$(dirname "$0")/golden/rtmutex/k0.json"
 expect_exit 2 "rerun without a file" -- "$BIN" rerun
