@@ -80,6 +80,26 @@ static void help_overview(FILE *f)
 		"'lockbench --help' those of run.\n");
 }
 
+/*
+ * A row of run's option table as another command takes it: topo's -t is
+ * one thread count (cli/topo.c), and topo and system take -f json only.
+ */
+static void cmd_opt_row(const struct command *c, const struct opt *o, FILE *f)
+{
+	struct opt row = *o;
+
+	if (!strcmp(c->name, "topo") && !strcmp(o->name, "threads")) {
+		row.arg = "N";
+		row.help = "one thread count, or max: where that many threads go under -p";
+		row.def = row.shown = NULL;
+	} else if (!strcmp(o->name, "format")) {
+		row.arg = "json";
+		row.help = "print it as JSON";
+		row.def = row.shown = NULL;
+	}
+	opt_help_row(&row, f);
+}
+
 static void help_command(const struct command *c, FILE *f)
 {
 	if (!strcmp(c->name, "run"))
@@ -99,7 +119,7 @@ static void help_command(const struct command *c, FILE *f)
 	else {
 		fprintf(f, "usage: lockbench %s\n%s.\n\n", c->usage, c->summary);
 		for (unsigned k = 0; c->opts && c->opts[k]; k++)
-			opt_help_row(opt_find(run_options(), c->opts[k]), f);
+			cmd_opt_row(c, opt_find(run_options(), c->opts[k]), f);
 		if (!strcmp(c->name, "system"))
 			system_check_usage(f);
 	}

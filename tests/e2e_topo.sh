@@ -106,5 +106,15 @@ assert [x["thread"] for x in t if x["shared_cpu"]] == [0, 16], t
 assert d["c2c"] is None
 PY
 
+# `help topo` documents what topo takes: -t one count (as topo parses
+# it), -f json; `help system` its -f json too.
+h=$("$BIN" help topo)
+grep -qE -- '-t, --threads N +one thread count' <<<"$h" && ok || bad "help topo: -t is not one count: $h"
+grep -q -- '-f, --format json' <<<"$h" && ok || bad "help topo lacks -f json"
+"$BIN" help system | grep -q -- '-f, --format json' && ok || bad "help system lacks -f json"
+"$BIN" topo --topology "package:1 core:4 pu:1" -t 3 >/dev/null 2>&1 && ok || bad "topo -t 3 refused"
+"$BIN" topo --topology "package:1 core:4 pu:1" -t 3 -f json | python3 -c 'import json,sys; json.load(sys.stdin)' &&
+	ok || bad "topo -f json: not JSON"
+
 echo "e2e_topo: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
