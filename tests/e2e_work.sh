@@ -180,6 +180,24 @@ grep -q "^cs_ns " "$OUT/cs.txt" && grep -q "^0 *tas " "$OUT/cs.txt" && grep -q "
 	grep -q "^1000 *tas " "$OUT/cs.txt" && ok || { bad "plot: --x cs_ns"; cat "$OUT/cs.txt"; }
 expect_exit 2 "plot --x needs one thread count" -- "$PLOT" "$OUT"/cs0.json "$OUT"/cs100.json \
 	--x cs_ns --ignore-label -o -
+# Several files per label (invocations) pool into one series: two files
+# labelled stock give one "tas stock" bar per x whose mean is over both
+# files' runs; an imported log's title names no unknown CPU or kernel.
+cp "$OUT/stock.json" "$OUT/stock2.json"
+expect_exit 0 "plot two files per label" -- "$PLOT" "$OUT/stock.json" "$OUT/stock2.json" "$OUT/patched.json" -o "$OUT/pool.txt"
+python3 - "$OUT/stock.json" "$OUT/pool.txt" <<'PY' && ok || { bad "plot: files of one label not pooled"; cat "$OUT/pool.txt"; }
+import json, re, sys
+d, chart = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+bars = re.findall(r"^(\S*) *tas stock .* ([0-9.]+)!?$", chart, re.M)
+pts = [p for p in d["points"] if p["variant"].startswith("tas") and p["status"] == "ok"]
+assert len(bars) == len(pts), (bars, len(pts))
+for p, (_, v) in zip(sorted(pts, key=lambda p: p["threads"]), bars):
+    rates = [r["ops_per_sec"] for r in p["runs"]]
+    assert abs(float(v) - sum(rates) / len(rates) / 1e3) <= 0.01 * float(v) + 0.01, (v, rates)
+PY
+expect_exit 0 "import for plot" -- "$BIN" import locktorture --label lt -o "$OUT/lt.json" "$HERE/fixtures/locktorture/new-kernel.log"
+expect_exit 0 "plot an imported log" -- "$PLOT" "$OUT/lt.json" -o "$OUT/lt.txt"
+grep -q '?' "$OUT/lt.txt" && { bad "plot: imported log's title has ?"; cat "$OUT/lt.txt"; } || ok
 expect_exit 2 "plot --x unknown" -- "$PLOT" "$OUT/res.json" --x frobs -o -
 expect_exit 2 "plot bad output" -- "$PLOT" "$OUT/rw.json" -o "$OUT/fig.gif"
 # Figures (skipped without matplotlib).
