@@ -225,7 +225,7 @@ static const struct opt rows[] = {
 	 .help = "print tables without ? ~ * marks and notes"},
 	{.name = "header", .type = OPT_FLAG,
 	 .off = F(header),
-	 .help = "one line above text tables: kernel, CPU, lockbench, command"},
+	 .help = "above text tables: kernel, CPU, lockbench, command; what was measured"},
 	{.name = "width", .type = OPT_UINT, .arg = "COLS",
 	 .def = "80", .min = 0, .max = 100000, .off = F(width),
 	 .help = "split wider tables by columns, baseline repeated (0: never)"},

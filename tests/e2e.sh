@@ -121,7 +121,8 @@ expect_exit 2 "rerun without a file" -- "$BIN" rerun
 	[ ! -e "$OUT/jsn=x.json" ] && ok || bad "-o jsn=x.json: $(cat "$OUT/jsn.rc" "$OUT/jsn.err")"
 expect_exit 0 "header" -- "$BIN" -l ticket -t 1 -r 1 --warmup 0.02 -d 0.05 -q --header
 head -1 "$OUT/stdout" | grep -q "^# kernel .*, lockbench .* (git .*): lockbench -l ticket .* --header$" &&
-	sed -n 2p "$OUT/stdout" | grep -q "^Lock:" && ok || bad "--header: $(head -2 "$OUT/stdout")"
+	sed -n 2p "$OUT/stdout" | grep -q "^# measured: workload cs, sections cs 0 ns ncs 100 ns exp, 1 line, 1 run of 0.05 s after 0.02 s warm-up, placement cores, host .* ([0-9]* PUs)$" &&
+	sed -n 3p "$OUT/stdout" | grep -q "^Lock:" && ok || bad "--header: $(head -3 "$OUT/stdout")"
 
 # The JSON run of the issue, shortened: every field a user relies on.
 expect_exit 0 "json run" -- "$BIN" -l pthread_mutex,ticket,mcs -t 1,2,4 -r 3 --warmup 0.1 \

@@ -295,6 +295,57 @@ static bool render_has_metrics(const struct results *r)
 	return counts_reads(r);
 }
 
+/* A number of the configuration ("%g"), or NULL when it has none. */
+static const char *cfg_num(const struct results *r, const char *key, char *buf, size_t len)
+{
+	json_t *v = json_object_get(r->config, key);
+
+	if (!json_is_number(v))
+		return NULL;
+	snprintf(buf, len, "%g", json_number_value(v));
+	return buf;
+}
+
+/*
+ * The header's second line: what was measured (workload, sections,
+ * lines, runs, window, placement, host), from the configuration the
+ * results carry; nothing for a document without one (an import).
+ */
+static void render_header_measured(const struct results *r, FILE *f)
+{
+	const char *wl = json_string_value(json_object_get(r->config, "workload"));
+	const char *dist = json_string_value(json_object_get(r->config, "ncs_dist"));
+	const char *pl = json_string_value(json_object_get(r->config, "placement"));
+	const char *host = json_string_value(json_object_get(r->machine, "hostname"));
+	json_t *pus = json_object_get(r->machine, "pus");
+	char a[32], b[32], c[32], d[32], e[32], g[32];
+	const char *cs = cfg_num(r, "cs_ns", a, sizeof(a)), *ncs = cfg_num(r, "ncs_ns", b, sizeof(b));
+	const char *lines = cfg_num(r, "cs_lines", c, sizeof(c)), *runs = cfg_num(r, "runs", d, sizeof(d));
+	const char *dur = cfg_num(r, "duration_s", e, sizeof(e)), *wu = cfg_num(r, "warmup_s", g, sizeof(g));
+
+	if (!wl)
+		return;
+	fprintf(f, "# measured: workload %s", wl);
+	if (json_object_get(r->config, "sweep"))
+		fputs(", a sweep (one table per combination)", f);
+	else if (cs && ncs)
+		fprintf(f, ", sections cs %s ns ncs %s ns%s%s", cs, ncs, dist ? " " : "",
+			dist ? dist : "");
+	if (lines)
+		fprintf(f, ", %s line%s", lines, strcmp(lines, "1") ? "s" : "");
+	if (runs && dur)
+		fprintf(f, ", %s run%s of %s s", runs, strcmp(runs, "1") ? "s" : "", dur);
+	if (wu)
+		fprintf(f, " after %s s warm-up", wu);
+	if (pl)
+		fprintf(f, ", placement %s", pl);
+	if (host)
+		fprintf(f, ", host %s", host);
+	if (json_is_integer(pus))
+		fprintf(f, " (%lld PUs)", (long long)json_integer_value(pus));
+	fputc('\n', f);
+}
+
 void render_header(const struct results *r, FILE *f)
 {
 	json_t *pv = r->provenance, *cmd = json_object_get(pv, "command"), *w;
@@ -329,6 +380,7 @@ void render_header(const struct results *r, FILE *f)
 	json_array_foreach(cmd, i, w)
 		fprintf(f, " %s", json_string_value(w) ? json_string_value(w) : "?");
 	fputc('\n', f);
+	render_header_measured(r, f);
 }
 
 const char *render_ns(double ns, char *buf, size_t len)
