@@ -124,7 +124,7 @@ PY
 	echo "Measured from $start to $(date -u +%Y-%m-%dT%H:%M:%SZ);"
 	echo "load average (1, 5, 15 min) $load_start at the start, $load_end at the end."
 	echo
-	echo "The host (\\`lockbench system check -f json\\`, run just before the sections):"
+	echo 'The host (`lockbench system check -f json`, run just before the sections):'
 	echo
 	cat "$tmp/head"
 	echo

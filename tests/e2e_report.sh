@@ -28,6 +28,7 @@ text, version, kernel = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
 assert text.startswith("# Performance: measured figures"), text[:80]
 assert re.search(r"Measured from \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ to ", text), "no date"
 assert re.search(r"load average \(1, 5, 15 min\) [\d.]+ [\d.]+ [\d.]+ at the start", text), "no load"
+assert "The host (`lockbench system check -f json`, run just before" in text, "host line"
 for row in ("| CPU |", "| kernel | " + kernel, "| hypervisor |", "| clock |", "| cpu_relax() |"):
     assert row in text, "no host row " + row
 assert "| lockbench | " + version.split()[1] in text, "no version"
