@@ -175,6 +175,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d["calibration"]["relax_ns"] = 20.0
 d["calibration"]["relax_ns_spread"] = 0.5
+d["calibration"]["clock_read_ns"] = 10.0  # the host's own reading varies (CI: 11.3)
 for p in d["points"]:
     for k, r in enumerate(p["runs"]):
         if r.get("probe"):
