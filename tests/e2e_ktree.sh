@@ -117,6 +117,21 @@ bad_input "no tree" "no tree given" build-kernel-lock
 bad_input "missing dir" "kernel tree ($OUT/nosuch): No such file or directory" \
 	--kernel-tree "$OUT/nosuch" -l ticket -t 1
 
+# scripts/try-kernel-tree.sh, what a developer runs on their checkouts:
+# a line per lock, built and validated, or the line that stopped it;
+# exit 1 when one did not build.
+expect_exit 1 "try-kernel-tree.sh" -- "$ROOT/scripts/try-kernel-tree.sh" -d 0.05 one="$ONE" \
+	split="$SPLIT" bad="$OUT/bad" -- "$BIN"
+for want in "one qspinlock: built, inline loop; cs at 1,2,8 threads: exclusion ok ([0-9]* operations)" \
+	"one qrwlock: built, inline loop; rw at 1,2,8 threads: exclusion ok" \
+	"one osq: built, inline loop; cs at 1,2,8 threads: exclusion ok" \
+	"split qspinlock: built, inline loop; cs at 1,2,8 threads: exclusion ok" \
+	"split osq: the tree has no kernel/locking/osq_lock.c" \
+	"bad qspinlock: lockbench: kernel tree ($OUT/bad): cannot build qspinlock: kernel/locking/qspinlock.c:[0-9]*:[0-9]*: error: " \
+	"^Lock: *qspinlock_one *qspinlock_split"; do
+	grep -q "$want" "$OUT/stdout" && ok || bad "try-kernel-tree.sh lacks '$want': $(cat "$OUT/stdout")"
+done
+
 # Two trees in one run, every lock of the one-file tree, 1, 2 and 8
 # threads: the exclusion check passes, one table with rel%, and the JSON
 # carries each tree's provenance.
