@@ -97,7 +97,7 @@ for spec in "${specs[@]}"; do
 	if [[ $spec == *=* && ${spec%%=*} != */* ]]; then
 		tag=${spec%%=*} dir=${spec#*=}
 	else
-		dir=$spec tag=$(basename "$spec" | tr -c 'a-zA-Z0-9\n' _ | tr 'A-Z' 'a-z')
+		dir=$spec tag=$(basename "$spec" | tr -c 'a-zA-Z0-9\n' _ | tr '[:upper:]' '[:lower:]')
 	fi
 	if [ ! -d "$dir/kernel/locking" ]; then
 		echo "$tag: $dir is not a kernel source tree (no kernel/locking/)"
