@@ -98,6 +98,7 @@ build/$(1)/%.o: %.c
 build/$(1)/cli/provenance.o: build/provenance.stamp
 build/$(1)/cli/provenance.o: XDEFS = $(PROV_DEFS)
 build/$(1)/workloads/loop_api.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
+build/$(1)/kernel/ktree.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")
@@ -325,7 +326,11 @@ PLUGINS := $(patsubst %.c,build/%.so,$(wildcard examples/*.c tests/plugins/*.c))
 $(LOOP_TEMPLATE): $(LOOP_TEMPLATE_SRC) scripts/gen-loop-template.sh
 	@mkdir -p $(dir $@)
 	scripts/gen-loop-template.sh $@
-$(foreach f,release asan tsan arm64,build/$(f)/workloads/loop_api.o): $(LOOP_TEMPLATE_SRC)
+$(foreach f,release asan tsan arm64,build/$(f)/workloads/loop_api.o \
+	build/$(f)/kernel/ktree.o): $(LOOP_TEMPLATE_SRC)
+# A binary's kernel tree builder instantiates a tree lock's loops from
+# the template beside it (kernel/ktree.c): make it with every binary.
+lockbench $(foreach f,release asan tsan arm64,build/$(f)/lockbench): | $(LOOP_TEMPLATE)
 
 examples: $(PLUGINS)
 
@@ -367,13 +372,16 @@ install: lockbench build/lockbench.bash $(LOOP_TEMPLATE)
 	install -m 644 lockbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1
 	install -m 644 $(LOCK_HEADERS) $(LOOP_TEMPLATE) $(DESTDIR)$(PREFIX)/include/lockbench/
 	@# The kernel tree builder's layer (kernel/compat), with its own copy
-	@# of the lock headers, where build-kernel-lock looks beside bin/.
+	@# of the lock headers and of this binary's worker-loop template (a
+	@# tree's locks carry their own loops), where build-kernel-lock looks
+	@# beside bin/.
 	cd kernel/compat && find include -type d -exec install -d \
 		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
 	cd kernel/compat && find include glue.c -type f -exec install -m 644 {} \
 		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
 	install -d $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench
-	install -m 644 $(LOCK_HEADERS) $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench/
+	install -m 644 $(LOCK_HEADERS) $(LOOP_TEMPLATE) \
+		$(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|@ABI@|$(ABI_VERSION)|' lockbench.pc.in \
 		>$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc

@@ -51,7 +51,10 @@ void bkl_usage(FILE *f)
 		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
 		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.\n");
 	opt_help(&bkl_options, f);
-	fprintf(f, "Prints the plugin's path and whether it was built or cached.\n"
+	fprintf(f, "The lock carries its own worker loop (lock and unlock inlined), made\n"
+		"of this lockbench's loop template; without a template of this binary's\n"
+		"loop ABI a warning says so and the lock runs the generic loop.\n"
+		"Prints the plugin's path and whether it was built or cached.\n"
 		"Exit status: 0 success; 2 bad usage, or a tree that cannot be built\n"
 		"(one line: the compiler's first error and its file).\n");
 }

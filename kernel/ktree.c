@@ -26,7 +26,15 @@
 #include "ktree.h"
 
 /* Bumped when the way a plugin is built changes (it is in the key). */
-#define KTREE_RECIPE "lockbench-ktree-1"
+#define KTREE_RECIPE "lockbench-ktree-2"
+
+/* This binary's loop ABI (workloads/loop_api.h), which a plugin's own
+ * worker loops must carry: the Makefile builds this file with it. */
+#ifndef LOCKBENCH_LOOP_ABI
+#error "LOCKBENCH_LOOP_ABI: built by the Makefile (scripts/gen-loop-template.sh --abi)"
+#endif
+
+#define TEMPLATE "lockbench/loop_template.h"
 
 struct klock {
 	const char *name;
@@ -61,6 +69,8 @@ struct kbuild {
 	char root[PATH_MAX];        /* the tree, canonical */
 	char compat[PATH_MAX];      /* kernel/compat of this lockbench */
 	char pubinc[PATH_MAX];      /* where lockbench/lock.h is */
+	char tmpl[PATH_MAX];        /* where lockbench/loop_template.h is, of
+				     * this binary's loop ABI; "": none */
 	char tmp[PATH_MAX];         /* private build directory */
 	char cc[256];
 	char ccid[512];             /* `cc --version` first line, target */
@@ -212,6 +222,60 @@ found:
 	return 0;
 }
 
+/* The loop ABI a template file states, or 0 when it states none. */
+static unsigned long template_abi(const char *dir)
+{
+	char p[PATH_MAX + 32], line[256];
+	unsigned long abi = 0;
+	FILE *f;
+
+	pjoin(p, sizeof(p), dir, TEMPLATE);
+	f = fopen(p, "r");
+	while (f && !abi && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "#define LOCKBENCH_LOOP_ABI ", 27))
+			abi = strtoul(line + 27, NULL, 0);
+	if (f)
+		fclose(f);
+	return abi;
+}
+
+/*
+ * The worker-loop template the glue instantiates the plugin's own loops
+ * from (<lockbench/loops.h>): the public headers' copy (installed:
+ * share/lockbench/compat/include), else the one the source tree's
+ * Makefile generates (build/include beside kernel/).  It must be this
+ * binary's (the same loop ABI); otherwise, or without one, the locks
+ * are built without loops of their own and run the generic loop, which
+ * a warning says.
+ */
+static void find_template(struct kbuild *b)
+{
+	char p[PATH_MAX + 32], built[PATH_MAX] = "";
+	const char *dirs[2] = {b->pubinc, built};
+	unsigned long abi = 0;
+
+	b->tmpl[0] = 0;
+	pjoin(p, sizeof(p), b->compat, "../../build/include");
+	if (!realpath(p, built))
+		built[0] = 0;
+	for (unsigned i = 0; i < 2 && !abi; i++)
+		if (dirs[i][0] && is_file(dirs[i], TEMPLATE) && (abi = template_abi(dirs[i])))
+			memcpy(b->tmpl, dirs[i], strlen(dirs[i]) + 1);
+	if (abi == LOCKBENCH_LOOP_ABI)
+		return;
+	if (abi)
+		fprintf(stderr, "lockbench: warning: kernel tree (%s): the worker-loop "
+			"template %s/%s is for loop ABI %#lx, this lockbench has %#x: "
+			"%s runs the generic loop (regenerate the template with this "
+			"lockbench's build, or install it again)\n", b->root, b->tmpl,
+			TEMPLATE, abi, (unsigned)LOCKBENCH_LOOP_ABI, b->k->name);
+	else
+		fprintf(stderr, "lockbench: warning: kernel tree (%s): no worker-loop "
+			"template (%s) beside the layer %s: %s runs the generic loop\n",
+			b->root, TEMPLATE, b->compat, b->k->name);
+	b->tmpl[0] = 0;
+}
+
 /* Hash "rel sha\n" of dir/rel into s; missing files hash as "rel -". */
 static void hash_one(struct sha256 *s, const char *dir, const char *rel)
 {
@@ -305,9 +369,9 @@ static void build_key(struct kbuild *b)
 	uint8_t d[32];
 	char *git = json_dumps(b->git, JSON_ENCODE_ANY | JSON_COMPACT);
 	char head[1600];
-	int n = snprintf(head, sizeof(head), "%s\n%s\n%s\n%s\n%u\n%s\n", KTREE_RECIPE,
-			 b->k->name, b->ccid, b->extra ? b->extra : "", b->nr_cpus,
-			 git ? git : "");
+	int n = snprintf(head, sizeof(head), "%s\n%s\n%s\n%s\n%u\n%s\nloops %#x\n",
+			 KTREE_RECIPE, b->k->name, b->ccid, b->extra ? b->extra : "",
+			 b->nr_cpus, git ? git : "", b->tmpl[0] ? LOCKBENCH_LOOP_ABI : 0);
 
 	free(git);
 	sha256_init(&s);
@@ -315,6 +379,8 @@ static void build_key(struct kbuild *b)
 	hash_dir(&s, b->compat, "include", true);
 	hash_one(&s, b->compat, "glue.c");
 	hash_dir(&s, b->pubinc, "lockbench", false);
+	if (b->tmpl[0])
+		hash_one(&s, b->tmpl, TEMPLATE);
 	hash_dir(&s, b->root, "kernel/locking", false);
 	for (unsigned i = 0; i < sizeof(tree_headers) / sizeof(tree_headers[0]); i++)
 		hash_one(&s, b->root, tree_headers[i]);
@@ -358,7 +424,7 @@ static char *flags_text(const struct kbuild *b)
  */
 static int compile(struct kbuild *b, const char *src, const char *obj, const char *dep)
 {
-	char *argv[NBASE + 64], nr[64], inc[3][PATH_MAX + 3], glue[PATH_MAX + 3], log[PATH_MAX];
+	char *argv[NBASE + 64], nr[64], inc[4][PATH_MAX + 3], glue[PATH_MAX + 3], log[PATH_MAX];
 	char *extra = b->extra ? strdup(b->extra) : NULL, *save = NULL;
 	unsigned n = 0;
 	int rc;
@@ -370,8 +436,9 @@ static int compile(struct kbuild *b, const char *src, const char *obj, const cha
 	pjoin(inc[0] + 2, sizeof(inc[0]) - 2, b->compat, "include");
 	memcpy(inc[0], "-I", 2);
 	snprintf(inc[1], sizeof(inc[1]), "-I%s", b->pubinc);
-	pjoin(inc[2] + 2, sizeof(inc[2]) - 2, b->root, "include");
-	memcpy(inc[2], "-I", 2);
+	snprintf(inc[2], sizeof(inc[2]), "-I%s", b->tmpl[0] ? b->tmpl : b->pubinc);
+	pjoin(inc[3] + 2, sizeof(inc[3]) - 2, b->root, "include");
+	memcpy(inc[3], "-I", 2);
 	snprintf(glue, sizeof(glue), "-I%s", b->compat);
 	argv[n++] = nr;
 	for (char *w = extra ? strtok_r(extra, " \t", &save) : NULL; w && n < NBASE + 40;
@@ -379,7 +446,7 @@ static int compile(struct kbuild *b, const char *src, const char *obj, const cha
 		argv[n++] = w;
 	argv[n++] = "-include";
 	argv[n++] = "linux/kconfig.h";
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 4; i++)
 		argv[n++] = inc[i];
 	argv[n++] = glue;
 	argv[n++] = "-MD";
@@ -442,10 +509,11 @@ static void deps_add(struct kbuild *b, const char *dep, json_t *files)
 static char *identity(struct kbuild *b, json_t *files)
 {
 	char *flags = flags_text(b), *s;
-	json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:s, s:s, s:i, s:s, s:s}", "lock",
+	json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:s, s:s, s:i, s:s, s:s, s:s}", "lock",
 			      b->k->name, "tree", b->root, "git", b->git, "files", files,
 			      "compiler", b->ccid, "cflags", flags ? flags : "",
-			      "nr_cpus", (int)b->nr_cpus, "layer", b->compat, "key", b->key);
+			      "nr_cpus", (int)b->nr_cpus, "layer", b->compat, "key", b->key,
+			      "loop", b->tmpl[0] ? "inline" : "generic");
 
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
@@ -462,7 +530,8 @@ static int write_glue(struct kbuild *b, const char *path, const char *id)
 	if (!f)
 		return kerr(b, -errno, "cannot write %s: %s", path, strerror(errno));
 	fprintf(f, "/* Generated by lockbench build-kernel-lock. */\n"
-		   "#define %s 1\n#define LB_KC_IDENTITY \"", b->k->macro);
+		   "#define %s 1\n%s#define LB_KC_IDENTITY \"", b->k->macro,
+		b->tmpl[0] ? "#define LB_KC_LOOPS 1\n" : "");
 	for (const char *c = id; *c; c++)
 		if (*c == '"' || *c == '\\')
 			fprintf(f, "\\%c", *c);
@@ -666,6 +735,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 			    b->k->srcs[0], b->k->needs[0]);
 	if ((rc = find_layer(b)))
 		return rc;
+	find_template(b);
 	snprintf(b->cc, sizeof(b->cc), "%s", cc && *cc ? cc : "cc");
 	b->extra = getenv("LOCKBENCH_KTREE_CFLAGS");
 	if (b->extra && !*b->extra)

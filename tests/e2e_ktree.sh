@@ -52,6 +52,48 @@ grep -q "tree: $ONE (not a git work tree)" "$OUT/stdout" && ok || bad "list -v: 
 grep -q "   kernel/locking/qrwlock.c sha256:$(sha256sum "$ONE/kernel/locking/qrwlock.c" | cut -c1-16)" \
 	"$OUT/stdout" && ok || bad "list -v: qrwlock.c and its hash not listed"
 
+# Tree locks carry their own worker loops (<lockbench/loops.h>), built
+# from this binary's loop template: lock and unlock inlined as the
+# built-ins' are.
+expect_exit 0 "list -v: loops" -- "$BIN" list locks -v --kernel-tree one="$ONE"
+for l in qspinlock_one qrwlock_one osq_one; do
+	grep -A1 "^$l " "$OUT/stdout" | grep -q "loop: inline (lock and unlock inlined)" && ok \
+		|| bad "$l not on the inline loop: $(grep -A1 "^$l " "$OUT/stdout")"
+done
+# A template of another loop ABI (a layer beside another lockbench):
+# built without loops, one warning line, the generic loop.
+mkdir -p "$OUT/layer"
+cp -r "$ROOT/kernel/compat" "$OUT/layer/compat"
+mkdir -p "$OUT/layer/compat/include/lockbench"
+cp "$ROOT"/locks/lockbench/*.h "$OUT/layer/compat/include/lockbench/"
+sed 's/^#define LOCKBENCH_LOOP_ABI .*/#define LOCKBENCH_LOOP_ABI 0x1u/' \
+	"$ROOT/build/include/lockbench/loop_template.h" \
+	>"$OUT/layer/compat/include/lockbench/loop_template.h"
+expect_exit 0 "template of another ABI" -- env LOCKBENCH_COMPAT_DIR="$OUT/layer/compat" \
+	"$BIN" build-kernel-lock "$ONE" -o "$OUT/oldtmpl.so"
+[ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "^lockbench: warning: kernel tree ($ONE): the worker-loop template $OUT/layer/compat/include/lockbench/loop_template.h is for loop ABI 0x1, this lockbench has 0x[0-9a-f]*: qspinlock runs the generic loop" "$OUT/stderr" \
+	&& ok || bad "other template ABI: $(cat "$OUT/stderr")"
+"$BIN" list locks -v --plugin o="$OUT/oldtmpl.so" >"$OUT/list" 2>&1
+grep -A1 "^qspinlock_o " "$OUT/list" | grep -q "loop: generic" && ok \
+	|| bad "other template ABI: not on the generic loop: $(cat "$OUT/list")"
+# Without any template: the same, saying so.
+rm "$OUT/layer/compat/include/lockbench/loop_template.h"
+expect_exit 0 "no template" -- env LOCKBENCH_COMPAT_DIR="$OUT/layer/compat" \
+	"$BIN" build-kernel-lock "$ONE" --lock osq -o "$OUT/notmpl.so"
+grep -q "no worker-loop template (lockbench/loop_template.h) beside the layer $OUT/layer/compat: osq runs the generic loop" \
+	"$OUT/stderr" && ok || bad "no template: $(cat "$OUT/stderr")"
+# A plugin whose loops carry another ABI (built by another lockbench,
+# loaded here): the loader runs the generic loop and says why.
+expect_exit 0 "loops of another ABI" -- env LOCKBENCH_KTREE_CFLAGS=-DLOCKBENCH_LOOP_ABI=0x2u \
+	"$BIN" build-kernel-lock "$ONE" -o "$OUT/oldabi.so"
+expect_exit 0 "run loops of another ABI" -- "$BIN" --plugin o="$OUT/oldabi.so" -l qspinlock_o \
+	-t 1 "${RUN[@]}" -f json -o "$OUT/oldabi.json"
+grep -q "^lockbench: warning: plugin lock qspinlock_o: its inline loops were built for loop ABI 0x2, this lockbench has" \
+	"$OUT/stderr" && ok || bad "other loop ABI: no warning: $(cat "$OUT/stderr")"
+python3 -c "
+import json; d=json.load(open('$OUT/oldabi.json'))
+assert d['variants'][0]['loop'] == 'generic', d['variants'][0]" && ok || bad "other loop ABI: not generic"
+
 # Trees the layer cannot build: one line naming the file and the
 # compiler's first error, exit 2, no plugin and no build directory left.
 cp -r "$ONE" "$OUT/bad"
@@ -75,6 +117,21 @@ bad_input "no tree" "no tree given" build-kernel-lock
 bad_input "missing dir" "kernel tree ($OUT/nosuch): No such file or directory" \
 	--kernel-tree "$OUT/nosuch" -l ticket -t 1
 
+# scripts/try-kernel-tree.sh, what a developer runs on their checkouts:
+# a line per lock, built and validated, or the line that stopped it;
+# exit 1 when one did not build.
+expect_exit 1 "try-kernel-tree.sh" -- "$ROOT/scripts/try-kernel-tree.sh" -d 0.05 one="$ONE" \
+	split="$SPLIT" bad="$OUT/bad" -- "$BIN"
+for want in "one qspinlock: built, inline loop; cs at 1,2,8 threads: exclusion ok ([0-9]* operations)" \
+	"one qrwlock: built, inline loop; rw at 1,2,8 threads: exclusion ok" \
+	"one osq: built, inline loop; cs at 1,2,8 threads: exclusion ok" \
+	"split qspinlock: built, inline loop; cs at 1,2,8 threads: exclusion ok" \
+	"split osq: the tree has no kernel/locking/osq_lock.c" \
+	"bad qspinlock: lockbench: kernel tree ($OUT/bad): cannot build qspinlock: kernel/locking/qspinlock.c:[0-9]*:[0-9]*: error: " \
+	"^Lock: *qspinlock_one *qspinlock_split"; do
+	grep -q "$want" "$OUT/stdout" && ok || bad "try-kernel-tree.sh lacks '$want': $(cat "$OUT/stdout")"
+done
+
 # Two trees in one run, every lock of the one-file tree, 1, 2 and 8
 # threads: the exclusion check passes, one table with rel%, and the JSON
 # carries each tree's provenance.
@@ -96,7 +153,7 @@ for name, tree, f in (("qspinlock_one", sys.argv[2], "kernel/locking/qspinlock.c
     want = hashlib.sha256(open(tree + "/" + f, "rb").read()).hexdigest()
     assert s["files"][f] == want, (name, s["files"])
     assert s["compiler"] and "-DCONFIG_NR_CPUS=" in s["cflags"], s
-    assert v[name]["plugin"].startswith(s["layer"][:0]) and v[name]["loop"] == "generic"
+    assert s["loop"] == "inline" and v[name]["loop"] == "inline", (name, s, v[name]["loop"])
 pts = d["points"]
 assert sorted({p["threads"] for p in pts}) == [1, 2, 8], pts
 for p in pts:

@@ -234,7 +234,8 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	expect_exit 0 "make install" -- make -C "$ROOT" --no-print-directory install DESTDIR="$D" PREFIX=/usr/local
 	for f in bin/lockbench share/man/man1/lockbench.1 include/lockbench/lock.h \
 		include/lockbench/atomics.h include/lockbench/kernel.h include/lockbench/loops.h \
-		include/lockbench/loop_template.h share/pkgconfig/lockbench.pc; do
+		include/lockbench/loop_template.h share/pkgconfig/lockbench.pc \
+		share/lockbench/compat/include/lockbench/loop_template.h; do
 		[ -f "$D/usr/local/$f" ] && ok || bad "make install lacks $f"
 	done
 	export PKG_CONFIG_PATH=$D/usr/local/share/pkgconfig PKG_CONFIG_SYSROOT_DIR=$D
@@ -255,6 +256,14 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 	expect_exit 0 "installed build-kernel-lock" -- env LOCKBENCH_CACHE="$OUT/kcache" \
 		"$D/usr/local/bin/lockbench" build-kernel-lock "$ROOT/tests/fixtures/ktree-onefile"
 	grep -q "^built $OUT/kcache/ktree-qspinlock-" "$OUT/stdout" && ok || bad "installed build-kernel-lock"
+	# ... with the installed worker-loop template: the tree lock's own
+	# loops, no warning.
+	[ ! -s "$OUT/stderr" ] && ok || bad "installed build-kernel-lock warned: $(cat "$OUT/stderr")"
+	kso=$(cut -d' ' -f2 "$OUT/stdout")
+	expect_exit 0 "installed: the tree lock's loop" -- "$D/usr/local/bin/lockbench" list locks -v \
+		--plugin i="$kso"
+	grep -A1 "^qspinlock_i " "$OUT/stdout" | grep -q "loop: inline" && ok \
+		|| bad "tree lock built by the installed binary not on the inline loop"
 	# The kernel-style example against the installed <lockbench/kernel.h>:
 	# every run checks mutual exclusion (exit 1 on a violation), here at
 	# 2, 8 and 32 threads on this machine's CPUs.  A queue lock whose

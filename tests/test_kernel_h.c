@@ -109,6 +109,15 @@ static void test_generic_ops(void **state)
 	assert_null(p);
 	assert_true(likely(p == NULL));
 	assert_false(unlikely(p != NULL));
+
+	/* data_race(): the expression's value, of its type, evaluated once
+	 * (kernel/locking/osq_lock.c peeks at prev->next with it). */
+	p = &x;
+	assert_ptr_equal(data_race(p), &x);
+	w = 7;
+	assert_int_equal(data_race(w++) + 1, 8);
+	assert_int_equal(w, 8);
+	assert_int_equal(sizeof(data_race(h)), sizeof(h));
 }
 
 /* VAL is the value read; the result is the value that met the

@@ -12,10 +12,24 @@
  * lock object is the tree's own type, zeroed by the harness, which is
  * its unlocked value (__ARCH_SPIN_LOCK_UNLOCKED, __ARCH_RW_LOCK_UNLOCKED,
  * OSQ_LOCK_UNLOCKED are all zero).
+ *
+ * With LB_KC_LOOPS (defined by the builder when it found the worker-loop
+ * template of the lockbench that builds, <lockbench/loop_template.h>,
+ * with that lockbench's loop ABI), each lock carries its own worker
+ * loops (<lockbench/loops.h>, LOCKBENCH_PLUGIN_LOOPS()): the wrappers
+ * below, and the tree's inline fast path under them, are inlined into
+ * the timed loop as a built-in lock's are, instead of being called
+ * through the ops table.
  */
 #include <errno.h>
 
 #include <linux/kconfig.h>
+#ifdef LB_KC_LOOPS
+#include <lockbench/loops.h>
+#define KC_LOOPS(...) LOCKBENCH_PLUGIN_LOOPS(__VA_ARGS__)
+#else
+#define KC_LOOPS(...) _Static_assert(1, "")
+#endif
 
 #if defined(LB_KC_QSPINLOCK) || defined(LB_KC_QRWLOCK)
 #include <asm/qspinlock.h>
@@ -52,19 +66,19 @@ static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 	.thread_init = kc_thread_init
 
 #ifdef LB_KC_QSPINLOCK
-static void kc_spin_lock(void *l, void *c)
+static inline void kc_spin_lock(void *l, void *c)
 {
 	(void)c;
 	queued_spin_lock(l);
 }
 
-static void kc_spin_unlock(void *l, void *c)
+static inline void kc_spin_unlock(void *l, void *c)
 {
 	(void)c;
 	queued_spin_unlock(l);
 }
 
-static bool kc_spin_trylock(void *l, void *c)
+static inline bool kc_spin_trylock(void *l, void *c)
 {
 	(void)c;
 	return queued_spin_trylock(l);
@@ -80,34 +94,35 @@ static const struct lock_ops kc_qspinlock_ops = {
 	.trylock = kc_spin_trylock,
 };
 LOCKBENCH_PLUGIN(&kc_qspinlock_ops);
+KC_LOOPS(kc_qspinlock_ops, kc_spin_lock, kc_spin_unlock);
 #endif
 
 #ifdef LB_KC_QRWLOCK
-static void kc_write_lock(void *l, void *c)
+static inline void kc_write_lock(void *l, void *c)
 {
 	(void)c;
 	queued_write_lock(l);
 }
 
-static void kc_write_unlock(void *l, void *c)
+static inline void kc_write_unlock(void *l, void *c)
 {
 	(void)c;
 	queued_write_unlock(l);
 }
 
-static bool kc_write_trylock(void *l, void *c)
+static inline bool kc_write_trylock(void *l, void *c)
 {
 	(void)c;
 	return queued_write_trylock(l);
 }
 
-static void kc_read_lock(void *l, void *c)
+static inline void kc_read_lock(void *l, void *c)
 {
 	(void)c;
 	queued_read_lock(l);
 }
 
-static void kc_read_unlock(void *l, void *c)
+static inline void kc_read_unlock(void *l, void *c)
 {
 	(void)c;
 	queued_read_unlock(l);
@@ -125,6 +140,7 @@ static const struct lock_ops kc_qrwlock_ops = {
 	.read_unlock = kc_read_unlock,
 };
 LOCKBENCH_PLUGIN(&kc_qrwlock_ops);
+KC_LOOPS(kc_qrwlock_ops, kc_write_lock, kc_write_unlock, kc_read_lock, kc_read_unlock);
 #endif
 
 #ifdef LB_KC_OSQ
@@ -146,7 +162,7 @@ static int kc_osq_init(void *lock, const struct lock_init *in)
 
 /* osq_lock() returns false when it gave up (need_resched()); then it
  * has left the queue, and queues again with a fresh budget. */
-static void kc_osq_lock(void *l, void *c)
+static inline void kc_osq_lock(void *l, void *c)
 {
 	struct kc_osq *o = l;
 
@@ -156,7 +172,7 @@ static void kc_osq_lock(void *l, void *c)
 	while (!osq_lock(&o->q));
 }
 
-static void kc_osq_unlock(void *l, void *c)
+static inline void kc_osq_unlock(void *l, void *c)
 {
 	(void)c;
 	osq_unlock(&((struct kc_osq *)l)->q);
@@ -173,4 +189,5 @@ static const struct lock_ops kc_osq_ops = {
 	.unlock = kc_osq_unlock,
 };
 LOCKBENCH_PLUGIN(&kc_osq_ops);
+KC_LOOPS(kc_osq_ops, kc_osq_lock, kc_osq_unlock);
 #endif

@@ -4,7 +4,7 @@
  * code uses, so a lock written for the kernel (or a patch to one) can be
  * dropped into a plugin with its text unchanged:
  *
- *   READ_ONCE WRITE_ONCE smp_load_acquire smp_store_release
+ *   READ_ONCE WRITE_ONCE smp_load_acquire smp_store_release data_race
  *   smp_mb smp_rmb smp_wmb smp_mb__before_atomic smp_mb__after_atomic
  *   smp_acquire__after_ctrl_dep barrier likely unlikely cpu_relax
  *   smp_cond_load_relaxed smp_cond_load_acquire (the VAL convention)
@@ -178,6 +178,15 @@ LB_K_NO_TSAN_WARN_END
 #define smp_store_release(p, v) ((void)__atomic_exchange_n((p), (v), __ATOMIC_RELEASE))
 #endif
 #define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+/* data_race(expr) (include/linux/compiler.h): an access the code knows
+ * is racy and tolerates, e.g. a heuristic peek before a cmpxchg; the
+ * kernel only hides it from KCSAN, and here it is the plain expression
+ * (ThreadSanitizer may report it: that is what it marks). */
+#define data_race(expr)                                                        \
+	({                                                                     \
+		__typeof__(({ expr; })) lb_k_dr_ = (expr);                     \
+		lb_k_dr_;                                                      \
+	})
 
 /* ---- generic xchg / cmpxchg on any scalar -------------------------- */
 
