@@ -66,6 +66,13 @@ const char *unit_title(enum unit u)
 	return u == UNIT_JPM ? "JPM" : units[u].name;
 }
 
+const char *render_sig_mark(const struct render_opts *o, const struct point *p)
+{
+	if (!o->marks || p->status != POINT_OK || !p->has_rel)
+		return "";
+	return p->significant ? "#" : "~";
+}
+
 bool render_oversubscribed(const struct results *r, unsigned row)
 {
 	return r->ncpus && r->rows[row] > r->ncpus;

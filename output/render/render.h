@@ -15,7 +15,8 @@ enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
 struct render_opts {
 	enum unit unit;
 	bool marks;        /* ?, ~, * marks and their notes (default on) */
-	bool verbose;      /* -v: a one-line machine summary under the notes */
+	bool verbose;      /* -v: every note in full, and a one-line machine
+			    * summary under them */
 	unsigned width;    /* --width: split wider tables (0: never) */
 	const char *rows;  /* --rows: the row dimension of a sweep (NULL: threads) */
 };
@@ -52,9 +53,18 @@ int unit_parse(const char *s, enum unit *u);
 void render_cellf(char *cell, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Notes explaining the marks, once under a text format (render.c). */
+/*
+ * The notes under a text format (render_notes.c; docs/formats.md,
+ * "Notes"): with marks on, one line per kind of note, most important
+ * first, at most RENDER_NOTE_LINES lines of at most RENDER_BRIEF
+ * columns, the last counting the kinds cut; every note in full with
+ * o->verbose, and always under --no-marks (the mailing-list layouts).
+ */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
-/* The noise notes (render.c); f NULL: whether there are any. */
+#define RENDER_NOTE_LINES 6
+/* A mail line's length: at most 78 characters (RFC 5322, 2.1.1). */
+#define RENDER_BRIEF 78
+/* The noise notes (render_notes.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);
 /* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
@@ -87,6 +97,13 @@ bool render_piece(const struct results *r, const struct render_opts *o,
 /* Its vw[] and in[] (nvariants + 1 each, zeroed): 0, or -1 when out of
  * memory (both NULL). */
 int render_piece_bufs(const struct results *r, unsigned **vw, bool **in);
+
+/*
+ * The significance mark after a point's change from its baseline, with
+ * marks on (docs/formats.md, "Marks"): "#" significant, "~" not; ""
+ * with marks off or no change to mark.
+ */
+const char *render_sig_mark(const struct render_opts *o, const struct point *p);
 
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);

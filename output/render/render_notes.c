@@ -120,6 +120,87 @@ static bool env_notes(const struct results *r, const struct render_opts *o, FILE
 	return true;
 }
 
+/* "!  noisy: 2 of 6 runs flagged (placement changed 1, steal 1)". */
+static void noise_counts(const struct results *r, char *line, size_t len)
+{
+	static const char *const what[NOISE_NFLAGS] = {"placement changed", "steal",
+		"migrated", NULL, "core speed moved", "window stretched"};
+	const struct results_noise *rn = &r->noise;
+	const char *sep = "";
+
+	snprintf(line, len, "!  noisy: %u of %u run%s flagged (", rn->flagged,
+		 rn->runs, rn->runs == 1 ? "" : "s");
+	for (unsigned i = 0; i < NOISE_NFLAGS; i++)
+		if (what[i] && rn->by_flag[i])
+			line_add(line, len, "%s%s %u", sep, what[i], rn->by_flag[i]), sep = ", ";
+	line_add(line, len, ")");
+}
+
+/* The `!` note: how many runs were flagged for noise, for what, at
+ * which points, and what to do about it. */
+static void noise_flag_note(const struct results *r, FILE *f)
+{
+	const struct results_noise *rn = &r->noise;
+	char line[2048];
+
+	noise_counts(r, line, sizeof(line));
+	list_points(r, line, sizeof(line), pt_flagged);
+	if (rn->excluded)
+		line_add(line, sizeof(line), "; excluded from the statistics "
+			 "(--exclude-flagged)%s", rn->excluded < rn->flagged ?
+			 " where some run of the point was not flagged" : "");
+	else if (rn->opts.exclude_flagged)
+		line_add(line, sizeof(line), "; kept: every run of those points "
+			 "was flagged (-r auto adds rounds)");
+	else
+		line_add(line, sizeof(line), "; --exclude-flagged leaves them out "
+			 "of the statistics, -r auto adds rounds");
+	render_wrapped(f, line, 3);
+}
+
+/* How many measured points there are (*npts) and how many of them had
+ * section lengths off from the request (returned). */
+static unsigned cs_off_count(const struct results *r, unsigned *npts)
+{
+	unsigned noff = 0;
+
+	*npts = 0;
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		*npts += r->points[i].status == POINT_OK;
+		noff += r->points[i].status == POINT_OK && r->points[i].noise.cs_off;
+	}
+	return noff;
+}
+
+/* Section lengths off from --cs-ns/--ncs-ns: where, and why it may be. */
+static void cs_off_note(const struct results *r, FILE *f)
+{
+	unsigned npts, noff = cs_off_count(r, &npts);
+	char line[2048];
+
+	snprintf(line, sizeof(line), "section lengths off by more than %.0f%% "
+		 "from --cs-ns/--ncs-ns in %u of %u point%s", r->noise.opts.cs_tolerance * 100,
+		 noff, npts, npts == 1 ? "" : "s");
+	list_points(r, line, sizeof(line), pt_cs_off);
+	line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
+		 "workers, a loaded machine?); the lengths measured are in the "
+		 "JSON (runs[].cs_ns_actual_median, ncs_ns_actual_median)",
+		 calibration_differs(r) ? "the files' calibrations differ, see above; "
+		 "else " : "");
+	render_wrapped(f, line, 3);
+}
+
+/* -r auto: the points whose confidence interval missed the target. */
+static void ci_note(const struct results *r, FILE *f)
+{
+	char line[2048];
+
+	snprintf(line, sizeof(line), "95%% CI within %g%% of the mean not reached, "
+		 "%s", r->noise.opts.ci_target * 100, first_stop(r));
+	list_points(r, line, sizeof(line), pt_not_reached);
+	render_wrapped(f, line, 3);
+}
+
 /*
  * The noise notes: `!` runs flagged for noise (which points, and what to
  * do about it), section lengths off from the request, and with -r auto
@@ -129,61 +210,19 @@ static bool env_notes(const struct results *r, const struct render_opts *o, FILE
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f)
 {
-	static const char *const what[NOISE_NFLAGS] = {"placement changed", "steal",
-		"migrated", NULL, "core speed moved", "window stretched"};
 	const struct results_noise *rn = &r->noise;
 	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
-	bool off = false;
-	unsigned noff = 0, npts = 0;
-	char line[2048];
-	const char *sep = "";
+	unsigned npts;
+	bool off = o->marks && cs_off_count(r, &npts);
 
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		npts += r->points[i].status == POINT_OK;
-		noff += r->points[i].status == POINT_OK && r->points[i].noise.cs_off;
-	}
-	off = o->marks && noff;
 	if (!f || !(flag || ad || off))
 		return flag || ad || off;
-	if (flag) {
-		snprintf(line, sizeof(line), "!  noisy: %u of %u run%s flagged (", rn->flagged,
-			 rn->runs, rn->runs == 1 ? "" : "s");
-		for (unsigned i = 0; i < NOISE_NFLAGS; i++)
-			if (what[i] && rn->by_flag[i])
-				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
-					 rn->by_flag[i]), sep = ", ";
-		line_add(line, sizeof(line), ")");
-		list_points(r, line, sizeof(line), pt_flagged);
-		if (rn->excluded)
-			line_add(line, sizeof(line), "; excluded from the statistics "
-				 "(--exclude-flagged)%s", rn->excluded < rn->flagged ?
-				 " where some run of the point was not flagged" : "");
-		else if (rn->opts.exclude_flagged)
-			line_add(line, sizeof(line), "; kept: every run of those points "
-				 "was flagged (-r auto adds rounds)");
-		else
-			line_add(line, sizeof(line), "; --exclude-flagged leaves them out "
-				 "of the statistics, -r auto adds rounds");
-		render_wrapped(f, line, 3);
-	}
-	if (off) {
-		snprintf(line, sizeof(line), "section lengths off by more than %.0f%% "
-			 "from --cs-ns/--ncs-ns in %u of %u point%s", rn->opts.cs_tolerance * 100,
-			 noff, npts, npts == 1 ? "" : "s");
-		list_points(r, line, sizeof(line), pt_cs_off);
-		line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
-			 "workers, a loaded machine?); the lengths measured are in the "
-			 "JSON (runs[].cs_ns_actual_median, ncs_ns_actual_median)",
-			 calibration_differs(r) ? "the files' calibrations differ, see above; "
-			 "else " : "");
-		render_wrapped(f, line, 3);
-	}
-	if (ad) {
-		snprintf(line, sizeof(line), "95%% CI within %g%% of the mean not reached, "
-			 "%s", rn->opts.ci_target * 100, first_stop(r));
-		list_points(r, line, sizeof(line), pt_not_reached);
-		render_wrapped(f, line, 3);
-	}
+	if (flag)
+		noise_flag_note(r, f);
+	if (off)
+		cs_off_note(r, f);
+	if (ad)
+		ci_note(r, f);
 	return true;
 }
 
@@ -375,7 +414,6 @@ static void geomean_note(const struct results *r, FILE *f)
 	render_wrapped(f, line, 3);
 }
 
-/* The `~` note: what was tested, corrected how; what was not assessed. */
 /* One note line, wrapped at RENDER_WRAP with later lines indented. */
 static void __attribute__((format(printf, 3, 4)))
 note(FILE *f, unsigned indent, const char *fmt, ...)
@@ -389,12 +427,49 @@ note(FILE *f, unsigned indent, const char *fmt, ...)
 	render_wrapped(f, line, indent);
 }
 
-static void sig_note(const struct results *r, FILE *f, unsigned methods,
-		     bool one_inv, bool few)
+/* What the notes under a table have to say, from its points. */
+struct note_marks {
+	bool cv, ns, sig, over, missing, few, one_inv, unfair, floor;
+	unsigned failed, methods;
+};
+
+/*
+ * The `#` legend: a difference from the baseline that is significant
+ * (the test of the `~` note, Holm-adjusted); with_ns: `~` beside it
+ * (the brief notes' one line).
+ */
+static void sig_legend(const struct results *r, bool with_ns, char *line, size_t len)
 {
 	const struct variant *bv = &r->variants[r->baseline];
+
+	if (r->base_of && bv->label)
+		snprintf(line, len, "#  significant difference from the same lock under %s",
+			 bv->label);
+	else
+		snprintf(line, len, "#  significant difference from %s", bv->name);
+	line_add(line, len, " (p < %.2f", r->alpha);
+	if (r->min_effect > 0)
+		line_add(line, len, ", at least %g%%", r->min_effect);
+	line_add(line, len, ")%s", with_ns ? ", ~  not significant" : "");
+}
+
+/* The `#` and `~` notes: what was tested, corrected how; what was not
+ * assessed. */
+static void sig_note(const struct results *r, FILE *f, const struct note_marks *m)
+{
+	const struct variant *bv = &r->variants[r->baseline];
+	unsigned methods = m->methods;
+	bool one_inv = m->one_inv, few = m->few;
 	char eff[64] = "";
 
+	char line[1024];
+
+	if (m->sig) {
+		sig_legend(r, false, line, sizeof(line));
+		render_wrapped(f, line, 3);
+	}
+	if (!m->ns)
+		return;
 	if (methods) {
 		if (r->min_effect > 0)
 			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
@@ -505,12 +580,6 @@ static void mde_note(const struct results *r, FILE *f)
 	render_wrapped(f, line, 3);
 }
 
-/* What the notes under a table have to say, from its points. */
-struct note_marks {
-	bool cv, ns, over, missing, few, one_inv, unfair, floor;
-	unsigned failed, methods;
-};
-
 static void note_marks(const struct results *r, const struct render_opts *o,
 		       struct note_marks *m)
 {
@@ -522,6 +591,7 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 		m->cv |= p->status == POINT_OK && p->high_cv;
 		m->unfair |= p->status == POINT_OK && p->lt_unfair;
 		m->ns |= cmp;
+		m->sig |= p->status == POINT_OK && p->has_rel && p->significant;
 		if (cmp && p->test.valid)
 			m->methods |= 1u << p->method;
 		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
@@ -534,7 +604,7 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 	for (unsigned k = 0; k < r->nrows; k++)
 		m->over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		m->cv = m->ns = m->over = m->missing = m->unfair = m->floor = false;
+		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor = false;
 }
 
 /* One line per point that failed, with its error. */
@@ -551,50 +621,431 @@ static void failed_notes(const struct results *r, FILE *f)
 		}
 }
 
-void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
-{
+/* The notes of one table, and what its points call for. */
+struct notes {
+	const struct results *r;
+	const struct render_opts *o;
 	struct note_marks m;
+};
 
-	note_marks(r, o, &m);
-	if (m.cv || m.ns || m.over || m.missing || m.unfair || m.failed || r->incomplete ||
-	    m.floor || kernel_mixed(r) || env_notes(r, o, NULL) || loop_note(r, NULL) ||
-	    (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
-			  lt_basis_notes(r, NULL))) ||
-	    render_noise_notes(r, o, NULL) ||
-	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
+static void cv_note(const struct notes *n, FILE *f)
+{
+	fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
+		n->r->cv_flag * 100);
+}
+
+static void over_note(const struct notes *n, FILE *f)
+{
+	fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", n->r->ncpus);
+}
+
+static void unfair_note(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
+		       "the operations of the least busy (locktorture's \?\?\?)", 3);
+}
+
+static void missing_note(const struct notes *n, FILE *f)
+{
+	if (n->m.missing && !n->r->incomplete)
+		fprintf(f, "-  not measured in that run\n");
+	if (n->r->incomplete)
+		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+}
+
+static void kernel_note(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
+		       "its own delays), next to lockbench's userspace torture "
+		       "workload: two different measurements side by side, not one", 4);
+}
+
+/* `#`, `~`, the invocation floor and the smallest detectable change. */
+static void sig_notes(const struct notes *n, FILE *f)
+{
+	if (n->m.ns || n->m.sig)
+		sig_note(n->r, f, &n->m);
+	if (n->m.floor)
+		floor_note(n->r, f);
+	if (n->o->marks && n->r->mde_n)
+		mde_note(n->r, f);
+}
+
+/* Is there a note to print under the table at all? */
+static bool any_note(const struct notes *n)
+{
+	const struct results *r = n->r;
+	const struct render_opts *o = n->o;
+	const struct note_marks *m = &n->m;
+
+	return m->cv || m->ns || m->sig || m->over || m->missing || m->unfair || m->failed ||
+	       r->incomplete || m->floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
+	       loop_note(r, NULL) ||
+	       (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
+			     lt_basis_notes(r, NULL))) ||
+	       render_noise_notes(r, o, NULL) ||
+	       (o->verbose && json_is_object(json_object_get(r->machine, "environment")));
+}
+
+/* Every note in full, in the order they have always been printed. */
+static void notes_full(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	const struct render_opts *o = n->o;
+
+	if (any_note(n))
 		fputc('\n', f);
 	env_notes(r, o, f);
 	render_noise_notes(r, o, f);
 	loop_note(r, f);
-	if (m.cv)
-		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
-			r->cv_flag * 100);
-	if (m.ns)
-		sig_note(r, f, m.methods, m.one_inv, m.few);
-	if (m.floor)
-		floor_note(r, f);
-	if (o->marks && r->mde_n)
-		mde_note(r, f);
+	if (n->m.cv)
+		cv_note(n, f);
+	sig_notes(n, f);
 	if (o->marks && has_geomean(r))
 		geomean_note(r, f);
-	if (m.over)
-		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
-	if (m.unfair)
-		render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
-			       "the operations of the least busy (locktorture's \?\?\?)", 3);
+	if (n->m.over)
+		over_note(n, f);
+	if (n->m.unfair)
+		unfair_note(n, f);
 	failed_notes(r, f);
-	if (m.missing && !r->incomplete)
-		fprintf(f, "-  not measured in that run\n");
-	if (r->incomplete)
-		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+	missing_note(n, f);
 	if (o->marks)
 		lt_basis_notes(r, f);
 	if (kernel_mixed(r))
-		render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
-			       "its own delays), next to lockbench's userspace torture "
-			       "workload: two different measurements side by side, not one", 4);
+		kernel_note(n, f);
 	if (o->marks && r->nrows && r->nvariants)
 		render_metrics(r, f);
 	if (o->verbose)
 		render_machine_summary(r->machine, f);
+}
+
+/*
+ * The first note of text (up to the next line that does not start
+ * with a space) on one line of at most RENDER_BRIEF columns: its
+ * wrapped lines joined, and when it is longer, cut after a word with
+ * " ..." (-v prints it whole).
+ */
+static void one_line(const char *text, FILE *f)
+{
+	char line[RENDER_BRIEF + 1];
+	size_t k = 0, cut;
+	bool more = false;
+
+	for (const char *t = text; *t && !more; t++) {
+		if (*t == '\n' && t[1] != ' ')
+			break;
+		if (*t == '\n')
+			t += strspn(t + 1, " ");
+		if (k == RENDER_BRIEF)
+			more = true;
+		else
+			line[k++] = *t == '\n' ? ' ' : *t;
+	}
+	line[k] = 0;
+	if (more) {
+		/* Room for " ...": cut at the last space before it. */
+		line[RENDER_BRIEF - 4] = 0;
+		cut = strrchr(line, ' ') ? (size_t)(strrchr(line, ' ') - line) : RENDER_BRIEF - 4;
+		while (cut && line[cut - 1] == ' ')
+			cut--;
+		snprintf(line + cut, sizeof(line) - cut, " ...");
+	}
+	fprintf(f, "%s\n", line);
+}
+
+/* The first note full() prints, on one line (one_line()). */
+static void brief_of(const struct notes *n, void (*full)(const struct notes *, FILE *),
+		     FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		/* Out of memory: the note in full rather than none. */
+		full(n, f);
+		return;
+	}
+	full(n, m);
+	if (fclose(m) || !buf) {
+		free(buf);
+		full(n, f);
+		return;
+	}
+	one_line(buf, f);
+	free(buf);
+}
+
+/* FAILED (HUNG, ERROR): every point that did not run through, and the
+ * first one's error. */
+static void failed_brief(const struct notes *n, FILE *f)
+{
+	static const char *const word[] = {[POINT_FAILED] = "FAILED",
+		[POINT_HUNG] = "HUNG", [POINT_ERROR] = "ERROR"};
+	const struct results *r = n->r;
+	const char *err = NULL, *what = NULL, *vsep = "";
+	char pts[1024] = "", text[2048], row[64];
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *rsep = " ";
+
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+
+			if (p->status < POINT_FAILED)
+				continue;
+			what = what ? what : word[p->status];
+			err = err ? err : p->error;
+			if (*rsep == ' ')
+				line_add(pts, sizeof(pts), "%s %s", vsep, r->variants[v].name);
+			line_add(pts, sizeof(pts), "%s%s", rsep,
+				 results_row_name(r, k, row, sizeof(row)));
+			rsep = ", ";
+			vsep = ";";
+		}
+	}
+	snprintf(text, sizeof(text), "%s%s%s%s", what ? what : "FAILED", pts, err ? ": " : "",
+		 err ? err : "");
+	one_line(text, f);
+}
+
+/* `#` and `~` on one line when some difference is significant; else
+ * the first of the significance notes. */
+static void sig_brief(const struct notes *n, FILE *f)
+{
+	char line[1024];
+
+	if (n->m.sig) {
+		sig_legend(n->r, n->m.ns, line, sizeof(line));
+		one_line(line, f);
+	} else
+		brief_of(n, sig_notes, f);
+}
+
+/* `!`: how many runs, flagged for what (-v: where, and the remedies). */
+static void noise_brief(const struct notes *n, FILE *f)
+{
+	char line[1024];
+
+	noise_counts(n->r, line, sizeof(line));
+	one_line(line, f);
+}
+
+/* Section lengths: in how many points (-v: which, and why). */
+static void cs_off_brief(const struct notes *n, FILE *f)
+{
+	unsigned npts, noff = cs_off_count(n->r, &npts);
+	char line[256];
+
+	snprintf(line, sizeof(line), "section lengths off by more than %.0f%% from "
+		 "--cs-ns/--ncs-ns in %u of %u point%s", n->r->noise.opts.cs_tolerance * 100,
+		 noff, npts, npts == 1 ? "" : "s");
+	one_line(line, f);
+}
+
+static bool has_failed(const struct notes *n)
+{
+	return n->m.failed;
+}
+
+static bool has_over(const struct notes *n)
+{
+	return n->m.over;
+}
+
+static bool has_cv(const struct notes *n)
+{
+	return n->m.cv;
+}
+
+static bool has_unfair(const struct notes *n)
+{
+	return n->m.unfair;
+}
+
+static bool has_kernel(const struct notes *n)
+{
+	return kernel_mixed(n->r);
+}
+
+static bool has_env(const struct notes *n)
+{
+	return env_notes(n->r, n->o, NULL);
+}
+
+static bool has_loops(const struct notes *n)
+{
+	return loop_note(n->r, NULL);
+}
+
+static bool has_geo(const struct notes *n)
+{
+	return has_geomean(n->r);
+}
+
+static bool has_lt(const struct notes *n)
+{
+	return lt_basis_notes(n->r, NULL);
+}
+
+
+static bool has_sig(const struct notes *n)
+{
+	return n->m.ns || n->m.sig || n->m.floor || n->r->mde_n;
+}
+
+static bool has_noise(const struct notes *n)
+{
+	return n->r->noise.flagged;
+}
+
+static bool has_cs_off(const struct notes *n)
+{
+	unsigned npts;
+
+	return cs_off_count(n->r, &npts);
+}
+
+static bool has_missing(const struct notes *n)
+{
+	return n->m.missing || n->r->incomplete;
+}
+
+static bool has_ci(const struct notes *n)
+{
+	return n->r->noise.opts.adaptive && n->r->noise.not_reached;
+}
+
+static bool has_metrics(const struct notes *n)
+{
+	return n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
+}
+
+static void failed_full(const struct notes *n, FILE *f)
+{
+	failed_notes(n->r, f);
+}
+
+static void noise_full(const struct notes *n, FILE *f)
+{
+	noise_flag_note(n->r, f);
+}
+
+static void cs_off_full(const struct notes *n, FILE *f)
+{
+	cs_off_note(n->r, f);
+}
+
+static void env_full(const struct notes *n, FILE *f)
+{
+	env_notes(n->r, n->o, f);
+}
+
+static void ci_full(const struct notes *n, FILE *f)
+{
+	ci_note(n->r, f);
+}
+
+static void loops_full(const struct notes *n, FILE *f)
+{
+	loop_note(n->r, f);
+}
+
+static void geo_full(const struct notes *n, FILE *f)
+{
+	geomean_note(n->r, f);
+}
+
+static void lt_full(const struct notes *n, FILE *f)
+{
+	lt_basis_notes(n->r, f);
+}
+
+static void metrics_full(const struct notes *n, FILE *f)
+{
+	render_metrics(n->r, f);
+}
+
+
+/*
+ * The kinds of note, most important first (docs/formats.md, "Notes"):
+ * the order of the brief notes, and the ones cut when there are more
+ * than fit.  A failed lock comes first and is never cut.
+ */
+static const struct note_kind {
+	const char *name;        /* in the line that counts the notes cut */
+	bool (*has)(const struct notes *n);
+	void (*full)(const struct notes *n, FILE *f);
+	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
+} kinds[] = {
+	{"FAILED", has_failed, failed_full, failed_brief},
+	{"*", has_over, over_note, NULL},
+	{"# ~", has_sig, sig_notes, sig_brief},
+	{"!", has_noise, noise_full, noise_brief},
+	{"section lengths", has_cs_off, cs_off_full, cs_off_brief},
+	{"?", has_cv, cv_note, NULL},
+	{"^", has_unfair, unfair_note, NULL},
+	{"-", has_missing, missing_note, NULL},
+	{"environments", has_env, env_full, NULL},
+	{"CI target", has_ci, ci_full, NULL},
+	{"loops", has_loops, loops_full, NULL},
+	{"[k]", has_kernel, kernel_note, NULL},
+	{"geometric mean", has_geo, geo_full, NULL},
+	{"locktorture rates", has_lt, lt_full, NULL},
+	{"workload metrics", has_metrics, metrics_full, NULL},
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+/* "N more notes (-v prints them all): ?, ^", on one line. */
+static void more_line(const unsigned *have, unsigned from, unsigned nh, FILE *f)
+{
+	char line[1024];
+	const char *sep = ": ";
+
+	snprintf(line, sizeof(line), "%u more note%s (-v prints them all)", nh - from,
+		 nh - from == 1 ? "" : "s");
+	for (unsigned i = from; i < nh; i++, sep = ", ")
+		line_add(line, sizeof(line), "%s%s", sep, kinds[have[i]].name);
+	one_line(line, f);
+}
+
+/*
+ * One line per kind of note, most important first, at most
+ * RENDER_NOTE_LINES lines: when there are more kinds, the last line
+ * counts the ones left out and names them.
+ */
+static void notes_brief(const struct notes *n, FILE *f)
+{
+	unsigned have[NKINDS], nh = 0, shown;
+
+	for (unsigned k = 0; k < NKINDS; k++)
+		if (kinds[k].has(n))
+			have[nh++] = k;
+	if (!nh)
+		return;
+	fputc('\n', f);
+	shown = nh <= RENDER_NOTE_LINES ? nh : RENDER_NOTE_LINES - 1;
+	for (unsigned i = 0; i < shown; i++) {
+		const struct note_kind *k = &kinds[have[i]];
+
+		if (k->brief)
+			k->brief(n, f);
+		else
+			brief_of(n, k->full, f);
+	}
+	if (shown < nh)
+		more_line(have, shown, nh, f);
+}
+
+void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	struct notes n = {.r = r, .o = o};
+
+	note_marks(r, o, &n.m);
+	if (!o->marks || o->verbose)
+		notes_full(&n, f);
+	else
+		notes_brief(&n, f);
 }

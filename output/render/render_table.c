@@ -10,8 +10,8 @@
  *
  * Each cell is its column's widest entry plus two spaces; a variant's
  * heading spans its cells and widens the last one when it is longer.
- * With marks on: `?` after a std whose CV is high, `~` after a rel that
- * is not significant, `*` after an oversubscribed row, `!` after the
+ * With marks on: `?` after a std whose CV is high, `#` after a rel that
+ * is significant and `~` after one that is not, `*` after an oversubscribed row, `!` after the
  * mean of a point with runs flagged for noise (output/results/noise.h),
  * `^` after the mean of a point locktorture's max/2 > min rule calls
  * unfair (its `???`); explained once under the table.
@@ -59,8 +59,7 @@ static void put_point(const struct results *r, const struct render_opts *o,
 			snprintf(std, CELL, "%.2f%s", p->sum.std * k,
 				 o->marks && p->high_cv ? "?" : "");
 		if (!base && p->has_rel)
-			snprintf(rel, CELL, "%+.0f%%%s", p->rel,
-				 o->marks && !p->significant ? "~" : "");
+			snprintf(rel, CELL, "%+.0f%%%s", p->rel, render_sig_mark(o, p));
 		else if (!base)
 			snprintf(rel, CELL, "-");
 		return;
