@@ -57,7 +57,7 @@ struct outputs {
 struct output_args {
 	const char *formats, *output, *unit;
 	unsigned long long width;
-	bool no_marks, header, help;
+	bool no_marks, header, verbose, help;
 };
 
 #define OUTPUT_ROWS(T, M, DEF)                                        \
@@ -75,7 +75,10 @@ struct output_args {
 	 .min = 0, .max = 100000, .off = offsetof(T, M.width),                  \
 	 .help = "split wider tables by columns, baseline repeated (0: never)"}, \
 	{.name = "no-marks", .type = OPT_FLAG, .off = offsetof(T, M.no_marks), \
-	 .help = "no ? ~ * - marks and notes"},                                   \
+	 .help = "no ? ~ # * - marks and notes"},                                 \
+	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,                       \
+	 .off = offsetof(T, M.verbose),                                           \
+	 .help = "every note under text tables in full"},                       \
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \
 	 .off = offsetof(T, M.help), .help = "this help"}
 

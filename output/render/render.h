@@ -62,8 +62,6 @@ void render_cellf(char *cell, const char *fmt, ...)
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
 #define RENDER_NOTE_LINES 6
-/* A mail line's length: at most 78 characters (RFC 5322, 2.1.1). */
-#define RENDER_BRIEF 78
 /* The noise notes (render_notes.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);
@@ -72,6 +70,8 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 void render_header(const struct results *r, FILE *f);
 /* Notes under the text formats are wrapped at this column. */
 #define RENDER_WRAP 72
+/* A brief note (render_notes()) is one line of at most this many. */
+#define RENDER_BRIEF RENDER_WRAP
 /* ns with a unit that keeps 3 digits: "875 ns", "1.92 us", "16.0 ms". */
 const char *render_ns(double ns, char *buf, size_t len);
 /* "at 1 thread", "at 4 threads", "at fserver": where a row is. */

@@ -433,12 +433,9 @@ struct note_marks {
 	unsigned failed, methods;
 };
 
-/*
- * The `#` legend: a difference from the baseline that is significant
- * (the test of the `~` note, Holm-adjusted); with_ns: `~` beside it
- * (the brief notes' one line).
- */
-static void sig_legend(const struct results *r, bool with_ns, char *line, size_t len)
+/* The `#` legend: a difference from the baseline that is significant
+ * (the test of the `~` note, Holm-adjusted). */
+static void sig_legend(const struct results *r, char *line, size_t len)
 {
 	const struct variant *bv = &r->variants[r->baseline];
 
@@ -450,7 +447,7 @@ static void sig_legend(const struct results *r, bool with_ns, char *line, size_t
 	line_add(line, len, " (p < %.2f", r->alpha);
 	if (r->min_effect > 0)
 		line_add(line, len, ", at least %g%%", r->min_effect);
-	line_add(line, len, ")%s", with_ns ? ", ~  not significant" : "");
+	line_add(line, len, ")");
 }
 
 /* The `#` and `~` notes: what was tested, corrected how; what was not
@@ -465,7 +462,7 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 	char line[1024];
 
 	if (m->sig) {
-		sig_legend(r, false, line, sizeof(line));
+		sig_legend(r, line, sizeof(line));
 		render_wrapped(f, line, 3);
 	}
 	if (!m->ns)
@@ -499,36 +496,39 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
  * per column ("stock: 4: 1 run, 3 intervals; 8: 1 run, final totals
  * over 30 s").  Returns whether there is anything to say.
  */
+static bool lt_basis_line(const struct results *r, unsigned v, char *line, size_t len)
+{
+	char row[64];
+	size_t n = 0;
+
+	for (unsigned k = 0; r->variants[v].kernel && k < r->nrows; k++) {
+		unsigned runs, iv, tot;
+		double secs;
+
+		if (!results_lt_basis(results_point(r, v, k), &runs, &iv, &tot, &secs))
+			continue;
+		if (!n)
+			n = (size_t)snprintf(line, len, "%s: ", r->variants[v].name);
+		n = n < len ? n : len - 1;
+		n += (size_t)snprintf(line + n, len - n, "%s%s: %u run%s, ",
+				      n > strlen(r->variants[v].name) + 2 ? "; " : "",
+				      results_row_name(r, k, row, sizeof(row)), runs,
+				      runs == 1 ? "" : "s");
+		n = n < len ? n : len - 1;
+		n += (size_t)(tot ? snprintf(line + n, len - n, "final totals over %.0f s", secs) :
+				    snprintf(line + n, len - n, "%u interval%s", iv,
+					     iv == 1 ? "" : "s"));
+	}
+	return n;
+}
+
 static bool lt_basis_notes(const struct results *r, FILE *f)
 {
-	char line[1024], row[64];
+	char line[1024];
 	bool any = false;
 
 	for (unsigned v = 0; v < r->nvariants; v++) {
-		size_t n = 0;
-
-		if (!r->variants[v].kernel)
-			continue;
-		for (unsigned k = 0; k < r->nrows; k++) {
-			unsigned runs, iv, tot;
-			double secs;
-
-			if (!results_lt_basis(results_point(r, v, k), &runs, &iv, &tot, &secs))
-				continue;
-			if (!n)
-				n = (size_t)snprintf(line, sizeof(line), "%s: ", r->variants[v].name);
-			n = n < sizeof(line) ? n : sizeof(line) - 1;
-			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %u run%s, ",
-					      n > strlen(r->variants[v].name) + 2 ? "; " : "",
-					      results_row_name(r, k, row, sizeof(row)), runs,
-					      runs == 1 ? "" : "s");
-			n = n < sizeof(line) ? n : sizeof(line) - 1;
-			n += (size_t)(tot ? snprintf(line + n, sizeof(line) - n,
-						     "final totals over %.0f s", secs) :
-					    snprintf(line + n, sizeof(line) - n, "%u interval%s", iv,
-						     iv == 1 ? "" : "s"));
-		}
-		if (!n)
+		if (!lt_basis_line(r, v, line, sizeof(line)))
 			continue;
 		if (f && !any)
 			fprintf(f, "locktorture rates, per %s: from statistics intervals or "
@@ -811,17 +811,54 @@ static void failed_brief(const struct notes *n, FILE *f)
 	one_line(text, f);
 }
 
-/* `#` and `~` on one line when some difference is significant; else
- * the first of the significance notes. */
+/* `#` and `~` on one line: what they mean, against what; else the
+ * first significance note. */
 static void sig_brief(const struct notes *n, FILE *f)
 {
-	char line[1024];
+	const struct results *r = n->r;
+	const struct variant *bv = &r->variants[r->baseline];
+	char line[1024], p[64], what[512];
 
-	if (n->m.sig) {
-		sig_legend(n->r, n->m.ns, line, sizeof(line));
-		one_line(line, f);
-	} else
+	snprintf(p, sizeof(p), "p %s %.2f", n->m.sig ? "<" : ">=", r->alpha);
+	if (r->min_effect > 0)
+		line_add(p, sizeof(p), n->m.sig ? ", at least %g%%" : " or below %g%%",
+			 r->min_effect);
+	if (r->base_of && bv->label)
+		snprintf(what, sizeof(what), "the same lock under %s", bv->label);
+	else
+		snprintf(what, sizeof(what), "%s", bv->name);
+	if (n->m.sig && n->m.ns)
+		snprintf(line, sizeof(line), "#  significant, ~  not (%s) against %s", p, what);
+	else if (n->m.sig)
+		snprintf(line, sizeof(line), "#  significant (%s) against %s", p, what);
+	else if (n->m.methods)
+		snprintf(line, sizeof(line), "~  not significant (%s) against %s", p, what);
+	else if (n->m.one_inv)
+		snprintf(line, sizeof(line), "~  one invocation per label: significance "
+			 "cannot be assessed");
+	else if (n->m.few)
+		snprintf(line, sizeof(line), "~  a test needs 2 or more rounds (or "
+			 "invocations) per point");
+	else {
 		brief_of(n, sig_notes, f);
+		return;
+	}
+	one_line(line, f);
+}
+
+/* The geometric means themselves (-v: against what). */
+static void geo_brief(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	char line[2048];
+	const char *sep = " ";
+
+	snprintf(line, sizeof(line), "geometric mean over the rows:");
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			line_add(line, sizeof(line), "%s%s %+.1f%%", sep, r->variants[v].name,
+				 r->variants[v].geo_rel), sep = ", ";
+	one_line(line, f);
 }
 
 /* `!`: how many runs, flagged for what (-v: where, and the remedies). */
@@ -839,10 +876,24 @@ static void cs_off_brief(const struct notes *n, FILE *f)
 	unsigned npts, noff = cs_off_count(n->r, &npts);
 	char line[256];
 
-	snprintf(line, sizeof(line), "section lengths off by more than %.0f%% from "
+	snprintf(line, sizeof(line), "section lengths off by >%.0f%% from "
 		 "--cs-ns/--ncs-ns in %u of %u point%s", n->r->noise.opts.cs_tolerance * 100,
 		 noff, npts, npts == 1 ? "" : "s");
 	one_line(line, f);
+}
+
+/* The first imported column's basis: "locktorture rates: stock: 4: 1
+ * run, 3 intervals". */
+static void lt_brief(const struct notes *n, FILE *f)
+{
+	char line[1024], text[1100];
+
+	for (unsigned v = 0; v < n->r->nvariants; v++)
+		if (lt_basis_line(n->r, v, line, sizeof(line))) {
+			snprintf(text, sizeof(text), "locktorture rates: %s", line);
+			one_line(text, f);
+			return;
+		}
 }
 
 static bool has_failed(const struct notes *n)
@@ -992,8 +1043,8 @@ static const struct note_kind {
 	{"CI target", has_ci, ci_full, NULL},
 	{"loops", has_loops, loops_full, NULL},
 	{"[k]", has_kernel, kernel_note, NULL},
-	{"geometric mean", has_geo, geo_full, NULL},
-	{"locktorture rates", has_lt, lt_full, NULL},
+	{"geometric mean", has_geo, geo_full, geo_brief},
+	{"locktorture rates", has_lt, lt_full, lt_brief},
 	{"workload metrics", has_metrics, metrics_full, NULL},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
