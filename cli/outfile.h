@@ -68,7 +68,8 @@ struct output_args {
 	 .off = offsetof(T, M.output),                                    \
 	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},  \
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
-	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
+	 .off = offsetof(T, M.unit),                                              \
+	 .help = "ops/s, kops/s, Mops/s, jpm; ns: per op of one thread (table, csv)"}, \
 	{.name = "header", .type = OPT_FLAG, .off = offsetof(T, M.header),     \
 	 .help = "one line above text tables: kernel, CPU, lockbench, command"}, \
 	{.name = "width", .type = OPT_UINT, .arg = "COLS", .def = "80",        \

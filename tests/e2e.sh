@@ -182,7 +182,8 @@ ls "$OUT"/out.json.tmp.* >/dev/null 2>&1 && bad "temp file left" || ok
 # The notes under it fit a screen: at most 6 lines, each within 72
 # columns (docs/formats.md, "Notes"); -v prints every note in full, more
 # lines when some were cut.
-notes() { awk '/^[0-9]+\*? / { last = NR } { l[NR] = $0 } END { for (i = last + 2; i <= NR; i++) print l[i] }' "$1"; }
+# The notes: the lines after the last blank one, unless those are a table.
+notes() { awk '/^$/ { n = 0; next } { l[++n] = $0 } END { if (n && l[1] !~ /^(Lock|Kernel):/) for (i = 1; i <= n; i++) print l[i] }' "$1"; }
 notes "$OUT/stdout" >"$OUT/notes"
 [ "$(wc -l <"$OUT/notes")" -le 6 ] && [ -s "$OUT/notes" ] && ok || bad "quickstart notes: $(cat "$OUT/notes")"
 awk 'length > 72 { exit 1 }' "$OUT/notes" && ok || bad "quickstart notes wider than 72: $(cat "$OUT/notes")"

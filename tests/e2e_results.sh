@@ -104,6 +104,24 @@ $LB compare -f speedup $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-speedup-marks.txt" "speedup with marks"
 $LB compare -f csv -l rtmutex_lock $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-k0k1.csv" "csv"
+# --unit ns: ns per operation of one thread (threads * 1e9 / ops/s), the
+# std at the same CV, rel% the change of that time; said in the heading.
+$LB compare --unit ns --width 0 $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
+same "$T/o" "$G/expected/rtmutex-table-ns.txt" "table in ns per operation"
+grep -q "^Statistic (ns/op per thread): mean" "$T/o" && grep -q "^2  *5566\.4  *401\.6  *4798\.1  *377\.2  *-14%~$" "$T/o" &&
+	ok || bad "--unit ns: 359.30 kops/s at 2 writers is 5566.4 ns per op"
+$LB compare --unit ns -f csv $G/rtmutex/k0.json >"$T/o"
+python3 - "$T/o" <<'EOF' && ok || bad "--unit ns: csv values"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["unit"] == "ns" for r in rows)
+for r in rows:
+    want = int(r["threads"]) * 1e9 / float(r["ops_per_sec"])
+    assert abs(float(r["value"]) - want) < 1e-6 * want, (r, want)
+EOF
+for f in box lkp speedup mmtests lkp-compare; do
+	refuse "--unit ns -f $f" "unit ns: the $f format shows a throughput" $LB compare --unit ns -f $f $G/rtmutex/k0.json $G/rtmutex/k1.json
+done
 $LB compare -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"
 same "$T/o" "$G/expected/aim7-box-baseline3.txt" "box, --baseline 3"
 $LB compare -v -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"

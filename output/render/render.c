@@ -59,6 +59,7 @@ static const struct {
 	[UNIT_KOPS] = {"kops/s", 1e-3},
 	[UNIT_MOPS] = {"Mops/s", 1e-6},
 	[UNIT_JPM] = {"jpm", 60},
+	[UNIT_NS] = {"ns", 1},
 };
 
 const char *unit_title(enum unit u)
@@ -86,6 +87,38 @@ const char *unit_name(enum unit u)
 double unit_scale(enum unit u)
 {
 	return units[u].scale;
+}
+
+bool unit_shown_by(enum unit u, const char *format)
+{
+	return u != UNIT_NS || !strcmp(format, "table") || !strcmp(format, "csv") ||
+	       !strcmp(format, "json");
+}
+
+void unit_point(const struct results *r, const struct render_opts *o, unsigned row,
+		const struct point *p, double *mean, double *std, double *rel)
+{
+	bool metric = r->row_desc && r->row_desc[row].metric;
+	double k = metric ? 1 : unit_scale(o->unit), threads, ns;
+
+	if (o->unit != UNIT_NS || metric) {
+		if (mean)
+			*mean = p->sum.mean * k;
+		if (std)
+			*std = p->sum.std * k;
+		if (rel)
+			*rel = p->rel;
+		return;
+	}
+	threads = p->nruns && p->runs[0].nthreads ? p->runs[0].nthreads : r->rows[row];
+	ns = threads * 1e9 / p->sum.mean;
+	if (mean)
+		*mean = ns;
+	if (std)
+		*std = ns * p->sum.std / p->sum.mean;
+	/* The time per operation changes by the inverse of the rate. */
+	if (rel)
+		*rel = 100 / (1 + p->rel / 100) - 100;
 }
 
 int unit_parse(const char *s, enum unit *u)

@@ -10,7 +10,13 @@
 
 #include "../results/results.h"
 
-enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
+/*
+ * The unit of the text formats: a throughput, scaled (unit_scale()), or
+ * UNIT_NS, the time one thread spends per operation (one lock + unlock
+ * pair with its sections) in ns: threads * 1e9 / ops/s (docs/formats.md,
+ * "Units"; unit_point()).
+ */
+enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM, UNIT_NS };
 
 struct render_opts {
 	enum unit unit;
@@ -39,13 +45,26 @@ int format_check(const struct format_info *f, const struct results *r,
 extern const struct format_info formats[];
 const struct format_info *format_find(const char *name);
 
-/* Unit name ("kops/s") and the factor applied to ops/s. */
+/* Unit name ("kops/s", "ns") and the factor applied to ops/s (UNIT_NS:
+ * 1, it is no factor; unit_point() converts). */
 const char *unit_name(enum unit u);
 /* The unit as a heading shows it ("JPM" for jpm). */
 const char *unit_title(enum unit u);
 double unit_scale(enum unit u);
 /* Parse --unit; 0 or -EINVAL. */
 int unit_parse(const char *s, enum unit *u);
+/* The formats that show UNIT_NS (the others show a throughput). */
+bool unit_shown_by(enum unit u, const char *format);
+
+/*
+ * A point's mean, std and change from its baseline in the unit of o
+ * (NULL: not wanted).  With UNIT_NS, throughput rows turn into ns per
+ * operation of one thread (the point's thread count, else the row's):
+ * mean threads * 1e9 / mean ops/s, the std at the same CV, and the
+ * change of that time (+ slower); rows of another metric keep theirs.
+ */
+void unit_point(const struct results *r, const struct render_opts *o, unsigned row,
+		const struct point *p, double *mean, double *std, double *rel);
 
 /* The cell size of the box and speedup tables, and a printf into one
  * that truncates silently (render.c). */

@@ -853,7 +853,8 @@ static void geo_brief(const struct notes *n, FILE *f)
 	char line[2048];
 	const char *sep = " ";
 
-	snprintf(line, sizeof(line), "geometric mean over the rows:");
+	snprintf(line, sizeof(line), "geometric mean over the rows%s:",
+		 n->o->unit == UNIT_NS ? " (throughput)" : "");
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)
 			line_add(line, sizeof(line), "%s%s %+.1f%%", sep, r->variants[v].name,
