@@ -1183,6 +1183,7 @@ int cmd_compare(int argc, char **argv)
 	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
+	o.ropts.verbose = a.out.verbose;
 	o.ropts.rows = a.rows;
 	hosts_options(&m, &a, &o);
 	merge_inputs(&m, n, files, a.locks);

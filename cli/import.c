@@ -109,6 +109,7 @@ int cmd_import(int argc, char **argv)
 	fill.duration = a.duration;
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
+	o.ropts.verbose = a.out.verbose;
 	cli_utf8_or_die("--label", a.label);
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
 			       &fill, &r, a.quiet ? NULL : stderr, err, sizeof(err)))

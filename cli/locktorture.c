@@ -262,6 +262,7 @@ int cmd_locktorture(int argc, char **argv)
 	outputs_parse(&out, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
 	out.header = a.out.header;
 	out.ropts.width = (unsigned)a.out.width;
+	out.ropts.verbose = a.out.verbose;
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (placement_parse(a.placement, &place, err, sizeof(err)))

@@ -158,7 +158,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	if (!o->n)
 		cli_die("--format: empty list");
 	if (unit_parse(unit, &o->ropts.unit))
-		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm", unit);
+		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm, ns", unit);
 	o->ropts.marks = marks;
 	o->ropts.width = RENDER_WIDTH;
 	if (path && !*path)
@@ -189,6 +189,9 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	for (unsigned i = 0; i < o->n; i++) {
 		const char *pi = o->dest[i].path;
 
+		if (!unit_shown_by(o->ropts.unit, o->fmt[i]->name))
+			cli_die("--unit ns: the %s format shows a throughput; ns per "
+				"operation is shown by table and csv", o->fmt[i]->name);
 		if (pi && !strcmp(pi, "-"))
 			asked = true;
 		nstdout += !pi || !strcmp(pi, "-");

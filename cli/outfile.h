@@ -57,7 +57,7 @@ struct outputs {
 struct output_args {
 	const char *formats, *output, *unit;
 	unsigned long long width;
-	bool no_marks, header, help;
+	bool no_marks, header, verbose, help;
 };
 
 #define OUTPUT_ROWS(T, M, DEF)                                        \
@@ -68,14 +68,18 @@ struct output_args {
 	 .off = offsetof(T, M.output),                                    \
 	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},  \
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
-	 .off = offsetof(T, M.unit), .help = "ops/s, kops/s, Mops/s or jpm"}, \
+	 .off = offsetof(T, M.unit),                                              \
+	 .help = "ops/s, kops/s, Mops/s, jpm; ns: per op of one thread (table, csv)"}, \
 	{.name = "header", .type = OPT_FLAG, .off = offsetof(T, M.header),     \
 	 .help = "one line above text tables: kernel, CPU, lockbench, command"}, \
 	{.name = "width", .type = OPT_UINT, .arg = "COLS", .def = "80",        \
 	 .min = 0, .max = 100000, .off = offsetof(T, M.width),                  \
 	 .help = "split wider tables by columns, baseline repeated (0: never)"}, \
 	{.name = "no-marks", .type = OPT_FLAG, .off = offsetof(T, M.no_marks), \
-	 .help = "no ? ~ * - marks and notes"},                                   \
+	 .help = "no ? ~ # * - marks and notes"},                                 \
+	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,                       \
+	 .off = offsetof(T, M.verbose),                                           \
+	 .help = "every note under text tables in full"},                       \
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \
 	 .off = offsetof(T, M.help), .help = "this help"}
 

@@ -52,13 +52,13 @@ rc=$?
 	ok || bad "halved copy, no floor: exit $rc, want 5 and one line: $(cat "$T/e")"
 grep -q "cannot be assessed" "$T/o" && ok || bad "halved copy, no floor: the note"
 # A floor from a percentage, --min-effect, a system-check file.
-"$BIN" compare --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+"$BIN" compare -v --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
 rc=$?
 [ $rc -eq 4 ] && [ "$(grep -c "^lockbench: regression: k2-slow/.* at threads [12]: -50.0% against k0-stock/" "$T/e")" -eq 4 ] &&
 	ok || bad "halved copy, --floor 3%: exit $rc, want 4: $(cat "$T/e")"
 grep -q "^invocation floor 3% (--floor PCT): with one invocation a side" "$T/o" &&
 	ok || { bad "the floor under the table"; cat "$T/o"; }
-"$BIN" compare --fail-if-regressed 5% --min-effect 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+"$BIN" compare -v --fail-if-regressed 5% --min-effect 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
 [ $? -eq 4 ] && grep -q "^invocation floor 3% (--min-effect)" "$T/o" && ok ||
 	bad "halved copy, --min-effect 3%: want exit 4 and the floor named"
 cat >"$T/check.json" <<'EOF'
@@ -98,7 +98,7 @@ d["label"] = "k0-again"
 for p in d["points"]:
     for r in p["runs"]:
         r["ops_per_sec"] *= 1 + random.uniform(-0.01, 0.01)'
-"$BIN" compare --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
+"$BIN" compare -v --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
 [ $? -eq 0 ] && [ ! -s "$T/e" ] && ok || bad "A/A with a floor: want exit 0: $(cat "$T/e")"
 "$BIN" compare --fail-if-regressed 5% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
 [ $? -eq 0 ] && ok || bad "A/A without a floor, nothing worse than 5%: want exit 0"
@@ -113,7 +113,7 @@ assert f['rel_pct'] == 4.5 and f['source'] == 'system check', f
 " && ok || bad "run --floor FILE: invocation_floor recorded"
 edit "$T/r0.json" "$T/r1.json" "$HALVE"'
 d["invocation_floor"] = {"rel_pct": 60, "source": "--floor PCT"}'
-"$BIN" compare -f table,json -o "$T/v.json" --fail-if-regressed 5% "$T/r0.json" "$T/r1.json" \
+"$BIN" compare -v -f table,json -o "$T/v.json" --fail-if-regressed 5% "$T/r0.json" "$T/r1.json" \
 	>"$T/o" 2>"$T/e"
 rc=$?
 python3 -c "
@@ -183,7 +183,7 @@ for p in d["points"]:
             r["probe"]["after_ns"] = [75.0 + k]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-"$BIN" compare -f table,json -o "$T/v.json" "$T/a-relax.json" "$T/env.json" >"$T/o" 2>"$T/e"
+"$BIN" compare -v -f table,json -o "$T/v.json" "$T/a-relax.json" "$T/env.json" >"$T/o" 2>"$T/e"
 python3 - "$T/o" <<'EOF' && ok || { bad "environment lines, in order, before the noise notes"; cat "$T/o"; }
 import sys
 lines = open(sys.argv[1]).read().split("\n")

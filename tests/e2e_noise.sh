@@ -25,7 +25,7 @@ ncpu=$(nproc)
 # of ns; a starved helper on a busy machine can take longer, so the
 # bound is loose), steal, workers and the section lengths.
 expect_exit 0 "probed run" -- "$BIN" -l ticket,mcs -t 1,2 -r 2 --warmup 0.05 -d 0.2 \
-	--cs-ns 200 -f table,json -o "$OUT/n.json" -q --seed 3
+	--cs-ns 200 -f table,json -o "$OUT/n.json" -q --seed 3 -v
 python3 - "$OUT/n.json" "$ncpu" <<'PY' && ok || bad "probe json"
 import json, sys
 d = json.load(open(sys.argv[1])); ncpu = int(sys.argv[2])
@@ -111,7 +111,7 @@ r=d['points'][0]['runs'][0]; assert r['probe'] is None and len(r['workers'])==2"
 # A very large factor flags no placement change; a factor barely above 1
 # flags (nearly) every probed run: the two bound what the flag does.
 expect_exit 0 "tight factor" -- "$BIN" -l ticket -t 2 -r 3 --warmup 0.05 -d 0.1 \
-	--probe-factor 1.0001 --exclude-flagged -f table,json -o "$OUT/tf.json" -q
+	--probe-factor 1.0001 --exclude-flagged -f table,json -o "$OUT/tf.json" -q -v
 if [ "$ncpu" -ge 2 ]; then
 	python3 -c "
 import json; d=json.load(open('$OUT/tf.json')); p=d['points'][0]
@@ -129,6 +129,8 @@ assert p['summary']['n'] == 3 - len(ex) and p['summary']['n'] >= 1" && ok || bad
 	grep -q "^2 *[0-9.]*!^\? " "$OUT/cmp.txt" && grep -q "^!  noisy: [1-9][0-9]* of 3 runs flagged" "$OUT/cmp.txt" &&
 		ok || bad "compare lost the ! mark: $(cat "$OUT/cmp.txt")"
 	awk 'length > 72 { exit 1 }' "$OUT/cmp.txt" && ok || bad "compare notes wider than 72: $(cat "$OUT/cmp.txt")"
+	"$BIN" compare -v "$OUT/tf.json" >"$OUT/cmp.txt" 2>&1
+	awk 'length > 72 && !/^machine: / { exit 1 }' "$OUT/cmp.txt" && ok || bad "compare -v notes wider than 72: $(cat "$OUT/cmp.txt")"
 fi
 expect_exit 0 "loose factor" -- "$BIN" -l ticket -t 2 -r 2 --warmup 0.05 -d 0.1 \
 	--probe-factor 1000 -f json -o "$OUT/lf.json" -q
@@ -148,7 +150,7 @@ for p in d['points']:
     if ad['stopped']=='ci_target_met': assert ad['reached']
 assert len(d['run_order']) == sum(len(p['runs']) for p in d['points'])" && ok || bad "auto json"
 expect_exit 0 "auto unreachable" -- "$BIN" -l ticket,mcs -t 2 -r auto --ci-target 0.001% \
-	--max-runs 3 --warmup 0.02 -d 0.05 -f table,json -o "$OUT/u.json" -q
+	--max-runs 3 --warmup 0.02 -d 0.05 -f table,json -o "$OUT/u.json" -q -v
 tr -s ' \n' '  ' <"$OUT/stdout" | grep -q "not reached, max runs reached (threads: ticket 2; mcs 2)" && ok ||
 	bad "auto note: $(cat "$OUT/stdout")"
 python3 -c "

@@ -130,7 +130,7 @@ assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || b
 # one without it in the same file the generic loop), checked like any
 # other; the table says once that the columns ran different loops.
 TL=$OUT/tas_loops.so
-expect_exit 0 "template plugin" -- "$BIN" --plugin "$TL" -l tas,tas_inline,tas_generic \
+expect_exit 0 "template plugin" -- "$BIN" -v --plugin "$TL" -l tas,tas_inline,tas_generic \
 	-t 1,2 -r 1 --warmup 0.05 -d 0.1 --cs-lines 0 --ncs-ns 0 --no-tune -q \
 	-f table,json -o "$OUT/tl.json"
 python3 - "$OUT/tl.json" <<'PY' && ok || bad "template plugin json"
@@ -147,7 +147,7 @@ for p in d["points"]:
 PY
 [ "$(grep -c "^loops differ: tas_generic ran the generic worker" "$OUT/stdout")" = 1 ] && ok \
 	|| bad "mixed-loop note not once: $(cat "$OUT/stdout")"
-expect_exit 0 "template plugin, all inline" -- "$BIN" --plugin "$TL" -l tas,tas_inline \
+expect_exit 0 "template plugin, all inline" -- "$BIN" -v --plugin "$TL" -l tas,tas_inline \
 	-t 1 -r 1 --warmup 0.05 -d 0.1 --no-tune -q
 grep -q "loops differ" "$OUT/stdout" && bad "mixed-loop note with every column inline" || ok
 grep -q "warning" "$OUT/stderr" && bad "template plugin warned: $(cat "$OUT/stderr")" || ok

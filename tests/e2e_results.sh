@@ -96,14 +96,36 @@ grep -q "^Hmean     2               357.80 (   0.00%)      414.77 (  15.92%)$" "
 
 # ---- own goldens with marks and other formats -----------------------------
 $LB compare --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks.txt" "table with marks"
+# -v: every note in full (the brief notes above are one line per kind).
+$LB compare -v --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-table-marks-v.txt" "table with marks, -v"
 $LB compare -f box --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-marks.txt" "box with marks"
 $LB compare -f lkp $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-lkp-marks.txt" "lkp with marks"
 $LB compare -f speedup $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-speedup-marks.txt" "speedup with marks"
 $LB compare -f csv -l rtmutex_lock $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-k0k1.csv" "csv"
+# --unit ns: ns per operation of one thread (threads * 1e9 / ops/s), the
+# std at the same CV, rel% the change of that time; said in the heading.
+$LB compare --unit ns --width 0 $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
+same "$T/o" "$G/expected/rtmutex-table-ns.txt" "table in ns per operation"
+grep -q "^Statistic (ns/op per thread): mean" "$T/o" && grep -q "^2  *5566\.4  *401\.6  *4798\.1  *377\.2  *-14%~$" "$T/o" &&
+	ok || bad "--unit ns: 359.30 kops/s at 2 writers is 5566.4 ns per op"
+$LB compare --unit ns -f csv $G/rtmutex/k0.json >"$T/o"
+python3 - "$T/o" <<'EOF' && ok || bad "--unit ns: csv values"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["unit"] == "ns" for r in rows)
+for r in rows:
+    want = int(r["threads"]) * 1e9 / float(r["ops_per_sec"])
+    assert abs(float(r["value"]) - want) < 1e-6 * want, (r, want)
+EOF
+for f in box lkp speedup mmtests lkp-compare; do
+	refuse "--unit ns -f $f" "unit ns: the $f format shows a throughput" $LB compare --unit ns -f $f $G/rtmutex/k0.json $G/rtmutex/k1.json
+done
 $LB compare -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"
 same "$T/o" "$G/expected/aim7-box-baseline3.txt" "box, --baseline 3"
+$LB compare -v -f box --unit jpm $AIM --baseline "Modified 3.10.1 kernel + queue read/write lock" >"$T/o"
+same "$T/o" "$G/expected/aim7-box-baseline3-v.txt" "box, --baseline 3, -v"
 # Six kernels split within 80 columns (--width), the baseline repeated
 # in every piece (docs/formats.md, "Width"); the goldens above are the
 # same tables with --width 0.
@@ -165,8 +187,12 @@ assert base == {"both/rtmutex_lock": None, "both/rtmutex_patched": None,
                 "both2/rtmutex_lock": "both/rtmutex_lock",
                 "both2/rtmutex_patched": "both/rtmutex_patched"}, base
 EOF
-$LB compare "$T/both.json" "$T/both2.json" >"$T/o"
+$LB compare -v "$T/both.json" "$T/both2.json" >"$T/o"
 grep -q "difference from the same lock under both not" "$T/o" && ok || { bad "pairing note"; cat "$T/o"; }
+# The brief notes say it on one line: # and ~ against the same lock.
+$LB compare "$T/both.json" "$T/both2.json" >"$T/o"
+grep -q "^#  significant, ~  not (p < 0.05) against the same lock under both$" "$T/o" &&
+	ok || { bad "pairing: brief note"; cat "$T/o"; }
 $LB compare -f json -o "$T/pair.json" --baseline both/rtmutex_lock "$T/both.json" "$T/both2.json"
 python3 -c "
 import json; d = json.load(open('$T/pair.json'))
@@ -260,7 +286,7 @@ mk "$T/b1.json" B 900:901:899; mk "$T/b2.json" B 910:909:911; mk "$T/b3.json" B 
 mk "$T/c1.json" C 1010:1011:1009; mk "$T/c2.json" C 985:986:984; mk "$T/c3.json" C 1005:1004:1006
 $LB compare -f json -o "$T/v.json" "$T/a1.json" "$T/b1.json"
 case "$(verdict "$T/v.json")" in "one-invocation False -10 None") ok ;; *) bad "one invocation a side: $(verdict "$T/v.json")" ;; esac
-$LB compare "$T/a1.json" "$T/b1.json" >"$T/o"
+$LB compare -v "$T/a1.json" "$T/b1.json" >"$T/o"
 grep -q "^1 .*-10%~$" "$T/o" && grep -q "significance across processes" "$T/o" &&
 	grep -q "cannot be assessed (compare 2 or more files per --label, or give" "$T/o" && ok ||
 	{ bad "one invocation: note"; cat "$T/o"; }
@@ -290,7 +316,7 @@ $LB compare --fail-if-regressed 1% --floor 5% "$T/a1.json" "$T/b1.json" >"$T/o" 
 [ $? -eq 4 ] && ok || bad "gate: one invocation a side, a 5% floor: -10% fails it"
 # Three invocations a side: the smallest difference it could detect,
 # under the table and in the JSON.
-$LB compare "$T/a"[123].json "$T/b"[123].json >"$T/o"
+$LB compare -v "$T/a"[123].json "$T/b"[123].json >"$T/o"
 grep -q "^smallest difference this comparison could detect: [0-9.]*% (80% power," "$T/o" &&
 	ok || { bad "MDE note"; cat "$T/o"; }
 $LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/b"[123].json
@@ -387,7 +413,7 @@ $LB import locktorture -o "$T/mw.json" "$FIX/mail-wrapped.log" 2>/dev/null
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["points"][0]["summary"]; assert s["std"] is None and s["cv"] is None, s' "$T/mw.json" &&
 	ok || bad "one run: std null in JSON"
 # ??? carried to the point, shown as ^ in text formats.
-$LB import locktorture -f table,lkp -o - "$FIX/new-kernel.log" >"$T/o" 2>/dev/null
+$LB import locktorture -v -f table,lkp -o - "$FIX/new-kernel.log" >"$T/o" 2>/dev/null
 grep -q "^4  *966.67^  *-$" "$T/o" && grep -q "^rtmutex_lock  *966.67±-^$" "$T/o" &&
 	grep -q "^^  unfair: " "$T/o" && tr -s ' \n' '  ' <"$T/o" | grep -q "least busy (locktorture's ???)" &&
 	ok || { bad "??? as ^ mark"; cat "$T/o"; }
@@ -428,7 +454,7 @@ refuse "import one report" "cannot import (.*one-report.log): no run with nwrite
 # it rests on under the table; --label heads the column).
 # Start line and the final totals (printed twice at stop, counted once):
 # 45000000 over 230.125 - 200.125 s = 1500.00 kops/s.
-$LB import locktorture --label stock -f table "$FIX/totals-start.log" >"$T/o" 2>"$T/err" &&
+$LB import locktorture -v --label stock -f table "$FIX/totals-start.log" >"$T/o" 2>"$T/err" &&
 	same "$T/o" "$G/expected/lt-totals-start.txt" "totals after a Start line" ||
 	{ bad "totals after a Start line: exit"; cat "$T/err"; }
 # An End line with the parameters and the final totals: the length from --duration.
@@ -436,7 +462,7 @@ refuse "totals without a time base" "cannot import (.*totals-end.log): .*give --
 	$LB import locktorture -o "$T/out/x.json" "$FIX/totals-end.log"
 grep -q "skipped the run at .*totals-end.log line 2: only final totals and no time base .*give --duration S" \
 	"$T/stderr" && ok || { bad "totals without a time base: hint"; cat "$T/stderr"; }
-$LB import locktorture --label stock --duration 30 -f table "$FIX/totals-end.log" >"$T/o" &&
+$LB import locktorture -v --label stock --duration 30 -f table "$FIX/totals-end.log" >"$T/o" &&
 	same "$T/o" "$G/expected/lt-totals-end.txt" "totals with --duration"
 # Bare Writes/Reads totals: nwriters and the length from the options;
 # 24000000 / 20 s written, the readers' 60000000 / 20 s in the JSON.
@@ -444,7 +470,7 @@ refuse "bare totals without --duration" "cannot import (.*totals-bare.log)" \
 	$LB import locktorture --nwriters 4 -o "$T/out/x.json" "$FIX/totals-bare.log"
 grep -q "no complete statistics interval (a log of final totals only needs --duration S)" "$T/stderr" &&
 	ok || { bad "bare totals: hint"; cat "$T/stderr"; }
-$LB import locktorture --label patched --nwriters 4 --nreaders 4 --duration 20 -f table,json \
+$LB import locktorture -v --label patched --nwriters 4 --nreaders 4 --duration 20 -f table,json \
 	-o table=-,json="$T/bare.json" "$FIX/totals-bare.log" >"$T/o" &&
 	same "$T/o" "$G/expected/lt-totals-bare.txt" "bare totals"
 python3 - "$T/bare.json" <<'EOF' && ok || bad "bare totals: JSON"
@@ -457,7 +483,10 @@ assert lt["rate_from"] == "duration" and lt["seconds"] == 20 and lt["reads_ops_p
 EOF
 # Four reports on the 10 s grid before End (no stopping line): all three
 # intervals count (1000000 / 10, 1100000 / 10, 900000 / 10 ops/s).
-$LB import locktorture -f table "$FIX/on-grid.log" >"$T/o" && same "$T/o" "$G/expected/lt-on-grid.txt" "reports on the grid"
+$LB import locktorture -v -f table "$FIX/on-grid.log" >"$T/o" && same "$T/o" "$G/expected/lt-on-grid.txt" "reports on the grid"
+# Without -v, one line: the column and what its rate rests on.
+$LB import locktorture -f table "$FIX/on-grid.log" | tail -1 | grep -qx "locktorture rates: spin_lock: 2: 1 run, 3 intervals" &&
+	ok || bad "locktorture rates: the brief note"
 $LB import locktorture -f table --no-marks "$FIX/on-grid.log" | grep -q "locktorture rates" &&
 	bad "--no-marks printed the rate note" || ok
 printf 'just some dmesg\nno torture here\n' >"$T/plain.log"

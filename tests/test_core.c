@@ -411,6 +411,136 @@ static void test_table_marks(void **state)
 	results_free(&r);
 }
 
+/* The table of r with marks, its notes brief (verbose false) or in full. */
+static char *render_notes_of(const struct results *r, bool verbose)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct render_opts o = {.unit = UNIT_KOPS, .marks = true, .verbose = verbose};
+
+	assert_non_null(f);
+	assert_int_equal(render_table(r, &o, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The notes of a table: what follows its first blank line. */
+static const char *notes_of(const char *table)
+{
+	const char *n = strstr(table, "\n\n");
+
+	assert_non_null(n);
+	return n + 2;
+}
+
+/* Line i (0-based) of text, into buf; false when there is none. */
+static bool line_at(const char *text, unsigned i, char *buf, size_t len)
+{
+	for (; i && text; i--)
+		text = strchr(text, '\n') ? strchr(text, '\n') + 1 : NULL;
+	if (!text || !*text)
+		return false;
+	snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+	return true;
+}
+
+/*
+ * Seven kinds of note (a failed point, oversubscription, `~`, `?`, `^`,
+ * a missing point, the geometric mean): by default one line each, most
+ * important first, five of them and a sixth line counting the two cut;
+ * -v prints them all in full.
+ */
+static void test_notes_brief(void **state)
+{
+	struct results r;
+	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
+	struct point *p = results_point(&r, 2, 0);
+	char *got, *full, line[256];
+	const char *n;
+	unsigned lines = 0;
+
+	(void)state;
+	r.ncpus = 16;                       /* 32, 64 and 95 writers: `*` */
+	p->status = POINT_FAILED;
+	p->error = strdup("mutual exclusion violated: counter 5 != 7 operations");
+	results_point(&r, 3, 0)->lt_unfair = true;
+	results_point(&r, 4, 0)->status = POINT_MISSING;
+	got = render_notes_of(&r, false);
+	n = notes_of(got);
+	for (unsigned i = 0; line_at(n, i, line, sizeof(line)); i++, lines++)
+		assert_true(strlen(line) <= RENDER_BRIEF);
+	assert_int_equal(lines, RENDER_NOTE_LINES);
+	assert_true(line_at(n, 0, line, sizeof(line)));
+	assert_string_equal(line, "FAILED k2-readonce 1: mutual exclusion violated: "
+			    "counter 5 != 7 ...");
+	assert_true(line_at(n, 1, line, sizeof(line)));
+	assert_string_equal(line, "*  more threads than CPUs (16): oversubscribed");
+	assert_true(line_at(n, 2, line, sizeof(line)));
+	assert_string_equal(line, "~  not significant (p >= 0.05) against k0-stock-6.2.0-rc6");
+	assert_true(line_at(n, 3, line, sizeof(line)));
+	assert_string_equal(line, "?  std above 10% of the mean: too spread to trust");
+	assert_true(line_at(n, 4, line, sizeof(line)));
+	assert_true(!strncmp(line, "^  unfair: ", 11));
+	assert_true(line_at(n, 5, line, sizeof(line)));
+	assert_string_equal(line, "2 more notes (-v prints them all): -, geometric mean");
+	/* -v: every note, whole, as before. */
+	full = render_notes_of(&r, true);
+	n = notes_of(full);
+	assert_non_null(strstr(n, "k2-readonce 1: mutual exclusion violated: counter 5 != 7 "
+			       "operations\n"));
+	assert_non_null(strstr(n, "Welch t on invocation means, Holm-adjusted over"));
+	assert_non_null(strstr(n, "-  not measured in that run\n"));
+	assert_non_null(strstr(n, "geometric mean of the ratios over the rows"));
+	assert_non_null(strstr(n, "smallest difference this comparison could detect"));
+	free(full);
+	free(got);
+	/* Without the failure, six kinds: all six fit, nothing is counted. */
+	p->status = POINT_OK;
+	got = render_notes_of(&r, false);
+	n = notes_of(got);
+	assert_false(line_at(n, 6, line, sizeof(line)));
+	assert_null(strstr(n, "more note"));
+	assert_true(line_at(n, 5, line, sizeof(line)));
+	assert_true(!strncmp(line, "geometric mean over the rows: k1-rmacq -0.2%, ", 46));
+	assert_string_equal(line + strlen(line) - 4, " ...");
+	free(got);
+	free(want);
+	results_free(&r);
+}
+
+/* `#` marks a significant difference by itself; `~` one that is not. */
+static void test_sig_mark(void **state)
+{
+	struct results r;
+	char *want = load_seed(&r, GOLDEN_DIR "/rtmutex-table.txt");
+	char *got;
+
+	(void)state;
+	/* k1 at 2 writers: +16% at p < 0.05 alone, so with Holm over one test. */
+	r.alpha = 0.05;
+	for (unsigned v = 2; v < r.nvariants; v++)
+		for (unsigned k = 0; k < r.nrows; k++)
+			results_point(&r, v, k)->status = POINT_MISSING;
+	for (unsigned k = 0; k < r.nrows; k++)
+		if (k != 1)
+			results_point(&r, 1, k)->status = POINT_MISSING;
+	results_finalize(&r);
+	got = render_notes_of(&r, false);
+	assert_non_null(strstr(got, " +16%# "));
+	assert_non_null(strstr(got, "\n#  significant (p < 0.05) against k0-stock-6.2.0-rc6\n"));
+	free(got);
+	got = render_notes_of(&r, true);
+	assert_non_null(strstr(got, "\n#  significant difference from k0-stock-6.2.0-rc6 (p < "
+			       "0.05)\n"));
+	free(got);
+	got = tl_render_table(&r, false);
+	assert_null(strstr(got, "#"));
+	free(got);
+	free(want);
+	results_free(&r);
+}
+
 /* The pieces of a table too wide: in[] as a bit mask, one per piece. */
 static unsigned pieces(const struct results *r, unsigned width, const unsigned *vw,
 		       unsigned fixed, unsigned *mask, unsigned max)
@@ -560,6 +690,8 @@ int main(void)
 		cmocka_unit_test(test_exp_table_mean),
 		cmocka_unit_test(test_golden_rtmutex_table),
 		cmocka_unit_test(test_table_marks),
+		cmocka_unit_test(test_notes_brief),
+		cmocka_unit_test(test_sig_mark),
 		cmocka_unit_test(test_rel_sign_rule),
 		cmocka_unit_test(test_render_pieces),
 	};

@@ -40,7 +40,8 @@ static inline char *tl_render_table(const struct results *r, bool marks)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct render_opts o = {.unit = UNIT_KOPS, .marks = marks};
+	/* -v: every note in full (the tests read their texts). */
+	struct render_opts o = {.unit = UNIT_KOPS, .marks = marks, .verbose = true};
 
 	assert_non_null(f);
 	assert_int_equal(render_table(r, &o, f), 0);

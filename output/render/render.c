@@ -59,11 +59,19 @@ static const struct {
 	[UNIT_KOPS] = {"kops/s", 1e-3},
 	[UNIT_MOPS] = {"Mops/s", 1e-6},
 	[UNIT_JPM] = {"jpm", 60},
+	[UNIT_NS] = {"ns", 1},
 };
 
 const char *unit_title(enum unit u)
 {
 	return u == UNIT_JPM ? "JPM" : units[u].name;
+}
+
+const char *render_sig_mark(const struct render_opts *o, const struct point *p)
+{
+	if (!o->marks || p->status != POINT_OK || !p->has_rel)
+		return "";
+	return p->significant ? "#" : "~";
 }
 
 bool render_oversubscribed(const struct results *r, unsigned row)
@@ -81,6 +89,38 @@ double unit_scale(enum unit u)
 	return units[u].scale;
 }
 
+bool unit_shown_by(enum unit u, const char *format)
+{
+	return u != UNIT_NS || !strcmp(format, "table") || !strcmp(format, "csv") ||
+	       !strcmp(format, "json");
+}
+
+void unit_point(const struct results *r, const struct render_opts *o, unsigned row,
+		const struct point *p, double *mean, double *std, double *rel)
+{
+	bool metric = r->row_desc && r->row_desc[row].metric;
+	double k = metric ? 1 : unit_scale(o->unit), threads, ns;
+
+	if (o->unit != UNIT_NS || metric) {
+		if (mean)
+			*mean = p->sum.mean * k;
+		if (std)
+			*std = p->sum.std * k;
+		if (rel)
+			*rel = p->rel;
+		return;
+	}
+	threads = p->nruns && p->runs[0].nthreads ? p->runs[0].nthreads : r->rows[row];
+	ns = threads * 1e9 / p->sum.mean;
+	if (mean)
+		*mean = ns;
+	if (std)
+		*std = ns * p->sum.std / p->sum.mean;
+	/* The time per operation changes by the inverse of the rate. */
+	if (rel)
+		*rel = 100 / (1 + p->rel / 100) - 100;
+}
+
 int unit_parse(const char *s, enum unit *u)
 {
 	for (unsigned i = 0; i < sizeof(units) / sizeof(units[0]); i++)
@@ -90,209 +130,6 @@ int unit_parse(const char *s, enum unit *u)
 			return 0;
 		}
 	return -EINVAL;
-}
-
-/* Append to a bounded line buffer. */
-static void __attribute__((format(printf, 3, 4)))
-line_add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, len - n, fmt, ap);
-	va_end(ap);
-}
-
-/* Why -r auto stopped at the first thread count that missed the target. */
-static const char *first_stop(const struct results *r)
-{
-	for (unsigned row = 0; r->noise.row_stop && row < r->nrows; row++)
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && !p->noise.reached)
-				return r->noise.row_stop[row] == ADAPT_BUDGET ?
-				       "the time budget ran out" :
-				       r->noise.row_stop[row] == ADAPT_MAX_RUNS ?
-				       "max runs reached" : "stopped early";
-		}
-	return "stopped early";
-}
-
-/* Append "(threads: ticket 1, 2; mcs 1)" for the points with want(p). */
-static void list_points(const struct results *r, char *line, size_t len,
-			bool (*want)(const struct point *))
-{
-	const char *vsep = "";
-	char row[64];
-
-	line_add(line, len, " (%s:", r->row_heading ? r->row_heading : "rows");
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const char *rsep = " ";
-		bool any = false;
-
-		for (unsigned k = 0; k < r->nrows; k++) {
-			const struct point *p = results_point(r, v, k);
-
-			if (p->status != POINT_OK || !want(p))
-				continue;
-			if (!any)
-				line_add(line, len, "%s %s", vsep, r->variants[v].name);
-			/* \001: a space render_wrapped() never breaks at. */
-			line_add(line, len, "%s%s", any ? rsep : "\001",
-				 results_row_name(r, k, row, sizeof(row)));
-			any = true;
-			rsep = ", ";
-			vsep = ";";
-		}
-	}
-	line_add(line, len, ")");
-}
-
-static bool pt_flagged(const struct point *p)
-{
-	return p->noise.flagged > 0;
-}
-
-static bool pt_cs_off(const struct point *p)
-{
-	return p->noise.cs_off > 0;
-}
-
-static bool pt_not_reached(const struct point *p)
-{
-	return !p->noise.reached;
-}
-
-/* Do the compared files differ in a calibration (results.env_diffs)? */
-static bool calibration_differs(const struct results *r)
-{
-	size_t i;
-	json_t *d;
-
-	json_array_foreach(r->env_diffs, i, d)
-		if (!strcmp(json_string_value(json_object_get(d, "kind")) ?
-			    json_string_value(json_object_get(d, "kind")) : "", "calibration"))
-			return true;
-	return false;
-}
-
-/*
- * What differs between the compared files' environments that changes
- * the numbers, one line each (compare fills results.env_diffs); f NULL:
- * only say whether there is any.
- */
-static bool env_notes(const struct results *r, const struct render_opts *o, FILE *f)
-{
-	size_t i;
-	json_t *d;
-
-	if (!o->marks || !json_array_size(r->env_diffs))
-		return false;
-	json_array_foreach(r->env_diffs, i, d)
-		if (f && json_is_string(json_object_get(d, "line")))
-			render_wrapped(f, json_string_value(json_object_get(d, "line")), 3);
-	return true;
-}
-
-/*
- * The noise notes: `!` runs flagged for noise (which points, and what to
- * do about it), section lengths off from the request, and with -r auto
- * the points whose CI missed the target.  f NULL: only say (true/false)
- * whether there is anything to print.
- */
-bool render_noise_notes(const struct results *r, const struct render_opts *o,
-			FILE *f)
-{
-	static const char *const what[NOISE_NFLAGS] = {"placement changed", "steal",
-		"migrated", NULL, "core speed moved", "window stretched"};
-	const struct results_noise *rn = &r->noise;
-	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
-	bool off = false;
-	unsigned noff = 0, npts = 0;
-	char line[2048];
-	const char *sep = "";
-
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		npts += r->points[i].status == POINT_OK;
-		noff += r->points[i].status == POINT_OK && r->points[i].noise.cs_off;
-	}
-	off = o->marks && noff;
-	if (!f || !(flag || ad || off))
-		return flag || ad || off;
-	if (flag) {
-		snprintf(line, sizeof(line), "!  noisy: %u of %u run%s flagged (", rn->flagged,
-			 rn->runs, rn->runs == 1 ? "" : "s");
-		for (unsigned i = 0; i < NOISE_NFLAGS; i++)
-			if (what[i] && rn->by_flag[i])
-				line_add(line, sizeof(line), "%s%s %u", sep, what[i],
-					 rn->by_flag[i]), sep = ", ";
-		line_add(line, sizeof(line), ")");
-		list_points(r, line, sizeof(line), pt_flagged);
-		if (rn->excluded)
-			line_add(line, sizeof(line), "; excluded from the statistics "
-				 "(--exclude-flagged)%s", rn->excluded < rn->flagged ?
-				 " where some run of the point was not flagged" : "");
-		else if (rn->opts.exclude_flagged)
-			line_add(line, sizeof(line), "; kept: every run of those points "
-				 "was flagged (-r auto adds rounds)");
-		else
-			line_add(line, sizeof(line), "; --exclude-flagged leaves them out "
-				 "of the statistics, -r auto adds rounds");
-		render_wrapped(f, line, 3);
-	}
-	if (off) {
-		snprintf(line, sizeof(line), "section lengths off by more than %.0f%% "
-			 "from --cs-ns/--ncs-ns in %u of %u point%s", rn->opts.cs_tolerance * 100,
-			 noff, npts, npts == 1 ? "" : "s");
-		list_points(r, line, sizeof(line), pt_cs_off);
-		line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
-			 "workers, a loaded machine?); the lengths measured are in the "
-			 "JSON (runs[].cs_ns_actual_median, ncs_ns_actual_median)",
-			 calibration_differs(r) ? "the files' calibrations differ, see above; "
-			 "else " : "");
-		render_wrapped(f, line, 3);
-	}
-	if (ad) {
-		snprintf(line, sizeof(line), "95%% CI within %g%% of the mean not reached, "
-			 "%s", rn->opts.ci_target * 100, first_stop(r));
-		list_points(r, line, sizeof(line), pt_not_reached);
-		render_wrapped(f, line, 3);
-	}
-	return true;
-}
-
-/*
- * Headline workload metrics under a text format (with marks on), for
- * the last row: p99 acquisition latency per variant, the share of
- * handovers staying on the node when they did not all (more than one
- * node), and what an rw throughput counts.  Nothing without them.
- */
-/* Do the throughputs count reads and writes together (a point has both
- * rates)?  Then a note says so: JSON has them apart. */
-static bool counts_reads(const struct results *r)
-{
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status == POINT_OK && !isnan(r->points[i].read_rate))
-			return true;
-	return false;
-}
-
-/* Is there a headline metric for render_metrics() to print? */
-static bool render_has_metrics(const struct results *r)
-{
-	for (unsigned v = 0; v < r->nvariants && r->nrows; v++) {
-		const struct point *p = results_point(r, v, r->nrows - 1);
-
-		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
-					      (!isnan(p->hand_node) && p->hand_node < 1) ||
-					      (r->nperf && r->perf_named && p->perf_sum)))
-			return true;
-	}
-	return counts_reads(r);
 }
 
 /* A number of the configuration ("%g"), or NULL when it has none. */
@@ -514,386 +351,4 @@ void render_wrapped(FILE *f, const char *text, unsigned indent)
 		text += gap + w;
 	}
 	fputc('\n', f);
-}
-
-/* --counters: each event per operation (mean over the runs) at `row`,
- * one line per variant. */
-static void render_perf(const struct results *r, unsigned row, const char *at,
-			FILE *f)
-{
-	char line[2048];
-
-	for (unsigned v = 0; r->nperf && r->perf_named && v < r->nvariants; v++) {
-		const struct point *p = results_point(r, v, row);
-
-		if (p->status != POINT_OK || !p->perf_sum)
-			continue;
-		snprintf(line, sizeof(line), "per operation %s, %s:", at, r->variants[v].name);
-		for (unsigned e = 0; e < r->nperf; e++) {
-			double m = p->perf_sum[e].mean;
-
-			/* Three significant digits, without exponents for counts. */
-			line_add(line, sizeof(line), fabs(m) >= 100 ? "%s %s %.0f" : "%s %s %.3g",
-				 e ? "," : "", r->perf_names[e], m);
-		}
-		render_wrapped(f, line, 3);
-	}
-}
-
-static void render_metrics(const struct results *r, FILE *f)
-{
-	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
-	bool rw = counts_reads(r);
-	const char *sep;
-	char at[96], line[2048], t[32];
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const struct point *p = results_point(r, v, row);
-
-		nlat += p->status == POINT_OK && p->lat && p->lat->n;
-		nhand += p->status == POINT_OK && !isnan(p->hand_node) && p->hand_node < 1;
-	}
-	render_at_row(r, row, at, sizeof(at));
-	if (nlat) {
-		sep = "";
-		snprintf(line, sizeof(line), "p99 acquisition latency %s (sampled):", at);
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && p->lat && p->lat->n)
-				line_add(line, sizeof(line), "%s %s %s", sep, r->variants[v].name,
-					 render_ns((double)p->lat_p99, t, sizeof(t))), sep = ",";
-		}
-		render_wrapped(f, line, 3);
-	}
-	if (nhand) {
-		sep = "";
-		snprintf(line, sizeof(line), "handovers staying on the NUMA node %s:", at);
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && !isnan(p->hand_node))
-				line_add(line, sizeof(line), "%s %s %.0f%%", sep,
-					 r->variants[v].name, p->hand_node * 100), sep = ",";
-		}
-		render_wrapped(f, line, 3);
-	}
-	if (rw)
-		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
-	render_perf(r, row, at, f);
-}
-
-/* Kernel locktorture columns next to userspace ones (compare marks them). */
-static bool kernel_mixed(const struct results *r)
-{
-	bool k = false, u = false;
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		k |= r->variants[v].kernel;
-		u |= !r->variants[v].kernel;
-	}
-	return k && u;
-}
-
-/*
- * Columns that ran different worker loops (variants[].loop): a lock
- * inlined into its loop against one called through the ops table (a
- * plugin without LOCKBENCH_PLUGIN_LOOPS(), docs/locks.md).  With short
- * sections the call is much of an operation.  Writes the note once to f
- * (NULL: only says whether there is one); names the generic columns.
- */
-static bool loop_note(const struct results *r, FILE *f)
-{
-	char line[1024];
-	size_t k = 0;
-	bool in = false, gen = false;
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const char *l = r->variants[v].loop;
-
-		in |= l && !strcmp(l, "inline");
-		gen |= l && !strcmp(l, "generic");
-	}
-	if (!in || !gen || !f)
-		return in && gen;
-	k = (size_t)snprintf(line, sizeof(line), "loops differ: ");
-	for (unsigned v = 0; v < r->nvariants && k < sizeof(line); v++)
-		if (r->variants[v].loop && !strcmp(r->variants[v].loop, "generic"))
-			k += (size_t)snprintf(line + k, sizeof(line) - k, "%s, ",
-					      r->variants[v].name);
-	if (k < sizeof(line))
-		snprintf(line + k - 2, sizeof(line) - k + 2, " ran the generic worker "
-			 "loop (lock and unlock called through the ops table), the "
-			 "others the inline one; with short sections that alone "
-			 "costs throughput (a plugin gets the inline loop with "
-			 "LOCKBENCH_PLUGIN_LOOPS())");
-	render_wrapped(f, line, 3);
-	return true;
-}
-
-/* What the tests behind the `~` marks were, for the note. */
-static const char *sig_method_text(unsigned methods)
-{
-	if (methods == 1u << SIG_ROUNDS)
-		return "trimmed t on per-round ratios";
-	if (methods == 1u << SIG_INVOC_PAIRED)
-		return "trimmed t on per-invocation ratios";
-	if (methods == 1u << SIG_INVOC)
-		return "Welch t on invocation means";
-	if (methods == 1u << SIG_FLOOR)
-		return "Welch t on the runs, then the invocation floor";
-	return "trimmed t on rounds, or on invocations";
-}
-
-/* Does some variant have a geometric mean over 2 or more rows? */
-static bool has_geomean(const struct results *r)
-{
-	for (unsigned v = 0; v < r->nvariants; v++)
-		if (r->variants[v].geo_n >= 2)
-			return true;
-	return false;
-}
-
-/* "geometric mean over the rows, against BASE: a +1.2%, b -0.4%". */
-static void geomean_note(const struct results *r, FILE *f)
-{
-	char line[2048];
-	const char *sep = "";
-
-	if (r->base_of && r->variants[r->baseline].label)
-		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
-			 "rows, against the same lock under %s:",
-			 r->variants[r->baseline].label);
-	else
-		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
-			 "rows, against %s:", r->variants[r->baseline].name);
-	for (unsigned v = 0; v < r->nvariants; v++)
-		if (r->variants[v].geo_n >= 2)
-			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
-				 r->variants[v].name, r->variants[v].geo_rel), sep = ",";
-	render_wrapped(f, line, 3);
-}
-
-/* The `~` note: what was tested, corrected how; what was not assessed. */
-/* One note line, wrapped at RENDER_WRAP with later lines indented. */
-static void __attribute__((format(printf, 3, 4)))
-note(FILE *f, unsigned indent, const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	render_wrapped(f, line, indent);
-}
-
-static void sig_note(const struct results *r, FILE *f, unsigned methods,
-		     bool one_inv, bool few)
-{
-	const struct variant *bv = &r->variants[r->baseline];
-	char eff[64] = "";
-
-	if (methods) {
-		if (r->min_effect > 0)
-			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
-		if (r->base_of && bv->label) {
-			note(f, 3, "~  difference from the same lock under %s not "
-			     "significant", bv->label);
-			note(f, 3, "   (p >= %.2f%s):", r->alpha, eff);
-		} else {
-			note(f, 3, "~  difference from %s not significant (p >= %.2f%s):",
-			     bv->name, r->alpha, eff);
-		}
-		note(f, 3, "   %s, Holm-adjusted over %u test%s",
-		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
-	}
-	if (one_inv)
-		fprintf(f, "%s one invocation per label: significance across processes\n"
-			"   cannot be assessed (compare 2 or more files per --label, or give\n"
-			"   an invocation floor: --floor, from `lockbench system check`)\n",
-			methods ? "  " : "~ ");
-	if (few)
-		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
-			methods || one_inv ? "  " : "~ ");
-}
-
-/*
- * Imported locktorture columns: what each row's rate rests on, one line
- * per column ("stock: 4: 1 run, 3 intervals; 8: 1 run, final totals
- * over 30 s").  Returns whether there is anything to say.
- */
-static bool lt_basis_notes(const struct results *r, FILE *f)
-{
-	char line[1024], row[64];
-	bool any = false;
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		size_t n = 0;
-
-		if (!r->variants[v].kernel)
-			continue;
-		for (unsigned k = 0; k < r->nrows; k++) {
-			unsigned runs, iv, tot;
-			double secs;
-
-			if (!results_lt_basis(results_point(r, v, k), &runs, &iv, &tot, &secs))
-				continue;
-			if (!n)
-				n = (size_t)snprintf(line, sizeof(line), "%s: ", r->variants[v].name);
-			n = n < sizeof(line) ? n : sizeof(line) - 1;
-			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s: %u run%s, ",
-					      n > strlen(r->variants[v].name) + 2 ? "; " : "",
-					      results_row_name(r, k, row, sizeof(row)), runs,
-					      runs == 1 ? "" : "s");
-			n = n < sizeof(line) ? n : sizeof(line) - 1;
-			n += (size_t)(tot ? snprintf(line + n, sizeof(line) - n,
-						     "final totals over %.0f s", secs) :
-					    snprintf(line + n, sizeof(line) - n, "%u interval%s", iv,
-						     iv == 1 ? "" : "s"));
-		}
-		if (!n)
-			continue;
-		if (f && !any)
-			fprintf(f, "locktorture rates, per %s: from statistics intervals or "
-				"final totals\n", r->row_heading ? r->row_heading : "row");
-		if (f)
-			render_wrapped(f, line, 3);
-		any = true;
-	}
-	return any;
-}
-
-/* The invocation floor used, and where it came from. */
-static void floor_note(const struct results *r, FILE *f)
-{
-	const json_t *fl = r->inv_floor;
-	const char *src = json_string_value(json_object_get(fl, "source"));
-	const char *file = json_string_value(json_object_get(fl, "file"));
-	const char *from = json_string_value(json_object_get(fl, "from"));
-	const json_t *ninv = json_object_get(fl, "invocations");
-	char line[2048];
-
-	snprintf(line, sizeof(line), "invocation floor %.3g%% (%s", r->floor_pct,
-		 src ? src : "given");
-	if (json_is_integer(ninv))
-		line_add(line, sizeof(line), ", %lld invocations",
-			 (long long)json_integer_value(ninv));
-	if (file)
-		line_add(line, sizeof(line), ", %s", file);
-	if (from)
-		line_add(line, sizeof(line), ", recorded in %s", from);
-	line_add(line, sizeof(line), "): with one invocation a side a difference is "
-		 "significant only if the runs' test says so and it exceeds the floor");
-	render_wrapped(f, line, 3);
-}
-
-/* The smallest difference the invocation-level tests could detect. */
-static void mde_note(const struct results *r, FILE *f)
-{
-	char line[512], range[64];
-
-	if (r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
-		snprintf(range, sizeof(range), "%.1f%% to %.1f%% over %u points",
-			 r->mde_min, r->mde_max, r->mde_n);
-	else
-		snprintf(range, sizeof(range), "%.1f%%", r->mde_max);
-	snprintf(line, sizeof(line), "smallest difference this comparison could detect: "
-		 "%s (%.0f%% power, two-sided %g, from the variances between "
-		 "invocations and between runs)", range, RESULTS_MDE_POWER * 100, r->alpha);
-	render_wrapped(f, line, 3);
-}
-
-/* What the notes under a table have to say, from its points. */
-struct note_marks {
-	bool cv, ns, over, missing, few, one_inv, unfair, floor;
-	unsigned failed, methods;
-};
-
-static void note_marks(const struct results *r, const struct render_opts *o,
-		       struct note_marks *m)
-{
-	*m = (struct note_marks){0};
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		const struct point *p = &r->points[i];
-		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
-
-		m->cv |= p->status == POINT_OK && p->high_cv;
-		m->unfair |= p->status == POINT_OK && p->lt_unfair;
-		m->ns |= cmp;
-		if (cmp && p->test.valid)
-			m->methods |= 1u << p->method;
-		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
-		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
-		m->few |= cmp && p->method == SIG_TOO_FEW;
-		m->missing |= p->status == POINT_MISSING;
-		m->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
-			     p->status == POINT_ERROR;
-	}
-	for (unsigned k = 0; k < r->nrows; k++)
-		m->over |= render_oversubscribed(r, k);
-	if (!o->marks)
-		m->cv = m->ns = m->over = m->missing = m->unfair = m->floor = false;
-}
-
-/* One line per point that failed, with its error. */
-static void failed_notes(const struct results *r, FILE *f)
-{
-	char row[64], line[1024];
-
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status >= POINT_FAILED && r->points[i].error) {
-			snprintf(line, sizeof(line), "%s %s: %s", r->variants[i / r->nrows].name,
-				 results_row_name(r, i % r->nrows, row, sizeof(row)),
-				 r->points[i].error);
-			render_wrapped(f, line, 3);
-		}
-}
-
-void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
-{
-	struct note_marks m;
-
-	note_marks(r, o, &m);
-	if (m.cv || m.ns || m.over || m.missing || m.unfair || m.failed || r->incomplete ||
-	    m.floor || kernel_mixed(r) || env_notes(r, o, NULL) || loop_note(r, NULL) ||
-	    (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
-			  lt_basis_notes(r, NULL))) ||
-	    render_noise_notes(r, o, NULL) ||
-	    (o->verbose && json_is_object(json_object_get(r->machine, "environment"))))
-		fputc('\n', f);
-	env_notes(r, o, f);
-	render_noise_notes(r, o, f);
-	loop_note(r, f);
-	if (m.cv)
-		fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
-			r->cv_flag * 100);
-	if (m.ns)
-		sig_note(r, f, m.methods, m.one_inv, m.few);
-	if (m.floor)
-		floor_note(r, f);
-	if (o->marks && r->mde_n)
-		mde_note(r, f);
-	if (o->marks && has_geomean(r))
-		geomean_note(r, f);
-	if (m.over)
-		fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", r->ncpus);
-	if (m.unfair)
-		render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
-			       "the operations of the least busy (locktorture's \?\?\?)", 3);
-	failed_notes(r, f);
-	if (m.missing && !r->incomplete)
-		fprintf(f, "-  not measured in that run\n");
-	if (r->incomplete)
-		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
-	if (o->marks)
-		lt_basis_notes(r, f);
-	if (kernel_mixed(r))
-		render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
-			       "its own delays), next to lockbench's userspace torture "
-			       "workload: two different measurements side by side, not one", 4);
-	if (o->marks && r->nrows && r->nvariants)
-		render_metrics(r, f);
-	if (o->verbose)
-		render_machine_summary(r->machine, f);
 }

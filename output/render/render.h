@@ -10,12 +10,19 @@
 
 #include "../results/results.h"
 
-enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM };
+/*
+ * The unit of the text formats: a throughput, scaled (unit_scale()), or
+ * UNIT_NS, the time one thread spends per operation (one lock + unlock
+ * pair with its sections) in ns: threads * 1e9 / ops/s (docs/formats.md,
+ * "Units"; unit_point()).
+ */
+enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM, UNIT_NS };
 
 struct render_opts {
 	enum unit unit;
 	bool marks;        /* ?, ~, * marks and their notes (default on) */
-	bool verbose;      /* -v: a one-line machine summary under the notes */
+	bool verbose;      /* -v: every note in full, and a one-line machine
+			    * summary under them */
 	unsigned width;    /* --width: split wider tables (0: never) */
 	const char *rows;  /* --rows: the row dimension of a sweep (NULL: threads) */
 };
@@ -38,13 +45,26 @@ int format_check(const struct format_info *f, const struct results *r,
 extern const struct format_info formats[];
 const struct format_info *format_find(const char *name);
 
-/* Unit name ("kops/s") and the factor applied to ops/s. */
+/* Unit name ("kops/s", "ns") and the factor applied to ops/s (UNIT_NS:
+ * 1, it is no factor; unit_point() converts). */
 const char *unit_name(enum unit u);
 /* The unit as a heading shows it ("JPM" for jpm). */
 const char *unit_title(enum unit u);
 double unit_scale(enum unit u);
 /* Parse --unit; 0 or -EINVAL. */
 int unit_parse(const char *s, enum unit *u);
+/* The formats that show UNIT_NS (the others show a throughput). */
+bool unit_shown_by(enum unit u, const char *format);
+
+/*
+ * A point's mean, std and change from its baseline in the unit of o
+ * (NULL: not wanted).  With UNIT_NS, throughput rows turn into ns per
+ * operation of one thread (the point's thread count, else the row's):
+ * mean threads * 1e9 / mean ops/s, the std at the same CV, and the
+ * change of that time (+ slower); rows of another metric keep theirs.
+ */
+void unit_point(const struct results *r, const struct render_opts *o, unsigned row,
+		const struct point *p, double *mean, double *std, double *rel);
 
 /* The cell size of the box and speedup tables, and a printf into one
  * that truncates silently (render.c). */
@@ -52,9 +72,16 @@ int unit_parse(const char *s, enum unit *u);
 void render_cellf(char *cell, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Notes explaining the marks, once under a text format (render.c). */
+/*
+ * The notes under a text format (render_notes.c; docs/formats.md,
+ * "Notes"): with marks on, one line per kind of note, most important
+ * first, at most RENDER_NOTE_LINES lines of at most RENDER_BRIEF
+ * columns, the last counting the kinds cut; every note in full with
+ * o->verbose, and always under --no-marks (the mailing-list layouts).
+ */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
-/* The noise notes (render.c); f NULL: whether there are any. */
+#define RENDER_NOTE_LINES 6
+/* The noise notes (render_notes.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);
 /* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
@@ -62,6 +89,8 @@ bool render_noise_notes(const struct results *r, const struct render_opts *o,
 void render_header(const struct results *r, FILE *f);
 /* Notes under the text formats are wrapped at this column. */
 #define RENDER_WRAP 72
+/* A brief note (render_notes()) is one line of at most this many. */
+#define RENDER_BRIEF RENDER_WRAP
 /* ns with a unit that keeps 3 digits: "875 ns", "1.92 us", "16.0 ms". */
 const char *render_ns(double ns, char *buf, size_t len);
 /* "at 1 thread", "at 4 threads", "at fserver": where a row is. */
@@ -87,6 +116,13 @@ bool render_piece(const struct results *r, const struct render_opts *o,
 /* Its vw[] and in[] (nvariants + 1 each, zeroed): 0, or -1 when out of
  * memory (both NULL). */
 int render_piece_bufs(const struct results *r, unsigned **vw, bool **in);
+
+/*
+ * The significance mark after a point's change from its baseline, with
+ * marks on (docs/formats.md, "Marks"): "#" significant, "~" not; ""
+ * with marks off or no change to mark.
+ */
+const char *render_sig_mark(const struct render_opts *o, const struct point *p);
 
 /* Row `row` has more threads than the machine had CPUs. */
 bool render_oversubscribed(const struct results *r, unsigned row);

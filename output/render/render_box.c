@@ -18,8 +18,9 @@
  * followed by its % change from the baseline, one decimal, sign
  * printed.  Values have no decimals in JPM and ops/s, two otherwise.
  * With marks on, every value cell ends in one mark column: `?` after a
- * value whose CV is high, `~` after a change that is not significant,
- * blank otherwise, so the digits stay aligned.
+ * value whose CV is high, `#` after a change that is significant and
+ * `~` after one that is not, blank otherwise, so the digits stay
+ * aligned.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ static bool any_mark(const struct results *r, const struct render_opts *o)
 		const struct point *p = &r->points[i];
 
 		if (p->status == POINT_OK &&
-		    (p->high_cv || p->lt_unfair || (p->has_rel && !p->significant)))
+		    (p->high_cv || p->lt_unfair || p->has_rel))
 			return true;
 	}
 	return false;
@@ -82,8 +83,7 @@ static void put_point(const struct results *r, const struct render_opts *o,
 	if (results_is_base(r, v))
 		render_cellf(pct, "0%%%s", slot);
 	else if (p->has_rel)
-		render_cellf(pct, "%+.1f%%%s", p->rel,
-			 b->slot && !p->significant ? "~" : slot);
+		render_cellf(pct, "%+.1f%%%s", p->rel, b->slot ? render_sig_mark(o, p) : "");
 	else
 		render_cellf(pct, "-%s", slot);
 }

@@ -61,6 +61,18 @@ static void csv_point(const struct results *r, unsigned v, unsigned row,
 	fprintf(f, "%s,", point_status_name(results_point(r, v, row)->status));
 }
 
+/* A run's rate in the unit of o; --unit ns: the ns one of its threads
+ * spent per operation (render.h, unit_point()). */
+static double csv_value(const struct results *r, const struct render_opts *o,
+			unsigned row, const struct run_sample *s, double k)
+{
+	double threads = s->nthreads ? s->nthreads : r->rows[row];
+
+	if (o->unit == UNIT_NS && !(r->row_desc && r->row_desc[row].metric))
+		return threads * 1e9 / s->ops_per_sec;
+	return s->ops_per_sec * k;
+}
+
 int render_csv(const struct results *r, const struct render_opts *o, FILE *f)
 {
 	double k = unit_scale(o->unit);
@@ -89,7 +101,7 @@ int render_csv(const struct results *r, const struct render_opts *o, FILE *f)
 				if (isfinite(s->window_s))
 					fprintf(f, "%.6f", s->window_s);
 				fprintf(f, ",%llu,%.3f,%.6f,%s\n", (unsigned long long)s->ops,
-					s->ops_per_sec, s->ops_per_sec * k, unit_name(o->unit));
+					s->ops_per_sec, csv_value(r, o, row, s, k), unit_name(o->unit));
 			}
 		}
 	return ferror(f) ? -1 : 0;

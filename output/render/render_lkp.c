@@ -15,7 +15,8 @@
  * the published blocks: the heading column is 16 wide (or the longest
  * name + 1), means are right-aligned within the block and a mean wider
  * than 8 characters borrows from the padding before it.  With marks on,
- * `?` (high CV) and `~` (not significant) follow the relative std.
+ * `?` (high CV) and `#` (significant) or `~` (not) follow the relative
+ * std.
  */
 #include <ctype.h>
 #include <math.h>
@@ -87,11 +88,11 @@ static void lkp_block(const struct results *r, const struct render_opts *o,
 		lkp_mean(r, o, v, row, buf, sizeof(buf));
 		fprintf(f, "%-*s%*s", (int)namew, r->variants[v].name, (int)numw, buf);
 		if (p->status == POINT_OK && isnan(p->sum.cv))
-			fprintf(f, "±-%s", o->marks && p->has_rel && !p->significant ? "~" : "");
+			fprintf(f, "±-%s", render_sig_mark(o, p));
 		else if (p->status == POINT_OK)
 			fprintf(f, "±%.2f%%%s%s", p->sum.cv * 100,
 				o->marks && p->high_cv ? "?" : "",
-				o->marks && p->has_rel && !p->significant ? "~" : "");
+				render_sig_mark(o, p));
 		if (p->status == POINT_OK && o->marks && p->lt_unfair)
 			fputc('^', f);
 		fputc('\n', f);

@@ -16,7 +16,8 @@
  * WORKLOAD.ROW_HEADING=N.UNIT, or the row's label.  The relative std is
  * shown from 2% up; values print as integers from 1000, with two
  * decimals below, in %.4g from 1e8.  With marks on, a change that is
- * not significant ends in `~` (inside its 11 columns).
+ * significant ends in `#`, one that is not in `~` (inside its 11
+ * columns).
  */
 #include <errno.h>
 #include <math.h>
@@ -81,8 +82,7 @@ static void column(const struct results *r, const struct render_opts *o,
 		return;
 	}
 	if (p->has_rel)
-		snprintf(ch, sizeof(ch), "%+.1f%%%s", p->rel,
-			 o->marks && !p->significant ? "~" : "");
+		snprintf(ch, sizeof(ch), "%+.1f%%%s", p->rel, render_sig_mark(o, p));
 	fprintf(f, "%11s%11s", ch, buf);
 	stddev(p, f);
 }

@@ -11,8 +11,8 @@
  * the table) and printed with three decimals; speedup = other /
  * baseline = 1 + rel/100, three decimals.  Each cell is its column's
  * widest entry plus two spaces.  With marks on, `?` follows a mean
- * whose CV is high, `~` a speedup that is not significant, `*` an
- * oversubscribed row.
+ * whose CV is high, `#` a speedup that is significant and `~` one that
+ * is not, `*` an oversubscribed row.
  */
 #include <errno.h>
 #include <math.h>
@@ -104,8 +104,7 @@ static void put_row(const struct results *r, const struct render_opts *o,
 			render_cellf(c[1 + i], "-");
 	}
 	if (p->has_rel)
-		render_cellf(c[3], "%.3f%s", 1 + p->rel / 100,
-			 o->marks && !p->significant ? "~" : "");
+		render_cellf(c[3], "%.3f%s", 1 + p->rel / 100, render_sig_mark(o, p));
 	else
 		render_cellf(c[3], "-");
 }

@@ -10,8 +10,8 @@
  *
  * Each cell is its column's widest entry plus two spaces; a variant's
  * heading spans its cells and widens the last one when it is longer.
- * With marks on: `?` after a std whose CV is high, `~` after a rel that
- * is not significant, `*` after an oversubscribed row, `!` after the
+ * With marks on: `?` after a std whose CV is high, `#` after a rel that
+ * is significant and `~` after one that is not, `*` after an oversubscribed row, `!` after the
  * mean of a point with runs flagged for noise (output/results/noise.h),
  * `^` after the mean of a point locktorture's max/2 > min rule calls
  * unfair (its `???`); explained once under the table.
@@ -42,25 +42,26 @@ static unsigned ncols_for(const struct results *r)
 }
 
 static void put_point(const struct results *r, const struct render_opts *o,
-		      const struct point *p, bool base, char *mean, char *std,
-		      char *rel)
+		      unsigned row, const struct point *p, bool base, char *mean,
+		      char *std, char *rel)
 {
-	double k = unit_scale(o->unit);
+	double m, s, rl;
 
 	switch (p->status) {
 	case POINT_OK:
-		snprintf(mean, CELL, "%.2f%s%s", p->sum.mean * k,
+		unit_point(r, o, row, p, &m, &s, &rl);
+		/* ns per operation to a tenth (a fast lock takes a few). */
+		snprintf(mean, CELL, "%.*f%s%s", o->unit == UNIT_NS ? 1 : 2, m,
 			 o->marks && p->noise.flagged ? "!" : "",
 			 o->marks && p->lt_unfair ? "^" : "");
 		/* One run has no spread: "-", never a reassuring 0.00. */
 		if (isnan(p->sum.std))
 			snprintf(std, CELL, "-");
 		else
-			snprintf(std, CELL, "%.2f%s", p->sum.std * k,
+			snprintf(std, CELL, "%.*f%s", o->unit == UNIT_NS ? 1 : 2, s,
 				 o->marks && p->high_cv ? "?" : "");
 		if (!base && p->has_rel)
-			snprintf(rel, CELL, "%+.0f%%%s", p->rel,
-				 o->marks && !p->significant ? "~" : "");
+			snprintf(rel, CELL, "%+.0f%%%s", rl, render_sig_mark(o, p));
 		else if (!base)
 			snprintf(rel, CELL, "-");
 		return;
@@ -80,7 +81,6 @@ static void put_point(const struct results *r, const struct render_opts *o,
 	snprintf(std, CELL, "-");
 	if (!base)
 		snprintf(rel, CELL, "-");
-	(void)r;
 }
 
 static void fill_grid(const struct results *r, const struct render_opts *o,
@@ -89,7 +89,8 @@ static void fill_grid(const struct results *r, const struct render_opts *o,
 	char buf[CELL];
 
 	snprintf(cell(g, 0, 0), CELL, "%s:", r->variant_heading);
-	snprintf(cell(g, 1, 0), CELL, "Statistic (%s):", unit_name(o->unit));
+	snprintf(cell(g, 1, 0), CELL, "Statistic (%s):",
+		 o->unit == UNIT_NS ? "ns/op per thread" : unit_name(o->unit));
 	snprintf(cell(g, 2, 0), CELL, "%s:", r->row_heading);
 	for (unsigned row = 0; row < r->nrows; row++) {
 		bool over = r->ncpus && r->rows[row] > r->ncpus;
@@ -108,7 +109,7 @@ static void fill_grid(const struct results *r, const struct render_opts *o,
 		if (!base)
 			snprintf(cell(g, 1, c + 2), CELL, "rel");
 		for (unsigned row = 0; row < r->nrows; row++)
-			put_point(r, o, results_point(r, v, row), base,
+			put_point(r, o, row, results_point(r, v, row), base,
 				  cell(g, 3 + row, c), cell(g, 3 + row, c + 1),
 				  base ? buf : cell(g, 3 + row, c + 2));
 		for (unsigned k = 0; k < (base ? 2u : 3u); k++)

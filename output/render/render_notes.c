@@ -1,0 +1,1103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The notes under the text tables (docs/formats.md, "Notes"): what each
+ * mark means, what went wrong, what to read the numbers with.  In full
+ * (-v, and every note of the --no-marks layouts) as they have always
+ * been printed; by default one line per kind of note, most important
+ * first, at most RENDER_NOTE_LINES lines.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+/* Append to a bounded line buffer. */
+static void __attribute__((format(printf, 3, 4)))
+line_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Why -r auto stopped at the first thread count that missed the target. */
+static const char *first_stop(const struct results *r)
+{
+	for (unsigned row = 0; r->noise.row_stop && row < r->nrows; row++)
+		for (unsigned v = 0; v < r->nvariants; v++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status == POINT_OK && !p->noise.reached)
+				return r->noise.row_stop[row] == ADAPT_BUDGET ?
+				       "the time budget ran out" :
+				       r->noise.row_stop[row] == ADAPT_MAX_RUNS ?
+				       "max runs reached" : "stopped early";
+		}
+	return "stopped early";
+}
+
+/* Append "(threads: ticket 1, 2; mcs 1)" for the points with want(p). */
+static void list_points(const struct results *r, char *line, size_t len,
+			bool (*want)(const struct point *))
+{
+	const char *vsep = "";
+	char row[64];
+
+	line_add(line, len, " (%s:", r->row_heading ? r->row_heading : "rows");
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *rsep = " ";
+		bool any = false;
+
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+
+			if (p->status != POINT_OK || !want(p))
+				continue;
+			if (!any)
+				line_add(line, len, "%s %s", vsep, r->variants[v].name);
+			/* \001: a space render_wrapped() never breaks at. */
+			line_add(line, len, "%s%s", any ? rsep : "\001",
+				 results_row_name(r, k, row, sizeof(row)));
+			any = true;
+			rsep = ", ";
+			vsep = ";";
+		}
+	}
+	line_add(line, len, ")");
+}
+
+static bool pt_flagged(const struct point *p)
+{
+	return p->noise.flagged > 0;
+}
+
+static bool pt_cs_off(const struct point *p)
+{
+	return p->noise.cs_off > 0;
+}
+
+static bool pt_not_reached(const struct point *p)
+{
+	return !p->noise.reached;
+}
+
+/* Do the compared files differ in a calibration (results.env_diffs)? */
+static bool calibration_differs(const struct results *r)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(r->env_diffs, i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "kind")) ?
+			    json_string_value(json_object_get(d, "kind")) : "", "calibration"))
+			return true;
+	return false;
+}
+
+/*
+ * What differs between the compared files' environments that changes
+ * the numbers, one line each (compare fills results.env_diffs); f NULL:
+ * only say whether there is any.
+ */
+static bool env_notes(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	size_t i;
+	json_t *d;
+
+	if (!o->marks || !json_array_size(r->env_diffs))
+		return false;
+	json_array_foreach(r->env_diffs, i, d)
+		if (f && json_is_string(json_object_get(d, "line")))
+			render_wrapped(f, json_string_value(json_object_get(d, "line")), 3);
+	return true;
+}
+
+/* "!  noisy: 2 of 6 runs flagged (placement changed 1, steal 1)". */
+static void noise_counts(const struct results *r, char *line, size_t len)
+{
+	static const char *const what[NOISE_NFLAGS] = {"placement changed", "steal",
+		"migrated", NULL, "core speed moved", "window stretched"};
+	const struct results_noise *rn = &r->noise;
+	const char *sep = "";
+
+	snprintf(line, len, "!  noisy: %u of %u run%s flagged (", rn->flagged,
+		 rn->runs, rn->runs == 1 ? "" : "s");
+	for (unsigned i = 0; i < NOISE_NFLAGS; i++)
+		if (what[i] && rn->by_flag[i])
+			line_add(line, len, "%s%s %u", sep, what[i], rn->by_flag[i]), sep = ", ";
+	line_add(line, len, ")");
+}
+
+/* The `!` note: how many runs were flagged for noise, for what, at
+ * which points, and what to do about it. */
+static void noise_flag_note(const struct results *r, FILE *f)
+{
+	const struct results_noise *rn = &r->noise;
+	char line[2048];
+
+	noise_counts(r, line, sizeof(line));
+	list_points(r, line, sizeof(line), pt_flagged);
+	if (rn->excluded)
+		line_add(line, sizeof(line), "; excluded from the statistics "
+			 "(--exclude-flagged)%s", rn->excluded < rn->flagged ?
+			 " where some run of the point was not flagged" : "");
+	else if (rn->opts.exclude_flagged)
+		line_add(line, sizeof(line), "; kept: every run of those points "
+			 "was flagged (-r auto adds rounds)");
+	else
+		line_add(line, sizeof(line), "; --exclude-flagged leaves them out "
+			 "of the statistics, -r auto adds rounds");
+	render_wrapped(f, line, 3);
+}
+
+/* How many measured points there are (*npts) and how many of them had
+ * section lengths off from the request (returned). */
+static unsigned cs_off_count(const struct results *r, unsigned *npts)
+{
+	unsigned noff = 0;
+
+	*npts = 0;
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		*npts += r->points[i].status == POINT_OK;
+		noff += r->points[i].status == POINT_OK && r->points[i].noise.cs_off;
+	}
+	return noff;
+}
+
+/* Section lengths off from --cs-ns/--ncs-ns: where, and why it may be. */
+static void cs_off_note(const struct results *r, FILE *f)
+{
+	unsigned npts, noff = cs_off_count(r, &npts);
+	char line[2048];
+
+	snprintf(line, sizeof(line), "section lengths off by more than %.0f%% "
+		 "from --cs-ns/--ncs-ns in %u of %u point%s", r->noise.opts.cs_tolerance * 100,
+		 noff, npts, npts == 1 ? "" : "s");
+	list_points(r, line, sizeof(line), pt_cs_off);
+	line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
+		 "workers, a loaded machine?); the lengths measured are in the "
+		 "JSON (runs[].cs_ns_actual_median, ncs_ns_actual_median)",
+		 calibration_differs(r) ? "the files' calibrations differ, see above; "
+		 "else " : "");
+	render_wrapped(f, line, 3);
+}
+
+/* -r auto: the points whose confidence interval missed the target. */
+static void ci_note(const struct results *r, FILE *f)
+{
+	char line[2048];
+
+	snprintf(line, sizeof(line), "95%% CI within %g%% of the mean not reached, "
+		 "%s", r->noise.opts.ci_target * 100, first_stop(r));
+	list_points(r, line, sizeof(line), pt_not_reached);
+	render_wrapped(f, line, 3);
+}
+
+/*
+ * The noise notes: `!` runs flagged for noise (which points, and what to
+ * do about it), section lengths off from the request, and with -r auto
+ * the points whose CI missed the target.  f NULL: only say (true/false)
+ * whether there is anything to print.
+ */
+bool render_noise_notes(const struct results *r, const struct render_opts *o,
+			FILE *f)
+{
+	const struct results_noise *rn = &r->noise;
+	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
+	unsigned npts;
+	bool off = o->marks && cs_off_count(r, &npts);
+
+	if (!f || !(flag || ad || off))
+		return flag || ad || off;
+	if (flag)
+		noise_flag_note(r, f);
+	if (off)
+		cs_off_note(r, f);
+	if (ad)
+		ci_note(r, f);
+	return true;
+}
+
+/*
+ * Headline workload metrics under a text format (with marks on), for
+ * the last row: p99 acquisition latency per variant, the share of
+ * handovers staying on the node when they did not all (more than one
+ * node), and what an rw throughput counts.  Nothing without them.
+ */
+/* Do the throughputs count reads and writes together (a point has both
+ * rates)?  Then a note says so: JSON has them apart. */
+static bool counts_reads(const struct results *r)
+{
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].status == POINT_OK && !isnan(r->points[i].read_rate))
+			return true;
+	return false;
+}
+
+/* Is there a headline metric for render_metrics() to print? */
+static bool render_has_metrics(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants && r->nrows; v++) {
+		const struct point *p = results_point(r, v, r->nrows - 1);
+
+		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
+					      (!isnan(p->hand_node) && p->hand_node < 1) ||
+					      (r->nperf && r->perf_named && p->perf_sum)))
+			return true;
+	}
+	return counts_reads(r);
+}
+
+/* --counters: each event per operation (mean over the runs) at `row`,
+ * one line per variant. */
+static void render_perf(const struct results *r, unsigned row, const char *at,
+			FILE *f)
+{
+	char line[2048];
+
+	for (unsigned v = 0; r->nperf && r->perf_named && v < r->nvariants; v++) {
+		const struct point *p = results_point(r, v, row);
+
+		if (p->status != POINT_OK || !p->perf_sum)
+			continue;
+		snprintf(line, sizeof(line), "per operation %s, %s:", at, r->variants[v].name);
+		for (unsigned e = 0; e < r->nperf; e++) {
+			double m = p->perf_sum[e].mean;
+
+			/* Three significant digits, without exponents for counts. */
+			line_add(line, sizeof(line), fabs(m) >= 100 ? "%s %s %.0f" : "%s %s %.3g",
+				 e ? "," : "", r->perf_names[e], m);
+		}
+		render_wrapped(f, line, 3);
+	}
+}
+
+static void render_metrics(const struct results *r, FILE *f)
+{
+	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
+	bool rw = counts_reads(r);
+	const char *sep;
+	char at[96], line[2048], t[32];
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const struct point *p = results_point(r, v, row);
+
+		nlat += p->status == POINT_OK && p->lat && p->lat->n;
+		nhand += p->status == POINT_OK && !isnan(p->hand_node) && p->hand_node < 1;
+	}
+	render_at_row(r, row, at, sizeof(at));
+	if (nlat) {
+		sep = "";
+		snprintf(line, sizeof(line), "p99 acquisition latency %s (sampled):", at);
+		for (unsigned v = 0; v < r->nvariants; v++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status == POINT_OK && p->lat && p->lat->n)
+				line_add(line, sizeof(line), "%s %s %s", sep, r->variants[v].name,
+					 render_ns((double)p->lat_p99, t, sizeof(t))), sep = ",";
+		}
+		render_wrapped(f, line, 3);
+	}
+	if (nhand) {
+		sep = "";
+		snprintf(line, sizeof(line), "handovers staying on the NUMA node %s:", at);
+		for (unsigned v = 0; v < r->nvariants; v++) {
+			const struct point *p = results_point(r, v, row);
+
+			if (p->status == POINT_OK && !isnan(p->hand_node))
+				line_add(line, sizeof(line), "%s %s %.0f%%", sep,
+					 r->variants[v].name, p->hand_node * 100), sep = ",";
+		}
+		render_wrapped(f, line, 3);
+	}
+	if (rw)
+		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
+	render_perf(r, row, at, f);
+}
+
+/* Kernel locktorture columns next to userspace ones (compare marks them). */
+static bool kernel_mixed(const struct results *r)
+{
+	bool k = false, u = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		k |= r->variants[v].kernel;
+		u |= !r->variants[v].kernel;
+	}
+	return k && u;
+}
+
+/*
+ * Columns that ran different worker loops (variants[].loop): a lock
+ * inlined into its loop against one called through the ops table (a
+ * plugin without LOCKBENCH_PLUGIN_LOOPS(), docs/locks.md).  With short
+ * sections the call is much of an operation.  Writes the note once to f
+ * (NULL: only says whether there is one); names the generic columns.
+ */
+static bool loop_note(const struct results *r, FILE *f)
+{
+	char line[1024];
+	size_t k = 0;
+	bool in = false, gen = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *l = r->variants[v].loop;
+
+		in |= l && !strcmp(l, "inline");
+		gen |= l && !strcmp(l, "generic");
+	}
+	if (!in || !gen || !f)
+		return in && gen;
+	k = (size_t)snprintf(line, sizeof(line), "loops differ: ");
+	for (unsigned v = 0; v < r->nvariants && k < sizeof(line); v++)
+		if (r->variants[v].loop && !strcmp(r->variants[v].loop, "generic"))
+			k += (size_t)snprintf(line + k, sizeof(line) - k, "%s, ",
+					      r->variants[v].name);
+	if (k < sizeof(line))
+		snprintf(line + k - 2, sizeof(line) - k + 2, " ran the generic worker "
+			 "loop (lock and unlock called through the ops table), the "
+			 "others the inline one; with short sections that alone "
+			 "costs throughput (a plugin gets the inline loop with "
+			 "LOCKBENCH_PLUGIN_LOOPS())");
+	render_wrapped(f, line, 3);
+	return true;
+}
+
+/* What the tests behind the `~` marks were, for the note. */
+static const char *sig_method_text(unsigned methods)
+{
+	if (methods == 1u << SIG_ROUNDS)
+		return "trimmed t on per-round ratios";
+	if (methods == 1u << SIG_INVOC_PAIRED)
+		return "trimmed t on per-invocation ratios";
+	if (methods == 1u << SIG_INVOC)
+		return "Welch t on invocation means";
+	if (methods == 1u << SIG_FLOOR)
+		return "Welch t on the runs, then the invocation floor";
+	return "trimmed t on rounds, or on invocations";
+}
+
+/* Does some variant have a geometric mean over 2 or more rows? */
+static bool has_geomean(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			return true;
+	return false;
+}
+
+/* "geometric mean over the rows, against BASE: a +1.2%, b -0.4%". */
+static void geomean_note(const struct results *r, FILE *f)
+{
+	char line[2048];
+	const char *sep = "";
+
+	if (r->base_of && r->variants[r->baseline].label)
+		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
+			 "rows, against the same lock under %s:",
+			 r->variants[r->baseline].label);
+	else
+		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
+			 "rows, against %s:", r->variants[r->baseline].name);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
+				 r->variants[v].name, r->variants[v].geo_rel), sep = ",";
+	render_wrapped(f, line, 3);
+}
+
+/* One note line, wrapped at RENDER_WRAP with later lines indented. */
+static void __attribute__((format(printf, 3, 4)))
+note(FILE *f, unsigned indent, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	render_wrapped(f, line, indent);
+}
+
+/* What the notes under a table have to say, from its points. */
+struct note_marks {
+	bool cv, ns, sig, over, missing, few, one_inv, unfair, floor;
+	unsigned failed, methods;
+};
+
+/* The `#` legend: a difference from the baseline that is significant
+ * (the test of the `~` note, Holm-adjusted). */
+static void sig_legend(const struct results *r, char *line, size_t len)
+{
+	const struct variant *bv = &r->variants[r->baseline];
+
+	if (r->base_of && bv->label)
+		snprintf(line, len, "#  significant difference from the same lock under %s",
+			 bv->label);
+	else
+		snprintf(line, len, "#  significant difference from %s", bv->name);
+	line_add(line, len, " (p < %.2f", r->alpha);
+	if (r->min_effect > 0)
+		line_add(line, len, ", at least %g%%", r->min_effect);
+	line_add(line, len, ")");
+}
+
+/* The `#` and `~` notes: what was tested, corrected how; what was not
+ * assessed. */
+static void sig_note(const struct results *r, FILE *f, const struct note_marks *m)
+{
+	const struct variant *bv = &r->variants[r->baseline];
+	unsigned methods = m->methods;
+	bool one_inv = m->one_inv, few = m->few;
+	char eff[64] = "";
+
+	char line[1024];
+
+	if (m->sig) {
+		sig_legend(r, line, sizeof(line));
+		render_wrapped(f, line, 3);
+	}
+	if (!m->ns)
+		return;
+	if (methods) {
+		if (r->min_effect > 0)
+			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
+		if (r->base_of && bv->label) {
+			note(f, 3, "~  difference from the same lock under %s not "
+			     "significant", bv->label);
+			note(f, 3, "   (p >= %.2f%s):", r->alpha, eff);
+		} else {
+			note(f, 3, "~  difference from %s not significant (p >= %.2f%s):",
+			     bv->name, r->alpha, eff);
+		}
+		note(f, 3, "   %s, Holm-adjusted over %u test%s",
+		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
+	}
+	if (one_inv)
+		fprintf(f, "%s one invocation per label: significance across processes\n"
+			"   cannot be assessed (compare 2 or more files per --label, or give\n"
+			"   an invocation floor: --floor, from `lockbench system check`)\n",
+			methods ? "  " : "~ ");
+	if (few)
+		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
+			methods || one_inv ? "  " : "~ ");
+}
+
+/*
+ * Imported locktorture columns: what each row's rate rests on, one line
+ * per column ("stock: 4: 1 run, 3 intervals; 8: 1 run, final totals
+ * over 30 s").  Returns whether there is anything to say.
+ */
+static bool lt_basis_line(const struct results *r, unsigned v, char *line, size_t len)
+{
+	char row[64];
+	size_t n = 0;
+
+	for (unsigned k = 0; r->variants[v].kernel && k < r->nrows; k++) {
+		unsigned runs, iv, tot;
+		double secs;
+
+		if (!results_lt_basis(results_point(r, v, k), &runs, &iv, &tot, &secs))
+			continue;
+		if (!n)
+			n = (size_t)snprintf(line, len, "%s: ", r->variants[v].name);
+		n = n < len ? n : len - 1;
+		n += (size_t)snprintf(line + n, len - n, "%s%s: %u run%s, ",
+				      n > strlen(r->variants[v].name) + 2 ? "; " : "",
+				      results_row_name(r, k, row, sizeof(row)), runs,
+				      runs == 1 ? "" : "s");
+		n = n < len ? n : len - 1;
+		n += (size_t)(tot ? snprintf(line + n, len - n, "final totals over %.0f s", secs) :
+				    snprintf(line + n, len - n, "%u interval%s", iv,
+					     iv == 1 ? "" : "s"));
+	}
+	return n;
+}
+
+static bool lt_basis_notes(const struct results *r, FILE *f)
+{
+	char line[1024];
+	bool any = false;
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		if (!lt_basis_line(r, v, line, sizeof(line)))
+			continue;
+		if (f && !any)
+			fprintf(f, "locktorture rates, per %s: from statistics intervals or "
+				"final totals\n", r->row_heading ? r->row_heading : "row");
+		if (f)
+			render_wrapped(f, line, 3);
+		any = true;
+	}
+	return any;
+}
+
+/* The invocation floor used, and where it came from. */
+static void floor_note(const struct results *r, FILE *f)
+{
+	const json_t *fl = r->inv_floor;
+	const char *src = json_string_value(json_object_get(fl, "source"));
+	const char *file = json_string_value(json_object_get(fl, "file"));
+	const char *from = json_string_value(json_object_get(fl, "from"));
+	const json_t *ninv = json_object_get(fl, "invocations");
+	char line[2048];
+
+	snprintf(line, sizeof(line), "invocation floor %.3g%% (%s", r->floor_pct,
+		 src ? src : "given");
+	if (json_is_integer(ninv))
+		line_add(line, sizeof(line), ", %lld invocations",
+			 (long long)json_integer_value(ninv));
+	if (file)
+		line_add(line, sizeof(line), ", %s", file);
+	if (from)
+		line_add(line, sizeof(line), ", recorded in %s", from);
+	line_add(line, sizeof(line), "): with one invocation a side a difference is "
+		 "significant only if the runs' test says so and it exceeds the floor");
+	render_wrapped(f, line, 3);
+}
+
+/* The smallest difference the invocation-level tests could detect. */
+static void mde_note(const struct results *r, FILE *f)
+{
+	char line[512], range[64];
+
+	if (r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
+		snprintf(range, sizeof(range), "%.1f%% to %.1f%% over %u points",
+			 r->mde_min, r->mde_max, r->mde_n);
+	else
+		snprintf(range, sizeof(range), "%.1f%%", r->mde_max);
+	snprintf(line, sizeof(line), "smallest difference this comparison could detect: "
+		 "%s (%.0f%% power, two-sided %g, from the variances between "
+		 "invocations and between runs)", range, RESULTS_MDE_POWER * 100, r->alpha);
+	render_wrapped(f, line, 3);
+}
+
+static void note_marks(const struct results *r, const struct render_opts *o,
+		       struct note_marks *m)
+{
+	*m = (struct note_marks){0};
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		const struct point *p = &r->points[i];
+		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
+
+		m->cv |= p->status == POINT_OK && p->high_cv;
+		m->unfair |= p->status == POINT_OK && p->lt_unfair;
+		m->ns |= cmp;
+		m->sig |= p->status == POINT_OK && p->has_rel && p->significant;
+		if (cmp && p->test.valid)
+			m->methods |= 1u << p->method;
+		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
+		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
+		m->few |= cmp && p->method == SIG_TOO_FEW;
+		m->missing |= p->status == POINT_MISSING;
+		m->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
+			     p->status == POINT_ERROR;
+	}
+	for (unsigned k = 0; k < r->nrows; k++)
+		m->over |= render_oversubscribed(r, k);
+	if (!o->marks)
+		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor = false;
+}
+
+/* One line per point that failed, with its error. */
+static void failed_notes(const struct results *r, FILE *f)
+{
+	char row[64], line[1024];
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].status >= POINT_FAILED && r->points[i].error) {
+			snprintf(line, sizeof(line), "%s %s: %s", r->variants[i / r->nrows].name,
+				 results_row_name(r, i % r->nrows, row, sizeof(row)),
+				 r->points[i].error);
+			render_wrapped(f, line, 3);
+		}
+}
+
+/* The notes of one table, and what its points call for. */
+struct notes {
+	const struct results *r;
+	const struct render_opts *o;
+	struct note_marks m;
+};
+
+static void cv_note(const struct notes *n, FILE *f)
+{
+	fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
+		n->r->cv_flag * 100);
+}
+
+static void over_note(const struct notes *n, FILE *f)
+{
+	fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", n->r->ncpus);
+}
+
+static void unfair_note(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
+		       "the operations of the least busy (locktorture's \?\?\?)", 3);
+}
+
+static void missing_note(const struct notes *n, FILE *f)
+{
+	if (n->m.missing && !n->r->incomplete)
+		fprintf(f, "-  not measured in that run\n");
+	if (n->r->incomplete)
+		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+}
+
+static void kernel_note(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
+		       "its own delays), next to lockbench's userspace torture "
+		       "workload: two different measurements side by side, not one", 4);
+}
+
+/* `#`, `~`, the invocation floor and the smallest detectable change. */
+static void sig_notes(const struct notes *n, FILE *f)
+{
+	if (n->m.ns || n->m.sig)
+		sig_note(n->r, f, &n->m);
+	if (n->m.floor)
+		floor_note(n->r, f);
+	if (n->o->marks && n->r->mde_n)
+		mde_note(n->r, f);
+}
+
+/* Is there a note to print under the table at all? */
+static bool any_note(const struct notes *n)
+{
+	const struct results *r = n->r;
+	const struct render_opts *o = n->o;
+	const struct note_marks *m = &n->m;
+
+	return m->cv || m->ns || m->sig || m->over || m->missing || m->unfair || m->failed ||
+	       r->incomplete || m->floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
+	       loop_note(r, NULL) ||
+	       (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
+			     lt_basis_notes(r, NULL))) ||
+	       render_noise_notes(r, o, NULL) ||
+	       (o->verbose && json_is_object(json_object_get(r->machine, "environment")));
+}
+
+/* Every note in full, in the order they have always been printed. */
+static void notes_full(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	const struct render_opts *o = n->o;
+
+	if (any_note(n))
+		fputc('\n', f);
+	env_notes(r, o, f);
+	render_noise_notes(r, o, f);
+	loop_note(r, f);
+	if (n->m.cv)
+		cv_note(n, f);
+	sig_notes(n, f);
+	if (o->marks && has_geomean(r))
+		geomean_note(r, f);
+	if (n->m.over)
+		over_note(n, f);
+	if (n->m.unfair)
+		unfair_note(n, f);
+	failed_notes(r, f);
+	missing_note(n, f);
+	if (o->marks)
+		lt_basis_notes(r, f);
+	if (kernel_mixed(r))
+		kernel_note(n, f);
+	if (o->marks && r->nrows && r->nvariants)
+		render_metrics(r, f);
+	if (o->verbose)
+		render_machine_summary(r->machine, f);
+}
+
+/*
+ * The first note of text (up to the next line that does not start
+ * with a space) on one line of at most RENDER_BRIEF columns: its
+ * wrapped lines joined, and when it is longer, cut after a word with
+ * " ..." (-v prints it whole).
+ */
+static void one_line(const char *text, FILE *f)
+{
+	char line[RENDER_BRIEF + 1];
+	size_t k = 0, cut;
+	bool more = false;
+
+	for (const char *t = text; *t && !more; t++) {
+		if (*t == '\n' && t[1] != ' ')
+			break;
+		if (*t == '\n')
+			t += strspn(t + 1, " ");
+		if (k == RENDER_BRIEF)
+			more = true;
+		else
+			line[k++] = *t == '\n' ? ' ' : *t;
+	}
+	line[k] = 0;
+	if (more) {
+		/* Room for " ...": cut at the last space before it. */
+		line[RENDER_BRIEF - 4] = 0;
+		cut = strrchr(line, ' ') ? (size_t)(strrchr(line, ' ') - line) : RENDER_BRIEF - 4;
+		while (cut && line[cut - 1] == ' ')
+			cut--;
+		snprintf(line + cut, sizeof(line) - cut, " ...");
+	}
+	fprintf(f, "%s\n", line);
+}
+
+/* The first note full() prints, on one line (one_line()). */
+static void brief_of(const struct notes *n, void (*full)(const struct notes *, FILE *),
+		     FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		/* Out of memory: the note in full rather than none. */
+		full(n, f);
+		return;
+	}
+	full(n, m);
+	if (fclose(m) || !buf) {
+		free(buf);
+		full(n, f);
+		return;
+	}
+	one_line(buf, f);
+	free(buf);
+}
+
+/* FAILED (HUNG, ERROR): every point that did not run through, and the
+ * first one's error. */
+static void failed_brief(const struct notes *n, FILE *f)
+{
+	static const char *const word[] = {[POINT_FAILED] = "FAILED",
+		[POINT_HUNG] = "HUNG", [POINT_ERROR] = "ERROR"};
+	const struct results *r = n->r;
+	const char *err = NULL, *what = NULL, *vsep = "";
+	char pts[1024] = "", text[2048], row[64];
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *rsep = " ";
+
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+
+			if (p->status < POINT_FAILED)
+				continue;
+			what = what ? what : word[p->status];
+			err = err ? err : p->error;
+			if (*rsep == ' ')
+				line_add(pts, sizeof(pts), "%s %s", vsep, r->variants[v].name);
+			line_add(pts, sizeof(pts), "%s%s", rsep,
+				 results_row_name(r, k, row, sizeof(row)));
+			rsep = ", ";
+			vsep = ";";
+		}
+	}
+	snprintf(text, sizeof(text), "%s%s%s%s", what ? what : "FAILED", pts, err ? ": " : "",
+		 err ? err : "");
+	one_line(text, f);
+}
+
+/* `#` and `~` on one line: what they mean, against what; else the
+ * first significance note. */
+static void sig_brief(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	const struct variant *bv = &r->variants[r->baseline];
+	char line[1024], p[64], what[512];
+
+	snprintf(p, sizeof(p), "p %s %.2f", n->m.sig ? "<" : ">=", r->alpha);
+	if (r->min_effect > 0)
+		line_add(p, sizeof(p), n->m.sig ? ", at least %g%%" : " or below %g%%",
+			 r->min_effect);
+	if (r->base_of && bv->label)
+		snprintf(what, sizeof(what), "the same lock under %s", bv->label);
+	else
+		snprintf(what, sizeof(what), "%s", bv->name);
+	if (n->m.sig && n->m.ns)
+		snprintf(line, sizeof(line), "#  significant, ~  not (%s) against %s", p, what);
+	else if (n->m.sig)
+		snprintf(line, sizeof(line), "#  significant (%s) against %s", p, what);
+	else if (n->m.methods)
+		snprintf(line, sizeof(line), "~  not significant (%s) against %s", p, what);
+	else if (n->m.one_inv)
+		snprintf(line, sizeof(line), "~  one invocation per label: significance "
+			 "cannot be assessed");
+	else if (n->m.few)
+		snprintf(line, sizeof(line), "~  a test needs 2 or more rounds (or "
+			 "invocations) per point");
+	else {
+		brief_of(n, sig_notes, f);
+		return;
+	}
+	one_line(line, f);
+}
+
+/* The geometric means themselves (-v: against what). */
+static void geo_brief(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	char line[2048];
+	const char *sep = " ";
+
+	snprintf(line, sizeof(line), "geometric mean over the rows%s:",
+		 n->o->unit == UNIT_NS ? " (throughput)" : "");
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			line_add(line, sizeof(line), "%s%s %+.1f%%", sep, r->variants[v].name,
+				 r->variants[v].geo_rel), sep = ", ";
+	one_line(line, f);
+}
+
+/* `!`: how many runs, flagged for what (-v: where, and the remedies). */
+static void noise_brief(const struct notes *n, FILE *f)
+{
+	char line[1024];
+
+	noise_counts(n->r, line, sizeof(line));
+	one_line(line, f);
+}
+
+/* Section lengths: in how many points (-v: which, and why). */
+static void cs_off_brief(const struct notes *n, FILE *f)
+{
+	unsigned npts, noff = cs_off_count(n->r, &npts);
+	char line[256];
+
+	snprintf(line, sizeof(line), "section lengths off by >%.0f%% from "
+		 "--cs-ns/--ncs-ns in %u of %u point%s", n->r->noise.opts.cs_tolerance * 100,
+		 noff, npts, npts == 1 ? "" : "s");
+	one_line(line, f);
+}
+
+/* The first imported column's basis: "locktorture rates: stock: 4: 1
+ * run, 3 intervals". */
+static void lt_brief(const struct notes *n, FILE *f)
+{
+	char line[1024], text[1100];
+
+	for (unsigned v = 0; v < n->r->nvariants; v++)
+		if (lt_basis_line(n->r, v, line, sizeof(line))) {
+			snprintf(text, sizeof(text), "locktorture rates: %s", line);
+			one_line(text, f);
+			return;
+		}
+}
+
+static bool has_failed(const struct notes *n)
+{
+	return n->m.failed;
+}
+
+static bool has_over(const struct notes *n)
+{
+	return n->m.over;
+}
+
+static bool has_cv(const struct notes *n)
+{
+	return n->m.cv;
+}
+
+static bool has_unfair(const struct notes *n)
+{
+	return n->m.unfair;
+}
+
+static bool has_kernel(const struct notes *n)
+{
+	return kernel_mixed(n->r);
+}
+
+static bool has_env(const struct notes *n)
+{
+	return env_notes(n->r, n->o, NULL);
+}
+
+static bool has_loops(const struct notes *n)
+{
+	return loop_note(n->r, NULL);
+}
+
+static bool has_geo(const struct notes *n)
+{
+	return has_geomean(n->r);
+}
+
+static bool has_lt(const struct notes *n)
+{
+	return lt_basis_notes(n->r, NULL);
+}
+
+
+static bool has_sig(const struct notes *n)
+{
+	return n->m.ns || n->m.sig || n->m.floor || n->r->mde_n;
+}
+
+static bool has_noise(const struct notes *n)
+{
+	return n->r->noise.flagged;
+}
+
+static bool has_cs_off(const struct notes *n)
+{
+	unsigned npts;
+
+	return cs_off_count(n->r, &npts);
+}
+
+static bool has_missing(const struct notes *n)
+{
+	return n->m.missing || n->r->incomplete;
+}
+
+static bool has_ci(const struct notes *n)
+{
+	return n->r->noise.opts.adaptive && n->r->noise.not_reached;
+}
+
+static bool has_metrics(const struct notes *n)
+{
+	return n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
+}
+
+static void failed_full(const struct notes *n, FILE *f)
+{
+	failed_notes(n->r, f);
+}
+
+static void noise_full(const struct notes *n, FILE *f)
+{
+	noise_flag_note(n->r, f);
+}
+
+static void cs_off_full(const struct notes *n, FILE *f)
+{
+	cs_off_note(n->r, f);
+}
+
+static void env_full(const struct notes *n, FILE *f)
+{
+	env_notes(n->r, n->o, f);
+}
+
+static void ci_full(const struct notes *n, FILE *f)
+{
+	ci_note(n->r, f);
+}
+
+static void loops_full(const struct notes *n, FILE *f)
+{
+	loop_note(n->r, f);
+}
+
+static void geo_full(const struct notes *n, FILE *f)
+{
+	geomean_note(n->r, f);
+}
+
+static void lt_full(const struct notes *n, FILE *f)
+{
+	lt_basis_notes(n->r, f);
+}
+
+static void metrics_full(const struct notes *n, FILE *f)
+{
+	render_metrics(n->r, f);
+}
+
+
+/*
+ * The kinds of note, most important first (docs/formats.md, "Notes"):
+ * the order of the brief notes, and the ones cut when there are more
+ * than fit.  A failed lock comes first and is never cut.
+ */
+static const struct note_kind {
+	const char *name;        /* in the line that counts the notes cut */
+	bool (*has)(const struct notes *n);
+	void (*full)(const struct notes *n, FILE *f);
+	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
+} kinds[] = {
+	{"FAILED", has_failed, failed_full, failed_brief},
+	{"*", has_over, over_note, NULL},
+	{"# ~", has_sig, sig_notes, sig_brief},
+	{"!", has_noise, noise_full, noise_brief},
+	{"section lengths", has_cs_off, cs_off_full, cs_off_brief},
+	{"?", has_cv, cv_note, NULL},
+	{"^", has_unfair, unfair_note, NULL},
+	{"-", has_missing, missing_note, NULL},
+	{"environments", has_env, env_full, NULL},
+	{"CI target", has_ci, ci_full, NULL},
+	{"loops", has_loops, loops_full, NULL},
+	{"[k]", has_kernel, kernel_note, NULL},
+	{"geometric mean", has_geo, geo_full, geo_brief},
+	{"locktorture rates", has_lt, lt_full, lt_brief},
+	{"workload metrics", has_metrics, metrics_full, NULL},
+};
+#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+/* "N more notes (-v prints them all): ?, ^", on one line. */
+static void more_line(const unsigned *have, unsigned from, unsigned nh, FILE *f)
+{
+	char line[1024];
+	const char *sep = ": ";
+
+	snprintf(line, sizeof(line), "%u more note%s (-v prints them all)", nh - from,
+		 nh - from == 1 ? "" : "s");
+	for (unsigned i = from; i < nh; i++, sep = ", ")
+		line_add(line, sizeof(line), "%s%s", sep, kinds[have[i]].name);
+	one_line(line, f);
+}
+
+/*
+ * One line per kind of note, most important first, at most
+ * RENDER_NOTE_LINES lines: when there are more kinds, the last line
+ * counts the ones left out and names them.
+ */
+static void notes_brief(const struct notes *n, FILE *f)
+{
+	unsigned have[NKINDS], nh = 0, shown;
+
+	for (unsigned k = 0; k < NKINDS; k++)
+		if (kinds[k].has(n))
+			have[nh++] = k;
+	if (!nh)
+		return;
+	fputc('\n', f);
+	shown = nh <= RENDER_NOTE_LINES ? nh : RENDER_NOTE_LINES - 1;
+	for (unsigned i = 0; i < shown; i++) {
+		const struct note_kind *k = &kinds[have[i]];
+
+		if (k->brief)
+			k->brief(n, f);
+		else
+			brief_of(n, k->full, f);
+	}
+	if (shown < nh)
+		more_line(have, shown, nh, f);
+}
+
+void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
+{
+	struct notes n = {.r = r, .o = o};
+
+	note_marks(r, o, &n.m);
+	if (!o->marks || o->verbose)
+		notes_full(&n, f);
+	else
+		notes_brief(&n, f);
+}
