@@ -79,6 +79,18 @@ build/provenance.stamp: FORCE
 	@echo '$(GIT_REV) $(CFLAGS)' | cmp -s - $@ 2>/dev/null || echo '$(GIT_REV) $(CFLAGS)' >$@
 FORCE:
 
+# The tests call python3 several hundred times.  Behind a version
+# manager's shim (pyenv's costs ~0.4 s a call) that is minutes of a test
+# run: the checks get the interpreter the shim resolves to, first on
+# their PATH (build/pybin/python3, a link to it).
+PYTHON_REAL := $(shell python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+ifneq ($(PYTHON_REAL),)
+export PATH := $(CURDIR)/build/pybin:$(PATH)
+build/pybin/python3: FORCE
+	@mkdir -p $(@D) && ln -sfn $(PYTHON_REAL) $@
+endif
+PYBIN := $(if $(PYTHON_REAL),build/pybin/python3)
+
 .PHONY: FORCE all test test-builds unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks report fuzz fuzz-ltlog
 
 all: lockbench
@@ -131,7 +143,7 @@ unit-%: $(foreach t,$(TESTS),build/%/tests/$(t)) | examples
 unit: unit-release
 	tests/disasm_wait.sh native build/$(KERNEL_EXAMPLE).so
 
-e2e: lockbench
+e2e: lockbench | $(PYBIN)
 	tests/e2e.sh ./lockbench
 	tests/e2e_machine.sh ./lockbench
 	tests/e2e_syscheck.sh ./lockbench
@@ -155,7 +167,7 @@ e2e: lockbench
 	tests/e2e_fleet.sh ./lockbench
 	tests/e2e_report.sh ./lockbench
 
-asan: build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
+asan: $(PYBIN) build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
 		ASAN_OPTIONS=detect_leaks=1 build/asan/tests/$$t; done
 	LB_E2E_QUICK=1 tests/e2e.sh build/asan/lockbench
@@ -270,7 +282,7 @@ insn: lockbench
 
 # The include arrows of docs/architecture.md (and a negative check that
 # the checker catches planted bad includes).
-check-includes:
+check-includes: $(PYBIN)
 	tests/check_includes.sh
 
 # No function of the tree (tests apart) longer than 60 lines.
@@ -281,7 +293,7 @@ check-funclen:
 # then runs the checks one after the other (several of them spin
 # threads on every CPU: run side by side they would starve each other).
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-TEST_BUILDS := lockbench examples \
+TEST_BUILDS := $(PYBIN) lockbench examples \
 	$(foreach f,release asan,$(foreach t,$(TESTS),build/$(f)/tests/$(t))) \
 	build/asan/lockbench build/tsan/tests/test_locks build/tsan/tests/test_kernel_h \
 	build/tsan/$(KERNEL_EXAMPLE).so

@@ -38,111 +38,105 @@
 # test may include whatever it tests.
 set -u
 
-# part_of PATH: the part a file (path relative to the tree) belongs to.
-part_of() {
-	case $1 in
-	locks/lockbench/*) echo public ;;
-	# SHA-256 is a leaf the plugin loader and the kernel tree builder share.
-	locks/sha256.[ch]) echo hash ;;
-	locks/*) echo locks ;;
-	topology/*) echo topology ;;
-	output/results/*) echo results ;;
-	output/render/*) echo render ;;
-	workloads/*) echo workloads ;;
-	# The kernel compatibility layer is compiled into plugins, not into
-	# lockbench: it may use the installed headers only.
-	kernel/compat/*) echo plugin ;;
-	kernel/*) echo kernel ;;
-	cli/* | main.c) echo cli ;;
-	# output/ itself holds only its two layers.
-	output/*) echo stray ;;
-	examples/* | tests/plugins/*) echo plugin ;;
-	*) echo other ;;
-	esac
-}
-
-# allowed FROM TO: may part FROM include a file of part TO?
-allowed() {
-	local from=$1 to=$2
-	[ "$from" = "$to" ] && return 0
-	case $from:$to in
-	locks:public | public:public | locks:hash | kernel:hash) return 0 ;;
-	render:results) return 0 ;;
-	workloads:locks | workloads:public | workloads:topology | workloads:results) return 0 ;;
-	kernel:topology | kernel:results) return 0 ;;
-	cli:*) return 0 ;;
-	plugin:public) return 0 ;;
-	esac
-	return 1
-}
-
-# below_results FILE TARGET: inside the results model, noise.* and
-# stats.* sit below results.h: true when FILE breaks that.
-below_results() {
-	case $1 in
-	output/results/noise.[ch] | output/results/stats.[ch])
-		[ "$2" = output/results/results.h ] ;;
-	*) return 1 ;;
-	esac
-}
-
 # check_tree DIR: print one line per forbidden or unresolved include;
-# exit 1 when there is any, else 0.
+# exit 1 when there is any, else 0.  (Python: the shell version forked
+# a few processes per include and took half a minute.)
 check_tree() {
-	local root=$1 incdirs f dir line inc kind target part tpart bad=0 n=0
-	incdirs=$(sed -n 's/^CPPFLAGS[^=]*=//p' "$root/Makefile" |
-		grep -o -- '-I[^ ]*' | sed 's/^-I//')
-	cd "$root" || return 2
-	while IFS= read -r f; do
-		part=$(part_of "$f")
-		[ "$part" = other ] && continue
-		if [ "$part" = stray ]; then
-			echo "$f: output/ holds only output/results/ and output/render/"
-			bad=1
-			continue
-		fi
-		dir=$(dirname "$f")
-		while IFS= read -r line; do
-			n=$((n + 1))
-			line=${line#'#include '}
-			kind=${line:0:1}
-			inc=${line:1}
-			inc=${inc%%[\">]*}
-			target=
-			if [ "$kind" = '"' ] && [ -e "$dir/$inc" ]; then
-				target=$(realpath -m --relative-to=. "$dir/$inc")
-			else
-				for d in $incdirs; do
-					if [ -e "$d/$inc" ]; then
-						target=$(realpath -m --relative-to=. "$d/$inc")
-						break
-					fi
-				done
-			fi
-			if [ -z "$target" ]; then
-				if [ "$kind" = '"' ]; then
-					echo "$f: #include \"$inc\" resolves to no file"
-					bad=1
-				fi
-				continue
-			fi
-			tpart=$(part_of "$target")
-			if ! allowed "$part" "$tpart"; then
-				echo "$f: $part may not include $target ($tpart)"
-				bad=1
-			elif below_results "$f" "$target"; then
-				echo "$f: the noise data and statistics may not include $target (results.h uses them, not the other way round)"
-				bad=1
-			fi
-		done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' "$f" |
-			sed 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*/#include /')
-	done < <(find . \( -name '*.c' -o -name '*.h' -o -name '*.def' \) \
-		-not -path './build/*' -not -path './.git/*' | sed 's|^\./||' | sort)
-	if [ "$n" -eq 0 ]; then
-		echo "$root: no #include lines found: not a lockbench tree?"
-		return 1
-	fi
-	return $bad
+	python3 - "$1" <<'PY'
+import os, re, sys
+
+root = sys.argv[1]
+
+def part_of(f):
+    """The part a file (path relative to the tree) belongs to."""
+    if f.startswith("locks/lockbench/"):
+        return "public"
+    # SHA-256 is a leaf the plugin loader and the kernel tree builder share.
+    if re.fullmatch(r"locks/sha256\.[ch]", f):
+        return "hash"
+    for prefix, part in (("locks/", "locks"), ("topology/", "topology"),
+                         ("output/results/", "results"), ("output/render/", "render"),
+                         ("workloads/", "workloads"),
+                         # The kernel compatibility layer is compiled into
+                         # plugins, not into lockbench: installed headers only.
+                         ("kernel/compat/", "plugin"), ("kernel/", "kernel"),
+                         ("cli/", "cli"),
+                         # output/ itself holds only its two layers.
+                         ("output/", "stray"),
+                         ("examples/", "plugin"), ("tests/plugins/", "plugin")):
+        if f.startswith(prefix):
+            return part
+    return "cli" if f == "main.c" else "other"
+
+ALLOWED = {("locks", "public"), ("public", "public"), ("locks", "hash"),
+           ("kernel", "hash"), ("render", "results"), ("workloads", "locks"),
+           ("workloads", "public"), ("workloads", "topology"),
+           ("workloads", "results"), ("kernel", "topology"), ("kernel", "results"),
+           ("plugin", "public")}
+
+def allowed(frm, to):
+    return frm == to or frm == "cli" or (frm, to) in ALLOWED
+
+def below_results(f, target):
+    """Inside the results model, noise.* and stats.* sit below results.h."""
+    return (re.fullmatch(r"output/results/(noise|stats)\.[ch]", f) is not None
+            and target == "output/results/results.h")
+
+os.chdir(root)
+incdirs = []
+for line in open("Makefile"):
+    m = re.match(r"^CPPFLAGS[^=]*=(.*)", line)
+    if m:
+        incdirs += re.findall(r"-I(\S+)", m.group(1))
+files = []
+for d, subdirs, names in os.walk("."):
+    rel = os.path.relpath(d)
+    if rel == "build" or rel.startswith("build/") or rel == ".git" or rel.startswith(".git/"):
+        subdirs[:] = []
+        continue
+    files += [os.path.normpath(os.path.join(rel, n)) for n in names
+              if n.endswith((".c", ".h", ".def"))]
+directive = re.compile(r'^\s*#\s*include\s*(["<])([^">]*)')
+bad, n = False, 0
+for f in sorted(files):
+    part = part_of(f)
+    if part == "other":
+        continue
+    if part == "stray":
+        print(f + ": output/ holds only output/results/ and output/render/")
+        bad = True
+        continue
+    for line in open(f, errors="replace"):
+        m = directive.match(line)
+        if not m:
+            continue
+        n += 1
+        kind, inc = m.groups()
+        target = None
+        cands = ([os.path.join(os.path.dirname(f), inc)] if kind == '"' else []) + \
+            [os.path.join(d, inc) for d in incdirs]
+        for c in cands:
+            if os.path.exists(c):
+                target = os.path.relpath(os.path.realpath(c))
+                break
+        if target is None:
+            if kind == '"':
+                print(f'{f}: #include "{inc}" resolves to no file')
+                bad = True
+            continue
+        tpart = part_of(target)
+        if not allowed(part, tpart):
+            print(f"{f}: {part} may not include {target} ({tpart})")
+            bad = True
+        elif below_results(f, target):
+            print(f"{f}: the noise data and statistics may not include {target} "
+                  "(results.h uses them, not the other way round)")
+            bad = True
+if n == 0:
+    print(f"{root}: no #include lines found: not a lockbench tree?")
+    sys.exit(1)
+sys.exit(1 if bad else 0)
+PY
 }
 
 if [ "${1:-}" = --tree ]; then
@@ -165,11 +159,11 @@ fi
 
 # ---- negative checks: a small tree with every part, clean, then one
 # planted bad include at a time; the checker must name it and fail. ----
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tmp=$work/tree
 mk() { mkdir -p "$(dirname "$tmp/$1")" && printf '%s\n' "$2" >"$tmp/$1"; }
-clean_tree() {
-	rm -rf "${tmp:?}"/*
+make_template() {
 	mk Makefile 'CPPFLAGS   += -DX -Ilocks -Ioutput/results -Ioutput/render'
 	mk locks/lockbench/lock.h '/* public */'
 	mk locks/mcs.h '#include "lockbench/lock.h"'
@@ -195,6 +189,13 @@ clean_tree() {
 #include "../workloads/runner.c"'
 	mk main.c '#include "cli/run.c"'
 	mk examples/plugin.c '#include <lockbench/lock.h>'
+}
+# clean_tree: $tmp becomes the template tree (made once, copied).
+tmp_tpl=$work/tpl
+make_template
+mv "$tmp" "$tmp_tpl"
+clean_tree() {
+	rm -rf "${tmp:?}" && cp -a "$tmp_tpl" "$tmp"
 }
 
 clean_tree

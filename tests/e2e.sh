@@ -235,10 +235,16 @@ if [ -z "${LB_E2E_QUICK:-}" ]; then
 fi
 
 # SIGINT mid-sweep: completed points are written, JSON valid and marked.
-"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.1 -d 0.3 -q -f json \
+# The signal waits for the second run's progress line (a fixed sleep
+# missed the first run on a slow or loaded machine, e.g. under ASan).
+"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.1 -d 0.3 -f json \
 	-o "$OUT/int.json" >"$OUT/int.out" 2>"$OUT/int.err" &
 pid=$!
-sleep 1.5
+for _ in $(seq 1 3000); do
+	grep -q "^lockbench: \[1/" "$OUT/int.err" 2>/dev/null && break
+	sleep 0.01
+done
+sleep 0.2
 kill -INT $pid
 wait $pid
 rc=$?
