@@ -83,7 +83,9 @@ FORCE:
 # manager's shim (pyenv's costs ~0.4 s a call) that is minutes of a test
 # run: the checks get the interpreter the shim resolves to, first on
 # their PATH (build/pybin/python3, a link to it).
-PYTHON_REAL := $(shell python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+# (Resolved to the file itself: a make run from a check already has
+# build/pybin first on PATH.)
+PYTHON_REAL := $(shell python3 -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null)
 ifneq ($(PYTHON_REAL),)
 export PATH := $(CURDIR)/build/pybin:$(PATH)
 build/pybin/python3: FORCE
