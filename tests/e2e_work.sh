@@ -126,9 +126,12 @@ for p in d["points"]:
 # --resume: interrupt a sweep, continue it; kept runs stay as they were.
 BASE=(-l tas,ticket -t 1,2 --warmup 0.1 -d 0.25 --stat-interval 0.25 --no-tune -q -f json --seed 11)
 RES=("${BASE[@]}" -r 3)
-"${SIGDFL[@]}" "$BIN" "${RES[@]}" -o "$OUT/res.json" >/dev/null 2>&1 &
+# (without -q: the signal waits for the second run's progress line, as
+# start-up time varies with the machine's load)
+"${SIGDFL[@]}" "$BIN" "${RES[@]/#-q/--no-tune}" -o "$OUT/res.json" >/dev/null 2>"$OUT/res.err" &
 pid=$!
-sleep 1.4
+for _ in $(seq 3000); do grep -q "^lockbench: \[1/" "$OUT/res.err" 2>/dev/null && break; sleep 0.01; done
+sleep 0.2
 kill -INT $pid
 wait $pid
 [ $? -eq 1 ] && ok || bad "interrupted sweep exit"
