@@ -240,10 +240,7 @@ fi
 "${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.1 -d 0.3 -f json \
 	-o "$OUT/int.json" >"$OUT/int.out" 2>"$OUT/int.err" &
 pid=$!
-for _ in $(seq 1 3000); do
-	grep -q "^lockbench: \[1/" "$OUT/int.err" 2>/dev/null && break
-	sleep 0.01
-done
+until_stderr "$OUT/int.err" "^lockbench: \[1/" || bad "SIGINT: the second run never started"
 sleep 0.2
 kill -INT $pid
 wait $pid

@@ -314,13 +314,6 @@ done
 # short, the completed points written (table and JSON), exit 1 (or 128
 # + the signal when it took the second).
 plugin tests/plugins/deadlock.c deadlock
-until_stderr() {	# until_stderr FILE PATTERN: wait (20 s at most) for PATTERN
-	for _ in $(seq 200); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 for s in INT TERM; do
 	fresh_tree
 	rm -f "$OUT/two.json"

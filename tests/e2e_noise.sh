@@ -197,10 +197,7 @@ done
 "$BIN" -l tas -t 1 -r 3 --warmup 0.05 -d 0.6 --no-tune -f table,json \
 	-o table="$OUT/st.txt",json="$OUT/st.json" 2>"$OUT/st.err" &
 pid=$!
-for _ in $(seq 1 1000); do
-	grep -q "run 2/3" "$OUT/st.err" 2>/dev/null && break
-	sleep 0.01
-done
+until_stderr "$OUT/st.err" "run 2/3" || bad "stopped run: the second run never started"
 sleep 0.3
 kill -STOP $pid
 sleep 2

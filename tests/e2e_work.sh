@@ -130,7 +130,7 @@ RES=("${BASE[@]}" -r 3)
 # start-up time varies with the machine's load)
 "${SIGDFL[@]}" "$BIN" "${RES[@]/#-q/--no-tune}" -o "$OUT/res.json" >/dev/null 2>"$OUT/res.err" &
 pid=$!
-for _ in $(seq 3000); do grep -q "^lockbench: \[1/" "$OUT/res.err" 2>/dev/null && break; sleep 0.01; done
+until_stderr "$OUT/res.err" "^lockbench: \[1/" || bad "resume: the second run never started"
 sleep 0.2
 kill -INT $pid
 wait $pid

@@ -5,6 +5,17 @@ pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); }
+
+# until_stderr FILE PATTERN: wait (about 30 s at most) until FILE, a
+# background run's stderr, holds PATTERN (e.g. a progress line: start-up
+# time varies with the machine's load, so no fixed sleep); 1 if never.
+until_stderr() {
+	for _ in $(seq 3000); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.01
+	done
+	return 1
+}
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # expect_exit CODE DESCRIPTION -- command...: run it, stdout and stderr
