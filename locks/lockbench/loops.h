@@ -15,8 +15,15 @@
  *
  * (a reader-writer lock adds its read_lock and read_unlock:
  * LOCKBENCH_PLUGIN_LOOPS(my_ops, my_lock, my_unlock, my_rlock,
- * my_runlock)).  The lock functions must be visible in the same file,
- * best `static inline`.  The loops come from <lockbench/loop_template.h>,
+ * my_runlock)).  A lock whose per-thread context no other thread
+ * touches (a CLH lock's node pointers) names the context's type instead,
+ *
+ *	LOCKBENCH_PLUGIN_LOOPS_PRIVATE(my_ops, struct my_ctx, my_lock, my_unlock);
+ *
+ * and its loops run the context in a local, as the built-in clh's and
+ * anderson's do (what the context must then satisfy: above
+ * LOCKBENCH_PLUGIN_LOOPS_PRIVATE below).  The lock functions must be
+ * visible in the same file, best `static inline`.  The loops come from <lockbench/loop_template.h>,
  * the template lockbench's own loops are made of, and are only as
  * portable as it: lockbench runs them when the plugin's
  * LOCKBENCH_LOOP_ABI is its own (the template it was built from),
