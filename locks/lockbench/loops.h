@@ -21,13 +21,13 @@
  *	LOCKBENCH_PLUGIN_LOOPS_PRIVATE(my_ops, struct my_ctx, my_lock, my_unlock);
  *
  * and its loops run the context in a local, as the built-in clh's and
- * anderson's do (what the context must then satisfy: above
+ * anderson's do (what the context must then satisfy: the comment on
  * LOCKBENCH_PLUGIN_LOOPS_PRIVATE below).  The lock functions must be
- * visible in the same file, best `static inline`.  The loops come from <lockbench/loop_template.h>,
- * the template lockbench's own loops are made of, and are only as
- * portable as it: lockbench runs them when the plugin's
- * LOCKBENCH_LOOP_ABI is its own (the template it was built from),
- * and otherwise warns once and runs the generic loop.  `lockbench list
+ * visible in the same file, best `static inline`.  The loops come from
+ * <lockbench/loop_template.h>, the template lockbench's own loops are
+ * made of, and are only as portable as it: lockbench runs them when the
+ * plugin's LOCKBENCH_LOOP_ABI is its own (the template it was built
+ * from), and otherwise warns once and runs the generic loop.  `lockbench list
  * locks -v` and the JSON's variants[].loop say which loop a lock ran.
  */
 #ifndef LOCKBENCH_LOOPS_H
