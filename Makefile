@@ -142,8 +142,13 @@ unit-%: $(foreach t,$(TESTS),build/%/tests/$(t)) | examples
 		LB_PLUGINS=build/$(KERNEL_EXAMPLE).so:build/tests/plugins/kernel_ticket.so $$t; done
 
 # The example's smp_cond_load_acquire() loop waits with pause (x86).
+# The CLH test plugin on its own inline loops, the context private
+# (LOCKBENCH_PLUGIN_LOOPS_PRIVATE) and shared, validated at 1, 2, 8 threads.
 unit: unit-release
 	tests/disasm_wait.sh native build/$(KERNEL_EXAMPLE).so
+	LB_PLUGINS=build/tests/plugins/clh_loops.so LB_ONLY=clh_inline,clh_plain \
+		LB_INLINE=clh_inline,clh_plain LB_PRIVATE=clh_inline \
+		LB_VALIDATE_THREADS=1,2,8 build/release/tests/test_locks
 
 e2e: lockbench | $(PYBIN)
 	tests/e2e.sh ./lockbench
@@ -187,7 +192,7 @@ asan: $(PYBIN) build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 # the layer with -fsanitize=thread (tests/ktree_plugins.sh) and validated
 # at 1, 2 and 8 threads.
 tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so \
-		build/tsan/examples/ticket_backoff.so lockbench
+		build/tsan/examples/ticket_backoff.so build/tsan/tests/plugins/clh_loops.so lockbench
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
@@ -195,6 +200,11 @@ tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KE
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	@# a plugin on its own inline loops (LOCKBENCH_PLUGIN_LOOPS)
 	LB_PLUGINS=build/tsan/examples/ticket_backoff.so LB_ONLY=ticket_backoff \
+		LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 \
+		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
+	@# ... and with a private context (LOCKBENCH_PLUGIN_LOOPS_PRIVATE)
+	LB_PLUGINS=build/tsan/tests/plugins/clh_loops.so LB_ONLY=clh_inline,clh_plain \
+		LB_INLINE=clh_inline,clh_plain LB_PRIVATE=clh_inline \
 		LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	tests/ktree_plugins.sh ./lockbench build/tsan/ktree cc -fsanitize=thread

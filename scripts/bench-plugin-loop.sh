@@ -3,15 +3,21 @@
 #
 # bench-plugin-loop.sh [-n INVOCATIONS] [-r ROUNDS] [-d SECONDS] [BINARY]
 #
-# The same test-and-set as a plugin with LOCKBENCH_PLUGIN_LOOPS()
-# (tas_inline), as a plugin without it (tas_generic), and the built-in
-# `tas`, side by side in one run (lockbench interleaves the variants'
-# runs in each round), at 1 and 2 threads with empty sections
-# (--cs-lines 0 --ncs-ns 0), where the loop matters most
-# (docs/locks.md, "Locks from outside the tree").  Prints each
-# invocation's ratio of the plugins' means to tas's, then the median
-# over the invocations.  Builds the plugin (tests/plugins/tas_loops.c)
-# with make first.
+# Plugins on the built-ins' loop against the built-in lock of the same
+# algorithm, side by side in one run (lockbench interleaves the
+# variants' runs in each round), at 1 and 2 threads with empty sections
+# (--cs-lines 0 --ncs-ns 0), where the loop matters most (docs/locks.md,
+# "Locks from outside the tree"):
+#   tas_inline, tas_generic / tas: the same test-and-set as a plugin
+#     with LOCKBENCH_PLUGIN_LOOPS() and without it
+#     (tests/plugins/tas_loops.c);
+#   clh_inline, clh_plain / clh: a CLH queue lock as a plugin with
+#     LOCKBENCH_PLUGIN_LOOPS_PRIVATE() (its context in a local, as the
+#     built-in clh's loop keeps it) and with LOCKBENCH_PLUGIN_LOOPS()
+#     (on the worker's context) (tests/plugins/clh_loops.c).
+# Prints each invocation's ratio of the plugins' means to the built-in's,
+# then the median over the invocations.  Builds the plugins with make
+# first.
 set -eu
 N=3 R=5 D=0.5
 while getopts n:r:d: o; do
@@ -25,19 +31,22 @@ done
 shift $((OPTIND - 1))
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${1:-$ROOT/lockbench}
-make -C "$ROOT" --no-print-directory -s build/tests/plugins/tas_loops.so
-SO=$ROOT/build/tests/plugins/tas_loops.so
+PL=$ROOT/build/tests/plugins
+make -C "$ROOT" --no-print-directory -s "$PL/tas_loops.so" "$PL/clh_loops.so"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
 for i in $(seq 1 "$N"); do
-	"$BIN" --plugin "$SO" -l tas,tas_inline,tas_generic -t 1,2 -r "$R" -d "$D" \
+	"$BIN" --plugin "$PL/tas_loops.so" --plugin "$PL/clh_loops.so" \
+		-l tas,tas_inline,tas_generic,clh,clh_inline,clh_plain -t 1,2 -r "$R" -d "$D" \
 		--warmup 0.1 --cs-lines 0 --ncs-ns 0 -q -f json -o "$OUT/$i.json" 2>/dev/null
 done
 python3 - "$OUT" "$N" <<'PY'
 import json, os, statistics, sys
 out, n = sys.argv[1], int(sys.argv[2])
 ratios = {}
+# each built-in and its plugin twins
+PAIRS = (("tas", ("tas_inline", "tas_generic")), ("clh", ("clh_inline", "clh_plain")))
 for i in range(1, n + 1):
     d = json.load(open(os.path.join(out, f"{i}.json")))
     mean = {}
@@ -45,16 +54,23 @@ for i in range(1, n + 1):
         tp = [r["ops_per_sec"] for r in p["runs"] if r.get("ops_per_sec")]
         if p["status"] == "ok" and tp:
             mean[(p["variant"], p["threads"])] = statistics.mean(tp)
-    line = []
-    for t in (1, 2):
-        for v in ("tas_inline", "tas_generic"):
-            if (v, t) in mean and ("tas", t) in mean:
-                r = mean[(v, t)] / mean[("tas", t)]
-                ratios.setdefault((v, t), []).append(r)
-                line.append(f"{v}/tas t={t}: {r:.3f}")
-    print(f"invocation {i}: " + ", ".join(line))
+    print(f"invocation {i}:")
+    for base, plugins in PAIRS:
+        line = []
+        for t in (1, 2):
+            for v in plugins:
+                if (v, t) in mean and (base, t) in mean:
+                    r = mean[(v, t)] / mean[(base, t)]
+                    ratios.setdefault((base, v, t), []).append(r)
+                    line.append(f"{v}/{base} t={t}: {r:.3f}")
+        print("  " + ", ".join(line))
 print("median over invocations:")
-for (v, t), rs in sorted(ratios.items(), key=lambda k: (k[0][1], k[0][0])):
-    print(f"  {v}/tas at {t} thread{'s' if t > 1 else ''}: {statistics.median(rs):.3f} "
-          f"({(statistics.median(rs) - 1) * 100:+.1f}%)")
+for base, plugins in PAIRS:
+    for t in (1, 2):
+        for v in plugins:
+            rs = ratios.get((base, v, t))
+            if rs:
+                m = statistics.median(rs)
+                print(f"  {v + '/' + base:<16} at {t} thread{'s' if t > 1 else ' '}: "
+                      f"{m:.3f} ({(m - 1) * 100:+.1f}%)")
 PY

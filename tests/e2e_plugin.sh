@@ -52,6 +52,10 @@ plugin examples/broken_plugin.c broken_plugin
 # ABI (a plugin built against another lockbench's headers).
 plugin tests/plugins/tas_loops.c tas_loops -Wl,--no-undefined
 plugin tests/plugins/tas_loops.c tas_oldabi -DLOCKBENCH_LOOP_ABI=1
+# A private per-thread context (LOCKBENCH_PLUGIN_LOOPS_PRIVATE): the CLH
+# plugin, and the same with a ctx_size its loops' context type is not.
+plugin tests/plugins/clh_loops.c clh_loops -Wl,--no-undefined
+plugin tests/plugins/clh_loops.c clh_badsize -DCLH_LOOPS_CTX_SIZE=24
 for p in wrong_abi no_symbol dup_builtin bad_ops nolock deadlock; do
 	plugin tests/plugins/$p.c $p
 done
@@ -171,6 +175,86 @@ python3 -c "
 import json; d=json.load(open('$OUT/old.json'))
 assert d['variants'][0]['loop'] == 'generic', d['variants']
 assert all(p['status'] == 'ok' for p in d['points'])" && ok || bad "loop ABI mismatch json"
+
+# LOCKBENCH_PLUGIN_LOOPS_PRIVATE(): the CLH plugin's private-context
+# lock on its inline loop, beside the built-in clh and its shared-context
+# twin, each checked for exclusion, in the cs and torture workloads.
+CL=$OUT/clh_loops.so
+expect_exit 0 "list locks -v, private-context plugin" -- "$BIN" list locks -v --plugin "$CL"
+for l in clh_inline clh_plain; do
+	grep -A1 "^$l " "$OUT/stdout" | grep -q "loop: inline" && ok \
+		|| bad "$l not listed on the inline loop: $(grep -A1 "^$l " "$OUT/stdout")"
+done
+expect_exit 0 "private-context plugin" -- "$BIN" --plugin "$CL" -l clh,clh_inline,clh_plain \
+	-t 1,2 -r 1 --warmup 0.05 -d 0.1 --cs-lines 0 --ncs-ns 0 --no-tune -q \
+	-f json -o "$OUT/cl.json"
+grep -q "warning" "$OUT/stderr" && bad "private-context plugin warned: $(cat "$OUT/stderr")" || ok
+expect_exit 0 "private-context plugin, torture" -- "$BIN" --plugin "$CL" -l clh_inline -w torture \
+	-t 2 -r 1 --warmup 0.05 -d 0.1 --no-tune -q -f json -o "$OUT/clt.json"
+python3 - "$OUT/cl.json" "$OUT/clt.json" <<'PY' && ok || bad "private-context plugin json"
+import json, sys
+for f, want in (sys.argv[1], 6), (sys.argv[2], 1):
+    d = json.load(open(f))
+    v = {x["name"]: x["loop"] for x in d["variants"]}
+    assert set(v.values()) == {"inline"} and "clh_inline" in v, v
+    assert len(d["points"]) == want, d["points"]
+    for p in d["points"]:
+        assert p["status"] == "ok", p
+        for r in p["runs"]:
+            e = r["exclusion"]
+            assert e["checked"] and e["ok"] and e["counter"] == e["total_ops"] > 0, e
+PY
+# Its context type not ctx_size bytes: one warning line, the generic
+# loop, a result (the other lock of the file keeps its inline loop).
+expect_exit 0 "private context of the wrong size" -- "$BIN" --plugin "$OUT/clh_badsize.so" \
+	-l clh_inline,clh_plain -t 1,2 -r 1 --warmup 0.05 -d 0.1 --no-tune -q -f json \
+	-o "$OUT/clbad.json"
+[ "$(grep -c "warning" "$OUT/stderr")" = 1 ] && grep -q "^lockbench: warning: plugin lock \
+clh_inline: its inline loops keep a private context of 16 bytes, its ctx_size is 24: running \
+the generic loop" "$OUT/stderr" && ok || bad "private context size warning: $(cat "$OUT/stderr")"
+python3 -c "
+import json; d=json.load(open('$OUT/clbad.json'))
+v = {x['name']: x['loop'] for x in d['variants']}
+assert v == {'clh_inline': 'generic', 'clh_plain': 'inline'}, v
+assert all(p['status'] == 'ok' for p in d['points'])" && ok || bad "private context size json"
+
+# The loop macros' arguments, checked at compile time: a call with the
+# wrong number stops the build with the macro's usage.  The same file
+# with a right call builds (the scaffold is not what fails).
+cat >"$OUT/macro.c" <<'EOF'
+#include <lockbench/loops.h>
+struct mc { void *p; };
+static inline void mlk(void *l, void *c) { (void)l; (void)c; }
+static const struct lock_ops mo = {.name = "mo", .caps = LOCK_CAP_EXCLUSIVE,
+	.ctx_size = sizeof(struct mc), .lock = mlk, .unlock = mlk};
+LOCKBENCH_PLUGIN(&mo);
+CALL;
+EOF
+# macro CALL [PATTERN]: compile macro.c with CALL; with PATTERN it must
+# fail with that on stderr, without it must build.
+macro() {
+	if $CC -std=gnu11 -Wall -Wextra -Werror -fPIC -I"$ROOT/locks" -I"$OUT/include" \
+		-c "$OUT/macro.c" -o "$OUT/macro.o" -DCALL="$1" 2>"$OUT/cc.err"; then
+		[ -z "${2:-}" ] && ok || bad "$1: built, want '$2'"
+	elif [ -z "${2:-}" ]; then
+		bad "$1: did not build: $(head -c 300 "$OUT/cc.err")"
+	else
+		grep -qF -- "$2" "$OUT/cc.err" && ok || bad "$1: no '$2': $(head -c 300 "$OUT/cc.err")"
+	fi
+}
+P_USE="LOCKBENCH_PLUGIN_LOOPS_PRIVATE(ops, ctx_type, lock, unlock[, read_lock, read_unlock])"
+S_USE="LOCKBENCH_PLUGIN_LOOPS(ops, lock, unlock[, read_lock, read_unlock])"
+macro "LOCKBENCH_PLUGIN_LOOPS_PRIVATE(mo, struct mc, mlk, mlk)"
+macro "LOCKBENCH_PLUGIN_LOOPS_PRIVATE(mo, struct mc, mlk, mlk, mlk, mlk)"
+macro "LOCKBENCH_PLUGIN_LOOPS_PRIVATE(mo, mlk, mlk)" "$P_USE"
+macro "LOCKBENCH_PLUGIN_LOOPS_PRIVATE(mo)" "$P_USE"
+macro "LOCKBENCH_PLUGIN_LOOPS_PRIVATE(mo, struct mc, mlk, mlk, mlk)" \
+	"LOCKBENCH_PLUGIN_LOOPS_PRIVATE: read_lock without read_unlock"
+macro "LOCKBENCH_PLUGIN_LOOPS_PRIVATE(mo, struct mc, mlk, mlk, mlk, mlk, mlk)" "$P_USE"
+macro "LOCKBENCH_PLUGIN_LOOPS(mo, mlk, mlk)"
+macro "LOCKBENCH_PLUGIN_LOOPS(mo, mlk)" "$S_USE"
+macro "LOCKBENCH_PLUGIN_LOOPS(mo, mlk, mlk, mlk)" "LOCKBENCH_PLUGIN_LOOPS: read_lock without read_unlock"
+macro "LOCKBENCH_PLUGIN_LOOPS(mo, mlk, mlk, mlk, mlk, mlk)" "$S_USE"
 
 # A plugin lock that never releases: the watchdog ends the run, exit 1.
 expect_exit 1 "deadlocked plugin" -- timeout 20 "$BIN" --plugin "$OUT/deadlock.so" -l deadlock \

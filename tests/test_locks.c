@@ -11,7 +11,10 @@
  * LB_VALIDATE_SECONDS (window, default 0.2), LB_SKIP_BROKEN=1 (TSan:
  * busted races by design), LB_ONLY=a,b (only these locks),
  * LB_PLUGINS=a.so:TAG=b.so (plugins to load first, as --plugin loads
- * them: their locks are validated like the built-in ones).
+ * them: their locks are validated like the built-in ones),
+ * LB_INLINE=a,b (plugin locks that must run their own inline loops) and
+ * LB_PRIVATE=a (of those, the ones whose loops keep the context private:
+ * LOCKBENCH_PLUGIN_LOOPS_PRIVATE).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +32,7 @@
 #include "../locks/registry.h"
 #include "../topology/cpulist.h"
 #include "../topology/mem.h"
+#include "../workloads/loop_api.h"
 #include "../workloads/loops/loops.h"
 #include "../workloads/runner.h"
 
@@ -96,6 +100,40 @@ static void validate(const struct lock_entry *e, bool inlined, unsigned n,
 	run_sample_free(&s);
 }
 
+static bool in_list(const char *list, const char *name);
+
+/* The entry of a plugin lock's loops in its plugin's chain, or NULL. */
+static const struct lockbench_loops *loops_entry(const struct lock_ops *ops)
+{
+	const struct lock_ops *orig = NULL;
+	const struct lockbench_loops *l = plugin_loops(ops, &orig);
+
+	while (l && l->ops != orig)
+		l = l->next;
+	return l;
+}
+
+/* LB_INLINE: plugin locks that must run their own inline loops
+ * (LOCKBENCH_PLUGIN_LOOPS*), on a private context when in LB_PRIVATE
+ * (LOCKBENCH_PLUGIN_LOOPS_PRIVATE: the loops' context type is the
+ * lock's ctx_size) and on the worker's context otherwise. */
+static void check_plugin_loops(const struct lock_entry *e, bool inlined)
+{
+	const char *want = getenv("LB_INLINE"), *priv = getenv("LB_PRIVATE");
+	const struct lockbench_loops *l;
+
+	if (!want || !in_list(want, e->ops->name))
+		return;
+	if (!inlined)
+		fail_msg("%s: runs the generic loop, not its own inline loops", e->ops->name);
+	l = loops_entry(e->ops);
+	assert_non_null(l);
+	if (priv && in_list(priv, e->ops->name))
+		assert_int_equal(l->ctx_private, e->ops->ctx_size);
+	else
+		assert_int_equal(l->ctx_private, 0);
+}
+
 static void test_lock(void **state)
 {
 	const struct lock_entry *e = *state;
@@ -106,6 +144,7 @@ static void test_lock(void **state)
 
 	if (!e->origin)
 		assert_true(inlined);
+	check_plugin_loops(e, inlined);
 	for (unsigned i = 0; i < nthread_counts; i++) {
 		validate(e, inlined, thread_counts[i], 0);
 		if (e->ops->caps & LOCK_CAP_NUMA) {

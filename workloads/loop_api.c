@@ -41,6 +41,22 @@ static struct seen {
 } *seen;
 static unsigned nseen;
 
+/* Loops built with LOCKBENCH_PLUGIN_LOOPS_PRIVATE() copy the thread's
+ * context into a local of their type: that type must be the context
+ * lockbench allocates (ops->ctx_size bytes), or the copy would read past
+ * it or leave part of it behind.  false (warned): run the generic loop. */
+static bool ctx_fits(const struct lock_ops *ops, const struct lockbench_loops *l)
+{
+	if (!l->ctx_private || l->ctx_private == ops->ctx_size)
+		return true;
+	fprintf(stderr, "lockbench: warning: plugin lock %s: its inline loops "
+		"keep a private context of %zu bytes, its ctx_size is %zu: "
+		"running the generic loop (LOCKBENCH_PLUGIN_LOOPS_PRIVATE's "
+		"ctx_type must be the context's type)\n", ops->name,
+		l->ctx_private, ops->ctx_size);
+	return false;
+}
+
 /* Find, check and bind the loops of `ops` in its plugin's chain. */
 static const struct lock_loops *loops_bind(const struct lock_ops *ops)
 {
@@ -60,6 +76,8 @@ static const struct lock_loops *loops_bind(const struct lock_ops *ops)
 			return NULL;
 		}
 		if (l->ops == orig && l->bind && l->loops) {
+			if (!ctx_fits(ops, l))
+				return NULL;
 			l->bind(&api);
 			return l->loops;
 		}

@@ -22,6 +22,7 @@
 #define LOCKBENCH_LOOP_API_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "clock.h"
@@ -50,7 +51,8 @@ struct lockbench_loop_api {
 };
 
 /*
- * The plugin's side, one per LOCKBENCH_PLUGIN_LOOPS(): chained from the
+ * The plugin's side, one per LOCKBENCH_PLUGIN_LOOPS() or
+ * LOCKBENCH_PLUGIN_LOOPS_PRIVATE(): chained from the
  * plugin's `lockbench_plugin_loops` by its constructors.  `abi` and
  * `next` come first and stay there, so that a loader of any loop ABI can
  * walk the chain and compare `abi` before it reads anything else.
@@ -61,6 +63,10 @@ struct lockbench_loops {
 	const struct lock_ops *ops;        /* the lock these loops run */
 	void (*bind)(const struct lockbench_loop_api *api);
 	const struct lock_loops *loops;
+	/* LOCKBENCH_PLUGIN_LOOPS_PRIVATE(): sizeof the type the loops copy
+	 * the thread's context into, which must be ops->ctx_size; 0: the
+	 * loops run on the worker's context (LOCKBENCH_PLUGIN_LOOPS()). */
+	size_t ctx_private;
 };
 
 #endif
