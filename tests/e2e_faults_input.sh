@@ -95,6 +95,16 @@ long=$(printf 'x%.0s' $(seq 30000))
 refused "--label of 30000 characters" "30000 characters; at most 256" --label "$long" --dry-run
 refused "--row-name of 30000 characters" "at most 256" --row-name "$long" --dry-run
 expect_exit 0 "--label of 256 characters" -- "$BIN" --label "${long:0:256}" --dry-run "${QUICK[@]}"
+# A control character would break a table's lines (or reach the terminal).
+refused "--label with a newline" "--label: a control character (0x0a) at byte 3" \
+	--label $'k0\nk1' --dry-run
+refused "--label with an escape" "--label: a control character (0x1b)" --label $'\e[31mk0' --dry-run
+refused "--row-name with a tab" "--row-name: a control character (0x09)" --row-name $'a\tb' --dry-run
+refused "compare --baseline with DEL" "--baseline: a control character (0x7f)" \
+	compare --baseline $'k0\x7f' x.json y.json
+refused "import --label with CR" "--label: a control character (0x0d)" \
+	import locktorture --label $'k0\r' x.log
+expect_exit 0 "--label of UTF-8 text and spaces" -- "$BIN" --label 'k0 é' --dry-run "${QUICK[@]}"
 # A plugin lock whose name would head a 300-character column.
 name=$(printf 'n%.0s' $(seq 300))
 cat >"$OUT/longname.c" <<EOF
