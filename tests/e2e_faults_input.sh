@@ -149,6 +149,31 @@ for f in speedup lkp-compare; do
 	expect_exit 0 "compare -f $f, long label" -- "$BIN" compare -l tas -f "$f" \
 		"$OUT/long.json" "$OUT/two.json"
 done
+# A name or heading in a results file with a control character (a
+# newline splits a table's heading, an escape reaches the terminal):
+# refused by every reader, naming the field.
+for field in 'label=k0\nk1' 'variants.0.name=t\nas' 'variants.0.label=k\x1b[31m' \
+	'row_heading=thr\teads' 'variant_heading=Lo\x7fck'; do
+	python3 - "$OUT/two.json" "$OUT/ctl.json" "$field" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+key, val = sys.argv[3].split("=", 1)
+val = val.encode().decode("unicode_escape")
+*path, last = key.split(".")
+o = d
+for k in path:
+    o = o[int(k)] if k.isdigit() else o[k]
+o[last] = val
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	name=${field%%=*}
+	name=${name//.0./\\[0\\].}
+	refused "compare: a control character in $name" "ctl.json): .*$name: a control character" \
+		compare "$OUT/ctl.json" "$OUT/two.json"
+	refused "merge: a control character in $name" "$name: a control character" \
+		merge -o "$OUT/m.json" "$OUT/ctl.json" "$OUT/two.json"
+done
+[ -e "$OUT/m.json" ] && bad "merge of a file with a control character wrote" || ok
 
 # ---- commands refuse the options they do not read ----------------------------
 refused "topo -o" "-o/--output is not an option of 'topo'" topo -f json -o "$OUT/topo.json"
