@@ -385,16 +385,24 @@ static void check_items(const struct opt *o, const char *arg)
 
 /* Free text that heads a table column or names a row (--label TEXT,
  * --row-name NAME, --baseline LABEL, import's --label L): at most
- * OPT_TEXT_MAX characters, else one line, exit 2. */
+ * OPT_TEXT_MAX characters and no control character (a newline or an
+ * escape sequence would break the table's lines, or reach the
+ * terminal), else one line, exit 2. */
 static void check_text(const struct opt *o, const char *arg)
 {
 	static const char *const kinds[] = {"TEXT", "L", "LABEL", "NAME", NULL};
 	size_t n = strlen(arg);
+	bool text = false;
 
 	for (unsigned i = 0; o->type == OPT_STR && kinds[i]; i++)
-		if (!strcmp(o->arg, kinds[i]) && n > OPT_TEXT_MAX)
-			cli_die("--%s (%.32s...): %zu characters; at most %d (it names a "
-				"table column or row)", o->name, arg, n, OPT_TEXT_MAX);
+		text |= !strcmp(o->arg, kinds[i]);
+	if (text && n > OPT_TEXT_MAX)
+		cli_die("--%s (%.32s...): %zu characters; at most %d (it names a "
+			"table column or row)", o->name, arg, n, OPT_TEXT_MAX);
+	for (size_t i = 0; text && i < n; i++)
+		if ((unsigned char)arg[i] < 0x20 || arg[i] == 0x7f)
+			cli_die("--%s: a control character (0x%02x) at byte %zu; it names a "
+				"table column or row", o->name, (unsigned char)arg[i], i + 1);
 }
 
 /* A value that may be a list; a list lands in the command's opt_dims. */

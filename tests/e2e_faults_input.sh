@@ -95,6 +95,16 @@ long=$(printf 'x%.0s' $(seq 30000))
 refused "--label of 30000 characters" "30000 characters; at most 256" --label "$long" --dry-run
 refused "--row-name of 30000 characters" "at most 256" --row-name "$long" --dry-run
 expect_exit 0 "--label of 256 characters" -- "$BIN" --label "${long:0:256}" --dry-run "${QUICK[@]}"
+# A control character would break a table's lines (or reach the terminal).
+refused "--label with a newline" "--label: a control character (0x0a) at byte 3" \
+	--label $'k0\nk1' --dry-run
+refused "--label with an escape" "--label: a control character (0x1b)" --label $'\e[31mk0' --dry-run
+refused "--row-name with a tab" "--row-name: a control character (0x09)" --row-name $'a\tb' --dry-run
+refused "compare --baseline with DEL" "--baseline: a control character (0x7f)" \
+	compare --baseline $'k0\x7f' x.json y.json
+refused "import --label with CR" "--label: a control character (0x0d)" \
+	import locktorture --label $'k0\r' x.log
+expect_exit 0 "--label of UTF-8 text and spaces" -- "$BIN" --label 'k0 é' --dry-run "${QUICK[@]}"
 # A plugin lock whose name would head a 300-character column.
 name=$(printf 'n%.0s' $(seq 300))
 cat >"$OUT/longname.c" <<EOF
@@ -139,6 +149,31 @@ for f in speedup lkp-compare; do
 	expect_exit 0 "compare -f $f, long label" -- "$BIN" compare -l tas -f "$f" \
 		"$OUT/long.json" "$OUT/two.json"
 done
+# A name or heading in a results file with a control character (a
+# newline splits a table's heading, an escape reaches the terminal):
+# refused by every reader, naming the field.
+for field in 'label=k0\nk1' 'variants.0.name=t\nas' 'variants.0.label=k\x1b[31m' \
+	'row_heading=thr\teads' 'variant_heading=Lo\x7fck'; do
+	python3 - "$OUT/two.json" "$OUT/ctl.json" "$field" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+key, val = sys.argv[3].split("=", 1)
+val = val.encode().decode("unicode_escape")
+*path, last = key.split(".")
+o = d
+for k in path:
+    o = o[int(k)] if k.isdigit() else o[k]
+o[last] = val
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	name=${field%%=*}
+	name=${name//.0./\\[0\\].}
+	refused "compare: a control character in $name" "ctl.json): .*$name: a control character" \
+		compare "$OUT/ctl.json" "$OUT/two.json"
+	refused "merge: a control character in $name" "$name: a control character" \
+		merge -o "$OUT/m.json" "$OUT/ctl.json" "$OUT/two.json"
+done
+[ -e "$OUT/m.json" ] && bad "merge of a file with a control character wrote" || ok
 
 # ---- commands refuse the options they do not read ----------------------------
 refused "topo -o" "-o/--output is not an option of 'topo'" topo -f json -o "$OUT/topo.json"

@@ -113,6 +113,9 @@ echo '{"pid": 1, "root": "", "changes": []}' >"$D/unmarked.json"
 refused "JSON without the mark" "$D/unmarked.json" 'without "lockbench": "machine state"'
 echo 'hello' >"$D/text"
 refused "a text file" "$D/text" "not JSON"
+# jansson's message quotes the bad text, newline included: still one line.
+printf '{"lockbench": "machine state", "a": "\\u0\n"}' >"$D/badescape.json"
+refused "JSON with a bad escape before a newline" "$D/badescape.json" "not JSON (invalid escape"
 if [ "$(id -u)" -eq 0 ]; then
 	printf '{"lockbench": "machine state", "pid": 1, "root": "", "persist": true, "changes": []}' \
 		>"$D/foreign.json"

@@ -331,6 +331,17 @@ static void test_refusals(void **state)
 		"\"points\": [{}]}", "rows[0]");
 	refused(HEAD "\"variants\": {}, \"rows\": [1], \"points\": [{}]}", "variants: expected an array");
 	refused(HEAD ONE "\"row_desc\": [1, 2], \"points\": [{}]}", "row_desc: 2 entries for 1 rows");
+	/* jansson quotes the text near an error: its newline is not printed. */
+	refused("{\"a\": \"\\u0\n\"}", "invalid escape near '\"\\u0?'");
+	/* A name or heading with a control character would break a table. */
+	refused(HEAD "\"label\": \"k0\\nk1\", " ONE "\"points\": [{}]}",
+		".label: a control character (0x0a)");
+	refused(HEAD "\"variants\": [{\"name\": \"t\\u001bas\"}], \"rows\": [1], "
+		"\"points\": [{}]}", "variants[0].name: a control character (0x1b)");
+	refused(HEAD "\"variants\": [{\"name\": \"tas\", \"label\": \"\\t\"}], \"rows\": [1], "
+		"\"points\": [{}]}", "variants[0].label: a control character (0x09)");
+	refused(HEAD "\"row_heading\": \"\\u007f\", " ONE "\"points\": [{}]}",
+		".row_heading: a control character (0x7f)");
 }
 
 #define RUN1(R) HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, " \
@@ -415,6 +426,8 @@ static void test_fuzz_regressions(void **state)
 		if (!results_from_json(path, &r, err, sizeof(err))) {
 			results_finalize(&r);
 			results_free(&r);
+		} else {
+			assert_null(strchr(err, '\n'));	/* one line */
 		}
 	}
 	closedir(d);

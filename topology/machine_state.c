@@ -532,6 +532,10 @@ static json_t *state_read(int fd, const char *path, char *msg, size_t len)
 
 	if (!doc) {
 		snprintf(what, sizeof(what), "not JSON (%s)", jerr.text);
+		/* jansson quotes the text near the error: kept to one line. */
+		for (char *c = what; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 		not_ours(msg, len, path, what);
 		return NULL;
 	}

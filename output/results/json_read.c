@@ -50,6 +50,11 @@ static int __attribute__((format(printf, 2, 3))) fail(struct rd *d, const char *
 	if (k >= 0 && (size_t)k < d->errlen)
 		vsnprintf(d->err + k, d->errlen - (size_t)k, fmt, ap);
 	va_end(ap);
+	/* One line: jansson's message quotes the text near the error, which
+	 * may hold a newline or another control character. */
+	for (char *c = d->err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return -EINVAL;
 }
 
@@ -68,17 +73,26 @@ static int oom(struct rd *d)
 	return -ENOMEM;
 }
 
-/* Copy an optional string member: 0 (NULL when absent or null), or error. */
+/* Copy an optional string member: 0 (NULL when absent or null), or error.
+ * A name or heading with a control character (a newline, an escape
+ * sequence) would break a table's lines or reach the terminal: refused,
+ * as the command line refuses it; a point's error text and a plugin's
+ * path are printed inside notes, never as headings. */
 static int get_str(struct rd *d, json_t *o, const char *key, const char *where,
 		   char **out)
 {
 	json_t *v = json_object_get(o, key);
+	bool text = strcmp(key, "error") && strcmp(key, "plugin");
 
 	*out = NULL;
 	if (!v || json_is_null(v))
 		return 0;
 	if (!json_is_string(v))
 		return fail(d, "%s.%s: expected a string", where, key);
+	for (const char *c = json_string_value(v); text && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return fail(d, "%s.%s: a control character (0x%02x); it names a "
+				    "table column or row", where, key, (unsigned char)*c);
 	*out = strdup(json_string_value(v));
 	return *out ? 0 : oom(d);
 }
