@@ -8,6 +8,9 @@
 # section, the median, min and max over the invocations and the largest
 # distance from the median in percent; a calibration figure further than
 # TOL percent (5) from its median in any invocation is a FAIL (exit 1).
+# The core-speed probe's figure (runs[].core_speed.before_ghz) is shown
+# beside them: costs counted in core cycles (a pause, the spin loop's
+# turn) move with it when the host runs a vCPU on a slower core.
 #   scripts/bench-calib.sh [./lockbench] [extra lockbench options]
 #   N (20)  TOL (5)
 set -euo pipefail
@@ -30,6 +33,9 @@ for i in range(1, N + 1):
             cal.setdefault(k, []).append(v)
     r = d["points"][0]["runs"][0]
     other.setdefault("ops_per_sec (not a calibration)", []).append(r["ops_per_sec"])
+    sp = (r.get("core_speed") or {}).get("before_ghz")
+    if sp:
+        other.setdefault("core_speed_ghz (not a calibration)", []).append(sp)
     if r.get("ncs_ns_actual_median"):
         other.setdefault("ncs_ns_actual_median (not a calibration)", []).append(
             r["ncs_ns_actual_median"])
