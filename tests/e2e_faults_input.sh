@@ -45,7 +45,11 @@ refused() {
 	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
 # fresh_tree: a new fake machine with cpufreq; its state file inside it.
 fresh_tree() {
-	TREE=$("$OUT/mkfake" acpi) || exit 1
+	local d
+	rm -rf "$OUT/tree"
+	d=$("$OUT/mkfake" acpi) || exit 1
+	mv "$d" "$OUT/tree"	# inside $OUT: removed with it
+	TREE=$OUT/tree
 	export LOCKBENCH_SYSROOT=$TREE/root LOCKBENCH_STATE=$TREE/state/state.json
 }
 # tree_sum: every file of the fake tree with its value, as one hash (a
