@@ -233,7 +233,8 @@ static double least9(const double x[9])
 
 /*
  * The costs of struct lb_tick_rate.  Nine rounds, each one trial of
- * every figure, 0.2 ms apart, after 2 ms of spinning (a core that slept
+ * every figure, 2 ms apart (20 ms in all: a few milliseconds' slow
+ * phase of the host does not slow every round), after 2 ms of spinning (a core that slept
  * is slow for its first milliseconds): a figure is the least of its
  * nine trials.  Each trial is a long loop, so the least is not a pair
  * that overlapped but the cost when the core was not shared; a slow
@@ -257,7 +258,7 @@ static void costs_init(void)
 		rlx[i] = per_call(call_relax, NULL);
 		span = fmin(span, empty_span(8 * (rd[i] + ord[i]) + 8));
 		step = fmin(step, counter_step());
-		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 200000;)
+		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 2000000;)
 			;
 	}
 	cyc = least9(turn) / LB_TURN_ADDS;

@@ -80,8 +80,8 @@ struct lb_tick_rate {
 
 /*
  * The tick source, its rate and the costs above, measured once (about
- * 3 ms: 2 ms of them the TSC against CLOCK_MONOTONIC; arm64 reads its
- * rate from CNTFRQ_EL0).  Thread safe; call it before the workers start
+ * 25 ms: 2 ms the TSC against CLOCK_MONOTONIC, arm64 reads its rate
+ * from CNTFRQ_EL0; the costs' nine rounds, workloads/clock.c).  Thread safe; call it before the workers start
  * so they only read the result.  The simulated-host test knobs
  * (LOCKBENCH_SIM_CLOCK_NS, LOCKBENCH_SIM_PAUSE_NS: lockbench.1,
  * ENVIRONMENT) are read here, once.
@@ -123,14 +123,16 @@ static inline void lb_relax(void)
 /*
  * `n` turns of the spin loop: the finest delay there is, below one read
  * of the clock (its cost: lb_tick_rate.turn_ns).  Each turn is a chain
- * of four dependent additions, so a turn costs four core cycles
+ * of eight dependent additions, so a turn costs eight core cycles
  * whatever the front end does with the loop: an empty loop runs at one
  * turn a cycle, or two, or one and a half, as the core's loop and
  * micro-op caches take it, and on one host the mode changed from one
  * invocation to the next (0.15, 0.28 or 0.44 ns a turn), so that its
- * calibration did too.  Latency does not change with the mode.
+ * calibration did too.  Latency does not change with the mode (four
+ * additions still read 8% slow in one invocation in twenty; eight hide
+ * the loop's own cost).
  */
-#define LB_TURN_ADDS 4
+#define LB_TURN_ADDS 8
 static inline __attribute__((always_inline)) void lb_turns(uint64_t n)
 {
 	uint64_t x = 0;
@@ -138,9 +140,13 @@ static inline __attribute__((always_inline)) void lb_turns(uint64_t n)
 	while (n--) {
 #if defined(__x86_64__) || defined(__i386__)
 		__asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\t"
+				     "add $1, %0\n\tadd $1, %0\n\t"
+				     "add $1, %0\n\tadd $1, %0\n\t"
 				     "add $1, %0\n\tadd $1, %0" : "+r"(x));
 #elif defined(__aarch64__)
 		__asm__ __volatile__("add %0, %0, #1\n\tadd %0, %0, #1\n\t"
+				     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
+				     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
 				     "add %0, %0, #1\n\tadd %0, %0, #1" : "+r"(x));
 #else
 		for (unsigned i = 0; i < LB_TURN_ADDS; i++)
