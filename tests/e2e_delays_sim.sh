@@ -104,7 +104,7 @@ assert 100 <= d <= 160, d
 for k in ("clock_read_ns", "clock_resolution_ns", "relax_ns", "spin_turn_ns",
           "delay_floor_ns", "delay_overhead_ns", "sample_span_ns"):
     assert c["here"][k] > 0, k
-assert c["here"]["clock_read_ns"] >= c["here"]["spin_turn_ns"] / 4
+assert c["here"]["clock_read_ns"] >= c["here"]["spin_turn_ns"] / 8  # a read: at least a cycle
 PY
 
 # A request below what the host holds: one note before the sweep, no
