@@ -251,7 +251,7 @@ json_t *calibration_json(const struct wl_params *p)
 	json_object_set_new(j, "clock_step_ns", ns_real(t->step_ticks * t->ns_per_tick));
 	json_object_set_new(j, "sample_span_ns", ns_real(t->span_ticks * t->ns_per_tick));
 	json_object_set_new(j, "relax_ns", ns_real(t->relax_ns));
-	json_object_set_new(j, "spin_turn_ns", ns_real(t->turn_ns));
+	json_object_set_new(j, "empty_loop_ns", ns_real(t->turn_ns));
 	json_object_set_new(j, "delay_floor_ns", ns_real(floor));
 	/* the overhead a 100 ns fixed delay is calibrated with (the
 	 * workers calibrate their own, for their own request) */

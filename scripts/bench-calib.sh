@@ -7,7 +7,10 @@
 # `calibration` object and the run's throughput and sampled parallel
 # section, the median, min and max over the invocations and the largest
 # distance from the median in percent; a calibration figure further than
-# TOL percent (5) from its median in any invocation is a FAIL (exit 1).
+# TOL percent (5) from its median in any invocation is a FAIL (exit 1),
+# except the empty loop's turn (empty_loop_ns): the loop itself runs at
+# one, one and a half or two turns a cycle from one invocation to the
+# next, and the figure reports that mode (docs/method.md, "Calibration").
 # The core-speed probe's figure (runs[].core_speed.before_ghz) is shown
 # beside them, and each ns figure's largest distance once counted in the
 # probe's cycles (ns x GHz): costs the core counts in cycles (a read, a
@@ -52,7 +55,9 @@ print("%-42s %12s %12s %12s %8s %10s" % ("figure", "median", "min", "max", "max 
 for group, check in ((cal, True), (other, False)):
     for k, x in group.items():
         off, verdict, cyc = maxoff(x), "", ""
-        if check:
+        if check and k == "empty_loop_ns":
+            verdict = "(the loop's mode: not checked)"
+        elif check:
             ok = off <= tol
             bad += not ok
             verdict = "PASS" if ok else "FAIL"

@@ -101,10 +101,10 @@ d = c["clock+30"]["clock_read_ns"] - c["here"]["clock_read_ns"]
 assert 20 <= d <= 45, d
 d = c["pause+120"]["relax_ns"] - c["here"]["relax_ns"]
 assert 100 <= d <= 160, d
-for k in ("clock_read_ns", "clock_resolution_ns", "relax_ns", "spin_turn_ns",
+for k in ("clock_read_ns", "clock_resolution_ns", "relax_ns", "empty_loop_ns",
           "delay_floor_ns", "delay_overhead_ns", "sample_span_ns"):
     assert c["here"][k] > 0, k
-assert c["here"]["clock_read_ns"] >= c["here"]["spin_turn_ns"] / 8  # a read: at least a cycle
+assert c["here"]["clock_read_ns"] >= c["here"]["empty_loop_ns"]
 PY
 
 # A request below what the host holds: one note before the sweep, no

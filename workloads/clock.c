@@ -137,6 +137,13 @@ static double sim_env(const char *name)
 	return v;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Ticks per call of `fn` in a loop: one trial, as many calls as fit in
  * ~20 us (at least 64), timed at both ends. */
 static double per_call(void (*fn)(void *), void *arg)
@@ -171,7 +178,7 @@ static void call_relax(void *arg)
 static void call_turns(void *arg)
 {
 	(void)arg;
-	lb_turns(256);
+	lb_turns(64);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -221,51 +228,46 @@ static double empty_span(double lim)
 	return n ? sum / n : 0;
 }
 
-/* The least of nine trials. */
-static double least9(const double x[9])
-{
-	double lo = x[0];
-
-	for (unsigned i = 1; i < 9; i++)
-		lo = fmin(lo, x[i]);
-	return lo;
-}
-
 /*
  * The costs of struct lb_tick_rate.  Nine rounds, each one trial of
- * every figure, 2 ms apart (20 ms in all: a few milliseconds' slow
- * phase of the host does not slow every round), after 2 ms of spinning (a core that slept
- * is slow for its first milliseconds): a figure is the least of its
- * nine trials.  Each trial is a long loop, so the least is not a pair
- * that overlapped but the cost when the core was not shared; a slow
- * phase of the host (a busy sibling thread, a preempted vCPU) inflates
- * a round, never shrinks it; the spin loop's turn too (a chain of
- * dependent additions, lb_turns(): it runs at the core's speed whatever
- * the front end makes of the loop).  And floors: nothing timed in a
- * loop costs less than one addition of that chain, a core cycle.
+ * every figure, 2 ms apart after 2 ms of spinning (a core that slept is
+ * slow for its first milliseconds; 20 ms in all, so that a slow phase
+ * of the host a few milliseconds long does not slow every round): a
+ * figure is the least of its nine trials.  Each trial is a long loop,
+ * so the least is not a pair that overlapped but the cost when the
+ * core was not shared; a slow phase of the host (a busy sibling
+ * thread, a preempted vCPU) inflates a round, never shrinks it.  The
+ * turn is the median: an empty loop runs at one, one and a half or two
+ * turns a cycle depending on how the core's loop and micro-op caches
+ * take it, a mode that holds for a whole invocation and may change at
+ * the next; the turns of the delays below a clock read run in the same
+ * mode, so the figure follows it (docs/method.md).  And floors:
+ * nothing timed in a loop costs less than the loop's own turn.
  */
 static void costs_init(void)
 {
-	double turn[9], rd[9], ord[9], rlx[9], cyc, span = HUGE_VAL, step = HUGE_VAL;
+	double turns[9], turn, rd = HUGE_VAL, ord = HUGE_VAL, rlx = HUGE_VAL;
+	double span = HUGE_VAL, step = HUGE_VAL;
 	uint64_t sink, t0 = lb_mono_ns();
 
 	while (lb_mono_ns() - t0 < 2000000)
 		;
 	for (unsigned i = 0; i < 9; i++) {
-		turn[i] = per_call(call_turns, NULL) / 256;
-		rd[i] = per_call(call_read, &sink);
-		ord[i] = per_call(call_ordered, &sink);
-		rlx[i] = per_call(call_relax, NULL);
-		span = fmin(span, empty_span(8 * (rd[i] + ord[i]) + 8));
+		turns[i] = per_call(call_turns, NULL) / 64;
+		rd = fmin(rd, per_call(call_read, &sink));
+		ord = fmin(ord, per_call(call_ordered, &sink));
+		rlx = fmin(rlx, per_call(call_relax, NULL));
+		span = fmin(span, empty_span(8 * (rd + ord) + 8));
 		step = fmin(step, counter_step());
 		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 2000000;)
 			;
 	}
-	cyc = least9(turn) / LB_TURN_ADDS;
-	rate.turn_ns = least9(turn) * rate.ns_per_tick;
-	rate.read_ticks = fmax(least9(rd), cyc);
-	rate.ordered_ticks = fmax(least9(ord), rate.read_ticks);
-	rate.relax_ns = fmax(least9(rlx), cyc) * rate.ns_per_tick;
+	qsort(turns, 9, sizeof(turns[0]), cmp_dbl);
+	turn = turns[4];
+	rate.turn_ns = turn * rate.ns_per_tick;
+	rate.read_ticks = fmax(rd, turn);
+	rate.ordered_ticks = fmax(ord, rate.read_ticks);
+	rate.relax_ns = fmax(rlx, turn) * rate.ns_per_tick;
 	rate.span_ticks = span;
 	rate.step_ticks = step;
 }

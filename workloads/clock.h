@@ -72,7 +72,7 @@ struct lb_tick_rate {
 	double span_ticks;
 	double step_ticks;    /* the counter's step between two reads that differ */
 	double relax_ns;      /* one lb_relax() (cpu_relax() and a simulated host's) */
-	double turn_ns;       /* one turn of the spin loop, lb_turns() */
+	double turn_ns;       /* one turn of the empty loop, lb_turns() */
 	double sim_clock_ns;  /* LOCKBENCH_SIM_CLOCK_NS (0: off) */
 	double sim_pause_ns;  /* LOCKBENCH_SIM_PAUSE_NS (0: off) */
 	const char *name;     /* "tsc", "cntvct" or "vdso" (JSON) */
@@ -120,40 +120,12 @@ static inline void lb_relax(void)
 		lb_relax_slow();
 }
 
-/*
- * `n` turns of the spin loop: the finest delay there is, below one read
- * of the clock (its cost: lb_tick_rate.turn_ns).  Each turn is a chain
- * of eight dependent additions, so a turn costs eight core cycles
- * whatever the front end does with the loop: an empty loop runs at one
- * turn a cycle, or two, or one and a half, as the core's loop and
- * micro-op caches take it, and on one host the mode changed from one
- * invocation to the next (0.15, 0.28 or 0.44 ns a turn), so that its
- * calibration did too.  Latency does not change with the mode (four
- * additions still read 8% slow in one invocation in twenty; eight hide
- * the loop's own cost).
- */
-#define LB_TURN_ADDS 8
+/* `n` turns of the empty loop: the finest delay there is, below one
+ * read of the clock (its cost: lb_tick_rate.turn_ns). */
 static inline __attribute__((always_inline)) void lb_turns(uint64_t n)
 {
-	uint64_t x = 0;
-
-	while (n--) {
-#if defined(__x86_64__) || defined(__i386__)
-		__asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\t"
-				     "add $1, %0\n\tadd $1, %0\n\t"
-				     "add $1, %0\n\tadd $1, %0\n\t"
-				     "add $1, %0\n\tadd $1, %0" : "+r"(x));
-#elif defined(__aarch64__)
-		__asm__ __volatile__("add %0, %0, #1\n\tadd %0, %0, #1\n\t"
-				     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
-				     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
-				     "add %0, %0, #1\n\tadd %0, %0, #1" : "+r"(x));
-#else
-		for (unsigned i = 0; i < LB_TURN_ADDS; i++)
-			__asm__ __volatile__("" : "+r"(x));
-		x = x * 3 + 1;
-#endif
-	}
+	while (n--)
+		__asm__ __volatile__("");
 }
 
 /* Read the tick counter: a handful of instructions, no fence.  The read
