@@ -74,6 +74,7 @@ struct merge {
 	unsigned ndims;
 	/* Cross-host (compare_hosts.h): columns by host, rows by CPU share. */
 	bool by_host, cpu_share;
+	const char *verb;         /* "compare" or "merge", for its refusals */
 };
 
 static bool is_dim(const struct merge *m, const char *key)
@@ -149,8 +150,8 @@ static void load_inputs(struct merge *m, int n, char **paths)
 			free(rj);
 			if (dup) {
 				free(ri);
-				cli_die("cannot compare (%s): given twice (its runs would count "
-				     "as another invocation)", paths[i]);
+				cli_die("cannot %s (%s): given twice (its runs would count "
+				     "as another invocation)", m->verb, paths[i]);
 			}
 		}
 		free(ri);
@@ -211,8 +212,8 @@ static void check_copies(const struct merge *m)
 	for (unsigned i = 1; i < m->nin; i++)
 		for (unsigned j = 0; j < i; j++)
 			if (same_runs(&m->in[j], sha[j], &m->in[i], sha[i]))
-				cli_die("cannot compare (%s): the same runs as %s (%s); give "
-					"each once", m->in[i].path, m->in[j].path,
+				cli_die("cannot %s (%s): the same runs as %s (%s); give "
+					"each once", m->verb, m->in[i].path, m->in[j].path,
 					*sha[i] && !strcmp(sha[i], sha[j]) ? "an identical copy"
 					: "same configuration, creation time, provenance and runs");
 	free(sha);
@@ -312,8 +313,8 @@ static void check_inputs(const struct merge *m)
 		const struct input *b = &m->in[i];
 
 		if (!same_workload(a->r.workload, b->r.workload))
-			cli_die("cannot compare (%s, %s): different workloads (%s, %s)",
-			     a->path, b->path, a->r.workload ? a->r.workload : "none",
+			cli_die("cannot %s (%s, %s): different workloads (%s, %s)",
+			     m->verb, a->path, b->path, a->r.workload ? a->r.workload : "none",
 			     b->r.workload ? b->r.workload : "none");
 		for (unsigned k = 0; b->r.row_desc && k < b->r.nrows; k++) {
 			const struct row_desc *d = &b->r.row_desc[k], *e;
@@ -323,8 +324,8 @@ static void check_inputs(const struct merge *m)
 			e = row_desc_of(&a->r, key);
 			if (e && (!same_str(d->metric, e->metric) ||
 				  d->lower_better != e->lower_better))
-				cli_die("cannot compare (%s, %s): row %s measures different "
-				     "units (%s, %s)", a->path, b->path, key,
+				cli_die("cannot %s (%s, %s): row %s measures different "
+				     "units (%s, %s)", m->verb, a->path, b->path, key,
 				     e->metric ? e->metric : "ops/s",
 				     d->metric ? d->metric : "ops/s");
 		}
@@ -380,8 +381,8 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 			if (!strcmp(m->col[k].name, c->name))
 				same = &m->col[k];
 		if (same && strcmp(m->in[same->in].label, in->label))
-			cli_die("cannot compare (%s, %s): both give a column %s; "
-			     "save them with different --label", m->in[same->in].path,
+			cli_die("cannot %s (%s, %s): both give a column %s; "
+			     "save them with different --label", m->verb, m->in[same->in].path,
 			     in->path, c->name);
 		if (same) {
 			/* Another invocation of the same label and lock. */
@@ -1102,7 +1103,7 @@ void merge_usage(FILE *f)
 int cmd_merge(int argc, char **argv)
 {
 	struct merge_args a = {0};
-	struct merge m = {0};
+	struct merge m = {.verb = "merge"};
 	struct outputs o;
 	struct results r;
 	char **files;
@@ -1164,7 +1165,7 @@ static void merge_notes(const struct merge *m, FILE *f)
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = {0};
-	struct merge m = {0};
+	struct merge m = {.verb = "compare"};
 	struct outputs o;
 	struct results r;
 	char **files;

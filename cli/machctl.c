@@ -130,8 +130,10 @@ json_t *machine_setup(const struct machine_req *req, const int *cpus,
 		cli_warn_msg(*msg ? msg : "machine tuning failed");
 		exit(3);
 	}
-	/* A state file left by a killed run is reported even with -q. */
-	if (rc == 1 && *msg && (!quiet || strstr(msg, "restore it with")))
+	/* What keeps the machine from being tuned (a state file left by a
+	 * killed run, or one that is not lockbench's) is said even with -q. */
+	if (rc == 1 && *msg && (!quiet || strstr(msg, "restore it with") ||
+				strstr(msg, "state file (")))
 		cli_warn_msg(msg);
 	return changes ? changes : json_array();
 }

@@ -287,7 +287,7 @@ static void rerun_usage(void)
 	       "its -o (give one); options after FILE.json replace recorded ones.\n");
 }
 
-int cmd_rerun(int argc, char **argv)
+static int rerun(int argc, char **argv)
 {
 	struct line rl = {.file = argc > 1 ? argv[1] : NULL, .recorded = true};
 	struct line ul = {.file = rl.file};
@@ -325,4 +325,12 @@ int cmd_rerun(int argc, char **argv)
 	fflush(NULL);
 	execv("/proc/self/exe", av);
 	cli_die("rerun (%s): cannot start lockbench again: %s", argv[1], strerror(errno));
+}
+
+int cmd_rerun(int argc, char **argv)
+{
+	/* `rerun -- FILE`: "--" before the file ends nothing but itself */
+	if (argc > 2 && !strcmp(argv[1], "--"))
+		return rerun(argc - 1, argv + 1);
+	return rerun(argc, argv);
 }

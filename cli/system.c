@@ -76,9 +76,22 @@ static int system_tune_plan(const struct machine_req *req)
 static int system_tune(const struct machine_req *req)
 {
 	json_t *changes = NULL;
-	char msg[512] = "";
-	int rc = machine_tune(req, NULL, 0, &changes, msg, sizeof(msg));
+	char msg[512] = "", why[PATH_MAX + 256], cmd[PATH_MAX + 64];
+	int rc = machine_state_probe(why, sizeof(why));
 
+	/* tuning is what was asked: a state file it cannot claim is a
+	 * refusal, not "0 settings changed" */
+	if (rc < 0) {
+		cli_warn("%s; nothing tuned", why + strlen("lockbench: "));
+		return 2;
+	}
+	if (rc > 0) {
+		cli_warn("machine state (%s): left by another lockbench (running, killed, "
+			 "or 'system tune'); nothing tuned; restore it with: %s",
+			 machine_state_path(), machine_reset_command(cmd, sizeof(cmd)));
+		return 3;
+	}
+	rc = machine_tune(req, NULL, 0, &changes, msg, sizeof(msg));
 	if (*msg)
 		cli_warn_msg(msg);
 	if (rc < 0)

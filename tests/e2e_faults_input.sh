@@ -45,7 +45,11 @@ refused() {
 	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
 # fresh_tree: a new fake machine with cpufreq; its state file inside it.
 fresh_tree() {
-	TREE=$("$OUT/mkfake" acpi) || exit 1
+	local d
+	rm -rf "$OUT/tree"
+	d=$("$OUT/mkfake" acpi) || exit 1
+	mv "$d" "$OUT/tree"	# inside $OUT: removed with it
+	TREE=$OUT/tree
 	export LOCKBENCH_SYSROOT=$TREE/root LOCKBENCH_STATE=$TREE/state/state.json
 }
 # tree_sum: every file of the fake tree with its value, as one hash (a
@@ -262,6 +266,9 @@ python3 - "$OUT/again.json" <<'EOF' && ok || bad "rerun -d 0.03: the recorded -d
 import json, sys
 assert json.load(open(sys.argv[1]))["config"]["duration_s"] == 0.03
 EOF
+expect_exit 0 "rerun -- FILE" -- "$BIN" rerun -- "$OUT/run.json" -d 0.03 -q -f json \
+	-o "$OUT/again2.json"
+[ -s "$OUT/again2.json" ] && ok || bad "rerun -- FILE wrote nothing"
 
 # ---- --resume keeps the status of what it resumes -----------------------------
 R=(-l tas,ticket -t 1 -r 2 --warmup 0 -d 0.02 --no-probe --no-tune -q)
@@ -312,11 +319,11 @@ unset LOCKBENCH_SYSROOT LOCKBENCH_STATE
 
 # ---- merge and compare refuse a copy ----------------------------------------------
 cp "$OUT/two.json" "$OUT/copy.json"
-refused "merge of an identical copy" "the same runs as .*two.json (an identical copy)" \
+refused "merge of an identical copy" "^lockbench: cannot merge (.*copy.json): the same runs as .*two.json (an identical copy)" \
 	merge "$OUT/two.json" "$OUT/copy.json"
 python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), indent=1)' \
 	"$OUT/two.json" "$OUT/reindented.json"
-refused "compare of a re-indented copy" "the same runs as" compare "$OUT/two.json" "$OUT/reindented.json"
+refused "compare of a re-indented copy" "^lockbench: cannot compare (.*): the same runs as" compare "$OUT/two.json" "$OUT/reindented.json"
 python3 - "$OUT/two.json" "$OUT/half.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -130,6 +130,20 @@ json_ok "state file" "$LOCKBENCH_STATE" "d['lockbench'] == 'machine state'"
 ln -s "$LOCKBENCH_STATE" "$D/link"
 refused "a symlink to a state file" "$D/link" "a symbolic link"
 [ "$(cat "$GOV")" = userspace ] && ok || bad "a symlinked state file was restored"
+# Tuning asked for is refused, not reported as "0 settings changed",
+# when the state file is another lockbench's (3) or not lockbench's (2).
+expect_exit 3 "system tune over a tuned machine" -- "$BIN" system tune
+one_line "system tune over a tuned machine" "left by another lockbench.*nothing tuned"
+printf 'hello\n' >"$D/notours"
+expect_exit 2 "system tune, a state file not lockbench's" -- env LOCKBENCH_STATE="$D/notours" \
+	"$BIN" system tune
+one_line "system tune, a state file not lockbench's" "not a state file lockbench wrote.*nothing tuned"
+[ "$(cat "$D/notours")" = hello ] && ok || bad "system tune wrote over a file not lockbench's"
+# A run that cannot claim it runs untuned and says so, -q or not.
+expect_exit 0 "-q run, a state file not lockbench's" -- env LOCKBENCH_STATE="$D/notours" \
+	"$BIN" -l tas "${QUICK[@]}" --counters off -f csv
+grep -q "not a state file lockbench wrote.*running with the machine as it is" "$OUT/stderr" &&
+	ok || bad "-q run with a foreign state file said nothing: $(cat "$OUT/stderr")"
 
 # Recorded under another root: refused, neither root written.
 T1=$LOCKBENCH_SYSROOT S1=$LOCKBENCH_STATE GOV1=$GOV

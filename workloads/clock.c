@@ -230,15 +230,19 @@ static double empty_span(double lim)
 
 /*
  * The costs of struct lb_tick_rate.  Nine rounds, each one trial of
- * every figure, 0.2 ms apart, after 2 ms of spinning (a core that slept
- * is slow for its first milliseconds): a figure is the least of its
- * nine trials.  Each trial is a long loop, so the least is not a pair
- * that overlapped but the cost when the core was not shared; a slow
- * phase of the host (a busy sibling thread, a preempted vCPU) inflates
- * a round, never shrinks it.  The turn is the median: an empty loop
- * runs at one or two turns a cycle depending on where it lands in the
- * core's caches, a mode that comes and goes.  And floors: nothing timed in a loop costs
- * less than the loop's own turn.
+ * every figure, 2 ms apart after 2 ms of spinning (a core that slept is
+ * slow for its first milliseconds; 20 ms in all, so that a slow phase
+ * of the host a few milliseconds long does not slow every round): a
+ * figure is the least of its nine trials.  Each trial is a long loop,
+ * so the least is not a pair that overlapped but the cost when the
+ * core was not shared; a slow phase of the host (a busy sibling
+ * thread, a preempted vCPU) inflates a round, never shrinks it.  The
+ * turn is the median: an empty loop runs at one, one and a half or two
+ * turns a cycle depending on how the core's loop and micro-op caches
+ * take it, a mode that holds for a whole invocation and may change at
+ * the next; the turns of the delays below a clock read run in the same
+ * mode, so the figure follows it (docs/method.md).  And floors:
+ * nothing timed in a loop costs less than the loop's own turn.
  */
 static void costs_init(void)
 {
@@ -255,7 +259,7 @@ static void costs_init(void)
 		rlx = fmin(rlx, per_call(call_relax, NULL));
 		span = fmin(span, empty_span(8 * (rd + ord) + 8));
 		step = fmin(step, counter_step());
-		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 200000;)
+		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 2000000;)
 			;
 	}
 	qsort(turns, 9, sizeof(turns[0]), cmp_dbl);

@@ -168,23 +168,33 @@ static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin
 	return fmax(least(x, 9), 1);
 }
 
+/* The median of three. */
+static double median3(const double x[3])
+{
+	double lo = fmin(x[0], x[1]), hi = fmax(x[0], x[1]);
+
+	return fmax(lo, fmin(hi, x[2]));
+}
+
 /*
  * wl_delay()'s terms for a section of mean `t` sub-ticks (exp: drawn as
  * wl_ncs_len() draws): turns (cap 0) below `floor`, what a delay of
  * nothing costs here; else the cap (four means, eight reads and two
- * steps of the counter) and
- * `extra`, found by three passes of batches timed from outside (about
- * 0.5 ms in all), each moving `extra` by the overshoot it measured.  A
- * pass whose overshoot is beyond four ordered reads and reads (a phase
- * of preemption, not the delay's cost) moves nothing and is tried again,
- * up to six passes in all.
+ * steps of the counter) and `extra`, found by passes of batches timed
+ * from outside (delay_over(), ~0.2 ms a pass): two passes move `extra`
+ * by the overshoot they measured, then three more each give an estimate
+ * (`extra` plus its overshoot) and `extra` is their median, so one
+ * pass's noise does not become the run's calibration.  A pass whose
+ * overshoot is beyond four ordered reads and reads (a phase of
+ * preemption, not the delay's cost) counts for nothing and is tried
+ * again, up to ten passes in all.
  */
 static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 				     const struct wl_spin_cal *c, uint64_t t,
 				     bool exp, uint64_t rng, double floor)
 {
 	struct wl_delay_cal dc = {0, 0};
-	double lim = 4 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB);
+	double lim = 4 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB), est[3];
 	unsigned ok = 0;
 
 	if (!t || (double)t < floor)
@@ -193,14 +203,21 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 	dc.cap = 4 * t + (uint64_t)((8 * (r->ordered_ticks + r->read_ticks) + 2 * r->step_ticks) *
 				    (1 << WL_SUB));
 	dc.extra = (int64_t)(r->read_ticks * (1 << WL_SUB));
-	for (int pass = 0; pass < 6 && ok < 3; pass++) {
+	for (int pass = 0; pass < 10 && ok < 5; pass++) {
 		double over = delay_over(r, c, &dc, t, exp, &rng);
 
 		if (fabs(over) > lim)
 			continue;
-		dc.extra += (int64_t)over;
+		if (ok < 2)
+			dc.extra += (int64_t)over;
+		else
+			est[ok - 2] = (double)dc.extra + over;
 		ok++;
 	}
+	if (ok == 5)
+		dc.extra = (int64_t)median3(est);
+	else if (ok > 2)
+		dc.extra = (int64_t)est[ok - 3];
 	if (dc.extra < 0)
 		dc.extra = 0;
 	return dc;

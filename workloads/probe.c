@@ -208,11 +208,31 @@ unsigned probe_pairs(const int *cpus, unsigned n, int *pair_cpu)
 	return k;
 }
 
+/* This thread's CPU set, to put back after the probe: a set the kernel
+ * takes, as large as its CPU mask (it refuses, EINVAL, a smaller one,
+ * and a machine may have more CPUs than cpu_set_t's 1024): doubled from
+ * 1024 until it fits (CPU_ALLOC(3)).  NULL if none could be read. */
+static cpu_set_t *affinity_get(size_t *size)
+{
+	for (size_t n = 1024; n <= (1u << 22); n *= 2) {
+		cpu_set_t *set = CPU_ALLOC(n);
+
+		if (!set)
+			return NULL;
+		*size = CPU_ALLOC_SIZE(n);
+		if (!pthread_getaffinity_np(pthread_self(), *size, set))
+			return set;
+		CPU_FREE(set);
+	}
+	return NULL;
+}
+
 int probe_run(const int *pair_cpu, unsigned npairs, const struct probe_cfg *cfg,
 	      double *ns)
 {
 	struct probe_shared *sh;
-	cpu_set_t saved;
+	cpu_set_t *saved;
+	size_t saved_size = 0;
 	pthread_t th;
 	uint32_t seq = 0;
 	bool lost = false;
@@ -225,12 +245,13 @@ int probe_run(const int *pair_cpu, unsigned npairs, const struct probe_cfg *cfg,
 	if (posix_memalign((void **)&sh, LB_CACHELINE, sizeof(*sh)))
 		return -ENOMEM;
 	memset(sh, 0, sizeof(*sh));
-	if (pthread_getaffinity_np(pthread_self(), sizeof(saved), &saved)) {
+	if (!(saved = affinity_get(&saved_size))) {
 		free(sh);
 		return -EINVAL;
 	}
 	rc = pthread_create(&th, NULL, helper_main, sh);
 	if (rc) {
+		CPU_FREE(saved);
 		free(sh);
 		return -rc;
 	}
@@ -239,7 +260,8 @@ int probe_run(const int *pair_cpu, unsigned npairs, const struct probe_cfg *cfg,
 				   cfg, &lost);
 	atomic_store_explicit(&sh->cmd_cpu, -1, lb_rlx);
 	atomic_store_explicit(&sh->cmd_seq, ++seq, lb_rel);
-	pthread_setaffinity_np(pthread_self(), sizeof(saved), &saved);
+	pthread_setaffinity_np(pthread_self(), saved_size, saved);
+	CPU_FREE(saved);
 	if (lost) {
 		/* Starved for seconds: it will see the exit command when it
 		 * runs again; its memory stays with it. */

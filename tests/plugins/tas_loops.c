@@ -8,9 +8,24 @@
  *                  the loops too: the exclusion check must still catch it
  *   tas_generic    tas_inline's functions without the loops: generic loop
  * Built with -DLOCKBENCH_LOOP_ABI=1 it stands for a plugin built against
- * another lockbench (tests/e2e_plugin.sh).
+ * another lockbench (tests/e2e_plugin.sh).  Built with -DTAS_LOOPS_COPY
+ * it is a second copy of the same locks, named with "_b" and with its
+ * code at other addresses: scripts/bench-plugin-loop.sh's A/A control
+ * (how far the same code measures from itself when only its place in
+ * memory changes).
  */
 #include <lockbench/loops.h>
+
+#ifdef TAS_LOOPS_COPY
+#define TL_NAME(n) n "_b"
+/* 40 bytes of code ahead of the loops: they land at other offsets. */
+__attribute__((used)) static void tl_pad(void)
+{
+	__asm__ __volatile__(".skip 40, 0x90");
+}
+#else
+#define TL_NAME(n) n
+#endif
 
 struct tl {
 	_Atomic uint32_t locked;
@@ -46,7 +61,7 @@ static inline void busted_unlock(void *lock, void *ctx)
 }
 
 static const struct lock_ops tas_inline = {
-	.name = "tas_inline",
+	.name = TL_NAME("tas_inline"),
 	.desc = "test-and-set on the inline loop (test plugin)",
 	.ref = "lockbench tests/plugins/tas_loops.c",
 	.family = LOCK_FAMILY_SPIN,
@@ -57,7 +72,7 @@ static const struct lock_ops tas_inline = {
 };
 
 static const struct lock_ops busted_inline = {
-	.name = "busted_inline",
+	.name = TL_NAME("busted_inline"),
 	.desc = "no lock at all, claims to exclude, inline loop (test plugin)",
 	.ref = "lockbench tests/plugins/tas_loops.c",
 	.family = LOCK_FAMILY_SPIN,
@@ -68,7 +83,7 @@ static const struct lock_ops busted_inline = {
 };
 
 static const struct lock_ops tas_generic = {
-	.name = "tas_generic",
+	.name = TL_NAME("tas_generic"),
 	.desc = "test-and-set on the generic loop (test plugin)",
 	.ref = "lockbench tests/plugins/tas_loops.c",
 	.family = LOCK_FAMILY_SPIN,
