@@ -96,6 +96,11 @@ static void cmd_opt_row(const struct command *c, const struct opt *o, FILE *f)
 		row.arg = "json";
 		row.help = "print it as JSON";
 		row.def = row.shown = NULL;
+	} else if (!strcmp(c->name, "system") && !strcmp(o->name, "dry-run")) {
+		row.help = "tune: print what it would change, and change nothing";
+	} else if (!strcmp(c->name, "system") && (!strcmp(o->name, "output") ||
+		   !strcmp(o->name, "duration") || !strcmp(o->name, "topology"))) {
+		return;	/* system check's alone: its usage below lists them */
 	}
 	opt_help_row(&row, f);
 }

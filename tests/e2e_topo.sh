@@ -112,6 +112,13 @@ h=$("$BIN" help topo)
 grep -qE -- '-t, --threads N +one thread count' <<<"$h" && ok || bad "help topo: -t is not one count: $h"
 grep -q -- '-f, --format json' <<<"$h" && ok || bad "help topo lacks -f json"
 "$BIN" help system | grep -q -- '-f, --format json' && ok || bad "help system lacks -f json"
+# its shared list holds what show and tune take; -o, -d and --topology
+# are system check's and listed in its own usage (one -o line in all)
+h=$("$BIN" help system)
+[ "$(grep -c -- '-o, --output' <<<"$h")" = 1 ] && ! grep -q -- '--topology' <<<"$h" && ok ||
+	bad "help system lists check's options as everybody's: $h"
+grep -q -- '--dry-run  *tune: print what it would change' <<<"$h" && ok ||
+	bad "help system: --dry-run not said as tune's"
 "$BIN" topo --topology "package:1 core:4 pu:1" -t 3 >/dev/null 2>&1 && ok || bad "topo -t 3 refused"
 "$BIN" topo --topology "package:1 core:4 pu:1" -t 3 -f json | python3 -c 'import json,sys; json.load(sys.stdin)' &&
 	ok || bad "topo -f json: not JSON"
