@@ -240,9 +240,10 @@ static double empty_span(double lim)
  * turn is the median: an empty loop runs at one, one and a half or two
  * turns a cycle depending on how the core's loop and micro-op caches
  * take it, a mode that holds for a whole invocation and may change at
- * the next; the turns of the delays below a clock read run in the same
- * mode, so the figure follows it (docs/method.md).  And floors:
- * nothing timed in a loop costs less than the loop's own turn.
+ * the next, and the figure reports this loop's mode (the turns inlined
+ * in a worker's loop may run in another: delays made of them, below
+ * the floor, are approximate; docs/method.md).  And floors: nothing
+ * timed in a loop costs less than the loop's own turn.
  */
 static void costs_init(void)
 {

@@ -43,11 +43,11 @@
  * A lock whose per-thread context is private (no other thread reads or
  * writes it: clh's node pointers, anderson's slot) has its loops
  * instantiated with LB_LOOPS_PRIVATE (a plugin's with
- * LOCKBENCH_PLUGIN_LOOPS_PRIVATE, <lockbench/loops.h>): the loop then runs the lock on a
- * copy of the context in a local, which the compiler keeps in registers
- * as a peer keeps its queue node in a local variable (Concurrency Kit's
- * clh benchmark), and hands it back to the worker around the sampled
- * operation and at the end.
+ * LOCKBENCH_PLUGIN_LOOPS_PRIVATE, <lockbench/loops.h>): the loop then
+ * runs the lock on a copy of the context in a local, which the
+ * compiler keeps in registers as a peer keeps its queue node in a local
+ * variable (Concurrency Kit's clh benchmark), and hands it back to the
+ * worker around the sampled operation and at the end.
  */
 #ifndef LOCKBENCH_LOOP_H
 #define LOCKBENCH_LOOP_H
