@@ -166,7 +166,9 @@ static uint64_t live_gap(struct ht_live *l, uint64_t now, uint64_t d)
 	return l->at_tick;
 }
 
-/* Read the counter until `end`, every long interval through live_gap(). */
+/* Read the counter until `end`: ht_count_step() on every interval, but
+ * a long one goes through live_gap(), which tells the guest's gaps from
+ * the host's takes. */
 static void live_loop(struct ht_live *l, uint64_t end)
 {
 	uint64_t prev = lb_ticks(), now;
