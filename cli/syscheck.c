@@ -23,6 +23,7 @@
 #include "../output/results/noise.h"
 #include "../output/results/stats.h"
 #include "../topology/cpulist.h"
+#include "../topology/irqs.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
 #include "../workloads/clock.h"
@@ -373,6 +374,27 @@ static double load_now(void)
 	return l;
 }
 
+/* ht_measure() on cpus[0..n-1], and the interrupts each served
+ * meanwhile (topology/irqs.h), a second: s->takes_irqs[], NAN when
+ * /proc/interrupts cannot be read; their mean s->takes_irq_per_s. */
+static int takes_with_irqs(struct syscheck *s, const int *cpus, unsigned n)
+{
+	uint64_t *c0 = cli_calloc(2 * n, sizeof(*c0)), *c1 = c0 + n;
+	bool irqs = !irqs_read(cpus, n, c0);
+	double t0 = lb_mono_s(), dt;
+	int rc = ht_measure(cpus, n, SC_TAKES_S, s->takes);
+
+	dt = lb_mono_s() - t0;
+	irqs = irqs && !irqs_read(cpus, n, c1) && dt > 0;
+	s->takes_irq_per_s = irqs ? 0 : NAN;
+	for (unsigned i = 0; i < n; i++) {
+		s->takes_irqs[i] = irqs ? (double)(c1[i] - c0[i]) / dt : NAN;
+		s->takes_irq_per_s += irqs ? s->takes_irqs[i] / n : 0;
+	}
+	free(c0);
+	return rc;
+}
+
 /* The host takes on every usable CPU at once (workloads/takes.h), and
  * their summary: the CPUs' mean fraction and rate, the longest take. */
 static void measure_takes(struct syscheck *s, const struct topo *t)
@@ -381,12 +403,13 @@ static void measure_takes(struct syscheck *s, const struct topo *t)
 	unsigned n = 0, ok = 0;
 	int rc;
 
-	s->takes_frac = s->takes_per_s = s->takes_longest_ns = NAN;
+	s->takes_frac = s->takes_per_s = s->takes_longest_ns = s->takes_irq_per_s = NAN;
 	for (unsigned i = 0; i < t->npu; i++)
 		if (t->pu[i].allowed)
 			cpus[n++] = t->pu[i].os;
 	s->takes = cli_calloc(n + 1, sizeof(*s->takes));
-	rc = n ? ht_measure(cpus, n, SC_TAKES_S, s->takes) : -ENOENT;
+	s->takes_irqs = cli_calloc(n + 1, sizeof(*s->takes_irqs));
+	rc = n ? takes_with_irqs(s, cpus, n) : -ENOENT;
 	free(cpus);
 	if (rc) {
 		snprintf(s->takes_err, sizeof(s->takes_err), "cannot start its threads: %s",
@@ -615,6 +638,7 @@ int cmd_system_check(const struct cli *c)
 	json_decref(s->errors);
 	topo_free(&t);
 	free(s->takes);
+	free(s->takes_irqs);
 	free(s);
 	return rc;
 }

@@ -58,7 +58,9 @@ struct syscheck {
 	unsigned nchild_read;
 	double steal_frac, steal_max;            /* NAN: unknown */
 	struct ht_cpu *takes;                    /* one per usable CPU */
+	double *takes_irqs;                      /* each one's interrupts a second; NAN */
 	unsigned ntakes;
+	double takes_irq_per_s;                  /* the CPUs' mean; NAN: unknown */
 	double takes_frac, takes_per_s;          /* the CPUs' mean; NAN: none */
 	double takes_longest_ns;                 /* the longest on any CPU */
 	char takes_err[256];

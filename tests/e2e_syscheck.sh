@@ -30,6 +30,12 @@ export LOCKBENCH_SYSROOT=$d/root LOCKBENCH_STATE=$d/state/state.json
 	echo "cpu  100 0 100 1000 0 0 0 0 0 0"
 	for c in $(seq 0 $(($(nproc) - 1))); do echo "cpu$c 50 0 50 500 0 0 0 0 0 0"; done
 } >"$LOCKBENCH_SYSROOT/proc/stat"
+# and a /proc/interrupts that does not move either (interrupts a second: 0)
+{
+	for c in $(seq 0 $(($(nproc) - 1))); do printf '  CPU%d' "$c"; done; echo
+	printf 'LOC:'; for c in $(seq 0 $(($(nproc) - 1))); do printf ' %d' $((100 + c)); done
+	echo "   Local timer interrupts"
+} >"$LOCKBENCH_SYSROOT/proc/interrupts"
 snapshot() {	# every path of the tree with its mode, size and content hash
 	(cd "$d" && find . -printf '%p %m %s %y %T@\n' | sort &&
 		find . -type f -exec sha256sum {} + | sort)
@@ -133,12 +139,13 @@ if d["machine"]["pus"] > 1:
 need(d["steal"]["fraction"] == 0, "steal 0 from a /proc/stat that did not move")
 # host takes: every usable CPU read at once, figures in range, consistent
 h = d["host_takes"]
-for k in ("fraction", "per_s", "longest_us", "ms", "level", "hist_from_us", "hist",
-          "per_cpu", "error"):
+for k in ("fraction", "per_s", "irqs_per_s", "longest_us", "ms", "level", "hist_from_us",
+          "hist", "per_cpu", "error"):
     need(k in h, "host_takes." + k)
 need(h["error"] is None, "host_takes.error: %s" % h["error"])
 need(0 <= h["fraction"] < 1 and h["per_s"] >= 0, "host_takes fraction, per_s in range")
 need(h["ms"] == 500 and h["level"] == 0.005, "host_takes ms 500, level 0.005")
+need(h["irqs_per_s"] == 0, "host_takes.irqs_per_s 0 from a fake file that did not move")
 need(h["hist_from_us"] == [1, 2, 4, 8, 16, 32, 64, 128], "host_takes.hist_from_us")
 need((h["longest_us"] == 0) == (sum(h["hist"]) == 0) and
      (h["longest_us"] == 0 or h["longest_us"] >= 1), "host_takes.longest_us")
@@ -155,6 +162,8 @@ for c in pc:
     need(0 < c["run_ms"] and 499 <= c["run_ms"] + c["guest_ms"] < 700,
          "cpu %s: run and guest time fill the window" % c["cpu"])
     need((c["takes"] == 0) == (c["fraction"] == 0), "cpu %s: takes and fraction" % c["cpu"])
+    need(c["irqs_per_s"] == 0, "cpu %s: no interrupts from a fake file that did not move"
+         % c["cpu"])
     need(c["takes"] == 0 or c["fraction"] * c["run_ms"] * 1e3 >= c["takes"] * 1.0,
          "cpu %s: each take at least 1 us" % c["cpu"])
 takes = h["fraction"] >= h["level"]
@@ -167,7 +176,7 @@ need(any(x.startswith("delays from %d ns hold within 5%%" % df) if df else
 need(any("core-to-core" in x or "bimodal" in x or "one usable CPU" in x for x in v),
      "the core-to-core verdict")
 if takes:
-    need(any(x.startswith("steal reads 0.00% during the check, yet the host took")
+    need(any(x.startswith("steal reads 0.00% during the check, yet each CPU lost")
              for x in v), "the steal verdict names the host takes: %s" % v)
     need(not any(x.startswith("no steal") for x in v), "no 'no steal' beside takes")
     want = "the host takes %.1f%% of each CPU" % (100 * h["fraction"])
@@ -194,7 +203,7 @@ grep -q "^  1-thread differences below [0-9.]*% are not resolvable here" "$OUT/s
 grep -Eq "^  (delays from [0-9]+ ns hold within 5%|no delay up to)" "$OUT/stdout" &&
 	ok || bad "no delay verdict line in the text"
 grep -q "system check: invocation floor" "$OUT/stderr" && ok || bad "no progress on stderr"
-grep -Eq "^host takes +[0-9.]+% of each CPU: [0-9]+ a second, up to [0-9]+ us" \
+grep -Eq "^host takes +[0-9.]+% of each CPU: [0-9]+ a second, up to [0-9]+ us.*interrupts: 0 a" \
 	"$OUT/stdout" && ok || bad "no host takes line in the text"
 grep -Eq "^  (the host takes [0-9.]+% of each CPU|no host takes above 0.5%)" "$OUT/stdout" &&
 	ok || bad "no host takes verdict line in the text"

@@ -7,7 +7,8 @@
  * the measured read, and the live measure: every CPU figured, the
  * caller's affinity untouched, a CPU that cannot be pinned said so, and
  * the guest's own scheduling (another thread on the same CPU) not
- * counted as the host's.
+ * counted as the host's; and the per-CPU interrupt counts read beside
+ * it (topology/irqs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "../topology/irqs.h"
 #include "../workloads/takes.h"
 
 /*
@@ -269,6 +271,29 @@ static void test_measure_guest_gaps(void **state)
 	assert_true(out.fraction >= 0 && out.fraction < 0.25);
 }
 
+/* /proc/interrupts: columns of the header's CPUs (online ones, here 0
+ * and 2), rows of one total (ERR) left out, descriptions ignored. */
+static void test_irqs_parse(void **state)
+{
+	const char *text =
+		"           CPU0       CPU2       \n"
+		" 24:          1          7  IO-APIC   5-edge      ACPI:Ged\n"
+		" 36:          0    1009634 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+		"NMI:          0          0   Non-maskable interrupts\n"
+		"LOC:    7901984    7879398   Local timer interrupts\n"
+		"CAL:   17893219   17422836   Function call interrupts\n"
+		"ERR:          5\n"
+		"MIS:          0\n";
+	uint64_t c[2];
+
+	(void)state;
+	assert_int_equal(irqs_parse(text, (int[]){2, 0}, 2, c), 0);
+	assert_int_equal(c[0], 7 + 1009634 + 7879398 + 17422836);
+	assert_int_equal(c[1], 1 + 7901984 + 17893219);
+	assert_int_equal(irqs_parse(text, (int[]){1}, 1, c), -ENOENT);
+	assert_int_equal(irqs_parse("", (int[]){0}, 1, c), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_count_fine),
 		cmocka_unit_test(test_count_coarse),
 		cmocka_unit_test(test_count_backwards),
+		cmocka_unit_test(test_irqs_parse),
 		cmocka_unit_test(test_measure_live),
 		cmocka_unit_test(test_measure_bad_cpu),
 		cmocka_unit_test(test_measure_guest_gaps),
