@@ -18,7 +18,10 @@
 #            nothing to do with the delays: a request R reads R / (1 - f)
 #            from outside, and no delay can hold time it was not given
 #            the CPU for (docs/method.md, "Host takes").  The raw outside
-#            column stays beside it.
+#            column stays beside it.  (ns/op here is wall-clock, from
+#            ops_per_sec: on a busy machine the guest's other work adds
+#            to it too; scripts/bench-delays-hosts.sh takes it per
+#            CPU-second.)
 # Then the same delays beside a waiter: the FIFO locks at 2 threads
 # (sampled only: from outside, the handover moves with the section),
 # --cs-ns 100 and 400 with the default --ncs-ns 100.
