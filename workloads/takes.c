@@ -166,12 +166,12 @@ static uint64_t live_gap(struct ht_live *l, uint64_t now, uint64_t d)
 	return l->at_tick;
 }
 
-/* Read the counter until `end`: ht_count_step() on every interval, but
- * a long one goes through live_gap(), which tells the guest's gaps from
- * the host's takes. */
+/* Read the counter until `end`, counting each interval as
+ * ht_count_step() does, except that a long one goes through live_gap(),
+ * which tells the guest's gaps from the host's takes. */
 static void live_loop(struct ht_live *l, uint64_t end)
 {
-	uint64_t prev = lb_ticks(), now;
+	uint64_t prev, now;
 
 	l->at_cpu_ns = thread_cpu_ns();
 	l->at_tick = prev = lb_ticks();
@@ -221,11 +221,10 @@ int ht_measure(const int *cpus, unsigned n, double seconds, struct ht_cpu *out)
 	int rc = 0;
 
 	lb_clock_rate();
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++)
 		out[i] = (struct ht_cpu){.cpu = cpus[i], .err = ESRCH, .fraction = NAN,
 					 .per_s = NAN, .longest_ns = NAN, .read_ns = NAN};
-		if (!t)
-			continue;
+	for (unsigned i = 0; t && i < n; i++) {
 		t[i] = (struct ht_thread){&sh, &out[i], 0};
 		if ((rc = pthread_create(&t[i].th, NULL, ht_thread_main, &t[i])))
 			break;
