@@ -12,14 +12,22 @@
 #include <time.h>
 
 #include "../locks/lockbench/atomics.h"
-#include "../output/results/stats.h"
 #include "clock.h"
 #include "takes.h"
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorted here rather than by stats_summarize(): the measuring threads
+ * call this at once, and its t quantile's lgamma() writes the global
+ * signgam. */
 double ht_read_ticks(const uint64_t *stamps, size_t n)
 {
 	double mean[HT_CAL_BLOCKS];
-	struct summary sm;
 
 	if (n < HT_CAL_STAMPS)
 		return NAN;
@@ -29,8 +37,9 @@ double ht_read_ticks(const uint64_t *stamps, size_t n)
 		mean[b] = s[HT_CAL_BLOCK] > s[0] ? (double)(s[HT_CAL_BLOCK] - s[0]) / HT_CAL_BLOCK
 						 : 0;
 	}
-	stats_summarize(mean, HT_CAL_BLOCKS, &sm);
-	return sm.median;
+	qsort(mean, HT_CAL_BLOCKS, sizeof(mean[0]), cmp_double);
+	return HT_CAL_BLOCKS % 2 ? mean[HT_CAL_BLOCKS / 2]
+				 : (mean[HT_CAL_BLOCKS / 2 - 1] + mean[HT_CAL_BLOCKS / 2]) / 2;
 }
 
 double ht_threshold_ns(double read_ns, double tick_ns)
