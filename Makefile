@@ -192,7 +192,8 @@ asan: $(PYBIN) build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 # the layer with -fsanitize=thread (tests/ktree_plugins.sh) and validated
 # at 1, 2 and 8 threads.
 tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KERNEL_EXAMPLE).so \
-		build/tsan/examples/ticket_backoff.so build/tsan/tests/plugins/clh_loops.so lockbench
+		build/tsan/examples/ticket_backoff.so build/tsan/tests/plugins/clh_loops.so lockbench \
+		build/tsan/tests/test_takes
 	LB_VALIDATE_THREADS=2,8 LB_VALIDATE_SECONDS=0.1 LB_SKIP_BROKEN=1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	LB_PLUGINS=build/tsan/$(KERNEL_EXAMPLE).so LB_ONLY=kernel_mcs \
@@ -213,6 +214,8 @@ tsan: build/tsan/tests/test_locks build/tsan/tests/test_kernel_h build/tsan/$(KE
 		LB_VALIDATE_THREADS=1,2,8 LB_VALIDATE_SECONDS=0.1 \
 		TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_locks
 	TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_kernel_h
+	@# the host takes: a thread per CPU at once (system check)
+	TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_takes
 
 # arm64: build the binary and every test with the cross compiler and the
 # :arm64 libraries (-Werror), run unit tests under qemu-user, and the

@@ -23,6 +23,7 @@
 #include "../output/results/noise.h"
 #include "../output/results/stats.h"
 #include "../topology/cpulist.h"
+#include "../topology/irqs.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
 #include "../workloads/clock.h"
@@ -373,6 +374,71 @@ static double load_now(void)
 	return l;
 }
 
+/* ht_measure() on cpus[0..n-1], and the interrupts each served
+ * meanwhile (topology/irqs.h), a second: s->takes_irqs[], NAN when
+ * /proc/interrupts cannot be read; their mean s->takes_irq_per_s. */
+static int takes_with_irqs(struct syscheck *s, const int *cpus, unsigned n)
+{
+	uint64_t *c0 = cli_calloc(2 * n, sizeof(*c0)), *c1 = c0 + n;
+	bool irqs = !irqs_read(cpus, n, c0);
+	double t0 = lb_mono_s(), dt;
+	int rc = ht_measure(cpus, n, SC_TAKES_S, s->takes);
+
+	dt = lb_mono_s() - t0;
+	irqs = irqs && !irqs_read(cpus, n, c1) && dt > 0;
+	s->takes_irq_per_s = irqs ? 0 : NAN;
+	for (unsigned i = 0; i < n; i++) {
+		s->takes_irqs[i] = irqs ? (double)(c1[i] - c0[i]) / dt : NAN;
+		s->takes_irq_per_s += irqs ? s->takes_irqs[i] / n : 0;
+	}
+	free(c0);
+	return rc;
+}
+
+/* The host takes on every usable CPU at once (workloads/takes.h), and
+ * their summary: the CPUs' mean fraction and rate, the longest take. */
+static void measure_takes(struct syscheck *s, const struct topo *t)
+{
+	int *cpus = cli_calloc(t->npu + 1, sizeof(*cpus));
+	unsigned n = 0, ok = 0;
+	int rc;
+
+	s->takes_frac = s->takes_per_s = s->takes_longest_ns = s->takes_irq_per_s = NAN;
+	for (unsigned i = 0; i < t->npu; i++)
+		if (t->pu[i].allowed)
+			cpus[n++] = t->pu[i].os;
+	s->takes = cli_calloc(n + 1, sizeof(*s->takes));
+	s->takes_irqs = cli_calloc(n + 1, sizeof(*s->takes_irqs));
+	rc = n ? takes_with_irqs(s, cpus, n) : -ENOENT;
+	free(cpus);
+	if (rc) {
+		snprintf(s->takes_err, sizeof(s->takes_err), "cannot start its threads: %s",
+			 strerror(-rc));
+		return;
+	}
+	s->ntakes = n;
+	s->takes_frac = s->takes_per_s = s->takes_longest_ns = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct ht_cpu *x = &s->takes[i];
+
+		if (x->err || !isfinite(x->fraction))
+			continue;
+		ok++;
+		s->takes_frac += x->fraction;
+		s->takes_per_s += x->per_s;
+		if (x->takes && x->longest_ns > s->takes_longest_ns)
+			s->takes_longest_ns = x->longest_ns;
+	}
+	if (ok) {
+		s->takes_frac /= ok;
+		s->takes_per_s /= ok;
+		return;
+	}
+	s->takes_frac = s->takes_per_s = s->takes_longest_ns = NAN;
+	snprintf(s->takes_err, sizeof(s->takes_err), "no CPU could be pinned (cpu %d: %s)",
+		 s->takes[0].cpu, strerror(s->takes[0].err));
+}
+
 static void c2c_between(struct syscheck *s)
 {
 	hc_c2c_sample(&s->c2c);
@@ -402,6 +468,8 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 	s->relax_ns = hc_relax_ns();
 	s->c2c_classes = hc_c2c_init(&s->c2c, t);
 	c2c_between(s);
+	progress(c, "host takes (every CPU read at once)");
+	measure_takes(s, t);
 	progress(c, "delays, fixed and exponential");
 	measure_delays(s, c2c_between);
 	progress(c, "run-to-run spread (tas, 1 thread)");
@@ -561,13 +629,16 @@ int cmd_system_check(const struct cli *c)
 		cli_die("system check: out of memory");
 	rc = out_write(c->output, text);
 	/* a measure that could not be taken: the report says which, exit 1 */
-	if (!rc && (!s->delays_measured || !isfinite(s->tas_cv_pct) || !isfinite(s->floor_pct)))
+	if (!rc && (!s->delays_measured || !isfinite(s->tas_cv_pct) || !isfinite(s->floor_pct) ||
+		    !isfinite(s->takes_frac)))
 		rc = 1;
 	free(text);
 	json_decref(doc);
 	json_decref(s->machine);
 	json_decref(s->errors);
 	topo_free(&t);
+	free(s->takes);
+	free(s->takes_irqs);
 	free(s);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "../workloads/hostcheck.h"
+#include "../workloads/takes.h"
 #include "options.h"
 
 /* The requested delays tried, shortest first, and the tolerance they
@@ -27,6 +28,8 @@
  * factor, in two clusters of at least SC_BIMODAL_MIN probes each. */
 #define SC_BIMODAL_FACTOR 2.0
 #define SC_BIMODAL_MIN 2
+/* How long the host takes are read for, every usable CPU at once. */
+#define SC_TAKES_S 0.5
 
 /* One requested delay, one distribution: the sampled mean length and
  * the ns/op it adds to the empty loop (NAN: not measured). */
@@ -54,6 +57,13 @@ struct syscheck {
 	double child_read_ns[2 * SC_INVOCATIONS + 4]; /* their clock_read_ns */
 	unsigned nchild_read;
 	double steal_frac, steal_max;            /* NAN: unknown */
+	struct ht_cpu *takes;                    /* one per usable CPU */
+	double *takes_irqs;                      /* each one's interrupts a second; NAN */
+	unsigned ntakes;
+	double takes_irq_per_s;                  /* the CPUs' mean; NAN: unknown */
+	double takes_frac, takes_per_s;          /* the CPUs' mean; NAN: none */
+	double takes_longest_ns;                 /* the longest on any CPU */
+	char takes_err[256];
 	double load_start;                       /* 1-min load average; NAN */
 	unsigned ncpus;                          /* usable CPUs */
 	double window_s, elapsed_s;

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../output/results/stats.h"
 #include "provenance.h"
@@ -121,6 +122,51 @@ static json_t *clock_json(const struct syscheck *s)
 			 "read_ns_invocations", inv);
 }
 
+/* Histogram counts [0..HT_NHIST-1] as a JSON array. */
+static json_t *hist_json(const uint64_t *h)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < HT_NHIST; i++)
+		json_array_append_new(a, json_integer((json_int_t)h[i]));
+	return a;
+}
+
+static json_t *takes_cpu_json(const struct ht_cpu *x, double irqs)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o}",
+		"cpu", x->cpu, "fraction", num(x->fraction), "per_s", num(x->per_s),
+		"longest_us", num(x->takes ? x->longest_ns / 1000 : 0),
+		"takes", (json_int_t)x->takes, "read_ns", num(x->read_ns),
+		"threshold_ns", num(x->threshold_ns), "run_ms", num(x->run_ns / 1e6),
+		"guest_ms", num(x->guest_ns / 1e6), "guest_gaps", (json_int_t)x->guest_gaps,
+		"hist", hist_json(x->hist), "irqs_per_s", num(irqs),
+		"error", x->err ? json_string(strerror(x->err)) : json_null());
+}
+
+/* {fraction, per_s, longest_us, ms, level, hist_from_us, hist, per_cpu,
+ * error}: the CPUs' mean fraction and rate, the longest take, each
+ * CPU's window, the histogram summed over the CPUs. */
+static json_t *takes_json(const struct syscheck *s)
+{
+	json_t *cpus = json_array(), *edges = json_array();
+	uint64_t h[HT_NHIST] = {0};
+
+	for (unsigned i = 0; i < s->ntakes; i++) {
+		json_array_append_new(cpus, takes_cpu_json(&s->takes[i], s->takes_irqs[i]));
+		for (unsigned k = 0; !s->takes[i].err && k < HT_NHIST; k++)
+			h[k] += s->takes[i].hist[k];
+	}
+	for (unsigned k = 0; k < HT_NHIST; k++)
+		json_array_append_new(edges, json_real(ht_hist_edge_us(k)));
+	return json_pack("{s:o, s:o, s:o, s:o, s:f, s:f, s:o, s:o, s:o, s:o}",
+		"fraction", num(s->takes_frac), "per_s", num(s->takes_per_s),
+		"irqs_per_s", num(s->takes_irq_per_s),
+		"longest_us", num(s->takes_longest_ns / 1000), "ms", 1000 * SC_TAKES_S,
+		"level", HT_LEVEL, "hist_from_us", edges, "hist", hist_json(h),
+		"per_cpu", cpus, "error", *s->takes_err ? json_string(s->takes_err) : json_null());
+}
+
 /* The hypervisor part of the machine description (a borrowed reference). */
 static const json_t *hypervisor(const struct syscheck *s)
 {
@@ -134,7 +180,7 @@ json_t *syscheck_json(const struct syscheck *s, const struct cli *c)
 	const json_t *hv = hypervisor(s);
 
 	return json_pack("{s:s, s:s, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i,"
-			 " s:o, s:{s:o, s:f}, s:o, s:O, s:f, s:f, s:o, s:O}",
+			 " s:o, s:{s:o, s:f}, s:o, s:o, s:O, s:f, s:f, s:o, s:O}",
 		"schema", "lockbench-system-check", "schema_version", "1.0",
 		"lockbench", provenance_json(c->full_argc, c->full_argv, false, 0),
 		"machine", s->machine, "clock", clock_json(s),
@@ -143,6 +189,7 @@ json_t *syscheck_json(const struct syscheck *s, const struct cli *c)
 		"c2c", c2c_json(s), "tas_cv_pct", num(s->tas_cv_pct),
 		"tas_cv_runs", SC_CV_RUNS, "floor", floor_json(s),
 		"steal", "fraction", num(s->steal_frac), "max", s->steal_max,
+		"host_takes", takes_json(s),
 		"loadavg_start", num(s->load_start),
 		"hypervisor", hv ? (json_t *)hv : json_null(),
 		"window_s", s->window_s, "elapsed_s", s->elapsed_s,
@@ -256,6 +303,63 @@ static void say_c2c(json_t *a, const struct syscheck *s)
 	}
 }
 
+/* Host takes above HT_LEVEL of a CPU? */
+static bool takes_seen(const struct syscheck *s)
+{
+	return isfinite(s->takes_frac) && s->takes_frac >= HT_LEVEL;
+}
+
+/* ... and steal does not show them (less than half as much reported)? */
+static bool takes_unreported(const struct syscheck *s)
+{
+	return takes_seen(s) && !(isfinite(s->steal_frac) && s->steal_frac >= s->takes_frac / 2);
+}
+
+static void say_steal(json_t *a, const struct syscheck *s)
+{
+	if (!isfinite(s->steal_frac))
+		say(a, "steal time unknown (no steal field in /proc/stat)");
+	else if (s->steal_frac > s->steal_max)
+		say(a, "steal present: the host took %.1f%% of the CPU time during the check "
+		    "(a run above %.0f%% is flagged)", 100 * s->steal_frac, 100 * s->steal_max);
+	else if (takes_unreported(s))
+		say(a, "steal reads %.2f%% during the check, yet each CPU lost %.1f%% unseen "
+		    "(host takes): steal does not show it here", 100 * s->steal_frac,
+		    100 * s->takes_frac);
+	else
+		say(a, "no steal above %.0f%% (%.2f%% during the check)", 100 * s->steal_max,
+		    100 * s->steal_frac);
+}
+
+/* What the reads of the counter saw (docs/method.md, "Host takes"): a
+ * figure per operation is 1 / (1 - f) of what the CPU gave it.  Where
+ * the CPUs served about as many interrupts as they saw takes, the
+ * takes may be the guest's own interrupts (charged to the thread they
+ * interrupted), and the verdict does not blame the host. */
+static void say_takes(json_t *a, const struct syscheck *s)
+{
+	double f = s->takes_frac;
+
+	if (!isfinite(f))
+		say(a, "host takes not measured: %s", s->takes_err);
+	else if (!takes_seen(s))
+		say(a, "no host takes above %.1f%% (%.2f%% of each CPU, %.0f a second)",
+		    100 * HT_LEVEL, 100 * f, s->takes_per_s);
+	else if (takes_unreported(s) && isfinite(s->takes_irq_per_s) &&
+		 s->takes_irq_per_s >= s->takes_per_s / 2)
+		say(a, "%.1f%% of each CPU is taken unseen (%.0f times a second, up to %.0f us), "
+		    "by the host or the guest's own %.0f interrupts a second; no steal "
+		    "reported: figures read up to %.1f%% slow", 100 * f, s->takes_per_s,
+		    s->takes_longest_ns / 1000, s->takes_irq_per_s, 100 * (1 / (1 - f) - 1));
+	else if (takes_unreported(s))
+		say(a, "the host takes %.1f%% of each CPU (%.0f times a second, up to %.0f us) "
+		    "and reports no steal: figures read up to %.1f%% slow", 100 * f,
+		    s->takes_per_s, s->takes_longest_ns / 1000, 100 * (1 / (1 - f) - 1));
+	else
+		say(a, "the host takes %.1f%% of each CPU (%.0f times a second, up to %.0f us), "
+		    "reported as steal", 100 * f, s->takes_per_s, s->takes_longest_ns / 1000);
+}
+
 static void say_host(json_t *a, const struct syscheck *s)
 {
 	const json_t *hv = hypervisor(s);
@@ -266,14 +370,8 @@ static void say_host(json_t *a, const struct syscheck *s)
 		say(a, "the machine is busy (load average %.1f on %u CPU%s when the check "
 		    "started): every figure here includes other work; check again when it "
 		    "is quiet", s->load_start, s->ncpus, s->ncpus == 1 ? "" : "s");
-	if (!isfinite(s->steal_frac))
-		say(a, "steal time unknown (no steal field in /proc/stat)");
-	else if (s->steal_frac > s->steal_max)
-		say(a, "steal present: the host took %.1f%% of the CPU time during the check "
-		    "(a run above %.0f%% is flagged)", 100 * s->steal_frac, 100 * s->steal_max);
-	else
-		say(a, "no steal above %.0f%% (%.2f%% during the check)", 100 * s->steal_max,
-		    100 * s->steal_frac);
+	say_steal(a, s);
+	say_takes(a, s);
 	if (json_is_true(json_object_get(hv, "detected")))
 		say(a, "a virtual machine (hypervisor %s): the host can move vCPUs and take "
 		    "time between runs", type ? type : "detected, type unknown");
@@ -350,6 +448,21 @@ static void print_c2c(const struct syscheck *s, FILE *f)
 		fprintf(f, "%-16s - (one usable CPU)\n", "core-to-core");
 }
 
+static void print_takes(const struct syscheck *s, FILE *f)
+{
+	char b[32];
+
+	if (!isfinite(s->takes_frac)) {
+		fprintf(f, "%-16s - (%s)\n", "host takes", s->takes_err);
+		return;
+	}
+	fprintf(f, "%-16s %.2f%% of each CPU: %.0f a second, up to %.0f us (%.1f s, %u "
+		"CPU%s at once; interrupts: %s a second)\n", "host takes", 100 * s->takes_frac,
+		s->takes_per_s, isfinite(s->takes_longest_ns) ? s->takes_longest_ns / 1000 : 0,
+		SC_TAKES_S, s->ntakes, s->ntakes == 1 ? "" : "s",
+		fig(b, sizeof(b), "%.0f", s->takes_irq_per_s));
+}
+
 void syscheck_print(const struct syscheck *s, const json_t *doc, FILE *f)
 {
 	const json_t *v;
@@ -370,6 +483,7 @@ void syscheck_print(const struct syscheck *s, const json_t *doc, FILE *f)
 	fprintf(f, "%-16s floor %s%%: sd %s%% between the means of %u invocations of tas\n",
 		"invocations", fig(b[0], 32, "%.2f", s->floor_pct),
 		fig(b[1], 32, "%.2f", s->sd_between_pct), s->ninv);
+	print_takes(s, f);
 	fprintf(f, "%-16s %s%% of the CPU time (a run is flagged above %.0f%%)\n", "steal",
 		fig(b[2], 32, "%.2f", 100 * s->steal_frac), 100 * s->steal_max);
 	fprintf(f, "\nWhat can be trusted here:\n");

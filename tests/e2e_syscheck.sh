@@ -30,6 +30,12 @@ export LOCKBENCH_SYSROOT=$d/root LOCKBENCH_STATE=$d/state/state.json
 	echo "cpu  100 0 100 1000 0 0 0 0 0 0"
 	for c in $(seq 0 $(($(nproc) - 1))); do echo "cpu$c 50 0 50 500 0 0 0 0 0 0"; done
 } >"$LOCKBENCH_SYSROOT/proc/stat"
+# and a /proc/interrupts that does not move either (interrupts a second: 0)
+{
+	for c in $(seq 0 $(($(nproc) - 1))); do printf '  CPU%d' "$c"; done; echo
+	printf 'LOC:'; for c in $(seq 0 $(($(nproc) - 1))); do printf ' %d' $((100 + c)); done
+	echo "   Local timer interrupts"
+} >"$LOCKBENCH_SYSROOT/proc/interrupts"
 snapshot() {	# every path of the tree with its mode, size and content hash
 	(cd "$d" && find . -printf '%p %m %s %y %T@\n' | sort &&
 		find . -type f -exec sha256sum {} + | sort)
@@ -78,7 +84,7 @@ def pos(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v)
 for k in ("schema", "schema_version", "lockbench", "machine", "clock", "relax_ns",
           "empty_loop_ns", "delay_floor_ns", "c2c", "tas_cv_pct", "floor", "verdicts",
-          "delays", "steal", "hypervisor"):
+          "delays", "steal", "host_takes", "hypervisor"):
     need(k in d, "missing key " + k)
 need(d.get("schema") == "lockbench-system-check", "schema")
 need(d.get("schema_version") == "1.0", "schema_version")
@@ -131,6 +137,36 @@ if d["machine"]["pus"] > 1:
         need(pos(cl["median_ns"]) and cl["min_ns"] <= cl["median_ns"] <= cl["max_ns"],
              "c2c class " + name)
 need(d["steal"]["fraction"] == 0, "steal 0 from a /proc/stat that did not move")
+# host takes: every usable CPU read at once, figures in range, consistent
+h = d["host_takes"]
+for k in ("fraction", "per_s", "irqs_per_s", "longest_us", "ms", "level", "hist_from_us",
+          "hist", "per_cpu", "error"):
+    need(k in h, "host_takes." + k)
+need(h["error"] is None, "host_takes.error: %s" % h["error"])
+need(0 <= h["fraction"] < 1 and h["per_s"] >= 0, "host_takes fraction, per_s in range")
+need(h["ms"] == 500 and h["level"] == 0.005, "host_takes ms 500, level 0.005")
+need(h["irqs_per_s"] == 0, "host_takes.irqs_per_s 0 from a fake file that did not move")
+need(h["hist_from_us"] == [1, 2, 4, 8, 16, 32, 64, 128], "host_takes.hist_from_us")
+need((h["longest_us"] == 0) == (sum(h["hist"]) == 0) and
+     (h["longest_us"] == 0 or h["longest_us"] >= 1), "host_takes.longest_us")
+pc = h["per_cpu"]
+need(len(pc) >= 1 and len({c["cpu"] for c in pc}) == len(pc), "host_takes.per_cpu: one a CPU")
+need([sum(x) for x in zip(*[c["hist"] for c in pc])] == h["hist"], "hist: the CPUs' sum")
+need(abs(sum(c["fraction"] for c in pc) / max(len(pc), 1) - h["fraction"]) < 1e-9,
+     "fraction: the CPUs' mean")
+for c in pc:
+    need(c["error"] is None and 0 <= c["fraction"] < 1, "cpu %s: fraction" % c["cpu"])
+    need(c["threshold_ns"] >= 1000 and c["threshold_ns"] >= 50 * c["read_ns"] > 0,
+         "cpu %s: threshold from its read" % c["cpu"])
+    need(sum(c["hist"]) == c["takes"], "cpu %s: hist sums to takes" % c["cpu"])
+    need(0 < c["run_ms"] and 499 <= c["run_ms"] + c["guest_ms"] < 700,
+         "cpu %s: run and guest time fill the window" % c["cpu"])
+    need((c["takes"] == 0) == (c["fraction"] == 0), "cpu %s: takes and fraction" % c["cpu"])
+    need(c["irqs_per_s"] == 0, "cpu %s: no interrupts from a fake file that did not move"
+         % c["cpu"])
+    need(c["takes"] == 0 or c["fraction"] * c["run_ms"] * 1e3 >= c["takes"] * 1.0,
+         "cpu %s: each take at least 1 us" % c["cpu"])
+takes = h["fraction"] >= h["level"]
 v = d["verdicts"]
 need(isinstance(v, list) and all(isinstance(x, str) and x for x in v), "verdict strings")
 want = "1-thread differences below %.1f%% are not resolvable here" % f["rel_pct"]
@@ -139,7 +175,16 @@ need(any(x.startswith("delays from %d ns hold within 5%%" % df) if df else
          x.startswith("no delay up to 400 ns holds") for x in v), "the delays' verdict")
 need(any("core-to-core" in x or "bimodal" in x or "one usable CPU" in x for x in v),
      "the core-to-core verdict")
-need(any(x.startswith("no steal above 1%") for x in v), "the steal verdict")
+if takes:
+    need(any(x.startswith("steal reads 0.00% during the check, yet each CPU lost")
+             for x in v), "the steal verdict names the host takes: %s" % v)
+    need(not any(x.startswith("no steal") for x in v), "no 'no steal' beside takes")
+    want = "the host takes %.1f%% of each CPU" % (100 * h["fraction"])
+    need(any(x.startswith(want) and "reports no steal" in x for x in v),
+         "the takes' verdict: " + want)
+else:
+    need(any(x.startswith("no steal above 1%") for x in v), "the steal verdict")
+    need(any(x.startswith("no host takes above 0.5%") for x in v), "the takes' verdict")
 need(any("hypervisor" in x for x in v), "the hypervisor verdict")
 need(d["elapsed_s"] <= 15, "at most 15 s (%.1f)" % d["elapsed_s"])
 for e in errs:
@@ -150,7 +195,7 @@ EOF
 # ---- text ----------------------------------------------------------------
 expect_exit 0 "system check (text)" -- "$BIN" system check -d 0.02
 for w in "clock" "cpu_relax()" "empty loop" "delays" "core-to-core" "run-to-run" \
-	"invocations" "steal" "What can be trusted here:"; do
+	"invocations" "host takes" "steal" "What can be trusted here:"; do
 	grep -qF -- "$w" "$OUT/stdout" && ok || bad "the report lacks '$w'"
 done
 grep -q "^  1-thread differences below [0-9.]*% are not resolvable here" "$OUT/stdout" &&
@@ -158,6 +203,10 @@ grep -q "^  1-thread differences below [0-9.]*% are not resolvable here" "$OUT/s
 grep -Eq "^  (delays from [0-9]+ ns hold within 5%|no delay up to)" "$OUT/stdout" &&
 	ok || bad "no delay verdict line in the text"
 grep -q "system check: invocation floor" "$OUT/stderr" && ok || bad "no progress on stderr"
+grep -Eq "^host takes +[0-9.]+% of each CPU: [0-9]+ a second, up to [0-9]+ us.*interrupts: 0 a" \
+	"$OUT/stdout" && ok || bad "no host takes line in the text"
+grep -Eq "^  (the host takes [0-9.]+% of each CPU|no host takes above 0.5%)" "$OUT/stdout" &&
+	ok || bad "no host takes verdict line in the text"
 
 # ---- one usable CPU: no core-to-core figures, said so ----------------------
 if command -v taskset >/dev/null; then
@@ -168,6 +217,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["c2c"]["classes"] == {} and d["c2c"]["probes"] == 0, d["c2c"]
 assert d["c2c"]["typical_ns"] is None
+assert len(d["host_takes"]["per_cpu"]) == 1, d["host_takes"]
+assert 0 <= d["host_takes"]["fraction"] < 1, d["host_takes"]
 assert any(v.startswith("one usable CPU") for v in d["verdicts"]), d["verdicts"]
 EOF
 fi
