@@ -415,8 +415,8 @@ static void delays_note(struct config *cf)
 	if ((double)least < floor && !cf->quiet)
 		cli_warn("note: %s %llu is below the shortest delay this host holds, "
 			 "%.0f ns (what one read of the clock and the call cost here): "
-			 "shorter delays are loop turns, not timed, and their lengths are "
-			 "not checked", opt, (unsigned long long)least, floor);
+			 "shorter delays are loop turns that the sampled delays keep near "
+			 "the length, approximate and not flagged", opt, (unsigned long long)least, floor);
 }
 
 int cmd_run(const struct cli *c)

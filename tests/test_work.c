@@ -458,6 +458,64 @@ static void test_delay_learn(void **state)
 	}
 }
 
+/*
+ * Below the floor (cap 0) a section's samples scale its turns a tick,
+ * `fine` (16.16), towards the length asked.  The model: a delay of `t`
+ * sub-ticks runs t * fine >> (16 + WL_SUB) turns, and the core makes
+ * `real` turns a tick (16.16), so the sample spans that many ticks plus
+ * the reads' own `rd`.  The turns follow the core when it slows (a busy
+ * SMT sibling halves `real`); on a counter coarser than the delay (half
+ * a tick: a sample reads 0 or 1 tick as the counter's phase falls) they
+ * settle on the mean; an interrupted sample moves nothing.  Each run
+ * returns the mean `fine` over its second half (what the delays made).
+ */
+static uint64_t turns_run(struct wl_delay_cal *dc, uint64_t t, double real, double rd,
+			  double tick, unsigned n)
+{
+	uint64_t rng = 12345;
+	double sum = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		double turns = (double)(t * dc->fine >> (16 + WL_SUB));
+		double len = turns * 65536 / real / tick, phase;
+		uint64_t span;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		phase = (double)(rng >> 11) / 9007199254740992.0;
+		span = (uint64_t)floor(phase + len + rd / tick);
+		wl_delay_learn(dc, span, t, 0, rd / tick);
+		if (i >= n / 2)
+			sum += (double)dc->fine;
+	}
+	return (uint64_t)(sum / (n - n / 2)); /* the turns of the second half */
+}
+
+static void test_delay_learn_turns(void **state)
+{
+	const uint64_t t = 100 << WL_SUB;  /* 100 ticks */
+	struct wl_delay_cal dc = {.cap = 0, .extra = 0, .fine = 200000, .mean = t};
+	uint64_t f, x;
+
+	(void)state;
+	f = turns_run(&dc, t, 150000, 20, 1, 3000);
+	assert_true(f > 150000 * 0.98 && f < 150000 * 1.02);
+	f = turns_run(&dc, t, 75000, 20, 1, 3000); /* the sibling got busy */
+	assert_true(f > 75000 * 0.98 && f < 75000 * 1.02);
+	assert_int_equal(dc.extra, 0);
+	x = dc.fine;
+	wl_delay_learn(&dc, 100 + 20 + 8 * 20 + 5, t, 0, 20); /* interrupted */
+	assert_int_equal(dc.fine, x);
+
+	/* a tick of 40 ns, a delay of 20, reads that see no tick; 133
+	 * turns a tick (0.3 ns a turn) */
+	{
+		struct wl_delay_cal coarse = {.cap = 0, .fine = 12000000, .mean = 128};
+
+		f = turns_run(&coarse, 128, 8716288, 0, 1, 20000);
+		assert_true(f > 8716288 * 0.95 && f < 8716288 * 1.05);
+	}
+}
+
 static void test_trend(void **state)
 {
 	const double rising[] = {100, 110, 120, 130, 140, 150};
@@ -592,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_delay_carry),
 		cmocka_unit_test(test_delay_learn),
+		cmocka_unit_test(test_delay_learn_turns),
 		cmocka_unit_test(test_json_metrics_round_trip),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_cs_metrics),

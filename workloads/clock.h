@@ -121,11 +121,39 @@ static inline void lb_relax(void)
 }
 
 /* `n` turns of the empty loop: the finest delay there is, below one
- * read of the clock (its cost: lb_tick_rate.turn_ns). */
+ * read of the clock (its cost: lb_tick_rate.turn_ns).  Written out and
+ * aligned to 32 bytes, so that a turn costs the same wherever the loop
+ * is inlined: the compiler's loop at another address and alignment ran
+ * at another speed (calibrated in a cold function, ~12% long in the
+ * worker loop on x86). */
 static inline __attribute__((always_inline)) void lb_turns(uint64_t n)
 {
+	if (!n)
+		return;
+#if defined(__x86_64__)
+	__asm__ __volatile__(".p2align 5\n1:\tsubq $1, %0\n\tjnz 1b" : "+r"(n) : : "cc");
+#elif defined(__aarch64__)
+	__asm__ __volatile__(".p2align 5\n1:\tsubs %0, %0, #1\n\tb.ne 1b" : "+r"(n) : : "cc");
+#else
 	while (n--)
 		__asm__ __volatile__("");
+#endif
+}
+
+/* Wait until every instruction before has completed, and start none
+ * after until then (x86 LFENCE, arm64 ISB: as lb_ticks_ordered(), without
+ * the read).  Around a delay made of loop turns, so that the turns are
+ * neither overlapped with a cache miss ahead of them nor read short by a
+ * read of the counter after them. */
+static inline __attribute__((always_inline)) void lb_order(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	_mm_lfence();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("isb" : : : "memory");
+#else
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
 }
 
 /* Read the tick counter: a handful of instructions, no fence.  The read

@@ -159,7 +159,7 @@ static double delay_over(const struct lb_tick_rate *r, const struct wl_spin_cal 
 /* A delay of nothing, in sub-ticks: its ordered read and the call. */
 static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin_cal *c)
 {
-	struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2, .extra = 0};
+	struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2, .extra = 0, .fine = 0, .mean = 0};
 	uint64_t rng = 1;
 	double x[9];
 
@@ -177,9 +177,33 @@ static double median3(const double x[3])
 }
 
 /*
+ * The turns a tick of a section below the floor (cap 0, loop.h
+ * wl_delay()), from outside: starting from the empty loop's figure
+ * (wl_spin_cal.fine), three passes of delay_over() each scale it by what
+ * the turns took against what they were asked (the fences, the call and
+ * the draw included); a pass off by more than `lim` (preempted) is
+ * skipped.
+ */
+static uint64_t turns_cal(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
+			  uint64_t t, bool exp, uint64_t *rng, double lim)
+{
+	struct wl_delay_cal dc = {.cap = 0, .extra = 0, .fine = c->fine, .mean = t};
+
+	for (unsigned pass = 0; pass < 3; pass++) {
+		double over = delay_over(r, c, &dc, t, exp, rng);
+
+		if (fabs(over) > lim)
+			continue;
+		dc.fine = (uint64_t)fmax(1, (double)dc.fine * (double)t /
+					   fmax((double)t + over, (double)t / 4));
+	}
+	return dc.fine;
+}
+
+/*
  * wl_delay()'s terms for a section of mean `t` sub-ticks (exp: drawn as
- * wl_ncs_len() draws): turns (cap 0) below `floor`, what a delay of
- * nothing costs here; else the cap (four means, eight reads and two
+ * wl_ncs_len() draws): turns (cap 0, turns_cal()) below `floor`, what a
+ * delay of nothing costs here; else the cap (four means, eight reads and two
  * steps of the counter) and `extra`, found by passes of batches timed
  * from outside (delay_over(), ~0.2 ms a pass): two passes move `extra`
  * by the overshoot they measured, then three more each give an estimate
@@ -193,12 +217,17 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 				     const struct wl_spin_cal *c, uint64_t t,
 				     bool exp, uint64_t rng, double floor)
 {
-	struct wl_delay_cal dc = {0, 0};
+	struct wl_delay_cal dc = {0, 0, 0, 0};
 	double lim = 4 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB), est[3];
 	unsigned ok = 0;
 
-	if (!t || (double)t < floor)
+	if (!t)
 		return dc;
+	if ((double)t < floor) {
+		dc.mean = t;
+		dc.fine = turns_cal(r, c, t, exp, &rng, fmax(lim, (double)t));
+		return dc;
+	}
 	/* a counter that steps coarser than a delay: the debt holds a step */
 	dc.cap = 4 * t + (uint64_t)((8 * (r->ordered_ticks + r->read_ticks) + 2 * r->step_ticks) *
 				    (1 << WL_SUB));
@@ -379,8 +408,16 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
  * median, which an interrupt or a cold cache after a context switch
  * (errors all on one side) does not move as it moves a mean.  A delay
  * interrupted (over eight reads off, or eight ticks on a counter
- * coarser than a read) teaches nothing; a section below the floor (cap
- * 0) has no `extra`.
+ * coarser than a read) teaches nothing.
+ *
+ * A section below the floor (cap 0) has no `extra`: its turns a tick,
+ * `fine`, are scaled by 1/128 of the error relative to the section's
+ * mean (at most half), so that under a busy SMT sibling or a
+ * slower core the turns still make the length asked.  Relative to the
+ * mean, not to the draw: the error of a short draw is mostly the reads'
+ * jitter.  A share of the error, not a step: on a counter coarser than
+ * the delay a sample reads 0 or 1 tick, and only their mean says how
+ * long the turns took.
  */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		    int64_t moved, double empty)
@@ -389,8 +426,14 @@ void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 	double lim = 8 * fmax(empty, 1) * (1 << WL_SUB);
 	const int64_t step = (1 << WL_SUB) / 16;
 
-	if (!dc->cap || o <= -lim || o >= lim)
+	if (o <= -lim || o >= lim)
 		return;
+	if (!dc->cap) {
+		double rel = dc->mean ? fmax(-0.5, fmin(0.5, o / (double)dc->mean)) : 0;
+
+		dc->fine = (uint64_t)fmax(1, (double)dc->fine * (1 - rel / 128));
+		return;
+	}
 	dc->extra += o > 0 ? step : o < 0 ? -step : 0;
 	if (dc->extra < 0)
 		dc->extra = 0;

@@ -103,8 +103,8 @@ void wl_probe_due(struct worker *w);
 /* A sampled delay of `t` sub-ticks spanned `span` ticks between the
  * reads around it (of which `empty`, ticks, are the reads' own: struct
  * lb_tick_rate.span_ticks) while wl_delay() counted t + `moved` (the
- * debt's move): correct dc->extra by a sixteenth of the difference
- * (loop.c). */
+ * debt's move): correct dc->extra by a sixteenth of a tick towards the
+ * difference, or below the floor dc->fine by a share of it (loop.c). */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		    int64_t moved, double empty);
 
@@ -222,8 +222,15 @@ WL_INLINE void wl_spin(uint64_t t, const struct wl_spin_cal *c)
  * as long as the mean is above what a delay of nothing costs here
  * (wl_delay_floor_ns()).  The debt is never negative and is capped at
  * `dc->cap` (a few means and reads): a preempted delay must not eat the
- * sections of the next thousand operations.  A section whose mean is
- * below the floor (cap 0) runs wl_spin()'s calibrated turns.
+ * sections of the next thousand operations.
+ *
+ * A section whose mean is below the floor (cap 0) reads no clock: it is
+ * `dc->fine` loop turns a tick, fenced on both sides (lb_order()) so
+ * that the turns neither overlap the section's cache misses before them
+ * nor run past the read that times a sampled one.  A count of turns is
+ * not a length of time (a busy SMT sibling halves a core's speed), so
+ * `fine` is calibrated from outside before the loop and then learnt
+ * again from the sampled delays all along the run (wl_delay_learn()).
  */
 WL_INLINE void wl_delay(uint64_t t, const struct wl_spin_cal *c,
 			const struct wl_delay_cal *dc, int64_t *debt)
@@ -232,7 +239,9 @@ WL_INLINE void wl_delay(uint64_t t, const struct wl_spin_cal *c,
 	uint64_t t0;
 
 	if (!dc->cap) {
-		wl_spin((t + (1u << (WL_SUB - 1))) >> WL_SUB, c);
+		lb_order();
+		wl_turns(t * dc->fine >> (16 + WL_SUB));
+		lb_order();
 		return;
 	}
 	want = (int64_t)t - *debt - dc->extra;

@@ -134,10 +134,13 @@ struct worker {
 	uint64_t cs_ticks, ncs_ticks, short_ticks, long_ticks;
 	/* wl_delay()'s per-section terms, in sub-ticks: the bound on the
 	 * error it carries (0: the delay is below what this host can hold,
-	 * calibrated turns) and the cost of a delay beyond its own reads. */
+	 * made of loop turns) and the cost of a delay beyond its own reads;
+	 * below the floor, the turns per tick (16.16 fixed point) that make
+	 * the section's delays their length, and the section's mean. */
 	struct wl_delay_cal {
 		uint64_t cap;
 		int64_t extra;
+		uint64_t fine, mean;
 	} cs_dc, ncs_dc;
 	struct wl_spin_cal {
 		uint64_t tail, step, cost, fine;
