@@ -138,7 +138,7 @@ static double delay_batch(const struct lb_tick_rate *r, const struct wl_spin_cal
 /* Delays of mean `t` in a batch of about 20 us (at least 16). */
 static unsigned batch_n(const struct lb_tick_rate *r, uint64_t t)
 {
-	double n = 20000 * r->per_ns * (1 << WL_SUB) / (double)t;
+	double n = 20000 * r->per_ns * (1 << WL_SUB) / fmax((double)t, 1);
 
 	return n < 16 ? 16 : n > 4096 ? 4096 : (unsigned)n;
 }
@@ -201,8 +201,44 @@ static uint64_t turns_cal(const struct lb_tick_rate *r, const struct wl_spin_cal
 }
 
 /*
+ * What a sampled delay of turns reads beyond what it costs from outside
+ * (sub-ticks): the sample's span, less the reads' own, of a delay of no
+ * turns (the mean of 63 within `lim`; a mean, for a counter coarser than
+ * the delay), less what one costs in a batch timed from outside
+ * (delay_over()).  Not nothing: the fence ahead of the turns waits for
+ * the read that starts the sample to complete (on a host whose read
+ * costs 30 ns more, about 5 ns), which neither the reads' own span nor
+ * an untimed delay pays.  The run's samples are held to the request
+ * plus this (wl_delay_learn()), so that the turns are their length from
+ * outside.
+ */
+static int64_t turns_bias(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
+			  double lim)
+{
+	const struct wl_delay_cal none = {.cap = 0, .extra = 0, .fine = 0, .mean = 1};
+	uint64_t rng = 1;
+	double sum = 0, out = delay_over(r, c, &none, 0, false, &rng);
+	unsigned n = 0;
+	int64_t debt = 0;
+
+	for (unsigned i = 0; i < 63; i++) {
+		uint64_t t0 = lb_ticks_ordered(), t1;
+		double d;
+
+		wl_delay(0, c, &none, &debt);
+		t1 = lb_ticks();
+		d = ((double)(t1 - t0) - r->span_ticks) * (1 << WL_SUB);
+		if (fabs(d) < lim) {
+			sum += d;
+			n++;
+		}
+	}
+	return n ? (int64_t)(sum / n - out) : 0;
+}
+
+/*
  * wl_delay()'s terms for a section of mean `t` sub-ticks (exp: drawn as
- * wl_ncs_len() draws): turns (cap 0, turns_cal()) below `floor`, what a
+ * wl_ncs_len() draws): turns (cap 0, turns_cal(), turns_bias()) below `floor`, what a
  * delay of nothing costs here; else the cap (four means, eight reads and two
  * steps of the counter) and `extra`, found by passes of batches timed
  * from outside (delay_over(), ~0.2 ms a pass): two passes move `extra`
@@ -226,6 +262,7 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 	if ((double)t < floor) {
 		dc.mean = t;
 		dc.fine = turns_cal(r, c, t, exp, &rng, fmax(lim, (double)t));
+		dc.extra = turns_bias(r, c, lim);
 		return dc;
 	}
 	/* a counter that steps coarser than a delay: the debt holds a step */
@@ -410,9 +447,10 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
  * interrupted (over eight reads off, or eight ticks on a counter
  * coarser than a read) teaches nothing.
  *
- * A section below the floor (cap 0) has no `extra`: its turns a tick,
- * `fine`, are scaled by 1/128 of the error relative to the section's
- * mean (at most half), so that under a busy SMT sibling or a
+ * A section below the floor (cap 0): its samples are held to the
+ * request plus `extra`, what a sample reads beyond the delay's cost
+ * from outside (turns_bias()), by scaling its turns a tick, `fine`, by
+ * 1/128 of the error relative to the section's mean (at most half), so that under a busy SMT sibling or a
  * slower core the turns still make the length asked.  Relative to the
  * mean, not to the draw: the error of a short draw is mostly the reads'
  * jitter.  A share of the error, not a step: on a counter coarser than
@@ -426,6 +464,8 @@ void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 	double lim = 8 * fmax(empty, 1) * (1 << WL_SUB);
 	const int64_t step = (1 << WL_SUB) / 16;
 
+	if (!dc->cap)
+		o -= (double)dc->extra;
 	if (o <= -lim || o >= lim)
 		return;
 	if (!dc->cap) {
