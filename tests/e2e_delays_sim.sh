@@ -25,11 +25,13 @@ import json, sys
 path, key, host, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 d = json.load(open(path))
 def per_op(r):
-    w = r["workers"][0]
-    return r["window_s"] * (w.get("cpu_share") or 1) / r["ops"] * 1e9
+    # per thread, per CPU-second of the window: the threads' mean
+    x = [r["window_s"] * (w.get("cpu_share") or 1) / n * 1e9
+         for w, n in zip(r["workers"], r["thread_ops"])]
+    return sum(x) / len(x)
 pts = {p["runs"][0][key + "_ns_requested"]: p["runs"][0] for p in d["points"]}
 base = pts[0]
-busy = min((r["workers"][0].get("cpu_share") or 0) for r in pts.values()) < 0.5
+busy = min((w.get("cpu_share") or 0) for r in pts.values() for w in r["workers"]) < 0.5
 bad = 0
 for req, r in sorted(pts.items()):
     if not req:
