@@ -221,13 +221,27 @@ json_t *run_order_json(const struct config *cf)
  * (a mean below `floor`, what a delay of nothing costs here), or spun
  * on a deadline of the clock with each delay's error carried to the
  * next (workloads/loop.h, wl_delay()). */
-static const char *delay_method(double floor, uint64_t ns, bool exp)
+static const char *delay_method(double floor, uint64_t ns)
 {
 	if (!ns)
 		return "none";
 	if ((double)ns < floor)
-		return exp ? "turns, deadline for draws above two clock reads" : "turns";
+		return "turns";
 	return "deadline, error carried";
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of x[0..n-1] (sorted in place; n >= 1). */
+static double median_of(double *x, unsigned n)
+{
+	qsort(x, n, sizeof(*x), cmp_dbl);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
 /* A figure in ns, to 3 significant digits past the point where it
@@ -254,12 +268,20 @@ json_t *calibration_json(const struct wl_params *p)
 	json_object_set_new(j, "empty_loop_ns", ns_real(t->turn_ns));
 	json_object_set_new(j, "delay_floor_ns", ns_real(floor));
 	/* the overhead a 100 ns fixed delay is calibrated with (the
-	 * workers calibrate their own, for their own request) */
-	if (!wl_delay_measure(100, false, 0.2, &dc))
-		json_object_set_new(j, "delay_overhead_ns", ns_real(dc.overhead_ns));
-	json_object_set_new(j, "cs_delay", json_string(delay_method(floor, p->cs_ns, false)));
+	 * workers calibrate their own, for their own request): the median
+	 * of five calibrations, ~1 ms each, so that the figure compared
+	 * between files is not one calibration's noise */
+	if (!wl_delay_measure(100, false, 0.2, &dc)) {
+		double x[5] = {dc.overhead_ns};
+		unsigned n = 1;
+
+		while (n < 5 && !wl_delay_measure(100, false, 0.2, &dc))
+			x[n++] = dc.overhead_ns;
+		json_object_set_new(j, "delay_overhead_ns", ns_real(median_of(x, n)));
+	}
+	json_object_set_new(j, "cs_delay", json_string(delay_method(floor, p->cs_ns)));
 	json_object_set_new(j, "ncs_delay",
-			    json_string(delay_method(floor, p->ncs_ns, !p->ncs_fixed)));
+			    json_string(delay_method(floor, p->ncs_ns)));
 	if (t->sim_clock_ns > 0 || t->sim_pause_ns > 0)
 		json_object_set_new(j, "simulated", json_pack("{s:f, s:f}",
 			"clock_ns", t->sim_clock_ns, "pause_ns", t->sim_pause_ns));

@@ -11,13 +11,19 @@
 #   scripts/insn-peers.sh        the same for the peers' loops (if built)
 #   scripts/bench-peers.sh       ns per lock+unlock beside the peers (if built)
 #   scripts/bench-delays.sh      do --cs-ns and --ncs-ns hold?
+#   scripts/bench-delays-hosts.sh  ... on this host and simulated ones?
+#   scripts/bench-calib.sh       calibrations from one invocation to the next
 #   scripts/bench-cv.sh          1-thread run-to-run spread
 # The peers are built from folders you name (LOCKHAMMER_DIR, CK_DIR,
 # LIBSLOCK_DIR, see scripts/bench-peers.sh); without them those two
 # sections say so and are skipped.
 #
 # usage: scripts/report.sh [./lockbench] [OUT.md]   (default docs/performance.md)
-#   RUNS (3) and DURATION (0.3) shorten or lengthen the timed scripts.
+#   RUNS (3) and DURATION (0.3) shorten or lengthen the timed scripts;
+#   DELAY_HOSTS ("here clock+10 clock+30 pause+20 pause+120"), DELAY_REQ
+#   (50,100,400,1000), DELAY_TOL (0.05) and DELAY_TOL50 (0.10) go to
+#   scripts/bench-delays-hosts.sh as HOSTS, REQ, TOL and TOL50; CALIB_N
+#   (20) and CALIB_TOL (5, percent) to scripts/bench-calib.sh as N and TOL.
 set -uo pipefail
 
 LB=$(realpath "${1:-./lockbench}")
@@ -25,9 +31,16 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${2:-$ROOT/docs/performance.md}
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-0.3}
+DELAY_HOSTS=${DELAY_HOSTS:-here clock+10 clock+30 pause+20 pause+120}
+DELAY_REQ=${DELAY_REQ:-50,100,400,1000}
+DELAY_TOL=${DELAY_TOL:-0.05}
+DELAY_TOL50=${DELAY_TOL50:-0.10}
+CALIB_N=${CALIB_N:-20}
+CALIB_TOL=${CALIB_TOL:-5}
 [ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
 case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
+case $CALIB_N in '' | *[!0-9]* | 0) echo "report: CALIB_N ($CALIB_N) is not a number of invocations" >&2; exit 2 ;; esac
 cd "$ROOT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -87,6 +100,13 @@ fi
 section "Section delays" \
 	"Do \`--cs-ns\` and \`--ncs-ns\` hold?  Sampled lengths and the cost added per operation, 1 thread, then beside a waiter." \
 	env RUNS="$RUNS" DURATION="$DURATION" REQ=50,100,1000 LOCKS2=ticket,mcs scripts/bench-delays.sh "$LB"
+section "Section delays on simulated hosts" \
+	"The same check on this host and on simulated ones (a clock read 10 or 30 ns dearer, a pause 20 or 120 ns dearer), both measures, with the time the host takes away from a vCPU taken out of the outside figure; PASS within 5% from 100 ns, 10% at 50 (docs/method.md)." \
+	env RUNS="$RUNS" DURATION="$DURATION" HOSTS="$DELAY_HOSTS" REQ="$DELAY_REQ" \
+	TOL="$DELAY_TOL" TOL50="$DELAY_TOL50" scripts/bench-delays-hosts.sh "$LB"
+section "Calibrations, invocation to invocation" \
+	"Every figure the run measures about the machine before it, over $CALIB_N identical invocations: the median, the extremes, the largest distance from the median, and that distance counted in core cycles (docs/method.md, \"Calibration\")." \
+	env N="$CALIB_N" TOL="$CALIB_TOL" scripts/bench-calib.sh "$LB"
 section "1-thread run-to-run spread" \
 	"The CV of ns per operation of tas and ticket at 1 thread, and how many of the runs that moved the core-speed probe flagged." \
 	env RUNS=$((RUNS * 2)) DURATION="$DURATION" scripts/bench-cv.sh "$LB"

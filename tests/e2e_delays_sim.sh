@@ -108,6 +108,13 @@ else
 	echo "e2e_delays_sim: turns: off, measuring again" >&2
 	subfloor && ok || bad "turns below the floor off twice (above)"
 fi
+env LOCKBENCH_SIM_CLOCK_NS=30 "$BIN" -l null -t 1 --cs-ns 30 --ncs-ns 0 "${SHORT[@]}" \
+	-o "$OUT/sub.json" 2>"$OUT/stderr"
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["calibration"]
+assert c["cs_delay"] == "turns" and c["ncs_delay"] == "none", c
+assert c["delay_floor_ns"] > 30, c' "$OUT/sub.json" && ok || bad "turns not in the calibration"
 
 # The knobs reach the calibration: a read 30 ns dearer, a pause 120 ns
 # dearer, recorded as simulated; the real host has no "simulated".
