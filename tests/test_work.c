@@ -523,6 +523,42 @@ static void test_delay_learn_turns(void **state)
 	}
 }
 
+/*
+ * Drawn (exponential) lengths: a delay's cost beyond its reads is one
+ * of two (a short draw that only pays its debt, 2 ticks; a long one
+ * that spins and leaves its spin, 26 ticks, three in ten): `extra`
+ * follows their mean (9.2 ticks), which is what the section's length
+ * rests on; a fixed section's step settles on their median (2).
+ */
+static double mixed_run(bool drawn)
+{
+	struct wl_delay_cal dc = {.cap = 480 << WL_SUB, .extra = 5 << WL_SUB, .drawn = drawn};
+	const int64_t rd = 20, t = 400;
+	double sum = 0;
+
+	for (unsigned i = 0; i < 6000; i++) {
+		int64_t gap = i % 10 < 3 ? 26 : 2;
+		int64_t spun = ((t << WL_SUB) - dc.extra) >> WL_SUB;
+
+		wl_delay_learn(&dc, (uint64_t)(spun + gap + rd), (uint64_t)t << WL_SUB, 0,
+			       (double)rd);
+		if (i >= 3000)
+			sum += (double)dc.extra / (1 << WL_SUB);
+	}
+	return sum / 3000;
+}
+
+static void test_delay_learn_drawn(void **state)
+{
+	double e;
+
+	(void)state;
+	e = mixed_run(true);
+	assert_true(e > 8.2 && e < 10.2);
+	e = mixed_run(false);
+	assert_true(e > 1 && e < 3);
+}
+
 static void test_trend(void **state)
 {
 	const double rising[] = {100, 110, 120, 130, 140, 150};
@@ -658,6 +694,7 @@ int main(void)
 		cmocka_unit_test(test_delay_carry),
 		cmocka_unit_test(test_delay_learn),
 		cmocka_unit_test(test_delay_learn_turns),
+		cmocka_unit_test(test_delay_learn_drawn),
 		cmocka_unit_test(test_json_metrics_round_trip),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_cs_metrics),

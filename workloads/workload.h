@@ -136,11 +136,13 @@ struct worker {
 	 * error it carries (0: the delay is below what this host can hold,
 	 * made of loop turns) and the cost of a delay beyond its own reads;
 	 * below the floor, the turns per tick (16.16 fixed point) that make
-	 * the section's delays their length, and the section's mean. */
+	 * the section's delays their length, and the section's mean;
+	 * whether its lengths are drawn (exponential). */
 	struct wl_delay_cal {
 		uint64_t cap;
 		int64_t extra;
 		uint64_t fine, mean;
+		bool drawn;
 	} cs_dc, ncs_dc;
 	struct wl_spin_cal {
 		uint64_t tail, step, cost, fine;
