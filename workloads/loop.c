@@ -203,9 +203,9 @@ static uint64_t turns_cal(const struct lb_tick_rate *r, const struct wl_spin_cal
 /*
  * What a sampled delay of turns reads beyond what it costs from outside
  * (sub-ticks): the sample's span, less the reads' own, of a delay of no
- * turns (the mean of 63 within `lim`; a mean, for a counter coarser than
- * the delay), less what one costs in a batch timed from outside
- * (delay_over()).  Not nothing: the fence ahead of the turns waits for
+ * turns (the mean of 255 within `lim`; a mean, for a counter coarser
+ * than the delay), less what one costs in a batch timed from outside
+ * (delay_over(), the median of three).  Not nothing: the fence ahead of the turns waits for
  * the read that starts the sample to complete (on a host whose read
  * costs 30 ns more, about 5 ns), which neither the reads' own span nor
  * an untimed delay pays.  The run's samples are held to the request
@@ -217,11 +217,14 @@ static int64_t turns_bias(const struct lb_tick_rate *r, const struct wl_spin_cal
 {
 	const struct wl_delay_cal none = {.cap = 0, .extra = 0, .fine = 0, .mean = 1};
 	uint64_t rng = 1;
-	double sum = 0, out = delay_over(r, c, &none, 0, false, &rng);
+	double sum = 0, x[3], out;
 	unsigned n = 0;
 	int64_t debt = 0;
 
-	for (unsigned i = 0; i < 63; i++) {
+	for (unsigned i = 0; i < 3; i++)
+		x[i] = delay_over(r, c, &none, 0, false, &rng);
+	out = median3(x);
+	for (unsigned i = 0; i < 255; i++) {
 		uint64_t t0 = lb_ticks_ordered(), t1;
 		double d;
 
@@ -488,6 +491,21 @@ void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		dc->extra = 0;
 }
 
+/* Where a sample of a delay from t0 to t1 starts, as kept: below the
+ * floor, `extra` later, what a sample of turns reads beyond their cost
+ * from outside (turns_bias()), so that the section's reported length is
+ * what the run spent in it, as above the floor. */
+static uint64_t sample_t0(const struct wl_delay_cal *dc, uint64_t t0, uint64_t t1)
+{
+	int64_t off = dc->extra / (1 << WL_SUB);
+
+	if (dc->cap || !off)
+		return t0;
+	if (off > 0)
+		return t1 - t0 > (uint64_t)off ? t0 + (uint64_t)off : t1;
+	return t0 - (uint64_t)-off;
+}
+
 /* The section's delay (callers test e->cs_t first: no call without
  * one); timed: kept as a section sample, and what it teaches. */
 static void cs_delay(struct worker *w, const struct wl_env *e, int64_t *debt,
@@ -503,7 +521,7 @@ static void cs_delay(struct worker *w, const struct wl_env *e, int64_t *debt,
 	t0 = lb_ticks_ordered();
 	wl_delay(e->cs_t, &e->spin, e->cs_dc, debt);
 	t1 = lb_ticks();
-	cs_sample_put(w->samp, t0, t1);
+	cs_sample_put(w->samp, sample_t0(e->cs_dc, t0, t1), t1);
 	wl_delay_learn(&w->cs_dc, t1 - t0, e->cs_t, *debt - before, w->samp->clock_ticks);
 }
 
@@ -524,7 +542,7 @@ static void ncs_delay(struct worker *w, const struct wl_env *e,
 	t0 = lb_ticks_ordered();
 	wl_delay(t, &e->spin, e->ncs_dc, &st->ncs_debt);
 	t1 = lb_ticks();
-	ncs_sample_put(w->samp, t0, t1, mult);
+	ncs_sample_put(w->samp, sample_t0(e->ncs_dc, t0, t1), t1, mult);
 	wl_delay_learn(&w->ncs_dc, t1 - t0, t, st->ncs_debt - before, w->samp->clock_ticks);
 }
 
