@@ -433,6 +433,9 @@ int cmd_run(const struct cli *c)
 		run.o.measured = true;
 		outputs_open(&run.o);
 		install_signals();
+		/* the delays' calibration the JSON records, measured now,
+		 * beside the clock's (lb_clock_rate()), not after the sweep */
+		wl_delay_overhead_ns();
 		delays_note(&run.cf);
 		rc = measure(&run, &r);
 		results_finalize(&r);

@@ -230,20 +230,6 @@ static const char *delay_method(double floor, uint64_t ns)
 	return "deadline, error carried";
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of x[0..n-1] (sorted in place; n >= 1). */
-static double median_of(double *x, unsigned n)
-{
-	qsort(x, n, sizeof(*x), cmp_dbl);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* A figure in ns, to 3 significant digits past the point where it
  * matters (the JSON is read by people too). */
 static json_t *ns_real(double v)
@@ -254,9 +240,8 @@ static json_t *ns_real(double v)
 json_t *calibration_json(const struct wl_params *p)
 {
 	const struct lb_tick_rate *t = lb_clock_rate();
-	double floor = wl_delay_floor_ns();
+	double floor = wl_delay_floor_ns(), over;
 	json_t *j = json_pack("{s:s, s:f}", "clock", t->name, "ticks_per_ns", t->per_ns);
-	struct wl_delay_check dc = {0, 0, false};
 
 	json_object_set_new(j, "clock_read_ns", ns_real(t->read_ticks * t->ns_per_tick));
 	json_object_set_new(j, "clock_read_ordered_ns",
@@ -266,19 +251,14 @@ json_t *calibration_json(const struct wl_params *p)
 	json_object_set_new(j, "sample_span_ns", ns_real(t->span_ticks * t->ns_per_tick));
 	json_object_set_new(j, "relax_ns", ns_real(t->relax_ns));
 	json_object_set_new(j, "empty_loop_ns", ns_real(t->turn_ns));
+	if (t->core_ghz > 0)
+		json_object_set_new(j, "core_speed_ghz", json_real(round(t->core_ghz * 1000) / 1000));
 	json_object_set_new(j, "delay_floor_ns", ns_real(floor));
 	/* the overhead a 100 ns fixed delay is calibrated with (the
-	 * workers calibrate their own, for their own request): the median
-	 * of five calibrations, ~1 ms each, so that the figure compared
-	 * between files is not one calibration's noise */
-	if (!wl_delay_measure(100, false, 0.2, &dc)) {
-		double x[5] = {dc.overhead_ns};
-		unsigned n = 1;
-
-		while (n < 5 && !wl_delay_measure(100, false, 0.2, &dc))
-			x[n++] = dc.overhead_ns;
-		json_object_set_new(j, "delay_overhead_ns", ns_real(median_of(x, n)));
-	}
+	 * workers calibrate their own, for their own request) */
+	over = wl_delay_overhead_ns();
+	if (isfinite(over))
+		json_object_set_new(j, "delay_overhead_ns", ns_real(over));
 	json_object_set_new(j, "cs_delay", json_string(delay_method(floor, p->cs_ns)));
 	json_object_set_new(j, "ncs_delay",
 			    json_string(delay_method(floor, p->ncs_ns)));

@@ -9,6 +9,7 @@
 #endif
 
 #include "clock.h"
+#include "corespeed.h"
 
 bool lb_ticks_hw;
 
@@ -243,12 +244,14 @@ static double empty_span(double lim)
  * the next, and the figure reports this loop's mode (the turns inlined
  * in a worker's loop may run in another: delays made of them, below
  * the floor, are approximate; docs/method.md).  And floors: nothing
- * timed in a loop costs less than the loop's own turn.
+ * timed in a loop costs less than the loop's own turn.  Each round also
+ * times the core-speed chain (corespeed.h): the fastest round's is the
+ * core's clock the costs were measured at.
  */
 static void costs_init(void)
 {
 	double turns[9], turn, rd = HUGE_VAL, ord = HUGE_VAL, rlx = HUGE_VAL;
-	double span = HUGE_VAL, step = HUGE_VAL;
+	double span = HUGE_VAL, step = HUGE_VAL, speed = 0;
 	uint64_t sink, t0 = lb_mono_ns();
 
 	while (lb_mono_ns() - t0 < 2000000)
@@ -260,6 +263,7 @@ static void costs_init(void)
 		rlx = fmin(rlx, per_call(call_relax, NULL));
 		span = fmin(span, empty_span(8 * (rd + ord) + 8));
 		step = fmin(step, counter_step());
+		speed = fmax(speed, core_speed_per_tick());
 		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 2000000;)
 			;
 	}
@@ -271,6 +275,7 @@ static void costs_init(void)
 	rate.relax_ns = fmax(rlx, turn) * rate.ns_per_tick;
 	rate.span_ticks = span;
 	rate.step_ticks = step;
+	rate.core_ghz = speed * rate.per_ns;
 }
 
 static void sim_init(void)

@@ -73,6 +73,10 @@ struct lb_tick_rate {
 	double step_ticks;    /* the counter's step between two reads that differ */
 	double relax_ns;      /* one lb_relax() (cpu_relax() and a simulated host's) */
 	double turn_ns;       /* one turn of the empty loop, lb_turns() */
+	/* the core's clock in GHz as the calibration's rounds found it (the
+	 * core-speed chain, corespeed.h, in the fastest round): what the
+	 * costs above are in cycles when the host runs the vCPU slower */
+	double core_ghz;
 	double sim_clock_ns;  /* LOCKBENCH_SIM_CLOCK_NS (0: off) */
 	double sim_pause_ns;  /* LOCKBENCH_SIM_PAUSE_NS (0: off) */
 	const char *name;     /* "tsc", "cntvct" or "vdso" (JSON) */

@@ -34,6 +34,12 @@ static void chain(void)
 double core_speed_probe(void)
 {
 	const struct lb_tick_rate *r = lb_clock_rate();
+
+	return core_speed_per_tick() / r->ns_per_tick;
+}
+
+double core_speed_per_tick(void)
+{
 	uint64_t best = UINT64_MAX;
 
 	chain(); /* warm the code and the branch predictor */
@@ -47,7 +53,7 @@ double core_speed_probe(void)
 	}
 	if (!best || best == UINT64_MAX)
 		return 0;
-	return (double)CHAIN_TURNS * 8 / ((double)best * r->ns_per_tick);
+	return (double)CHAIN_TURNS * 8 / (double)best;
 }
 
 uint64_t core_issue_probe(void)

@@ -17,6 +17,11 @@
  * the tick rate is known (lb_clock_rate()); 0 if it could not be timed. */
 double core_speed_probe(void);
 
+/* The same chain's additions per tick of the counter, the fastest of a
+ * few trials (0 if it could not be timed), without lb_clock_rate(): for
+ * the clock's own calibration (clock.c). */
+double core_speed_per_tick(void);
+
 /*
  * The core's issue rate, for the probes inside the window: CORE_ISSUE_ADDS
  * additions in six independent chains (the core issues several a cycle

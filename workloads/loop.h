@@ -128,6 +128,13 @@ void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
  */
 double wl_delay_floor_ns(void);
 
+/* What a fixed 100 ns delay costs beyond its own reads as a worker
+ * calibrates it (wl_delay_cal.extra, ns): the median of five
+ * wl_delay_measure() calibrations, measured once and cached (thread
+ * safe); NAN if none could be made.  For the run's JSON, measured
+ * before the sweep, beside the clock's own calibration. */
+double wl_delay_overhead_ns(void);
+
 struct wl_delay_check {
 	double actual_ns;       /* mean length of a delay, from outside */
 	double overhead_ns;     /* wl_delay_cal.extra after calibration */
