@@ -69,23 +69,10 @@ for h in $HOSTS; do
 		--cs-ns "$REQ" --no-tune -q -f json -o "$W/$h.ticket.json" "$@"
 done
 check after
-python3 - "$W" "${TOL:-0.05}" "${TOL50:-0.10}" $HOSTS <<'PY'
+PYTHONPATH="$(dirname "$0")" python3 - "$W" "${TOL:-0.05}" "${TOL50:-0.10}" $HOSTS <<'PY'
 import json, statistics, sys
+from host_takes import host_takes
 W, tol, tol50, hosts = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
-
-def host_takes():
-    """f: the mean of the checks' host_takes.fraction, and what it came from."""
-    x = []
-    for when in ("before", "after"):
-        try:
-            v = json.load(open("%s/check-%s.json" % (W, when)))["host_takes"]["fraction"]
-        except (OSError, ValueError, KeyError, TypeError):
-            v = None
-        x.append(v)
-    got = [v for v in x if v is not None]
-    said = ", ".join("%s %s" % (w, "-" if v is None else "%.2f%%" % (100 * v))
-                     for w, v in zip(("before", "after"), x))
-    return (statistics.mean(got) if got else 0.0), bool(got), said
 
 def ns_per_op(run):
     """Per thread, per CPU-second: window * share / ops, the threads' mean."""
@@ -102,7 +89,7 @@ def verdict(req, *vals):
     return "PASS" if ok else "FAIL"
 
 bad = 0
-take, known, said = host_takes()
+take, known, said = host_takes(W)
 if known:
     print("host takes: f = %.2f%% of each CPU (system check %s); out/host = outside * (1 - f)"
           % (100 * take, said))

@@ -52,27 +52,13 @@ if [ -n "$LOCKS2" ]; then
 		-o "$W/two.json" "$@"
 fi
 check after
-python3 - "$W" <<'PY'
+PYTHONPATH="$(dirname "$0")" python3 - "$W" <<'PY'
 import json, statistics, sys
+from host_takes import host_takes
 W = sys.argv[1]
 
-def host_takes():
-    """f: the mean of the checks' host_takes.fraction, and what it came from."""
-    x = []
-    for when in ("before", "after"):
-        try:
-            v = json.load(open("%s/check-%s.json" % (W, when)))["host_takes"]["fraction"]
-        except (OSError, ValueError, KeyError, TypeError):
-            v = None
-        x.append(v)
-    got = [v for v in x if v is not None]
-    f = statistics.mean(got) if got else 0.0
-    said = ", ".join("%s %s" % (w, "-" if v is None else "%.2f%%" % (100 * v))
-                     for w, v in zip(("before", "after"), x))
-    return f, said
-
-take, said = host_takes()
-if "%" not in said:
+take, known, said = host_takes(W)
+if not known:
     print("host takes unknown (system check failed before and after): outside/host = outside")
 else:
     print("host takes: f = %.2f%% of each CPU (system check %s); outside/host = outside"

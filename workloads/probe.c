@@ -41,7 +41,7 @@ struct probe_shared {
 	LB_ALIGNED _Atomic uint32_t done_seq;  /* helper: left the pair */
 };
 
-static int pin_self(int cpu)
+int probe_pin_self(int cpu)
 {
 	/* Sized for this CPU: cpu_set_t stops at CPU_SETSIZE (CPU_ALLOC(3)). */
 	cpu_set_t *set = cpu >= 0 ? CPU_ALLOC((size_t)cpu + 1) : NULL;
@@ -89,7 +89,7 @@ static void *helper_main(void *arg)
 		cpu = atomic_load_explicit(&sh->cmd_cpu, lb_rlx);
 		if (cpu < 0)
 			return NULL;
-		atomic_store_explicit(&sh->pin_err, pin_self(cpu), lb_rlx);
+		atomic_store_explicit(&sh->pin_err, probe_pin_self(cpu), lb_rlx);
 		atomic_store_explicit(&sh->ack_seq, seq, lb_rel);
 		if (!atomic_load_explicit(&sh->pin_err, lb_rlx))
 			serve(sh);
@@ -153,7 +153,7 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 	unsigned nr = cfg->rounds < 63 ? cfg->rounds : 63, k = 0;
 	uint64_t v = 0;
 
-	if (a < 0 || b < 0 || a == b || pin_self(a))
+	if (a < 0 || b < 0 || a == b || probe_pin_self(a))
 		return NAN;
 	atomic_store_explicit(&sh->line, 0, lb_rlx);
 	atomic_store_explicit(&sh->cmd_cpu, b, lb_rlx);

@@ -15,6 +15,10 @@
 
 #include <stddef.h>
 
+/* Pin the calling thread to `cpu`, a CPU set sized for it (cpu_set_t
+ * stops at CPU_SETSIZE, CPU_ALLOC(3)): 0 or an errno value. */
+int probe_pin_self(int cpu);
+
 /* How hard to probe one pair: `rounds` rounds of `trips` round trips;
  * the pair's value is the median round's mean round trip. */
 struct probe_cfg {

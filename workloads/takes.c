@@ -13,6 +13,7 @@
 
 #include "../locks/lockbench/atomics.h"
 #include "clock.h"
+#include "probe.h"
 #include "takes.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -113,22 +114,6 @@ struct ht_thread {
 	pthread_t th;
 };
 
-static int pin_self(int cpu)
-{
-	/* Sized for this CPU: cpu_set_t stops at CPU_SETSIZE (CPU_ALLOC(3)). */
-	size_t size = CPU_ALLOC_SIZE((size_t)(cpu >= 0 ? cpu : 0) + 1);
-	cpu_set_t *set = cpu >= 0 ? CPU_ALLOC((size_t)cpu + 1) : NULL;
-	int rc;
-
-	if (!set)
-		return cpu < 0 ? EINVAL : ENOMEM;
-	CPU_ZERO_S(size, set);
-	CPU_SET_S((size_t)cpu, size, set);
-	rc = pthread_setaffinity_np(pthread_self(), size, set);
-	CPU_FREE(set);
-	return rc;
-}
-
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -203,7 +188,7 @@ static void *ht_thread_main(void *arg)
 	struct ht_live l = {.ns_per_tick = r->ns_per_tick};
 	int go;
 
-	t->out->err = cal ? pin_self(t->out->cpu) : ENOMEM;
+	t->out->err = cal ? probe_pin_self(t->out->cpu) : ENOMEM;
 	while (!(go = atomic_load_explicit(&t->sh->go, lb_acq)))
 		sched_yield();
 	if (go < 0 || t->out->err) {
