@@ -40,6 +40,10 @@ CALIB_TOL=${CALIB_TOL:-5}
 [ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
 case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
+for v in DELAY_TOL DELAY_TOL50; do
+	case ${!v} in '' | *[!0-9.]* | *.*.*) echo "report: $v (${!v}) is not a fraction (0.05: 5%)" >&2; exit 2 ;; esac
+done
+case $DELAY_REQ in '' | *[!0-9,]*) echo "report: DELAY_REQ ($DELAY_REQ) is not a list of ns (50,100)" >&2; exit 2 ;; esac
 case $CALIB_N in '' | *[!0-9]* | 0) echo "report: CALIB_N ($CALIB_N) is not a number of invocations" >&2; exit 2 ;; esac
 cd "$ROOT"
 tmp=$(mktemp -d)

@@ -129,8 +129,12 @@ assert 20 <= d <= 45, d
 d = c["pause+120"]["relax_ns"] - c["here"]["relax_ns"]
 assert 100 <= d <= 160, d
 for k in ("clock_read_ns", "clock_resolution_ns", "relax_ns", "empty_loop_ns",
-          "delay_floor_ns", "delay_overhead_ns", "sample_span_ns"):
+          "delay_floor_ns", "delay_overhead_ns", "sample_span_ns", "core_speed_ghz"):
     assert c["here"][k] > 0, k
+# the core's clock at calibration: a core of 0.2-10 GHz, the same core
+# on the simulated hosts (the knobs slow reads and pauses, not the core)
+assert 0.2 < c["here"]["core_speed_ghz"] < 10, c["here"]
+assert abs(c["clock+30"]["core_speed_ghz"] / c["here"]["core_speed_ghz"] - 1) < 0.3, c
 assert c["here"]["clock_read_ns"] >= c["here"]["empty_loop_ns"]
 PY
 

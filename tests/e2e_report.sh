@@ -11,7 +11,7 @@ trap 'rm -rf "$OUT"' EXIT
 . "$(dirname "$0")/lib.sh"
 REPORT=$(dirname "$0")/../scripts/report.sh
 
-for bad in "RUNS=x" "DURATION=-1" "CALIB_N=0"; do
+for bad in "RUNS=x" "DURATION=-1" "CALIB_N=0" "DELAY_TOL=5%" "DELAY_REQ=fast"; do
 	env "$bad" "$REPORT" "$BIN" "$OUT/bad.md" >"$OUT/stdout" 2>"$OUT/stderr"
 	[ $? -eq 2 ] && ok || bad "report with $bad: not exit 2"
 	[ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "^report: " "$OUT/stderr" && ok ||
