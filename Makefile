@@ -402,9 +402,9 @@ install: lockbench build/lockbench.bash $(LOOP_TEMPLATE)
 	@# of the lock headers and of this binary's worker-loop template (a
 	@# tree's locks carry their own loops), where build-kernel-lock looks
 	@# beside bin/.
-	cd kernel/compat && find include -type d -exec install -d \
+	cd kernel/compat && find include generic -type d -exec install -d \
 		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
-	cd kernel/compat && find include glue.c -type f -exec install -m 644 {} \
+	cd kernel/compat && find include generic glue.c -type f -exec install -m 644 {} \
 		$(DESTDIR)$(PREFIX)/share/lockbench/compat/{} \;
 	install -d $(DESTDIR)$(PREFIX)/share/lockbench/compat/include/lockbench
 	install -m 644 $(LOCK_HEADERS) $(LOOP_TEMPLATE) \

@@ -26,7 +26,7 @@
 #include "ktree.h"
 
 /* Bumped when the way a plugin is built changes (it is in the key). */
-#define KTREE_RECIPE "lockbench-ktree-2"
+#define KTREE_RECIPE "lockbench-ktree-3"
 
 /* This binary's loop ABI (workloads/loop_api.h), which a plugin's own
  * worker loops must carry: the Makefile builds this file with it. */
@@ -55,14 +55,6 @@ static const struct klock klocks[] = {
 const char *const ktree_lock_names[] = {"qspinlock", "qrwlock", "osq"};
 const unsigned ktree_nlocks = sizeof(klocks) / sizeof(klocks[0]);
 
-/* Headers outside kernel/locking/ that the lock sources include from
- * the tree; all of kernel/locking/ is in the key as well. */
-static const char *const tree_headers[] = {
-	"include/asm-generic/qspinlock.h", "include/asm-generic/qspinlock_types.h",
-	"include/asm-generic/qrwlock.h", "include/asm-generic/qrwlock_types.h",
-	"include/asm-generic/mcs_spinlock.h", "include/linux/osq_lock.h",
-};
-
 /* Everything one build needs, in one place. */
 struct kbuild {
 	const struct klock *k;
@@ -72,9 +64,13 @@ struct kbuild {
 	char tmpl[PATH_MAX];        /* where lockbench/loop_template.h is, of
 				     * this binary's loop ABI; "": none */
 	char tmp[PATH_MAX];         /* private build directory */
+	char lbinc[PATH_MAX];       /* tmp/inc: only lockbench/ in it */
 	char cc[256];
 	char ccid[512];             /* `cc --version` first line, target */
+	char arch[16];              /* the tree's arch/ARCH/include, or "" */
 	char *extra;                /* $LOCKBENCH_KTREE_CFLAGS */
+	const char *defs[4];        /* -D flags of this build (CONFIG_...) */
+	json_t *files;              /* tree file -> sha256, what it compiles */
 	unsigned nr_cpus;
 	json_t *git;                /* {describe, commit, dirty} or null */
 	char key[65];
@@ -347,6 +343,30 @@ static unsigned nr_cpus(void)
 	return n > 8192 ? (n < 16383 ? (unsigned)n : 16383) : v;
 }
 
+/*
+ * The tree's architecture directory for the compiler's target, as the
+ * kernel's build puts arch/$(SRCARCH)/include on its include path:
+ * x86 for x86_64 and i?86, arm64 for aarch64; "" (the generic headers
+ * only) for a target lockbench does not map or a tree without that
+ * directory (docs/kernel-tree.md).
+ */
+static void tree_arch(struct kbuild *b, const char *target)
+{
+	static const char *const map[][2] = {
+		{"x86_64-", "x86"}, {"i386-", "x86"}, {"i686-", "x86"}, {"aarch64-", "arm64"},
+	};
+	char p[PATH_MAX + 64];
+	struct stat st;
+
+	b->arch[0] = 0;
+	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strncmp(target, map[i][0], strlen(map[i][0])))
+			snprintf(b->arch, sizeof(b->arch), "%s", map[i][1]);
+	snprintf(p, sizeof(p), "%s/arch/%s/include/asm", b->root, b->arch);
+	if (b->arch[0] && (stat(p, &st) || !S_ISDIR(st.st_mode)))
+		b->arch[0] = 0;
+}
+
 /* The compiler's identity (version line and target), or an error when it
  * cannot run. */
 static int compiler_id(struct kbuild *b)
@@ -358,35 +378,8 @@ static int compiler_id(struct kbuild *b)
 	if (!cmd_line(b, a_ver, ver, sizeof(ver)) || !cmd_line(b, a_tgt, target, sizeof(target)))
 		return kerr(b, -ENOENT, "compiler %s does not run (set LOCKBENCH_CC)", b->cc);
 	snprintf(b->ccid, sizeof(b->ccid), "%s; %s", ver, target);
+	tree_arch(b, target);
 	return 0;
-}
-
-/* The key of a build: recipe, lock, compiler, flags, CPUs, layer, the
- * tree's lock files and headers, its git state. */
-static void build_key(struct kbuild *b)
-{
-	struct sha256 s;
-	uint8_t d[32];
-	char *git = json_dumps(b->git, JSON_ENCODE_ANY | JSON_COMPACT);
-	char head[1600];
-	int n = snprintf(head, sizeof(head), "%s\n%s\n%s\n%s\n%u\n%s\nloops %#x\n",
-			 KTREE_RECIPE, b->k->name, b->ccid, b->extra ? b->extra : "",
-			 b->nr_cpus, git ? git : "", b->tmpl[0] ? LOCKBENCH_LOOP_ABI : 0);
-
-	free(git);
-	sha256_init(&s);
-	sha256_update(&s, head, (size_t)n);
-	hash_dir(&s, b->compat, "include", true);
-	hash_one(&s, b->compat, "glue.c");
-	hash_dir(&s, b->pubinc, "lockbench", false);
-	if (b->tmpl[0])
-		hash_one(&s, b->tmpl, TEMPLATE);
-	hash_dir(&s, b->root, "kernel/locking", false);
-	for (unsigned i = 0; i < sizeof(tree_headers) / sizeof(tree_headers[0]); i++)
-		hash_one(&s, b->root, tree_headers[i]);
-	sha256_final(&s, d);
-	for (unsigned i = 0; i < 32; i++)
-		sprintf(b->key + 2 * i, "%02x", d[i]);
 }
 
 /* The flags every file is compiled with, before the include paths: the
@@ -415,47 +408,116 @@ static char *flags_text(const struct kbuild *b)
 			  b->extra ? " " : "", b->extra ? b->extra : "") < 0)
 		t = NULL;
 	free(s);
+	for (unsigned i = 0; t && i < 4 && b->defs[i]; i++) {
+		s = t;
+		if (asprintf(&t, "%s %s", s, b->defs[i]) < 0)
+			t = NULL;
+		free(s);
+	}
 	return t;
 }
 
+/* The key of a build: recipe, lock, compiler, flags, CPUs, layer, the
+ * contents of every tree file the build compiles (b->files, from the
+ * compiler's dependency output), its git state. */
+static void build_key(struct kbuild *b)
+{
+	struct sha256 s;
+	uint8_t d[32];
+	char *git = json_dumps(b->git, JSON_ENCODE_ANY | JSON_COMPACT), *files;
+	char *flags = flags_text(b);
+	char head[2600];
+	int n = snprintf(head, sizeof(head), "%s\n%s\n%s\n%s\n%u\n%s\nloops %#x\narch %s\n",
+			 KTREE_RECIPE, b->k->name, b->ccid, flags ? flags : "",
+			 b->nr_cpus, git ? git : "", b->tmpl[0] ? LOCKBENCH_LOOP_ABI : 0,
+			 b->arch);
+
+	free(flags);
+	n = n < (int)sizeof(head) ? n : (int)sizeof(head) - 1;
+
+	free(git);
+	sha256_init(&s);
+	sha256_update(&s, head, (size_t)n);
+	hash_dir(&s, b->compat, "include", true);
+	hash_one(&s, b->compat, "glue.c");
+	hash_dir(&s, b->pubinc, "lockbench", false);
+	if (b->tmpl[0])
+		hash_one(&s, b->tmpl, TEMPLATE);
+	files = json_dumps(b->files, JSON_COMPACT | JSON_SORT_KEYS);
+	if (files)
+		sha256_update(&s, files, strlen(files));
+	free(files);
+	sha256_final(&s, d);
+	for (unsigned i = 0; i < 32; i++)
+		sprintf(b->key + 2 * i, "%02x", d[i]);
+}
+
 /*
- * Compile `src` (absolute) to `obj` with deps into `dep`; the compiler's
- * output goes to tmp/cc.log.  Returns the compiler's exit status.
+ * The include path, as the kernel's build orders its own (-I
+ * arch/$(SRCARCH)/include, its generated generic-y wrappers, -I
+ * include): the layer's shims first, where the lock files need user
+ * space; lockbench's public headers, reached only as <lockbench/...>
+ * (tmp/inc holds nothing but a link lockbench/ to them, so that no other
+ * lockbench header can stand in for a tree file); the tree's arch
+ * directory; the layer's generic-y wrappers (kernel/compat/generic),
+ * for what the arch does not define itself; the tree's include/.
+ * Each into inc[] as "-IDIR"; returns how many.
+ */
+static unsigned include_path(const struct kbuild *b, char inc[][2 * PATH_MAX + 80])
+{
+	char arch[64];
+	unsigned n = 0;
+
+	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/include", b->compat);
+	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s", b->lbinc);
+	if (b->tmpl[0] && strcmp(b->tmpl, b->pubinc))
+		snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s", b->tmpl);
+	snprintf(arch, sizeof(arch), "arch/%s/include", b->arch);
+	if (b->arch[0])
+		snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/%s", b->root, arch);
+	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/generic", b->compat);
+	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/include", b->root);
+	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s", b->compat);
+	return n;
+}
+
+/*
+ * Compile `src` (absolute) to `obj`, or with obj NULL only list what it
+ * includes into `dep` (-M: the preprocessor's pass, which the key is
+ * made of); the compiler's output goes to tmp/cc.log.  Returns the
+ * compiler's exit status.
  */
 static int compile(struct kbuild *b, const char *src, const char *obj, const char *dep)
 {
-	char *argv[NBASE + 64], nr[64], inc[4][PATH_MAX + 3], glue[PATH_MAX + 3], log[PATH_MAX];
+	char *argv[NBASE + 64], nr[64], inc[8][2 * PATH_MAX + 80], log[PATH_MAX];
 	char *extra = b->extra ? strdup(b->extra) : NULL, *save = NULL;
-	unsigned n = 0;
+	unsigned n = 0, ni = include_path(b, inc);
 	int rc;
 
 	argv[n++] = b->cc;
 	for (unsigned i = 0; i < NBASE; i++)
 		argv[n++] = (char *)base_flags[i];
 	snprintf(nr, sizeof(nr), "-DCONFIG_NR_CPUS=%u", b->nr_cpus);
-	pjoin(inc[0] + 2, sizeof(inc[0]) - 2, b->compat, "include");
-	memcpy(inc[0], "-I", 2);
-	snprintf(inc[1], sizeof(inc[1]), "-I%s", b->pubinc);
-	snprintf(inc[2], sizeof(inc[2]), "-I%s", b->tmpl[0] ? b->tmpl : b->pubinc);
-	pjoin(inc[3] + 2, sizeof(inc[3]) - 2, b->root, "include");
-	memcpy(inc[3], "-I", 2);
-	snprintf(glue, sizeof(glue), "-I%s", b->compat);
 	argv[n++] = nr;
-	for (char *w = extra ? strtok_r(extra, " \t", &save) : NULL; w && n < NBASE + 40;
+	for (char *w = extra ? strtok_r(extra, " \t", &save) : NULL; w && n < NBASE + 36;
 	     w = strtok_r(NULL, " \t", &save))
 		argv[n++] = w;
+	for (unsigned i = 0; i < 4 && b->defs[i]; i++)
+		argv[n++] = (char *)b->defs[i];
 	argv[n++] = "-include";
 	argv[n++] = "linux/kconfig.h";
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < ni; i++)
 		argv[n++] = inc[i];
-	argv[n++] = glue;
-	argv[n++] = "-MD";
-	argv[n++] = "-MF";
-	argv[n++] = (char *)dep;
-	argv[n++] = "-c";
+	argv[n++] = obj ? "-c" : "-M";
+	if (!obj) {
+		argv[n++] = "-MF";
+		argv[n++] = (char *)dep;
+	}
 	argv[n++] = (char *)src;
-	argv[n++] = "-o";
-	argv[n++] = (char *)obj;
+	if (obj) {
+		argv[n++] = "-o";
+		argv[n++] = (char *)obj;
+	}
 	argv[n] = NULL;
 	pjoin(log, sizeof(log), b->tmp, "cc.log");
 	rc = run_cmd(argv, log);
@@ -487,19 +549,62 @@ static int compile_error(struct kbuild *b, const char *what, int status)
 	return kerr(b, -ENOEXEC, "cannot build %s: %s", b->k->name, p);
 }
 
-/* Add the tree files a .d file lists to `files` (path -> sha256). */
+/*
+ * The next word of a make rule (a .d file as the compiler writes it)
+ * into buf: `\ ` and `\#` are a space and a # in a path, `$$` is `$`, a
+ * backslash before the line's end continues the rule.  Returns 2 for a
+ * target (the word ended in ':'), 1 for a prerequisite, 0 at the end.
+ */
+static int dep_word(FILE *f, char *buf, size_t len)
+{
+	size_t n = 0;
+	int c, d;
+
+	while ((c = getc(f)) != EOF) {
+		if (c == '\\' && (d = getc(f)) != EOF) {
+			if (d == '\n' || d == '\r') {
+				if (n)
+					break;
+				continue;
+			}
+			if (d != ' ' && d != '#')
+				ungetc(d, f);
+			else
+				c = d;
+		} else if (c == '$' && (d = getc(f)) != '$' && d != EOF) {
+			ungetc(d, f);
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			if (n)
+				break;
+			continue;
+		}
+		if (n + 1 < len)
+			buf[n++] = (char)c;
+	}
+	buf[n] = 0;
+	if (n && buf[n - 1] == ':' && (c == EOF || c == ' ' || c == '\t' || c == '\n')) {
+		buf[n - 1] = 0;
+		return 2;
+	}
+	return n ? 1 : 0;
+}
+
+/* Add the tree files a .d file lists to `files` (path in the tree ->
+ * sha256); a path that leaves the tree (the layer, the C library) is
+ * not the tree's. */
 static void deps_add(struct kbuild *b, const char *dep, json_t *files)
 {
 	FILE *f = fopen(dep, "r");
-	char word[PATH_MAX + 1], hex[65];
+	char word[PATH_MAX + 1], real[PATH_MAX], hex[65];
 	size_t rl = strlen(b->root);
+	int t;
 
-	while (f && fscanf(f, "%" "4096" "s", word) == 1) {
-		if (strncmp(word, b->root, rl) || word[rl] != '/' ||
-		    word[strlen(word) - 1] == ':')
+	while (f && (t = dep_word(f, word, sizeof(word)))) {
+		if (t != 1 || !realpath(word, real) || strncmp(real, b->root, rl) ||
+		    real[rl] != '/')
 			continue;
-		if (!sha256_file(word, hex))
-			json_object_set_new(files, word + rl + 1, json_string(hex));
+		if (!sha256_file(real, hex))
+			json_object_set_new(files, real + rl + 1, json_string(hex));
 	}
 	if (f)
 		fclose(f);
@@ -543,25 +648,50 @@ static int write_glue(struct kbuild *b, const char *path, const char *id)
 	return fclose(f) ? kerr(b, -EIO, "cannot write %s", path) : 0;
 }
 
+/*
+ * b->files: every tree file the build compiles, with its SHA-256, from
+ * the compiler's dependency output (-M) over each of the lock's sources
+ * and over the glue, which includes the tree's headers too.  The key is
+ * made of exactly these; a file the tree lacks stops it here, named.
+ */
+static int scan_deps(struct kbuild *b)
+{
+	char src[PATH_MAX * 2], dep[PATH_MAX + 32];
+	int st;
+
+	if (!(b->files = json_object()))
+		return kerr(b, -ENOMEM, "out of memory");
+	for (unsigned i = 0; i < 3 && b->k->srcs[i]; i++) {
+		pjoin(src, sizeof(src), b->root, b->k->srcs[i]);
+		snprintf(dep, sizeof(dep), "%s/tree%u.d", b->tmp, i);
+		if ((st = compile(b, src, NULL, dep)))
+			return compile_error(b, b->k->srcs[i], st);
+		deps_add(b, dep, b->files);
+	}
+	pjoin(src, sizeof(src), b->tmp, "generated.c");
+	pjoin(dep, sizeof(dep), b->tmp, "glue.d");
+	if ((st = write_glue(b, src, "")))
+		return st;
+	if ((st = compile(b, src, NULL, dep)))
+		return compile_error(b, "lockbench's glue", st);
+	deps_add(b, dep, b->files);
+	return 0;
+}
+
 /* Compile the lock's tree files, then the glue with their identity. */
 static int compile_all(struct kbuild *b)
 {
-	char src[PATH_MAX * 2], obj[PATH_MAX + 32], dep[PATH_MAX + 32];
-	json_t *files = json_object();
+	char src[PATH_MAX * 2], obj[PATH_MAX + 32];
 	char *id;
 	int rc = 0, st;
 
 	for (unsigned i = 0; !rc && i < 3 && b->k->srcs[i]; i++) {
 		pjoin(src, sizeof(src), b->root, b->k->srcs[i]);
 		snprintf(obj, sizeof(obj), "%s/tree%u.o", b->tmp, i);
-		snprintf(dep, sizeof(dep), "%s/tree%u.d", b->tmp, i);
-		if ((st = compile(b, src, obj, dep)))
+		if ((st = compile(b, src, obj, NULL)))
 			rc = compile_error(b, b->k->srcs[i], st);
-		else
-			deps_add(b, dep, files);
 	}
-	id = rc ? NULL : identity(b, files);
-	json_decref(files);
+	id = rc ? NULL : identity(b, b->files);
 	if (!rc && !id)
 		rc = kerr(b, -ENOMEM, "out of memory");
 	pjoin(src, sizeof(src), b->tmp, "generated.c");
@@ -569,8 +699,7 @@ static int compile_all(struct kbuild *b)
 		rc = write_glue(b, src, id);
 	free(id);
 	pjoin(obj, sizeof(obj), b->tmp, "glue.o");
-	pjoin(dep, sizeof(dep), b->tmp, "glue.d");
-	if (!rc && (st = compile(b, src, obj, dep)))
+	if (!rc && (st = compile(b, src, obj, NULL)))
 		rc = compile_error(b, "lockbench's glue", st);
 	return rc;
 }
@@ -642,12 +771,32 @@ static int cache_dir(struct kbuild *b, char *buf, size_t len)
 	return 0;
 }
 
+/* tmp/inc with only a link lockbench/ to the public headers in it: the
+ * one way the build reaches lockbench's own headers (include_path). */
+static int lbinc_make(struct kbuild *b)
+{
+	char link[PATH_MAX + 16], to[PATH_MAX + 16];
+
+	pjoin(b->lbinc, sizeof(b->lbinc), b->tmp, "inc");
+	pjoin(link, sizeof(link), b->lbinc, "lockbench");
+	pjoin(to, sizeof(to), b->pubinc, "lockbench");
+	if (mkdir(b->lbinc, 0700) || symlink(to, link))
+		return kerr(b, -errno, "cannot create %s: %s", link, strerror(errno));
+	return 0;
+}
+
 /* Remove the private build directory and what the build put in it. */
 static void tmp_remove(struct kbuild *b)
 {
 	struct dirent **ents;
 	char p[PATH_MAX * 2];
 	int n = b->tmp[0] ? scandir(b->tmp, &ents, NULL, NULL) : -1;
+
+	if (b->lbinc[0]) {
+		pjoin(p, sizeof(p), b->lbinc, "lockbench");
+		unlink(p);
+		rmdir(b->lbinc);
+	}
 
 	for (int i = 0; i < n; i++) {
 		pjoin(p, sizeof(p), b->tmp, ents[i]->d_name);
@@ -747,9 +896,11 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return kerr(b, -errno, "cannot create a build directory in %s: %s",
 			    cache, strerror(errno));
 	}
-	if ((rc = compiler_id(b)))
+	if ((rc = compiler_id(b)) || (rc = lbinc_make(b)))
 		return rc;
 	b->git = git_state(b);
+	if ((rc = scan_deps(b)))
+		return rc;
 	build_key(b);
 	return 0;
 }
@@ -782,6 +933,7 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
 		snprintf(path, len, "%s", out);
 	tmp_remove(b);
 	json_decref(b->git);
+	json_decref(b->files);
 	free(b);
 	return rc;
 }

@@ -4,4 +4,5 @@
 #ifndef LB_KCOMPAT_ATOMIC_H
 #define LB_KCOMPAT_ATOMIC_H
 #include <linux/kconfig.h>
+#include <asm/atomic.h>
 #endif
