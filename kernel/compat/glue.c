@@ -31,11 +31,12 @@
 #define KC_LOOPS(...) _Static_assert(1, "")
 #endif
 
-#if defined(LB_KC_QSPINLOCK) || defined(LB_KC_QRWLOCK)
+#ifdef LB_KC_QSPINLOCK
 #include <asm/qspinlock.h>
 #endif
 #ifdef LB_KC_QRWLOCK
-#include <asm/qrwlock.h>
+/* As kernel code reaches it: the arch's spinlock types first. */
+#include <linux/spinlock.h>
 #endif
 #ifdef LB_KC_OSQ
 #include <linux/osq_lock.h>
