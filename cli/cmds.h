@@ -75,9 +75,10 @@ void locktorture_usage(FILE *f);
 int cmd_build_kernel_lock(int argc, char **argv);
 extern const struct opt_cmd bkl_options;
 void bkl_usage(FILE *f);
-/* Build and load the locks of every --kernel-tree; exits 2 with one
- * line when a tree cannot be built or loaded. */
-void ktrees_load(const struct cli *c);
+/* Build and load the locks of every --kernel-tree; without -l they join
+ * the default sweep (c->locks).  Exits 2 with one line when a tree cannot
+ * be built or loaded. */
+void ktrees_load(struct cli *c);
 
 /* `lockbench help [CMD | completion]`. */
 int cmd_help(int argc, char **argv);

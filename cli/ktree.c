@@ -6,6 +6,7 @@
  * loads each plugin as `--plugin TAG=FILE` would, so that they run as
  * NAME_TAG (qspinlock_stock, qrwlock_stock, osq_stock).
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <limits.h>
 #include <stddef.h>
@@ -126,10 +127,26 @@ static bool wanted(const char *locks, const char *name, const char *tag)
 	return false;
 }
 
+/* The lock list of a run without -l: the default sweep, then each
+ * tree's locks (kept for the run: c->locks points at it). */
+static char *sweep;
+
+/* Append ",NAME_TAG" to the sweep. */
+static void sweep_add(const char *name, const char *tag)
+{
+	char *s;
+
+	if (asprintf(&s, "%s,%s_%s", sweep, name, tag) < 0)
+		cli_die("out of memory");
+	free(sweep);
+	sweep = s;
+}
+
 /*
  * Build and load the locks of one --kernel-tree argument: those -l names
- * (as NAME_TAG), or every lock the tree holds when -l is not given.  A
- * tree that cannot be built, or holds none of the locks, exits 2.
+ * (as NAME_TAG), or every lock the tree holds when -l is not given, which
+ * then join the sweep.  A tree that cannot be built, or holds none of the
+ * locks, exits 2.
  */
 static void tree_load(const char *spec, const char *locks, bool quiet)
 {
@@ -157,6 +174,8 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 		snprintf(load, sizeof(load), "%s=%s", tag, path);
 		if (plugin_load(load, err, sizeof(err)))
 			cli_die_msg(err);
+		if (!locks)
+			sweep_add(name, tag);
 		built++;
 	}
 	if (!built && !locks)
@@ -164,8 +183,12 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 			"qspinlock.c, qrwlock.c, osq_lock.c)", dir);
 }
 
-void ktrees_load(const struct cli *c)
+void ktrees_load(struct cli *c)
 {
+	if (!c->locks_given && c->ktrees.n)
+		sweep = cli_strdup(c->locks);
 	for (unsigned i = 0; i < c->ktrees.n; i++)
 		tree_load(c->ktrees.v[i], c->locks_given ? c->locks : NULL, c->quiet);
+	if (sweep)
+		c->locks = sweep;
 }

@@ -223,6 +223,21 @@ if command -v git >/dev/null; then
 	"$BIN" list locks -v --plugin g="$OUT/git.so" >"$OUT/list" 2>&1
 	grep -q "tree: $OUT/git (git ${head:0:12}-dirty, commit ${head:0:12}, dirty)" "$OUT/list" \
 		&& ok || bad "dirty state: $(grep tree: "$OUT/list")"
+	# Without -l the tree's locks join the default sweep, and under the
+	# table each tree is named: tag, path, git state, commit, dirty.
+	expect_exit 0 "tree without -l" -- "$BIN" --kernel-tree g="$OUT/git" \
+		--kernel-tree one="$ONE" -t 1 "${RUN[@]}" -f table,json -o "$OUT/sweep.json"
+	python3 -c "
+import json; d = json.load(open('$OUT/sweep.json'))
+names = [v['name'] for v in d['variants']]
+want = ['pthread_mutex', 'ticket', 'mcs', 'qspinlock', 'qspinlock_g', 'qrwlock_g', 'osq_g',
+        'qspinlock_one', 'qrwlock_one', 'osq_one']
+assert names == want, names" && ok || bad "the sweep without -l lacks the tree's locks"
+	grep -qx "tree g: $OUT/git (git ${head:0:12}-dirty, commit ${head:0:12}, dirty)" "$OUT/stdout" \
+		&& ok || bad "no line for the git tree: $(tail -4 "$OUT/stdout")"
+	grep -qx "tree one: $ONE (not a git work tree)" "$OUT/stdout" && ok \
+		|| bad "no line for the tree outside git: $(tail -4 "$OUT/stdout")"
+	[ "$(grep -c "^tree " "$OUT/stdout")" -eq 2 ] && ok || bad "a tree named twice"
 fi
 
 # help and usage name the command and the option.

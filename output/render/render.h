@@ -81,6 +81,9 @@ void render_cellf(char *cell, const char *fmt, ...)
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
 #define RENDER_NOTE_LINES 6
+/* Under a text table, one line per kernel tree whose locks are in it:
+ * tag, path, git describe and commit, dirty (render_trees.c). */
+void render_trees(const struct results *r, FILE *f);
 /* The noise notes (render_notes.c); f NULL: whether there are any. */
 bool render_noise_notes(const struct results *r, const struct render_opts *o,
 			FILE *f);

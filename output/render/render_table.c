@@ -216,8 +216,10 @@ int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 	fill_grid(r, o, &g);
 	size_grid(r, &g);
 	rc = print_pieces(r, o, &g, f);
-	if (!rc)
+	if (!rc) {
 		render_notes(r, o, f);
+		render_trees(r, f);
+	}
 	free(g.cell);
 	free(g.width);
 	free(g.group_of);
