@@ -161,6 +161,7 @@ e2e: lockbench | $(PYBIN)
 	tests/e2e_scale.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench
 	tests/e2e_ktree.sh ./lockbench
+	tests/e2e_ktree_real.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_delays_sim.sh ./lockbench
@@ -256,6 +257,7 @@ arm64: lockbench
 				LB_VALIDATE_THREADS=1,2,8 LB_VALIDATE_SECONDS=0.1 \
 				timeout 300 $(QEMU_ARM64) build/arm64/tests/test_locks; \
 			tests/e2e_arm64.sh build/arm64/lockbench $(QEMU_ARM64); \
+			tests/e2e_ktree_real.sh --arm64 build/arm64/lockbench $(QEMU_ARM64); \
 		else echo "arm64: qemu-user not installed, tests not run"; fi; \
 	else echo "arm64: cross toolchain or :arm64 libraries not installed, skipped"; fi
 

@@ -22,7 +22,7 @@
 
 struct bkl_args {
 	const char *lock, *output;
-	bool quiet, help;
+	bool quiet, help, events;
 };
 
 static const struct opt bkl_rows[] = {
@@ -32,6 +32,8 @@ static const struct opt bkl_rows[] = {
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE.so",
 	 .shown = "the cache only", .off = offsetof(struct bkl_args, output),
 	 .help = "write the plugin here too (load it with --plugin TAG=FILE.so)"},
+	{.name = "lock-events", .type = OPT_FLAG, .off = offsetof(struct bkl_args, events),
+	 .help = "count the tree's own lock events (CONFIG_LOCK_EVENT_COUNTS)"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
 	 .off = offsetof(struct bkl_args, quiet), .help = "print nothing but errors"},
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,
@@ -78,6 +80,7 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	if (n != 1)
 		cli_die("build-kernel-lock: %s; usage: lockbench build-kernel-lock DIR "
 			"[--lock L] [-o FILE.so]", n ? "one tree at a time" : "no tree given");
+	ktree_set_lock_events(a.events);
 	if (ktree_build(pos[0], a.lock, a.output, path, sizeof(path), &cached, err,
 			sizeof(err)))
 		cli_die_msg(err);
@@ -185,6 +188,9 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 
 void ktrees_load(struct cli *c)
 {
+	if (c->lock_events && !c->ktrees.n)
+		cli_die("--lock-events: the tree's counters need --kernel-tree");
+	ktree_set_lock_events(c->lock_events);
 	if (!c->locks_given && c->ktrees.n)
 		sweep = cli_strdup(c->locks);
 	for (unsigned i = 0; i < c->ktrees.n; i++)

@@ -91,6 +91,8 @@ static const struct opt rows[] = {
 	{.name = "kernel-tree", .type = OPT_MULTI, .arg = "[TAG=]DIR",
 	 .off = F(ktrees),
 	 .help = "build a kernel tree's qspinlock, qrwlock, osq into NAME_TAG locks (repeatable)"},
+	{.name = "lock-events", .type = OPT_FLAG, .off = F(lock_events),
+	 .help = "count a kernel tree's own lock events (CONFIG_LOCK_EVENT_COUNTS; costs)"},
 	{.name = "threads", .sname = 't', .type = OPT_STR, .arg = "LIST",
 	 .shown = "1,2,4,..,max", .off = F(threads),
 	 .group = "How many",

@@ -42,6 +42,7 @@ struct cli {
 	const char *locks, *workload, *baseline;
 	bool locks_given, include_broken;
 	struct opt_strlist lock_opts, plugins, ktrees;
+	bool lock_events;                /* --lock-events (kernel trees) */
 	/* how many, how long */
 	const char *threads, *order, *seed;
 	double warmup, duration, interval, watchdog;

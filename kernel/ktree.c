@@ -53,6 +53,15 @@ static const struct klock klocks[] = {
 };
 
 const char *const ktree_lock_names[] = {"qspinlock", "qrwlock", "osq"};
+
+/* --lock-events: build the queued locks with the tree's own event
+ * counters (CONFIG_LOCK_EVENT_COUNTS). */
+static bool lock_events;
+
+void ktree_set_lock_events(bool on)
+{
+	lock_events = on;
+}
 const unsigned ktree_nlocks = sizeof(klocks) / sizeof(klocks[0]);
 
 /* Everything one build needs, in one place. */
@@ -71,6 +80,7 @@ struct kbuild {
 	char *extra;                /* $LOCKBENCH_KTREE_CFLAGS */
 	const char *defs[4];        /* -D flags of this build (CONFIG_...) */
 	json_t *files;              /* tree file -> sha256, what it compiles */
+	bool events;                /* CONFIG_LOCK_EVENT_COUNTS (--lock-events) */
 	unsigned nr_cpus;
 	json_t *git;                /* {describe, commit, dirty} or null */
 	char key[65];
@@ -478,6 +488,8 @@ static unsigned include_path(const struct kbuild *b, char inc[][2 * PATH_MAX + 8
 	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/generic", b->compat);
 	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/include", b->root);
 	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s", b->compat);
+	if (b->events) /* the glue's "lock_events.h", the tree's */
+		snprintf(inc[n++], 2 * PATH_MAX + 80, "-iquote%s/kernel/locking", b->root);
 	return n;
 }
 
@@ -614,11 +626,11 @@ static void deps_add(struct kbuild *b, const char *dep, json_t *files)
 static char *identity(struct kbuild *b, json_t *files)
 {
 	char *flags = flags_text(b), *s;
-	json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:s, s:s, s:i, s:s, s:s, s:s}", "lock",
+	json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:s, s:s, s:i, s:s, s:s, s:s, s:b}", "lock",
 			      b->k->name, "tree", b->root, "git", b->git, "files", files,
 			      "compiler", b->ccid, "cflags", flags ? flags : "",
 			      "nr_cpus", (int)b->nr_cpus, "layer", b->compat, "key", b->key,
-			      "loop", b->tmpl[0] ? "inline" : "generic");
+			      "loop", b->tmpl[0] ? "inline" : "generic", "lock_events", b->events);
 
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
@@ -867,6 +879,20 @@ int ktree_check(const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
+/* --lock-events for the queued locks (osq counts none): the tree's
+ * counters exist since v5.2 (kernel/locking/lock_events_list.h). */
+static int events_setup(struct kbuild *b)
+{
+	b->events = lock_events && strcmp(b->k->name, "osq");
+	if (!b->events)
+		return 0;
+	if (!is_file(b->root, "kernel/locking/lock_events_list.h"))
+		return kerr(b, -ENOENT, "--lock-events: the tree has no "
+			    "kernel/locking/lock_events_list.h (lock event counters are v5.2 and later)");
+	b->defs[0] = "-DCONFIG_LOCK_EVENT_COUNTS";
+	return 0;
+}
+
 /* Set up b for lock `name` of tree `dir`: the tree, the layer, the
  * compiler and the key; a private build directory in `cache`. */
 static int build_setup(struct kbuild *b, const char *dir, const char *name,
@@ -882,7 +908,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 	if (!ktree_has_lock(b->root, name))
 		return kerr(b, -ENOENT, "cannot build %s: the tree lacks %s or %s", name,
 			    b->k->srcs[0], b->k->needs[0]);
-	if ((rc = find_layer(b)))
+	if ((rc = find_layer(b)) || (rc = events_setup(b)))
 		return rc;
 	find_template(b);
 	snprintf(b->cc, sizeof(b->cc), "%s", cc && *cc ? cc : "cc");

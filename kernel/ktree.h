@@ -42,4 +42,10 @@ int ktree_check(const char *dir, char *err, size_t errlen);
 int ktree_build(const char *dir, const char *name, const char *out, char *path,
 		size_t len, bool *cached, char *err, size_t errlen);
 
+/* --lock-events: later builds of qspinlock and qrwlock count the tree's
+ * own lock events (CONFIG_LOCK_EVENT_COUNTS; the plugin's counters are
+ * the names of the tree's kernel/locking/lock_events_list.h).  Another
+ * build, cached under another key. */
+void ktree_set_lock_events(bool on);
+
 #endif

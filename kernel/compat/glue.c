@@ -22,6 +22,9 @@
  * through the ops table.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <linux/kconfig.h>
 #ifdef LB_KC_LOOPS
@@ -42,6 +45,70 @@
 #include <linux/osq_lock.h>
 #endif
 
+/*
+ * The tree's own lock event counters (kernel/locking/lock_events.h,
+ * built with CONFIG_LOCK_EVENT_COUNTS: `--lock-events`).  The kernel
+ * defines them per CPU in lock_events.c and sums them over the CPUs when
+ * debugfs is read; here a CPU is a worker thread, so each worker counts
+ * in its own copy, adds it to the run's totals as it exits (a
+ * pthread key's destructor, which runs before the thread's storage
+ * goes), and the totals, by the names of the tree's
+ * lock_events_list.h, are the lock's counters (lock_ops.read_counters).
+ */
+#if defined(CONFIG_LOCK_EVENT_COUNTS) && (defined(LB_KC_QSPINLOCK) || defined(LB_KC_QRWLOCK))
+#include <pthread.h>
+#include "lock_events.h"
+
+DEFINE_PER_CPU(unsigned long, lockevents[lockevent_num]);
+
+static const char *const kc_event_names[] = {
+#undef LOCK_EVENT
+#define LOCK_EVENT(name) #name,
+#include "lock_events_list.h"
+#undef LOCK_EVENT
+};
+
+static uint64_t kc_event_total[lockevent_num];
+static pthread_key_t kc_event_key;
+static pthread_once_t kc_event_once = PTHREAD_ONCE_INIT;
+
+static void kc_events_fold(void *unused)
+{
+	(void)unused;
+	for (unsigned i = 0; i < lockevent_num; i++)
+		__atomic_fetch_add(&kc_event_total[i], lockevents[i], __ATOMIC_RELAXED);
+}
+
+static void kc_events_key(void)
+{
+	if (pthread_key_create(&kc_event_key, kc_events_fold))
+		abort();
+}
+
+static int kc_events_thread(void)
+{
+	pthread_once(&kc_event_once, kc_events_key);
+	return pthread_setspecific(kc_event_key, kc_event_names) ? -ENOMEM : 0;
+}
+
+static void kc_events_read(void *lock, uint64_t *out)
+{
+	(void)lock;
+	for (unsigned i = 0; i < lockevent_num; i++)
+		out[i] = __atomic_load_n(&kc_event_total[i], __ATOMIC_RELAXED);
+}
+
+#define KC_EVENTS_RESET() memset(kc_event_total, 0, sizeof(kc_event_total))
+#define KC_EVENTS_THREAD() kc_events_thread()
+#define KC_EVENTS_OPS                                                          \
+	.counter_names = kc_event_names, .ncounters = lockevent_num,           \
+	.read_counters = kc_events_read,
+#else
+#define KC_EVENTS_RESET() ((void)0)
+#define KC_EVENTS_THREAD() 0
+#define KC_EVENTS_OPS
+#endif
+
 /* The build's identity (compiler, flags, tree, files and their hashes),
  * read by the loader into the results' provenance. */
 const char lockbench_plugin_identity[] = LB_KC_IDENTITY;
@@ -51,6 +118,7 @@ __thread unsigned long lb_kc_resched_budget;
 static int kc_init(void *lock, const struct lock_init *in)
 {
 	(void)lock;
+	KC_EVENTS_RESET();
 	return in->nthreads > CONFIG_NR_CPUS ? -ERANGE : 0;
 }
 
@@ -58,7 +126,7 @@ static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 {
 	(void)lock;
 	(void)ctx;
-	return lb_k_cpu_enter(t->tid) ? -ERANGE : 0;
+	return lb_k_cpu_enter(t->tid) ? -ERANGE : KC_EVENTS_THREAD();
 }
 
 #define KC_OPS(lname, what, file, fam, capbits, type)                          \
@@ -93,6 +161,7 @@ static const struct lock_ops kc_qspinlock_ops = {
 	.lock = kc_spin_lock,
 	.unlock = kc_spin_unlock,
 	.trylock = kc_spin_trylock,
+	KC_EVENTS_OPS
 };
 LOCKBENCH_PLUGIN(&kc_qspinlock_ops);
 KC_LOOPS(kc_qspinlock_ops, kc_spin_lock, kc_spin_unlock);
@@ -139,6 +208,7 @@ static const struct lock_ops kc_qrwlock_ops = {
 	.trylock = kc_write_trylock,
 	.read_lock = kc_read_lock,
 	.read_unlock = kc_read_unlock,
+	KC_EVENTS_OPS
 };
 LOCKBENCH_PLUGIN(&kc_qrwlock_ops);
 KC_LOOPS(kc_qrwlock_ops, kc_write_lock, kc_write_unlock, kc_read_lock, kc_read_unlock);

@@ -219,6 +219,10 @@ static json_t *run_json(const struct results *r, const struct variant *var,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
 	noise_run_add_json(o, &s->noise, &p->noise);
+	/* A kernel tree's own lock event counters (--lock-events,
+	 * docs/kernel-tree.md): the lock's counters, by the tree's names. */
+	if (o && json_is_true(json_object_get(var->source, "lock_events")))
+		json_object_set(o, "lock_events", counters);
 	if (o && s->invocation)
 		json_object_set_new(o, "invocation", json_integer(s->invocation));
 	if (o)

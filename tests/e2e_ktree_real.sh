@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# A real kernel tree end to end (docs/kernel-tree.md): Debian's
+# linux-source-6.12 package (kernel.org source with Debian's patches,
+# /usr/src/linux-source-6.12.tar.xz).  Only what the build reads is
+# extracted (kernel/, include/, arch/x86/include, arch/arm64/include and
+# the top Makefile), once, into build/ktree-real/ (again when the
+# package changes).  The tree's qspinlock, qrwlock and osq are built
+# and run at 1, 2 and 8 threads with the exclusion check
+# (scripts/try-kernel-tree.sh); on x86-64 the qspinlock is the tree's
+# x86 one (arch/x86/include/asm/qspinlock.h in its source files, the
+# `lock bts` pending fast path in its code).
+#
+#   e2e_ktree_real.sh BINARY
+#   e2e_ktree_real.sh --arm64 ARM64-BINARY QEMU-COMMAND...
+#
+# The second form builds the same tree for arm64 (LOCKBENCH_CC, the cross
+# compiler) with the arm64 binary under qemu-user and runs it there.
+# Skips, saying so, when the package is not installed (LB_KSRC: another
+# tarball of the same layout).
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ARM=0
+if [ "${1:-}" = --arm64 ]; then
+	ARM=1
+	shift
+fi
+BIN=${1:-./lockbench}
+shift || true
+SRC=${LB_KSRC:-/usr/src/linux-source-6.12.tar.xz}
+if [ ! -f "$SRC" ]; then
+	echo "e2e_ktree_real: skipped: $SRC not found (apt-get install linux-source-6.12)"
+	exit 0
+fi
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+. "$(dirname "$0")/lib.sh"
+export LOCKBENCH_CACHE=$OUT/cache
+start=$(date +%s)
+
+# The extraction, kept while the tarball is the same (size and mtime).
+X=$ROOT/build/ktree-real
+top=$(basename "$SRC" .tar.xz)
+stamp="$(stat -c '%s %Y' "$SRC") $SRC"
+TREE=$X/$top
+if [ "$(cat "$X/stamp" 2>/dev/null)" != "$stamp" ] || [ ! -d "$TREE/kernel/locking" ]; then
+	rm -rf "$X" && mkdir -p "$X"
+	if ! tar -xJf "$SRC" -C "$X" --wildcards "$top/Makefile" "$top/kernel/*" \
+		"$top/include/*" "$top/arch/x86/include/*" "$top/arch/arm64/include/*"; then
+		echo "e2e_ktree_real: cannot extract $SRC" >&2
+		exit 1
+	fi
+	echo "$stamp" >"$X/stamp"
+fi
+
+if [ $ARM -eq 1 ]; then
+	# The arm64 binary under qemu, building with the cross compiler
+	# (qemu-user runs the host's compiler natively) and running there.
+	printf '#!/bin/sh\nLOCKBENCH_CC=${LOCKBENCH_CC:-aarch64-linux-gnu-gcc} exec timeout 300 %s %s "$@"\n' \
+		"$*" "$(realpath "$BIN")" >"$OUT/lockbench"
+	chmod +x "$OUT/lockbench"
+	BIN=$OUT/lockbench
+	TAG=k612arm
+else
+	TAG=k612
+fi
+
+# Every lock of the tree, 1, 2 and 8 threads, the exclusion check.
+expect_exit 0 "try-kernel-tree.sh" -- "$ROOT/scripts/try-kernel-tree.sh" -t 1,2,8 -d 0.1 \
+	"$TAG=$TREE" -- "$BIN"
+for want in "$TAG qspinlock: built, inline loop; cs at 1,2,8 threads: exclusion ok" \
+	"$TAG qrwlock: built, inline loop; cs at 1,2,8 threads: exclusion ok" \
+	"$TAG qrwlock: built, inline loop; rw at 1,2,8 threads: exclusion ok" \
+	"$TAG osq: built, inline loop; cs at 1,2,8 threads: exclusion ok"; do
+	grep -q "^$want" "$OUT/stdout" && ok || bad "lacks '$want': $(cat "$OUT/stdout" "$OUT/stderr")"
+done
+
+# The tree's arch: its qspinlock header among the files compiled, and
+# on x86 its pending fast path (queued_fetch_set_pending_acquire's
+# `lock bts`) in the plugin.
+expect_exit 0 "build qspinlock" -- "$BIN" build-kernel-lock "$TREE" -o "$OUT/q.so"
+expect_exit 0 "list -v" -- "$BIN" list locks -v --plugin "t=$OUT/q.so"
+if [ $ARM -eq 1 ]; then
+	grep -q "   include/asm-generic/qspinlock.h sha256:" "$OUT/stdout" && ok \
+		|| bad "source files lack include/asm-generic/qspinlock.h"
+	! grep -q "   arch/x86/" "$OUT/stdout" && ok || bad "an x86 header in the arm64 build"
+elif [ "$(uname -m)" = x86_64 ]; then
+	grep -q "   arch/x86/include/asm/qspinlock.h sha256:" "$OUT/stdout" && ok \
+		|| bad "source files lack arch/x86/include/asm/qspinlock.h: $(cat "$OUT/stdout")"
+	objdump -d "$OUT/q.so" | grep -q "lock bts" && ok || bad "no lock bts: not x86's pending path"
+fi
+
+echo "e2e_ktree_real$([ $ARM -eq 1 ] && echo ' (arm64)'): $pass passed, $fail failed" \
+	"($(($(date +%s) - start)) s)"
+[ "$fail" -eq 0 ]
