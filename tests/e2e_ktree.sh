@@ -199,6 +199,40 @@ import json; d=json.load(open('$OUT/cmp.json'))
 assert any(v.get('source', {}).get('tree') == '$SPLIT' for v in d['variants'])" && ok \
 	|| bad "compare dropped the source"
 
+# --lock-events: the tree's own counters (CONFIG_LOCK_EVENT_COUNTS), by
+# the names of its lock_events_list.h, per run in the JSON, and the
+# slow-path share under the table; another build than without; a tree
+# without the counters (v4 layout) and a run without a tree refused.
+python3 -c "
+import json; d = json.load(open('$OUT/two.json'))
+assert all('lock_events' not in r for p in d['points'] for r in p['runs'])" && ok \
+	|| bad "lock_events in a run without --lock-events"
+expect_exit 0 "--lock-events" -- "$BIN" --kernel-tree split="$SPLIT" -l qspinlock_split \
+	--lock-events -t 1,8 --cs-ns 300 --watchdog 60 "${RUN[@]}" -f table,json -o "$OUT/ev.json"
+python3 - "$OUT/ev.json" "$SPLIT/kernel/locking/lock_events_list.h" <<'PY' && ok || bad "lock_events json"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+names = re.findall(r"^LOCK_EVENT\((\w+)\)", open(sys.argv[2]).read(), re.M)
+assert d["variants"][0]["source"]["lock_events"] is True
+assert "-DCONFIG_LOCK_EVENT_COUNTS" in d["variants"][0]["source"]["cflags"]
+slow = {}
+for p in d["points"]:
+    for r in p["runs"]:
+        assert sorted(r["lock_events"]) == sorted(names), (r["lock_events"], names)
+        slow[p["threads"]] = slow.get(p["threads"], 0) + r["lock_events"]["lock_slowpath"]
+assert slow[1] == 0 and slow[8] > 0, slow
+PY
+tr '\n' ' ' <"$OUT/stdout" | tr -s ' ' | grep -q "lock events of qspinlock_split, the share of acquisitions that took the slow path: 0% at 1 thread, [0-9.e+-]*% at 8 threads" \
+	&& ok || bad "no slow-path share under the table: $(tail -4 "$OUT/stdout")"
+"$BIN" build-kernel-lock "$SPLIT" >"$OUT/plain" 2>&1
+expect_exit 0 "build --lock-events" -- "$BIN" build-kernel-lock "$SPLIT" --lock-events
+[ "$(cut -d' ' -f2 "$OUT/plain")" != "$(cut -d' ' -f2 "$OUT/stdout")" ] && ok \
+	|| bad "--lock-events not another build: $(cat "$OUT/plain" "$OUT/stdout")"
+bad_input "--lock-events without a tree" "^lockbench: --lock-events: the tree's counters need --kernel-tree" \
+	-l ticket -t 1 --lock-events
+bad_input "--lock-events, v4 tree" "--lock-events: the tree has no kernel/locking/lock_events_list.h" \
+	--kernel-tree one="$ONE" -l qspinlock_one -t 1 --lock-events
+
 # A tree whose lock does not exclude is FAILED, exit 1, like any lock.
 cp -r "$ONE" "$OUT/broken"
 sed -i 's/if (likely(atomic_try_cmpxchg_acquire(&lock->val, &val, _Q_LOCKED_VAL)))/if (1)/' \

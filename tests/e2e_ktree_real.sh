@@ -8,7 +8,8 @@
 # and run at 1, 2 and 8 threads with the exclusion check
 # (scripts/try-kernel-tree.sh); on x86-64 the qspinlock is the tree's
 # x86 one (arch/x86/include/asm/qspinlock.h in its source files, the
-# `lock bts` pending fast path in its code).
+# `lock bts` pending fast path in its code); with --lock-events its own
+# counters count the pending or the slow path at 2 threads.
 #
 #   e2e_ktree_real.sh BINARY
 #   e2e_ktree_real.sh --arm64 ARM64-BINARY QEMU-COMMAND...
@@ -88,6 +89,24 @@ elif [ "$(uname -m)" = x86_64 ]; then
 		|| bad "source files lack arch/x86/include/asm/qspinlock.h: $(cat "$OUT/stdout")"
 	objdump -d "$OUT/q.so" | grep -q "lock bts" && ok || bad "no lock bts: not x86's pending path"
 fi
+
+# The tree's own lock events at 2 threads: the pending or the slow path
+# counted, by the tree's names, and their share under the table.
+expect_exit 0 "--lock-events" -- "$BIN" --kernel-tree "$TAG=$TREE" -l "qspinlock_$TAG" \
+	--lock-events -t 2 -r 2 --cs-ns 200 --warmup 0.02 -d 0.1 --no-tune -q --watchdog 60 \
+	-f table,json -o "$OUT/ev.json"
+python3 - "$OUT/ev.json" <<'PY' && ok || bad "lock events: $(cat "$OUT/stderr")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = [r for p in d["points"] for r in p["runs"]]
+assert runs and all(r["exclusion"]["ok"] for r in runs)
+ev = runs[0]["lock_events"]
+for name in ("lock_pending", "lock_slowpath", "lock_use_node2", "lock_no_node"):
+    assert name in ev, sorted(ev)
+assert sum(r["lock_events"]["lock_pending"] + r["lock_events"]["lock_slowpath"] for r in runs) > 0
+PY
+tr '\n' ' ' <"$OUT/stdout" | tr -s ' ' | grep -q "lock events of qspinlock_$TAG, the share of acquisitions that took the slow path: [0-9.e+-]*% at 2 threads" \
+	&& ok || bad "no slow-path share: $(tail -4 "$OUT/stdout")"
 
 echo "e2e_ktree_real$([ $ARM -eq 1 ] && echo ' (arm64)'): $pass passed, $fail failed" \
 	"($(($(date +%s) - start)) s)"
