@@ -48,9 +48,10 @@ void bkl_usage(FILE *f)
 	fprintf(f,
 		"usage: lockbench build-kernel-lock DIR [--lock L] [-o FILE.so]\n"
 		"Compile the lock sources of the kernel tree at DIR, unchanged, behind\n"
-		"lockbench's compatibility layer into a plugin (kernel/locking/qspinlock.c\n"
-		"and include/asm-generic/qspinlock.h; qrwlock.c and qrwlock.h with the\n"
-		"tree's qspinlock as wait lock; osq_lock.c).  Builds are cached by content\n"
+		"lockbench's compatibility layer into a plugin (kernel/locking/qspinlock.c,\n"
+		"the target's arch/ARCH/include/asm/qspinlock.h where the tree has one, and\n"
+		"include/asm-generic/qspinlock.h; qrwlock.c and qrwlock.h with the tree's\n"
+		"qspinlock as wait lock; osq_lock.c).  Builds are cached by content\n"
 		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
 		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.\n");
 	opt_help(&bkl_options, f);
