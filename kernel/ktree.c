@@ -488,8 +488,8 @@ static unsigned include_path(const struct kbuild *b, char inc[][2 * PATH_MAX + 8
 	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/generic", b->compat);
 	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/include", b->root);
 	snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s", b->compat);
-	if (b->events) /* the glue's "lock_events.h", the tree's */
-		snprintf(inc[n++], 2 * PATH_MAX + 80, "-iquote%s/kernel/locking", b->root);
+	if (b->events) /* the glue's <lock_events.h>, the tree's */
+		snprintf(inc[n++], 2 * PATH_MAX + 80, "-I%s/kernel/locking", b->root);
 	return n;
 }
 

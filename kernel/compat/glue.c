@@ -54,17 +54,19 @@
  * pthread key's destructor, which runs before the thread's storage
  * goes), and the totals, by the names of the tree's
  * lock_events_list.h, are the lock's counters (lock_ops.read_counters).
+ * Both headers are the tree's kernel/locking/ ones (on the include path,
+ * last, for this build only).
  */
 #if defined(CONFIG_LOCK_EVENT_COUNTS) && (defined(LB_KC_QSPINLOCK) || defined(LB_KC_QRWLOCK))
 #include <pthread.h>
-#include "lock_events.h"
+#include <lock_events.h>
 
 DEFINE_PER_CPU(unsigned long, lockevents[lockevent_num]);
 
 static const char *const kc_event_names[] = {
 #undef LOCK_EVENT
 #define LOCK_EVENT(name) #name,
-#include "lock_events_list.h"
+#include <lock_events_list.h>
 #undef LOCK_EVENT
 };
 
