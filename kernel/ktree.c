@@ -449,6 +449,7 @@ static void build_key(struct kbuild *b)
 	sha256_init(&s);
 	sha256_update(&s, head, (size_t)n);
 	hash_dir(&s, b->compat, "include", true);
+	hash_dir(&s, b->compat, "generic", true);
 	hash_one(&s, b->compat, "glue.c");
 	hash_dir(&s, b->pubinc, "lockbench", false);
 	if (b->tmpl[0])
