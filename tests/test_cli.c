@@ -300,6 +300,7 @@ static const char *const echoed[][2] = {
 };
 static const char *const elsewhere[] = {
 	"include-broken", "plugin", "kernel-tree",      /* variants: origin, sha256, source */
+	"lock-events",          /* variants: source.lock_events, cflags */
 	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
 	"exclude-flagged",                              /* "noise" */
 	"min-effect",                                   /* "significance" */
