@@ -78,7 +78,9 @@ struct kbuild {
 	char ccid[512];             /* `cc --version` first line, target */
 	char arch[16];              /* the tree's arch/ARCH/include, or "" */
 	char *extra;                /* $LOCKBENCH_KTREE_CFLAGS */
-	const char *defs[4];        /* -D flags of this build (CONFIG_...) */
+	const char *defs[4];        /* -D flags of this build, in the key and the
+				     * recorded flags: CONFIG_LOCK_EVENT_COUNTS,
+				     * room for another variant's CONFIG_ */
 	json_t *files;              /* tree file -> sha256, what it compiles */
 	bool events;                /* CONFIG_LOCK_EVENT_COUNTS (--lock-events) */
 	unsigned nr_cpus;
