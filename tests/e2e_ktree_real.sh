@@ -60,9 +60,9 @@ if [ $ARM -eq 1 ]; then
 		"$*" "$(realpath "$BIN")" >"$OUT/lockbench"
 	chmod +x "$OUT/lockbench"
 	BIN=$OUT/lockbench
-	TAG=k612arm
+	TAG=realarm
 else
-	TAG=k612
+	TAG=real
 fi
 
 # Every lock of the tree, 1, 2 and 8 threads, the exclusion check.
