@@ -15,9 +15,11 @@
 
 #include "../kernel/ktree.h"
 #include "../locks/plugin.h"
+#include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
 #include "opt.h"
+#include "outfile.h"
 
 struct bkl_args {
 	const char *lock, *output;
@@ -59,9 +61,27 @@ void bkl_usage(FILE *f)
 		"(one line: the compiler's first error and its file).\n");
 }
 
+/* The cached plugin at `from` copied to -o (mode 0777 less the umask,
+ * as a linker makes it); 0, or 2 after one line. */
+static int copy_out(struct outdest *out, const char *from)
+{
+	size_t len = 0;
+	char *buf = NULL;
+	int rc = file_slurp(from, 0, &buf, &len);
+
+	if (rc) {
+		cli_warn("cannot read the built plugin (%s): %s", from, strerror(-rc));
+		return 2;
+	}
+	rc = outfile_put(out, buf, len, 0777);
+	free(buf);
+	return rc;
+}
+
 int cmd_build_kernel_lock(int argc, char **argv)
 {
 	struct bkl_args a = {0};
+	struct outdest out;
 	char path[PATH_MAX + 64], err[PATH_MAX + 1024];
 	bool cached;
 	char **pos;
@@ -77,11 +97,18 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	if (n != 1)
 		cli_die("build-kernel-lock: %s; usage: lockbench build-kernel-lock DIR "
 			"[--lock L] [-o FILE.so]", n ? "one tree at a time" : "no tree given");
-	if (ktree_build(pos[0], a.lock, a.output, path, sizeof(path), &cached, err,
+	/* -o is checked before the build, and written by the one writer of
+	 * -o files: never over a device or FIFO, never as "-". */
+	if (a.output)
+		outfile_open(&out, a.output, true);
+	if (ktree_build(pos[0], a.lock, NULL, path, sizeof(path), &cached, err,
 			sizeof(err)))
 		cli_die_msg(err);
+	if (a.output && copy_out(&out, path))
+		return 2;
 	if (!a.quiet)
-		printf("%s %s (%s)\n", cached ? "cached" : "built", path, a.lock);
+		printf("%s %s (%s)\n", cached ? "cached" : "built",
+		       a.output ? a.output : path, a.lock);
 	free(pos);
 	return 0;
 }

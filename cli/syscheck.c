@@ -30,6 +30,7 @@
 #include "cmds.h"
 #include "err.h"
 #include "machctl.h"
+#include "outfile.h"
 #include "rundoc.h"
 #include "syscheck.h"
 
@@ -487,95 +488,23 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 
 /* ---- -o ------------------------------------------------------------ */
 
-/* A new temporary twin of path in its directory (*twin: its name,
- * malloc'ed): an fd, or -1 with errno set. */
-static int twin_open(const char *path, char **twin)
-{
-	mode_t m = umask(0);
-	int fd, e;
+/* -o: the one writer of -o files (outfile.h), checked before anything
+ * is measured. */
+static struct outdest out;
 
-	umask(m);
-	if (asprintf(twin, "%s.XXXXXX", path) < 0) {
-		*twin = NULL;
-		return -1;
-	}
-	fd = mkostemp(*twin, O_CLOEXEC);
-	if (fd >= 0 && fchmod(fd, 0666 & ~m)) {
-		e = errno;
-		close(fd);
-		unlink(*twin);
-		errno = e;
-		fd = -1;
-	}
-	return fd;
-}
-
-static bool is_special(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-/* Before anything is measured: -o onto a directory, or where no file
- * can be created, is refused with one line, exit 2.  Devices and FIFOs
- * are written in place at the end. */
-static void out_check(const char *path)
-{
-	struct stat st;
-	char *tw;
-	int fd;
-
-	if (!path || !strcmp(path, "-") || is_special(path))
-		return;
-	if (!*path)
-		cli_die("-o (): an empty file name");
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		cli_die("-o (%s): a directory, not a file", path);
-	fd = twin_open(path, &tw);
-	if (fd < 0)
-		cli_die("-o (%s): cannot create a file there: %s", path, strerror(errno));
-	close(fd);
-	unlink(tw);
-	free(tw);
-}
-
-/* text into the file f, checked to the end. */
-static int put_all(FILE *f, const char *text)
-{
-	return fputs(text, f) < 0 || fflush(f) ? -1 : 0;
-}
-
-/* text to -o (a twin renamed into place when complete, or in place for a
- * device) or stdout: 0; on a failed write, one line and the text on
- * standard output instead (nothing measured is lost), 1. */
+/* text to -o (a twin renamed into place when complete, or in place for
+ * a character device or FIFO) or stdout: 0; on a failed write, the
+ * writer's one line, the text on standard output instead (nothing
+ * measured is lost), and 2. */
 static int out_write(const char *path, const char *text)
 {
-	char *tw = NULL;
-	FILE *f;
-	int fd, rc = -1;
-
 	if (!path || !strcmp(path, "-"))
-		return put_all(stdout, text) ? 1 : 0;
-	if (is_special(path)) {
-		if ((f = fopen(path, "w"))) {
-			rc = put_all(f, text);
-			rc |= fclose(f);
-		}
-	} else if ((fd = twin_open(path, &tw)) >= 0 && (f = fdopen(fd, "w"))) {
-		rc = put_all(f, text) || fsync(fd);
-		rc |= fclose(f);
-		rc = rc || rename(tw, path) ? -1 : 0;
-		if (rc)
-			unlink(tw);
-	}
-	free(tw);
-	if (!rc)
+		return fputs(text, stdout) < 0 || fflush(stdout) ? 2 : 0;
+	if (!outfile_put(&out, text, strlen(text), 0666))
 		return 0;
-	cli_warn("cannot write -o (%s): %s; the report follows on standard output",
-		 path, strerror(errno));
-	put_all(stdout, text);
-	return 1;
+	fputs(text, stdout);
+	fflush(stdout);
+	return 2;
 }
 
 /* ---- the command ---------------------------------------------------- */
@@ -617,7 +546,8 @@ int cmd_system_check(const struct cli *c)
 			c->duration);
 	if (c->topology)
 		cli_die("system check measures this machine: not with --topology");
-	out_check(c->output);
+	if (c->output)
+		outfile_open(&out, c->output, false);
 	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	s->machine = machine_json(&t);
