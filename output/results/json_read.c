@@ -817,7 +817,14 @@ static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 		if (rc)
 			return rc;
 	}
-	return d->spans ? read_spanned_runs(d, i, v, row, r) : 0;
+	rc = d->spans ? read_spanned_runs(d, i, v, row, r) : 0;
+	/* "ok" says measured: with no run to show, its figure would read
+	 * as a measured 0 (docs/json.md, points). */
+	if (!rc && p->status == POINT_OK && !p->nruns)
+		rc = fail(d, "points[%u] (%s, %u): status ok with no runs (a file cut "
+			  "or edited); a point not measured is \"missing\"", i,
+			  r->variants[v].name, r->rows[row]);
+	return rc;
 }
 
 static int read_top(struct rd *d, json_t *doc, struct results *r)
