@@ -404,12 +404,21 @@ static int grid(struct imp *m, const char ***types, unsigned *nt, unsigned **row
 	return 0;
 }
 
+/* The logs' names as a JSON array. */
+static json_t *logs_json(const struct import_src *src, unsigned n)
+{
+	json_t *logs = json_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(logs, json_string(src[i].name));
+	return logs;
+}
+
 static int build(struct imp *m, struct results *r, const char *label,
 		 const struct import_src *src, unsigned n)
 {
 	const char **types = NULL;
 	unsigned *rows = NULL, nt, nr;
-	json_t *logs = json_array();
 	int rc = grid(m, &types, &nt, &rows, &nr);
 
 	if (rc || (rc = results_init(r, nt, nr)))
@@ -448,21 +457,19 @@ static int build(struct imp *m, struct results *r, const char *label,
 		if (m->e[i].failed && !p->error && m->e[i].why)
 			p->error = strdup(m->e[i].why);
 	}
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(logs, json_string(src[i].name));
 	r->variant_heading = strdup("Kernel");
 	r->row_heading = strdup("nwriters_stress");
 	r->workload = strdup("locktorture");
 	r->label = label ? strdup(label) : NULL;
-	r->config = json_pack("{s:s, s:O, s:I}", "command", "import locktorture", "logs", logs,
-			      "unreadable_stats_lines", (json_int_t)m->bad_stats);
+	r->config = json_pack("{s:s, s:o, s:I}", "command", "import locktorture", "logs",
+			      logs_json(src, n), "unreadable_stats_lines",
+			      (json_int_t)m->bad_stats);
 	for (unsigned v = 0; v < nt && !rc; v++)
 		if (!r->variants[v].name || !r->variants[v].lock)
 			rc = -ENOMEM;
 	if (!rc && (!r->variant_heading || !r->row_heading || !r->workload))
 		rc = -ENOMEM;
 out:
-	json_decref(logs);
 	free(types);
 	free(rows);
 	return rc;
