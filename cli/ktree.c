@@ -32,7 +32,8 @@ static const struct opt bkl_rows[] = {
 	 .help = "the lock to build: qspinlock, qrwlock or osq"},
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE.so",
 	 .shown = "the cache only", .off = offsetof(struct bkl_args, output),
-	 .help = "write the plugin here too (load it with --plugin TAG=FILE.so)"},
+	 .help = "write the plugin here too, a file (not -, a device or a FIFO); "
+		 "load it with --plugin TAG=FILE.so"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
 	 .off = offsetof(struct bkl_args, quiet), .help = "print nothing but errors"},
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,
