@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli/cmds.h"
 #include "cli/err.h"
@@ -40,6 +41,29 @@ static const struct command *command_word(struct cli *c)
 	return cmd;
 }
 
+/*
+ * The stack lockbench needs.  Its deepest path, a kernel tree's build,
+ * takes about 160 KiB (measured: it dies under `ulimit -s 128`, not
+ * 160), and worker threads get stacks of the same limit (glibc's
+ * default for pthread_create): 512 KiB leaves a margin of three.
+ */
+#define STACK_NEED_KIB 512
+
+/* A stack limit below that is refused at once, with one line, rather
+ * than die by SIGSEGV somewhere later (a segfault in machine_describe
+ * under `ulimit -s 32`). */
+static void stack_check(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_STACK, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= (rlim_t)STACK_NEED_KIB * 1024)
+		return;
+	cli_die("the stack limit (ulimit -s) is %llu KiB; lockbench needs at least "
+		"%u KiB: raise it (e.g. ulimit -s 8192)",
+		(unsigned long long)rl.rlim_cur / 1024, STACK_NEED_KIB);
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd = argc > 1 ? command_find(argv[1]) : NULL;
@@ -47,6 +71,7 @@ int main(int argc, char **argv)
 	char err[PATH_MAX + 512];
 	int rc;
 
+	stack_check();
 	/* A closed stdout fails the write (checked, one line), not the process. */
 	signal(SIGPIPE, SIG_IGN);
 	if (getenv("LOCKBENCH_MAX_INPUT") &&

@@ -25,6 +25,7 @@
 #include "compare_hosts.h"
 #include "err.h"
 #include "floor.h"
+#include "infile.h"
 #include "opt.h"
 #include "outfile.h"
 #include "provenance.h"
@@ -140,6 +141,8 @@ static void load_inputs(struct merge *m, int n, char **paths)
 
 	m->in = cli_calloc((size_t)n, sizeof(*m->in));
 	m->nin = (unsigned)n;
+	for (int i = 0; i < n; i++)
+		infile_check("cannot read results", paths[i]);
 	for (int i = 0; i < n; i++) {
 		char *ri = realpath(paths[i], NULL);
 

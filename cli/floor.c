@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
+#include "infile.h"
 
 /* ARG as a percentage in [0, 100] ("4", "4%"), or -1 when it is not one. */
 static double as_percent(const char *arg)
@@ -28,14 +30,23 @@ static double as_percent(const char *arg)
 /* The `floor` of a system-check file; exits 2 when it has none. */
 static json_t *floor_from_file(const char *opt, const char *path)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *f, *out;
+	json_error_t je = {.line = -1};
+	json_t *doc = NULL, *f, *out;
 	const json_t *pct;
 	const char *schema;
+	char what[64];
+	int fd;
 
+	snprintf(what, sizeof(what), "--%s", opt);
+	fd = infile_open(what, path);
+	if (fd >= 0) {
+		doc = json_loadfd(fd, 0, &je);
+		close(fd);
+	}
 	if (!doc)
-		cli_die("--%s (%s): %s", opt, path, errno == ENOENT || je.line < 0 ?
-			"no such file, and not a percentage" : "not JSON");
+		cli_die("--%s (%s): %s", opt, path, fd < 0 && errno == ENOENT ?
+			"no such file, and not a percentage" : fd < 0 ? strerror(errno) :
+			"not JSON");
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema || strcmp(schema, FLOOR_CHECK_SCHEMA)) {
 		json_decref(doc);

@@ -10,6 +10,7 @@
 #include "../output/results/import.h"
 #include "cmds.h"
 #include "err.h"
+#include "infile.h"
 #include "opt.h"
 #include "outfile.h"
 #include "provenance.h"
@@ -111,6 +112,8 @@ int cmd_import(int argc, char **argv)
 	o.ropts.width = (unsigned)a.out.width;
 	o.ropts.verbose = a.out.verbose;
 	cli_utf8_or_die("--label", a.label);
+	for (int i = 1; i < n; i++)
+		infile_check("cannot import", w[i]);
 	if (import_locktorture((const char *const *)w + 1, (unsigned)(n - 1), a.label,
 			       &fill, &r, a.quiet ? NULL : stderr, err, sizeof(err)))
 		cli_die_msg(err);

@@ -16,9 +16,11 @@
 
 #include "../kernel/ktree.h"
 #include "../locks/plugin.h"
+#include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
 #include "opt.h"
+#include "outfile.h"
 
 struct bkl_args {
 	const char *lock, *output;
@@ -31,7 +33,8 @@ static const struct opt bkl_rows[] = {
 	 .help = "the lock to build: qspinlock, qrwlock or osq"},
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE.so",
 	 .shown = "the cache only", .off = offsetof(struct bkl_args, output),
-	 .help = "write the plugin here too (load it with --plugin TAG=FILE.so)"},
+	 .help = "write the plugin here too, a file (not -, a device or a FIFO); "
+		 "load it with --plugin TAG=FILE.so"},
 	{.name = "lock-events", .type = OPT_FLAG, .off = offsetof(struct bkl_args, events),
 	 .help = "count the tree's own lock events (CONFIG_LOCK_EVENT_COUNTS)"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
@@ -63,9 +66,27 @@ void bkl_usage(FILE *f)
 		"(one line: the compiler's first error and its file).\n");
 }
 
+/* The cached plugin at `from` copied to -o (mode 0777 less the umask,
+ * as a linker makes it); 0, or 2 after one line. */
+static int copy_out(struct outdest *out, const char *from)
+{
+	size_t len = 0;
+	char *buf = NULL;
+	int rc = file_slurp(from, 0, &buf, &len);
+
+	if (rc) {
+		cli_warn("cannot read the built plugin (%s): %s", from, strerror(-rc));
+		return 2;
+	}
+	rc = outfile_put(out, buf, len, 0777);
+	free(buf);
+	return rc;
+}
+
 int cmd_build_kernel_lock(int argc, char **argv)
 {
 	struct bkl_args a = {0};
+	struct outdest out;
 	char path[PATH_MAX + 64], err[PATH_MAX + 1024];
 	bool cached;
 	char **pos;
@@ -81,12 +102,19 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	if (n != 1)
 		cli_die("build-kernel-lock: %s; usage: lockbench build-kernel-lock DIR "
 			"[--lock L] [-o FILE.so]", n ? "one tree at a time" : "no tree given");
+	/* -o is checked before the build, and written by the one writer of
+	 * -o files: never over a device or FIFO, never as "-". */
+	if (a.output)
+		outfile_open(&out, a.output, true);
 	ktree_set_lock_events(a.events);
-	if (ktree_build(pos[0], a.lock, a.output, path, sizeof(path), &cached, err,
+	if (ktree_build(pos[0], a.lock, NULL, path, sizeof(path), &cached, err,
 			sizeof(err)))
 		cli_die_msg(err);
+	if (a.output && copy_out(&out, path))
+		return 2;
 	if (!a.quiet)
-		printf("%s %s (%s)\n", cached ? "cached" : "built", path, a.lock);
+		printf("%s %s (%s)\n", cached ? "cached" : "built",
+		       a.output ? a.output : path, a.lock);
 	free(pos);
 	return 0;
 }

@@ -4,13 +4,13 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "err.h"
+#include "infile.h"
 #include "outfile.h"
 #include "suggest.h"
 
@@ -220,15 +220,17 @@ void outputs_check(const struct outputs *o, const struct results *shape)
  * The temporary twins being written, for the exit and signal paths:
  * unlink() is async-signal-safe, and the names are fixed buffers.
  */
-static char live_tmp[OUTPUTS_MAX][PATH_MAX];
-static volatile sig_atomic_t live_tmp_set[OUTPUTS_MAX];
+/* Slot OUTPUTS_MAX is the one file of outfile_open() and outfile_put(). */
+#define SLOTS (OUTPUTS_MAX + 1)
+static char live_tmp[SLOTS][PATH_MAX];
+static volatile sig_atomic_t live_tmp_set[SLOTS];
 /* Each destination's target (kept out of struct outputs, which lives
  * on the stack). */
-static char dest_target[OUTPUTS_MAX][PATH_MAX];
+static char dest_target[SLOTS][PATH_MAX];
 
 void outputs_unlink_signal_safe(void)
 {
-	for (unsigned i = 0; i < OUTPUTS_MAX; i++) {
+	for (unsigned i = 0; i < SLOTS; i++) {
 		if (live_tmp_set[i])
 			unlink(live_tmp[i]);
 		live_tmp_set[i] = 0;
@@ -335,17 +337,43 @@ static void existing_file(struct outdest *d, const struct stat *st)
 }
 
 /*
+ * What is at the target and is not a regular file: a directory, a block
+ * device (a disk: never written over) and a socket are refused; a
+ * character device or a FIFO is written in place (it stays what it
+ * is), unless the destination takes only a regular file (a plugin).
+ * Exit 2 with one line when refused.
+ */
+static void special_target(struct outdest *d, mode_t mode)
+{
+	const char *kind = infile_kind(mode);
+
+	if (S_ISDIR(mode))
+		cli_die("cannot write output (%s): %s", d->path, strerror(EISDIR));
+	if (S_ISBLK(mode) || S_ISSOCK(mode) || d->regular_only)
+		cli_die("cannot write output (%s): %s, not a regular file (%s)",
+			d->path, kind, d->regular_only ? "a plugin is loaded from a file" :
+			"lockbench writes files, character devices and FIFOs");
+	d->direct = true;
+	if (access(d->target, W_OK))
+		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
+}
+
+/*
  * Decide how one destination is written, and check it now: "-" and
- * special files (devices, FIFOs, sockets) are opened and written
- * directly; a symlink is followed and its target replaced; a regular
- * file (or a new name) is written to a twin in the same directory and
- * put in place when complete.  Exit 2 with one line when it cannot be.
+ * character devices and FIFOs are opened and written directly (never
+ * replaced); a symlink is followed and its target replaced, the link
+ * kept; a regular file (or a new name) is written to a twin in the same
+ * directory and put in place when complete.  Exit 2 with one line when
+ * it cannot be (special_target()).
  */
 static void dest_open(struct outdest *d, unsigned slot)
 {
 	struct stat st;
 
 	d->target = dest_target[slot];
+	if (!strcmp(d->path, "-") && d->regular_only)
+		cli_die("cannot write output (-): a plugin is binary: name a file "
+			"(-o FILE.so), not standard output");
 	if (!strcmp(d->path, "-")) {
 		d->direct = true;
 		return;
@@ -358,13 +386,8 @@ static void dest_open(struct outdest *d, unsigned slot)
 		cli_die("cannot write output (%s): %s", d->path, strerror(ENAMETOOLONG));
 	}
 	if (!stat(d->target, &st)) {
-		if (S_ISDIR(st.st_mode))
-			cli_die("cannot write output (%s): %s", d->path, strerror(EISDIR));
 		if (!S_ISREG(st.st_mode)) {
-			d->direct = true;
-			if (access(d->target, W_OK))
-				cli_die("cannot write output (%s): %s", d->path,
-					strerror(errno));
+			special_target(d, st.st_mode);
 			return;
 		}
 		existing_file(d, &st);
@@ -428,6 +451,16 @@ void outputs_open(struct outputs *o)
 		if (o->dest[i].path)
 			dest_open(&o->dest[i], i);
 	check_distinct(o);
+}
+
+void outfile_open(struct outdest *d, const char *path, bool regular_only)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->regular_only = regular_only;
+	if (!path || !*path)
+		cli_die("cannot write output: an empty file name");
+	dest_open(d, OUTPUTS_MAX);
 }
 
 /*
@@ -608,6 +641,28 @@ static int stdout_commit(void)
 		return 0;
 	cli_warn("cannot write standard output: %s", strerror(errno ? errno : EIO));
 	return 2;
+}
+
+int outfile_put(struct outdest *d, const void *buf, size_t len, unsigned mode)
+{
+	const unsigned slot = OUTPUTS_MAX;
+	mode_t mask = umask(0);
+
+	umask(mask);
+	if (dest_create(d, slot, mode & ~mask & 07777))
+		return 2;
+	errno = 0;
+	if (fwrite(buf, 1, len, d->file) != len) {
+		cli_warn("cannot write output (%s): %s", d->path,
+			 strerror(errno ? errno : EIO));
+		dest_discard(d, slot);
+		return 2;
+	}
+	if (dest_close(d)) {
+		dest_discard(d, slot);
+		return 2;
+	}
+	return d->direct ? 0 : dest_commit(d, slot);
 }
 
 /* Render format i into f; 0, or 2 with one line. */

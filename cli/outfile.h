@@ -25,6 +25,8 @@ struct outdest {
 				 * static buffer of outfile.c: one
 				 * struct outputs per process) */
 	bool direct;            /* a special file or "-": written in place */
+	bool regular_only;      /* only a regular file or a new name (a
+				 * plugin): no "-", device or FIFO */
 	bool replace;           /* an existing regular file: the twin takes
 				 * its mode and owner (old_*) */
 	unsigned old_mode;
@@ -106,8 +108,10 @@ void outputs_check(const struct outputs *o, const struct results *shape);
  * file (/proc) or a missing directory is refused before anything runs.
  * An existing regular file must be writable, and writable by its owner
  * (mode bits: root, who bypasses them, does not overwrite a read-only
- * file).  A symlink is followed and its target replaced; "-", devices,
- * FIFOs and sockets are opened and written in place.  Two names for
+ * file).  A symlink is followed and its target replaced, the link kept;
+ * "-", character devices and FIFOs are opened and written in place,
+ * never replaced; a directory, a block device or a socket is refused.
+ * Two names for
  * one file are refused.  Twins left by a killed run are reported, one
  * line each.
  */
@@ -137,6 +141,20 @@ int outputs_write(struct outputs *o, const struct results *r);
  * on stdout.  Returns 2.
  */
 int outputs_rescue(struct outputs *o, const struct results *r);
+
+/*
+ * One file written by the same rule, for the commands that write one
+ * file of their own (system check -o, build-kernel-lock -o): check path
+ * now as outputs_open() checks a destination (one line and exit 2 when
+ * it cannot be written; with regular_only, "-", a character device and
+ * a FIFO are refused too), then outfile_put() writes buf: through a
+ * twin renamed into place when complete (a new file with mode & ~umask,
+ * an existing one keeping its own), in place for "-" (standard output),
+ * a character device or a FIFO.  0, or 2 after one line on stderr, with
+ * no partial file left.
+ */
+void outfile_open(struct outdest *d, const char *path, bool regular_only);
+int outfile_put(struct outdest *d, const void *buf, size_t len, unsigned mode);
 
 /* Remove the temporary twins being written, if any: from a signal
  * handler before dying by the signal (exit() removes it by itself). */

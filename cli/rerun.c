@@ -28,6 +28,7 @@
 #include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
+#include "infile.h"
 
 /* One option of a command line: its row, and its value (NULL: none). */
 struct word {
@@ -217,8 +218,10 @@ static void check_not_input(const char *file, const struct word *u, unsigned nu)
 static json_t *recorded(const char *path, json_t **cmd)
 {
 	char err[512];
-	json_t *doc = results_json_skeleton(path, err, sizeof(err));
+	json_t *doc;
 
+	infile_check("rerun", path);
+	doc = results_json_skeleton(path, err, sizeof(err));
 	if (!doc)
 		cli_die("rerun: %s", err);
 	*cmd = json_object_get(json_object_get(doc, "provenance"), "command");

@@ -19,6 +19,7 @@
 #include "provenance.h"
 #include "config.h"
 #include "err.h"
+#include "infile.h"
 #include "machctl.h"
 #include "outfile.h"
 #include "rundoc.h"
@@ -36,6 +37,7 @@ static struct results *resume_file(struct resume *rs)
 	char err[512];
 
 	if (!rs->loaded) {
+		infile_check("--resume", rs->path);
 		if (results_from_json(rs->path, &rs->old, err, sizeof(err)))
 			cli_die("--resume: %s", err);
 		rs->loaded = true;

@@ -9,6 +9,7 @@
  * processes (docs/method.md, "What this machine can measure").
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +33,7 @@
 #include "cmds.h"
 #include "err.h"
 #include "machctl.h"
+#include "outfile.h"
 #include "rundoc.h"
 #include "syscheck.h"
 
@@ -46,62 +50,186 @@ static void first_line(FILE *f, char *buf, size_t len)
 		buf[strcspn(buf, "\n")] = '\0';
 }
 
+/*
+ * The check's own runs of this binary write their JSON into a private
+ * directory (kids_dir, made at the start under $TMPDIR or /tmp), never
+ * into the working directory: a run whose write fails saves its rescue
+ * file beside its output (docs/formats.md, "Where each format goes"),
+ * which is that directory too.  A stop signal (INT, TERM, HUP) kills the
+ * running child, reaps it and removes the directory before the check
+ * dies by the signal; a normal exit removes it too.
+ */
+static char kids_dir[PATH_MAX];
+static volatile pid_t kid;
+static const int kid_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* Empty and remove kids_dir; async-signal-safe (open, getdents64,
+ * unlinkat, rmdir: no allocation). */
+static void kids_dir_remove(void)
+{
+	char buf[4096];
+	long n;
+	int fd;
+
+	if (!kids_dir[0])
+		return;
+	for (unsigned pass = 0; pass < 4 && rmdir(kids_dir) && errno == ENOTEMPTY; pass++) {
+		fd = open(kids_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		while (fd >= 0 && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
+			for (long off = 0; off < n;) {
+				struct dirent64 *e = (struct dirent64 *)(void *)(buf + off);
+
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+					unlinkat(fd, e->d_name, 0);
+				off += e->d_reclen;
+			}
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* INT, TERM, HUP: the child killed and reaped, the directory removed,
+ * then the default action (SA_RESETHAND: the signal raised again is
+ * delivered when the handler returns). */
+static void on_kid_signal(int sig)
+{
+	pid_t k = kid;
+
+	if (k > 0) {
+		kill(k, SIGKILL);
+		while (waitpid(k, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	kids_dir_remove();
+	raise(sig);
+}
+
+/* Make kids_dir and install the handlers (not over a signal ignored at
+ * start: nohup's HUP stays ignored); exit 2 with one line when the
+ * directory cannot be made. */
+static void kids_setup(void)
+{
+	struct sigaction sa = {.sa_handler = on_kid_signal, .sa_flags = SA_RESETHAND};
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (snprintf(kids_dir, sizeof(kids_dir), "%s/lockbench-check-XXXXXX", tmp) >=
+		    (int)sizeof(kids_dir) || !mkdtemp(kids_dir)) {
+		kids_dir[0] = 0;
+		cli_die("system check: cannot make a directory for its runs in %s: %s",
+			tmp, strerror(errno));
+	}
+	atexit(kids_dir_remove);
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < 3; i++) {
+		struct sigaction old;
+
+		if (sigaction(kid_signals[i], NULL, &old) || old.sa_handler != SIG_IGN)
+			sigaction(kid_signals[i], &sa, NULL);
+	}
+}
+
+/* Block (how SIG_BLOCK) or restore the stop signals around the moments
+ * kid changes, so that the handler never kills a pid not ours. */
+static void kid_signals_mask(int how, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (unsigned i = 0; i < 3; i++)
+		sigaddset(&set, kid_signals[i]);
+	sigprocmask(how, how == SIG_SETMASK ? old : &set, how == SIG_SETMASK ? NULL : old);
+}
+
 /* Start this binary with args (NULL-terminated, args[0] its name),
- * stdout to a pipe whose read end is *out, stderr to errf: 0 or -errno. */
-static int child_start(char *const *args, FILE *errf, pid_t *pid, int *out)
+ * stdout to /dev/null, stderr to errf, the signal mask the check had:
+ * 0 or -errno; kid is its pid. */
+static int child_start(char *const *args, FILE *errf)
 {
 	posix_spawn_file_actions_t fa;
-	int p[2], rc;
+	posix_spawnattr_t at;
+	sigset_t old;
+	pid_t pid;
+	int rc;
 
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
-	rc = posix_spawn(pid, "/proc/self/exe", &fa, NULL, args, environ);
+	posix_spawnattr_init(&at);
+	kid_signals_mask(SIG_BLOCK, &old);
+	posix_spawnattr_setsigmask(&at, &old);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+	rc = posix_spawn(&pid, "/proc/self/exe", &fa, &at, args, environ);
+	if (!rc)
+		kid = pid;
+	kid_signals_mask(SIG_SETMASK, &old);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	if (rc) {
-		close(p[0]);
-		return -rc;
-	}
-	*out = p[0];
-	return 0;
+	return -rc;
+}
+
+/* Wait for kid to end, then reap it with the stop signals blocked (the
+ * handler kills kid: never a pid reaped and reused); its wait status. */
+static int child_wait(void)
+{
+	siginfo_t si;
+	sigset_t old;
+	int st = 0;
+
+	while (waitid(P_PID, (id_t)kid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	kid_signals_mask(SIG_BLOCK, &old);
+	while (waitpid(kid, &st, 0) < 0 && errno == EINTR)
+		;
+	kid = 0;
+	kid_signals_mask(SIG_SETMASK, &old);
+	return st;
+}
+
+/* The JSON a child wrote to path (removed once read), or NULL. */
+static json_t *child_output(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+
+	unlink(path);
+	return doc;
 }
 
 /*
  * One short run of this binary with the options `extra` (NULL-ended)
- * after the common ones (1 thread, --no-tune, -q, JSON on stdout, the
- * check's window): its JSON document, or NULL with the reason in err.
+ * after the common ones (1 thread, --no-tune, -q, JSON into kids_dir,
+ * the check's window): its JSON document, or NULL with the reason in
+ * err.
  */
 static json_t *child_json(struct syscheck *s, const char *const *extra,
 			  char *err, size_t len)
 {
-	char d[32], w[32], why[200];
+	char d[32], w[32], why[200], out[PATH_MAX + 16];
 	const char *args[32] = {"lockbench", "--no-tune", "-q", "-f", "json", "-t", "1",
 				"-d", d, "--warmup", w};
 	unsigned n = 11;
 	FILE *errf = tmpfile();
 	json_t *doc = NULL;
-	int fd = -1, st = 0, rc = 0;
-	pid_t pid;
+	int st = 0, rc = 0;
 
 	snprintf(d, sizeof(d), "%g", s->window_s);
 	snprintf(w, sizeof(w), "%g", s->window_s / 2);
-	while (*extra && n < 31)
+	snprintf(out, sizeof(out), "%s/run.json", kids_dir);
+	while (*extra && n < 29)
 		args[n++] = *extra++;
+	args[n++] = "-o";
+	args[n++] = out;
 	args[n] = NULL;
-	if (!errf || (rc = child_start((char *const *)args, errf, &pid, &fd))) {
+	if (!errf || (rc = child_start((char *const *)args, errf))) {
 		snprintf(err, len, "cannot start %s: %s", "/proc/self/exe",
 			 strerror(errf ? -rc : errno));
 		if (errf)
 			fclose(errf);
 		return NULL;
 	}
-	doc = json_loadfd(fd, 0, NULL);
-	close(fd);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	st = child_wait();
+	doc = child_output(out);
 	first_line(errf, why, sizeof(why));
 	fclose(errf);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) || !doc) {
@@ -487,95 +615,23 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 
 /* ---- -o ------------------------------------------------------------ */
 
-/* A new temporary twin of path in its directory (*twin: its name,
- * malloc'ed): an fd, or -1 with errno set. */
-static int twin_open(const char *path, char **twin)
-{
-	mode_t m = umask(0);
-	int fd, e;
+/* -o: the one writer of -o files (outfile.h), checked before anything
+ * is measured. */
+static struct outdest out;
 
-	umask(m);
-	if (asprintf(twin, "%s.XXXXXX", path) < 0) {
-		*twin = NULL;
-		return -1;
-	}
-	fd = mkostemp(*twin, O_CLOEXEC);
-	if (fd >= 0 && fchmod(fd, 0666 & ~m)) {
-		e = errno;
-		close(fd);
-		unlink(*twin);
-		errno = e;
-		fd = -1;
-	}
-	return fd;
-}
-
-static bool is_special(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-/* Before anything is measured: -o onto a directory, or where no file
- * can be created, is refused with one line, exit 2.  Devices and FIFOs
- * are written in place at the end. */
-static void out_check(const char *path)
-{
-	struct stat st;
-	char *tw;
-	int fd;
-
-	if (!path || !strcmp(path, "-") || is_special(path))
-		return;
-	if (!*path)
-		cli_die("-o (): an empty file name");
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		cli_die("-o (%s): a directory, not a file", path);
-	fd = twin_open(path, &tw);
-	if (fd < 0)
-		cli_die("-o (%s): cannot create a file there: %s", path, strerror(errno));
-	close(fd);
-	unlink(tw);
-	free(tw);
-}
-
-/* text into the file f, checked to the end. */
-static int put_all(FILE *f, const char *text)
-{
-	return fputs(text, f) < 0 || fflush(f) ? -1 : 0;
-}
-
-/* text to -o (a twin renamed into place when complete, or in place for a
- * device) or stdout: 0; on a failed write, one line and the text on
- * standard output instead (nothing measured is lost), 1. */
+/* text to -o (a twin renamed into place when complete, or in place for
+ * a character device or FIFO) or stdout: 0; on a failed write, the
+ * writer's one line, the text on standard output instead (nothing
+ * measured is lost), and 2. */
 static int out_write(const char *path, const char *text)
 {
-	char *tw = NULL;
-	FILE *f;
-	int fd, rc = -1;
-
 	if (!path || !strcmp(path, "-"))
-		return put_all(stdout, text) ? 1 : 0;
-	if (is_special(path)) {
-		if ((f = fopen(path, "w"))) {
-			rc = put_all(f, text);
-			rc |= fclose(f);
-		}
-	} else if ((fd = twin_open(path, &tw)) >= 0 && (f = fdopen(fd, "w"))) {
-		rc = put_all(f, text) || fsync(fd);
-		rc |= fclose(f);
-		rc = rc || rename(tw, path) ? -1 : 0;
-		if (rc)
-			unlink(tw);
-	}
-	free(tw);
-	if (!rc)
+		return fputs(text, stdout) < 0 || fflush(stdout) ? 2 : 0;
+	if (!outfile_put(&out, text, strlen(text), 0666))
 		return 0;
-	cli_warn("cannot write -o (%s): %s; the report follows on standard output",
-		 path, strerror(errno));
-	put_all(stdout, text);
-	return 1;
+	fputs(text, stdout);
+	fflush(stdout);
+	return 2;
 }
 
 /* ---- the command ---------------------------------------------------- */
@@ -617,7 +673,9 @@ int cmd_system_check(const struct cli *c)
 			c->duration);
 	if (c->topology)
 		cli_die("system check measures this machine: not with --topology");
-	out_check(c->output);
+	if (c->output)
+		outfile_open(&out, c->output, false);
+	kids_setup();
 	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	s->machine = machine_json(&t);

@@ -139,7 +139,7 @@ void system_check_usage(FILE *f)
 		"    -d, --duration S             the window of each of its short runs, at most 1 [0.1]\n"
 		"    -q, --quiet                  no progress on stderr\n"
 		"\nExit status: 0; 1 a measure could not be taken (the report says which);\n"
-		"2 bad usage.\n");
+		"2 bad usage, or -o could not be written (the report follows on stdout).\n");
 }
 
 int cmd_system(const struct cli *c)

@@ -191,7 +191,8 @@ static const char *segments_refused(int fd, const elf_ehdr *h, uint64_t fsize,
  * every header and loadable segment inside the file?  Returns 0, -errno
  * when it cannot be opened or read, -ENOEXEC (with one line in err)
  * otherwise.  dlopen() says "invalid ELF header" at best, and maps a
- * truncated file that then dies by SIGBUS.
+ * truncated file that then dies by SIGBUS.  Opened without blocking: a
+ * FIFO is refused as not a regular file, not waited on for a writer.
  */
 static int elf_check(const char *path, char *err, size_t len)
 {
@@ -199,7 +200,7 @@ static int elf_check(const char *path, char *err, size_t len)
 	struct stat st;
 	char why[256];
 	const char *no = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
 
 	if (fd < 0)
 		return plugin_err(err, len, path, -errno, "cannot open: %s",

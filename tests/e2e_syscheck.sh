@@ -52,9 +52,10 @@ bad_input "-d 0" "duration" system check -d 0
 bad_input "-d not a number" "duration" system check -d soon
 bad_input "an unknown option" "bogus" system check --bogus
 bad_input "--topology" "not with --topology" system check --topology "pu:2"
-bad_input "-o a directory" "a directory" system check -o "$OUT"
-bad_input "-o /proc/version" "cannot create a file there" system check -o /proc/version
-bad_input "-o in a missing directory" "cannot create a file there" \
+bad_input "-o a directory" "Is a directory" system check -o "$OUT"
+bad_input "-o /proc/version" "cannot write output (/proc/version): the file is read-only" \
+	system check -o /proc/version
+bad_input "-o in a missing directory" "cannot write output (/nonexistent/x.json): no directory" \
 	system check -o /nonexistent/x.json
 bad_input "an unknown subcommand lists check" "check" system frob
 [ "$SECONDS" -le 5 ] && ok || bad "the refusals took ${SECONDS}s: something ran first"

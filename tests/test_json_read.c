@@ -319,8 +319,11 @@ static void test_refusals(void **state)
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"ok\", \"runs\": [{\"ops_per_sec\": 1e999}]}]}",
 		"cannot read results");
-	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"},"
-		"{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\"}]}", "listed twice");
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, \"status\": \"failed\"},"
+		"{\"variant_index\": 0, \"row_index\": 0, \"status\": \"failed\"}]}", "listed twice");
+	/* "ok" says measured: without a run it would show as a measured 0. */
+	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, \"status\": \"ok\", "
+		"\"runs\": []}]}", "points[0] (tas, 1): status ok with no runs");
 	refused(HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, "
 		"\"status\": \"great\"}]}", "status");
 	refused(HEAD "\"variants\": [{\"name\": \"a\"}, {\"name\": \"a\"}], \"rows\": [1], "

@@ -806,6 +806,41 @@ static void test_empty(void **state)
 	assert_int_equal(lt_parse("\n\n\r\n", 4, &log, NULL, 0), -EINVAL);
 }
 
+/*
+ * Statistics lines that begin as such and cannot be read (a Total that
+ * overflows, a negative one, bytes after the line's end, a line cut
+ * short) are counted, with the first one's line number; readable ones
+ * and other text are not.
+ */
+static void test_bad_stats(void **state)
+{
+	static const char text[] =
+		"Writes:  Total: 100  Max/Min: 0/0   Fail: 0\n"
+		"hrtimer: interrupt took 12345 ns\n"
+		"Writes:  Total: 99999999999999999999999  Max/Min: 0/0   Fail: 0\n"
+		"Writes:  Total: -200  Max/Min: 0/0   Fail: 0\n"
+		"Writes:  Total: 300  Max/Min: 0/0   Fail: 0 \x01\xff\n"
+		"Reads :  Total: 400  Max/Min: 0/0   Fail: 0\n"
+		"Writes:  Total: 500  Max/Min: 0/0   Fail: 0\n"
+		"Writes:  Total: 600  Max/Min: 0/\n";
+	struct lt_log log;
+
+	(void)state;
+	assert_int_equal(parse_str(text, &log), 0);
+	assert_int_equal(log.bad_stats, 4);
+	assert_int_equal(log.first_bad_stats, 3);
+	assert_int_equal(log.nruns, 1);
+	assert_int_equal(log.runs[0].nwrites, 2);
+	assert_int_equal(log.runs[0].nreads, 1);
+	lt_log_free(&log);
+	parse_fixture("new-kernel.log", &log);
+	assert_int_equal(log.bad_stats, 0);
+	lt_log_free(&log);
+	parse_fixture("mail-wrapped.log", &log);
+	assert_int_equal(log.bad_stats, 0);
+	lt_log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -830,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_reprint),
 		cmocka_unit_test(test_total_rate),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_bad_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,6 +79,15 @@ static int topo_open(hwloc_topology_t *h, const char *spec, char *err,
 	if (hwloc_topology_init(h))
 		return -ENOMEM;
 	if (spec && *spec) {
+		struct stat st;
+
+		/* hwloc would open a FIFO and wait for a writer forever. */
+		if (looks_like_xml(spec) && !stat(spec, &st) && !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "lockbench: topology (%s): not a regular file",
+				 spec);
+			hwloc_topology_destroy(*h);
+			return -EINVAL;
+		}
 		if (looks_like_xml(spec))
 			rc = hwloc_topology_set_xml(*h, spec);
 		else if (synthetic_check(spec, err, errlen)) {

@@ -35,6 +35,7 @@ struct imp {
 	char *err;
 	size_t errlen;
 	char first_skip[512];	/* why the first skipped run was skipped */
+	unsigned bad_stats;	/* statistics lines not readable, all logs */
 };
 
 /* Say why a run is skipped (on @warn, and kept for the refusal when no
@@ -326,6 +327,24 @@ static int take_runs(struct imp *m, const char *path, struct lt_log *log,
 	return 0;
 }
 
+/*
+ * Statistics lines the parse could not read (a Total out of range or
+ * negative, garbage after it): their reports are left out, so the
+ * interval around each spans two reports and the figure differs from
+ * the log's own reading.  Said in one line per log, never silently.
+ */
+static void bad_stats(struct imp *m, const char *path, const struct lt_log *log,
+		      FILE *warn)
+{
+	m->bad_stats += log->bad_stats;
+	if (log->bad_stats && warn)
+		fprintf(warn, "lockbench: import (%s): %u statistics line%s could not be "
+			"read (a number out of range, negative, or followed by other "
+			"text; the first at line %u) and %s left out\n", path,
+			log->bad_stats, log->bad_stats > 1 ? "s" : "",
+			log->first_bad_stats, log->bad_stats > 1 ? "are" : "is");
+}
+
 static int parse_logs(struct imp *m, struct import_src *src, unsigned n,
 		      FILE *warn)
 {
@@ -347,6 +366,7 @@ static int parse_logs(struct imp *m, struct import_src *src, unsigned n,
 			return rc == -ENOMEM ? rc : fail(m, "cannot import (%s): %s", src[i].name,
 							 why[0] ? why : "not a locktorture log");
 		m->nlogs = i + 1;
+		bad_stats(m, src[i].name, &m->logs[i], warn);
 		rc = take_runs(m, src[i].name, &m->logs[i], warn);
 		/* The entries hold what the results need: the parse can go. */
 		lt_log_free(&m->logs[i]);
@@ -384,12 +404,21 @@ static int grid(struct imp *m, const char ***types, unsigned *nt, unsigned **row
 	return 0;
 }
 
+/* The logs' names as a JSON array. */
+static json_t *logs_json(const struct import_src *src, unsigned n)
+{
+	json_t *logs = json_array();
+
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(logs, json_string(src[i].name));
+	return logs;
+}
+
 static int build(struct imp *m, struct results *r, const char *label,
 		 const struct import_src *src, unsigned n)
 {
 	const char **types = NULL;
 	unsigned *rows = NULL, nt, nr;
-	json_t *logs = json_array();
 	int rc = grid(m, &types, &nt, &rows, &nr);
 
 	if (rc || (rc = results_init(r, nt, nr)))
@@ -428,20 +457,19 @@ static int build(struct imp *m, struct results *r, const char *label,
 		if (m->e[i].failed && !p->error && m->e[i].why)
 			p->error = strdup(m->e[i].why);
 	}
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(logs, json_string(src[i].name));
 	r->variant_heading = strdup("Kernel");
 	r->row_heading = strdup("nwriters_stress");
 	r->workload = strdup("locktorture");
 	r->label = label ? strdup(label) : NULL;
-	r->config = json_pack("{s:s, s:O}", "command", "import locktorture", "logs", logs);
+	r->config = json_pack("{s:s, s:o, s:I}", "command", "import locktorture", "logs",
+			      logs_json(src, n), "unreadable_stats_lines",
+			      (json_int_t)m->bad_stats);
 	for (unsigned v = 0; v < nt && !rc; v++)
 		if (!r->variants[v].name || !r->variants[v].lock)
 			rc = -ENOMEM;
 	if (!rc && (!r->variant_heading || !r->row_heading || !r->workload))
 		rc = -ENOMEM;
 out:
-	json_decref(logs);
 	free(types);
 	free(rows);
 	return rc;

@@ -8,6 +8,7 @@
  * version still read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_read.h"
 #include "json_spans.h"
@@ -815,7 +817,14 @@ static int read_point(struct rd *d, json_t *o, unsigned i, struct results *r)
 		if (rc)
 			return rc;
 	}
-	return d->spans ? read_spanned_runs(d, i, v, row, r) : 0;
+	rc = d->spans ? read_spanned_runs(d, i, v, row, r) : 0;
+	/* "ok" says measured: with no run to show, its figure would read
+	 * as a measured 0 (docs/json.md, points). */
+	if (!rc && p->status == POINT_OK && !p->nruns)
+		rc = fail(d, "points[%u] (%s, %u): status ok with no runs (a file cut "
+			  "or edited); a point not measured is \"missing\"", i,
+			  r->variants[v].name, r->rows[row]);
+	return rc;
 }
 
 static int read_top(struct rd *d, json_t *doc, struct results *r)
@@ -936,9 +945,39 @@ int results_from_json_buf(const char *buf, size_t len, const char *name,
 	return rc;
 }
 
+/*
+ * path opened for reading and kept only when it is a regular file
+ * (a directory: EISDIR; a FIFO, device or socket: EINVAL): a FIFO with
+ * no writer would block open() forever, so it is opened without
+ * blocking, and blocking again once known to be a file.  NULL with
+ * errno set otherwise.
+ */
+static FILE *open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), fl, e;
+	struct stat st;
+	FILE *f = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st))
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	else if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK))
+		e = errno;
+	else if (!(f = fdopen(fd, "rb")))
+		e = errno;
+	else
+		return f;
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
 int file_slurp(const char *path, size_t max, char **buf, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_regular(path);
 	size_t cap = 1 << 16, n = 0;
 	char *b = NULL, *nb;
 	struct stat st;
@@ -1024,7 +1063,7 @@ int results_from_json_stream(const char *path, struct results *r, char *err,
 	memset(r, 0, sizeof(*r));
 	if (errlen)
 		err[0] = 0;
-	d.src = fopen(path, "rb");
+	d.src = open_regular(path);
 	if (!d.src) {
 		snprintf(err, errlen, "cannot read results (%s): %s", path, strerror(errno));
 		return -ENOENT;
@@ -1087,7 +1126,7 @@ json_t *results_json_skeleton(const char *path, char *err, size_t errlen)
 	struct json_spans sp;
 	struct rd d = {.name = path, .err = err, .errlen = errlen};
 	size_t max = input_limit(RESULTS_MAX_BYTES);
-	FILE *f = fopen(path, "rb");
+	FILE *f = open_regular(path);
 	json_t *doc = NULL;
 	char why[160];
 	int rc;

@@ -71,7 +71,9 @@ int input_limit_parse(const char *text, size_t *bytes);
 
 /*
  * Read a whole file into a malloc'ed buffer (not NUL-terminated).
- * max > 0 caps the size (-EFBIG beyond it).  0 or -errno.
+ * max > 0 caps the size (-EFBIG beyond it).  0 or -errno: -EISDIR for
+ * a directory, -EINVAL for anything else that is not a regular file (a
+ * FIFO is not waited on).
  */
 int file_slurp(const char *path, size_t max, char **buf, size_t *len);
 

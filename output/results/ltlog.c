@@ -787,6 +787,20 @@ static enum lt_head line_head(const char *p, const char *e)
 								  : HEAD_NONE;
 }
 
+/* Does the line begin as a statistics line does, "Writes:  Total:"? */
+static bool stats_begun(const char *p, const char *e)
+{
+	struct cur c = line_body(p, e);
+
+	if (!eat(&c, "Writes") && !eat(&c, "Reads"))
+		return false;
+	skip_ws(&c);
+	if (!eat_ch(&c, ':'))
+		return false;
+	skip_ws(&c);
+	return eat(&c, "Total:");
+}
+
 /*
  * A bare continuation of a mail-wrapped line: after quote markers and
  * blanks, some text that starts no log line of its own (no timestamp,
@@ -909,7 +923,7 @@ static int parse_lines(struct lt_builder *b, const char *buf, size_t len)
 		struct lt_phys pl;
 		enum lt_head head;
 		unsigned lineno, extra = 0;
-		bool nl;
+		bool nl, begun;
 		int ret;
 
 		p = phys_line(p, end, &pl);
@@ -919,6 +933,7 @@ static int parse_lines(struct lt_builder *b, const char *buf, size_t len)
 		parse_line(pl.p, pl.e, &l);
 		nl = pl.nl;
 		head = l.kind == LT_STATS ? HEAD_NONE : line_head(pl.p, pl.e);
+		begun = head == HEAD_STATS && stats_begun(pl.p, pl.e);
 		if (head != HEAD_NONE)
 			extra = join_wrapped(&pl, head, p, end, jb, &l, &nl);
 		while (extra--) {
@@ -930,6 +945,8 @@ static int parse_lines(struct lt_builder *b, const char *buf, size_t len)
 		/* A cut last line counts only as a complete stats line. */
 		if (!nl && l.kind != LT_STATS)
 			l.kind = LT_NONE;
+		if (l.kind != LT_STATS && begun && !b->log->bad_stats++)
+			b->log->first_bad_stats = lineno;
 		ret = feed_line(b, &l, lineno);
 		if (ret)
 			return ret;

@@ -93,6 +93,14 @@ struct lt_log {
 	unsigned nruns;
 	unsigned nlines;
 	unsigned ignored_lines;
+	/* Lines that begin as a statistics line ("Writes:  Total:") and
+	 * could not be read as one (a number out of range or negative,
+	 * garbage after it, a line cut short): counted among ignored_lines
+	 * too, and here, with the first one's line number, so that the
+	 * import says so instead of computing its rates without them
+	 * silently. */
+	unsigned bad_stats;
+	unsigned first_bad_stats;
 };
 
 /*
