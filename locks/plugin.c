@@ -199,13 +199,15 @@ static int elf_check(const char *path, char *err, size_t len)
 	struct stat st;
 	char why[256];
 	const char *no = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	/* O_NONBLOCK: a FIFO would block open() for ever; then refused */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
 
 	if (fd < 0)
 		return plugin_err(err, len, path, -errno, "cannot open: %s",
 				  strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		rc = plugin_err(err, len, path, -EINVAL, "not a regular file");
+		rc = plugin_err(err, len, path, -EINVAL, "not a regular file%s",
+				S_ISFIFO(st.st_mode) ? " (a FIFO)" : "");
 	else if (pread(fd, &h, sizeof(h), 0) < 4 || memcmp(h.e_ident, ELFMAG, SELFMAG))
 		rc = plugin_err(err, len, path, -ENOEXEC,
 				"not a shared object (no ELF header); build it "
