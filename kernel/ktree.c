@@ -896,16 +896,16 @@ static int copy_out(struct kbuild *b, const char *path, const char *out)
 	return copy_file(b, path, out);
 }
 
-int ktree_build(const char *dir, const char *name, const char *out, char *path,
-		size_t len, bool *cached, char *err, size_t errlen)
+/* ktree_build() once the stack is known to be large enough: the static
+ * functions it calls are inlined into it, and their buffers with them. */
+static __attribute__((noinline)) int build(const char *dir, const char *name,
+					   const char *out, char *path, size_t len,
+					   bool *cached, char *err, size_t errlen)
 {
 	struct kbuild *b;
 	char cache[PATH_MAX];
 	int rc;
 
-	*cached = false;
-	if (kcache_stack_small(err, errlen))
-		return -E2BIG;
 	if (!(b = calloc(1, sizeof(*b))))
 		return -ENOMEM;
 	b->err = err;
@@ -926,4 +926,13 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
 	json_decref(b->git);
 	free(b);
 	return rc;
+}
+
+int ktree_build(const char *dir, const char *name, const char *out, char *path,
+		size_t len, bool *cached, char *err, size_t errlen)
+{
+	*cached = false;
+	if (kcache_stack_small(err, errlen))
+		return -E2BIG;
+	return build(dir, name, out, path, len, cached, err, errlen);
 }

@@ -412,14 +412,19 @@ const void *plugin_loops(const struct lock_ops *ops, const struct lock_ops **ori
 
 int plugin_load(const char *spec, char *err, size_t len)
 {
-	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL;
+	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL, expanded[PATH_MAX];
 	const struct lockbench_plugin *p = NULL;
-	const char *path;
+	const char *path, *home = getenv("HOME");
 	unsigned before = lock_registry_count();
 	void *h = NULL;
 	int rc;
 
 	rc = spec_parse(spec, tag, &path, err, len);
+	if (!rc && tag[0] && !strncmp(path, "~/", 2) && home && *home) {
+		/* "TAG=~/x.so": bash makes it $HOME/x.so, dash and zsh do not */
+		snprintf(expanded, sizeof(expanded), "%s/%s", home, path + 2);
+		path = expanded;
+	}
 	if (!rc)
 		rc = elf_check(path, err, len);
 	if (!rc && !(real = realpath(path, NULL)))
