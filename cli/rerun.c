@@ -200,11 +200,19 @@ static void check_code(const char *file, const struct word *r, unsigned nr,
 		if (code_option(&u[i]))
 			return;
 	for (unsigned i = 0; i < nr; i++)
-		if (code_option(&r[i]))
+		if (code_option(&r[i])) {
+			char v[256];
+			size_t n = 0;
+
+			/* the file's text, shown on one line */
+			for (const char *c = r[i].val; *c && n < sizeof(v) - 1; c++)
+				v[n++] = (unsigned char)*c < 32 || *c == 127 ? '?' : *c;
+			v[n] = 0;
 			cli_die("rerun (%s): recorded --%s %s loads code, and a rerun runs "
 				"none that the results file names: give it on this command "
-				"line (lockbench rerun %s --%s %s)", file, r[i].o->name,
-				r[i].val, file, r[i].o->name, r[i].val);
+				"line (lockbench rerun %s --%s %s)", file, r[i].o->name, v,
+				file, r[i].o->name, v);
+		}
 }
 
 /* The user's -o must not name the input (FMT=FILE,... or FILE). */

@@ -866,8 +866,10 @@ static bool cache_hit(struct kbuild *b, const char *path)
 	return false;
 }
 
-/* Build into the cache at `path`, with the digest beside it. */
-static int build_into(struct kbuild *b, const char *path)
+/* Build into the cache at `path`, with the digest beside it; with
+ * `out`, copy the build there first (what another process may put at
+ * `path` meanwhile is not this build). */
+static int build_into(struct kbuild *b, const char *path, const char *out)
 {
 	char built[PATH_MAX + 16];
 	int rc;
@@ -875,6 +877,8 @@ static int build_into(struct kbuild *b, const char *path)
 	if ((rc = compile_all(b)) || (rc = link_plugin(b)))
 		return rc;
 	pjoin(built, sizeof(built), b->tmp, "plugin.so");
+	if (out && (rc = copy_file(b, built, out)))
+		return rc;
 	if (rename(built, path))
 		return kerr(b, -errno, "cannot write %s: %s", path, strerror(errno));
 	if ((rc = kcache_digest_write(path))) {
@@ -918,8 +922,10 @@ static __attribute__((noinline)) int build(const char *dir, const char *name,
 		snprintf(path, len, "%s/ktree-%s-%.32s.so", cache, name, b->key);
 	*cached = !rc && cache_hit(b, path);
 	if (!rc && !*cached)
-		rc = build_into(b, path);
-	if (!rc && out && !(rc = copy_out(b, path, out)))
+		rc = build_into(b, path, out);
+	else if (!rc && out)
+		rc = copy_out(b, path, out);
+	if (!rc && out)
 		snprintf(path, len, "%s", out);
 	tmp_remove(b);
 	kcache_sig_disarm();

@@ -110,12 +110,19 @@ int kcache_digest_write(const char *so)
 
 bool kcache_verified(const char *so, char *why, size_t len)
 {
-	char path[4200], want[80] = "", hex[65];
+	char path[4200], want[80] = "", hex[65], no[128];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s.sha256", so);
-	if (kcache_file_trusted(so, why, len) || kcache_file_trusted(path, why, len))
+	if (kcache_file_trusted(so, why, len))
 		return false;
+	if (kcache_file_trusted(path, no, sizeof(no))) {
+		if (access(path, F_OK))
+			snprintf(why, len, "no digest recorded beside it");
+		else
+			snprintf(why, len, "its digest is %s", no);
+		return false;
+	}
 	f = fopen(path, "r");
 	if (!f || !fgets(want, sizeof(want), f))
 		want[0] = 0;

@@ -129,7 +129,9 @@ EOF
 plant "$OUT/r-plugin.json" --plugin "$OUT/evil.so"
 plant "$OUT/r-plugin-q.json" -q --plugin=x="$OUT/evil.so"
 plant "$OUT/r-tree.json" --kernel-tree "t=$ONE"
-for f in r-plugin r-plugin-q; do
+plant "$OUT/r-plugin-nl.json" --plugin "$OUT/evil.so
+lockbench: fine"
+for f in r-plugin r-plugin-q r-plugin-nl; do
 	expect_exit 2 "rerun $f" -- "${TO[@]}" "$BIN" rerun "$OUT/$f.json"
 	one_line "rerun $f" "loads code, and a rerun runs none that the results file names"
 	no_mark "rerun $f" "$MARK_FILE"
@@ -206,7 +208,7 @@ rebuilt "emptied" "its content does not match"
 cp "$OUT/evil.so" "$so"
 rebuilt "overwritten" "its content does not match"
 rm "$so.sha256"
-rebuilt "no digest" "No such file"
+rebuilt "no digest" "no digest recorded beside it"
 
 # ---- 5. two trees of the same content -----------------------------------
 cp -r "$ONE" "$OUT/t1" && cp -r "$ONE" "$OUT/t2"
