@@ -502,15 +502,21 @@ static int compile_error(struct kbuild *b, const char *what, int status)
 	size_t rl = strlen(b->root);
 	FILE *f;
 
-	if (kcache_disk_full(b->tmp))  /* the compiler's log may be empty too */
-		return kerr(b, -ENOSPC, "cannot build %s: the disk holding the cache "
-			    "(%s) is full: %s", b->k->name, b->tmp, strerror(ENOSPC));
+	bool full = kcache_disk_full(b->tmp);  /* the compiler's log may be empty */
+
 	pjoin(log, sizeof(log), b->tmp, "cc.log");
 	f = fopen(log, "r");
 	while (f && fgets(line, sizeof(line), f) && !strstr(line, "error:"))
 		line[0] = 0;
+	full |= strstr(line, strerror(ENOSPC)) != NULL;
+	for (char more[1024]; f && !full && fgets(more, sizeof(more), f);)
+		full = strstr(more, strerror(ENOSPC)) != NULL;
 	if (f)
 		fclose(f);
+	if (full)
+		return kerr(b, -ENOSPC, "cannot build %s: the disk holding the cache "
+			    "(%.*s) is full: %s", b->k->name, (int)(strrchr(b->tmp, '/') - b->tmp),
+			    b->tmp, strerror(ENOSPC));
 	line[strcspn(line, "\n")] = 0;
 	p = line;
 	if (!strncmp(p, b->root, rl) && p[rl] == '/')
