@@ -284,10 +284,10 @@ fi
 mkdir -p "$OUT/home" && cp -r "$ONE" "$OUT/home/linux" && cp "$OUT/tb.so" "$OUT/home/tb.so"
 expect_exit 0 "--kernel-tree stock=~/linux" -- env HOME="$OUT/home" "$BIN" list locks \
 	--kernel-tree 'stock=~/linux'
-grep -q "^qspinlock_stock " "$OUT/stdout" && ok || bad "~/linux: $(cat "$OUT/stderr")"
+grep -q "^qspinlock_stock " "$OUT/stdout" && ok || bad "stock=~/linux: $(cat "$OUT/stderr")"
 expect_exit 0 "--plugin tag=~/tb.so" -- env HOME="$OUT/home" "$BIN" list locks \
 	--plugin 'tb=~/tb.so'
-grep -q "plugin: $OUT/home/tb.so" "$OUT/stdout" && ok || bad "~/tb.so: $(cat "$OUT/stderr")"
+grep -q "plugin: $OUT/home/tb.so" "$OUT/stdout" && ok || bad "tb=~/tb.so: $(cat "$OUT/stderr")"
 
 # ---- 10. FIFOs never block ----------------------------------------------
 mkfifo "$OUT/fifo.so"
