@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "../kernel/ktree.h"
 #include "../locks/plugin.h"
 #include "../output/results/json_read.h"
+#include "../locks/registry.h"
 #include "cmds.h"
 #include "err.h"
 #include "opt.h"
@@ -56,7 +58,9 @@ void bkl_usage(FILE *f)
 		"include/asm-generic/qspinlock.h; qrwlock.c and qrwlock.h with the tree's\n"
 		"qspinlock as wait lock; osq_lock.c).  Builds are cached by content\n"
 		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
-		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.\n");
+		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.  The cache\n"
+		"must be this user's alone (else exit 2); a cached plugin that does not\n"
+		"match the digest beside it is built again, with a warning.\n");
 	opt_help(&bkl_options, f);
 	fprintf(f, "The lock carries its own worker loop (lock and unlock inlined), made\n"
 		"of this lockbench's loop template; without a template of this binary's\n"
@@ -119,29 +123,82 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	return 0;
 }
 
+#define TAG_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
+
 /* "TAG=DIR" or "DIR": the tag is the text before a '=' that comes before
- * any '/', else the folder's name in [a-z0-9_]. */
-static void tree_tag(const char *spec, char tag[PLUGIN_MAX_TAG + 1], const char **dir)
+ * any '/', checked as --plugin checks it (1 to PLUGIN_MAX_TAG of
+ * [a-z0-9_]).  A leading "~/" of the DIR after "TAG=" becomes $HOME/, as
+ * bash would have made it (dash and zsh leave it).  Exits 2 on a bad
+ * TAG; the DIR is returned (malloc'd). */
+static char *tree_spec(const char *spec, char tag[PLUGIN_MAX_TAG + 1])
 {
-	const char *eq = strchr(spec, '='), *slash = strchr(spec, '/'), *base;
+	const char *eq = strchr(spec, '='), *slash = strchr(spec, '/'), *dir = spec;
+	const char *home = getenv("HOME");
+	char *out;
+	size_t n;
+
+	tag[0] = 0;
+	if (eq && (!slash || eq < slash)) {
+		n = (size_t)(eq - spec);
+		if (!n || n > PLUGIN_MAX_TAG || strspn(spec, TAG_CHARS) < n)
+			cli_die("--kernel-tree (%s): TAG (%.*s) must be 1 to %d of [a-z0-9_]",
+				spec, (int)n, spec, PLUGIN_MAX_TAG);
+		memcpy(tag, spec, n);
+		tag[n] = 0;
+		dir = eq + 1;
+		if (!strncmp(dir, "~/", 2) && home && *home) {
+			if (asprintf(&out, "%s/%s", home, dir + 2) < 0)
+				cli_die("--kernel-tree (%s): out of memory", spec);
+			return out;
+		}
+	}
+	if (!*dir)
+		cli_die("--kernel-tree (%s): expected DIR or TAG=DIR", spec);
+	return cli_strdup(dir);
+}
+
+/* The TAG of a tree given without one: its folder's name (of the path
+ * resolved, so "linux/." is "linux") in [a-z0-9_]; a name longer than a
+ * TAG is refused rather than cut. */
+static void tree_tag(const char *spec, const char *dir, char tag[PLUGIN_MAX_TAG + 1])
+{
+	char *real = realpath(dir, NULL), *base;
 	size_t n = 0;
 
-	if (eq && (!slash || eq < slash)) {
-		snprintf(tag, PLUGIN_MAX_TAG + 1, "%.*s", (int)(eq - spec), spec);
-		*dir = eq + 1;
+	base = real ? strrchr(real, '/') : NULL;
+	base = base ? base + 1 : NULL;
+	if (!base || !*base) {
+		free(real);
+		snprintf(tag, PLUGIN_MAX_TAG + 1, "tree");
 		return;
 	}
-	*dir = spec;
-	base = strrchr(spec, '/');
-	while (base && !base[1] && base > spec) /* "linux/" */
-		for (base--; base > spec && *base != '/'; base--)
-			;
-	base = base ? (*base == '/' ? base + 1 : base) : spec;
-	for (; *base && *base != '/' && n < PLUGIN_MAX_TAG; base++)
-		tag[n++] = isalnum((unsigned char)*base) ? (char)tolower((unsigned char)*base) : '_';
+	if (strlen(base) > PLUGIN_MAX_TAG)
+		cli_die("--kernel-tree (%s): the folder name %s is longer than a TAG "
+			"(%d characters): give TAG=DIR", spec, base, PLUGIN_MAX_TAG);
+	for (; base[n]; n++)
+		tag[n] = isalnum((unsigned char)base[n]) ? (char)tolower((unsigned char)base[n]) : '_';
 	tag[n] = 0;
-	if (!n)
-		snprintf(tag, PLUGIN_MAX_TAG + 1, "tree");
+	free(real);
+}
+
+/*
+ * The identity of the locks registered from entry `first` on names the
+ * tree of this invocation (canonical `dir`): the cache is shared by
+ * trees of the same content, and the plugin's own identity names the
+ * tree that built it (docs/kernel-tree.md).
+ */
+static void own_tree(unsigned first, const char *dir)
+{
+	char *real = realpath(dir, NULL), *text = NULL;
+	const char *was = first < lock_registry_count() ? lock_registry_at(first)->identity : NULL;
+	json_t *o = was ? json_loads(was, 0, NULL) : NULL;
+
+	if (real && json_is_object(o) && !json_object_set_new(o, "tree", json_string(real)))
+		text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	for (unsigned i = first; text && i < lock_registry_count(); i++)
+		lock_registry_set_identity(i, text);  /* kept for the process's life */
+	json_decref(o);
+	free(real);
 }
 
 /* Does -l ask for NAME_TAG (or is there no -l)? */
@@ -184,15 +241,14 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 {
 	char tag[PLUGIN_MAX_TAG + 1], path[PATH_MAX + 64], err[PATH_MAX + 1024];
 	char load[PATH_MAX + PLUGIN_MAX_TAG + 80];
-	const char *dir;
-	unsigned built = 0;
+	char *dir = tree_spec(spec, tag);
+	unsigned built = 0, first;
 	bool cached;
 
-	tree_tag(spec, tag, &dir);
-	if (!*dir)
-		cli_die("--kernel-tree (%s): expected DIR or TAG=DIR", spec);
 	if (ktree_check(dir, err, sizeof(err)))
 		cli_die_msg(err);
+	if (!tag[0])
+		tree_tag(spec, dir, tag);
 	for (unsigned i = 0; i < ktree_nlocks; i++) {
 		const char *name = ktree_lock_names[i];
 
@@ -204,15 +260,18 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 			fprintf(stderr, "lockbench: kernel tree %s: %s_%s %s (%s)\n", dir,
 				name, tag, cached ? "cached" : "built", path);
 		snprintf(load, sizeof(load), "%s=%s", tag, path);
+		first = lock_registry_count();
 		if (plugin_load(load, err, sizeof(err)))
 			cli_die_msg(err);
 		if (!locks)
 			sweep_add(name, tag);
+		own_tree(first, dir);
 		built++;
 	}
 	if (!built && !locks)
 		cli_die("--kernel-tree (%s): no lock sources found (kernel/locking/"
 			"qspinlock.c, qrwlock.c, osq_lock.c)", dir);
+	free(dir);
 }
 
 void ktrees_load(struct cli *c)

@@ -9,7 +9,9 @@
  * never does anything but a run.  Its output options (-o/--output,
  * --resume, and -f when it names several formats, which only made sense
  * with the recorded -o) are dropped: a rerun never writes over what it
- * reruns (give -o anew).  Its run-order seed is kept (--seed from
+ * reruns (give -o anew).  Its --plugin and --kernel-tree are dropped
+ * too, and refused when the user gives none: a rerun loads no code that
+ * the results file names (give them again after FILE.json).  Its run-order seed is kept (--seed from
  * provenance.seed when the command had none), and the options given
  * after FILE.json replace the recorded ones of the same name.  The new
  * process is this binary (/proc/self/exe), announced on stderr.
@@ -179,6 +181,41 @@ static bool output_option(const struct word *w)
 	       (!strcmp(w->o->name, "format") && strchr(w->val, ','));
 }
 
+/* A recorded option that loads code: --plugin or --kernel-tree. */
+static bool code_option(const struct word *w)
+{
+	return !strcmp(w->o->name, "plugin") || !strcmp(w->o->name, "kernel-tree");
+}
+
+/*
+ * A results file is data someone may have sent: the code it names
+ * (--plugin FILE.so, whose constructor runs when it loads, and
+ * --kernel-tree DIR, built and loaded) is never loaded because the file
+ * says so.  Recorded ones are left out; when the user names none on
+ * this command line, the rerun is refused, saying what to give.
+ */
+static void check_code(const char *file, const struct word *r, unsigned nr,
+		       const struct word *u, unsigned nu)
+{
+	for (unsigned i = 0; i < nu; i++)
+		if (code_option(&u[i]))
+			return;
+	for (unsigned i = 0; i < nr; i++)
+		if (code_option(&r[i])) {
+			char v[256];
+			size_t n = 0;
+
+			/* the file's text, shown on one line */
+			for (const char *c = r[i].val; *c && n < sizeof(v) - 1; c++)
+				v[n++] = (unsigned char)*c < 32 || *c == 127 ? '?' : *c;
+			v[n] = 0;
+			cli_die("rerun (%s): recorded --%s %s loads code, and a rerun runs "
+				"none that the results file names: give it on this command "
+				"line (lockbench rerun %s --%s %s)", file, r[i].o->name, v,
+				file, r[i].o->name, v);
+		}
+}
+
 /* The user's -o must not name the input (FMT=FILE,... or FILE). */
 static void check_not_input(const char *file, const struct word *u, unsigned nu)
 {
@@ -266,7 +303,7 @@ static size_t build(char **av, char (*names)[64], const struct word *r, unsigned
 
 	av[k++] = "lockbench";
 	for (unsigned i = 0; i < nr; i++) {
-		if (output_option(&r[i]) || replaced(r[i].o, u, nu))
+		if (output_option(&r[i]) || code_option(&r[i]) || replaced(r[i].o, u, nu))
 			continue;
 		has_seed |= !strcmp(r[i].o->name, "seed");
 		emit(av, &k, &r[i], names[m++], 64);
@@ -287,7 +324,9 @@ static void rerun_usage(void)
 {
 	printf("usage: lockbench rerun FILE.json [options]\n"
 	       "Run the command recorded in FILE.json again, with its seed, without\n"
-	       "its -o (give one); options after FILE.json replace recorded ones.\n");
+	       "its -o (give one); options after FILE.json replace recorded ones.\n"
+	       "A recorded --plugin or --kernel-tree is never loaded from the file:\n"
+	       "give them again after FILE.json (without, the rerun is refused).\n");
 }
 
 static int rerun(int argc, char **argv)
@@ -316,6 +355,7 @@ static int rerun(int argc, char **argv)
 	free(w);        /* the words themselves belong to doc */
 	nu = read_line(&ul, argv + 2, (unsigned)argc - 2, u);
 	check_not_input(argv[1], u, nu);
+	check_code(argv[1], r, nr, u, nu);
 	av = cli_calloc(2 * ((size_t)nr + nu) + 4, sizeof(*av));
 	names = cli_calloc((size_t)nr + nu + 1, sizeof(*names));
 	k = build(av, names, r, nr, u, nu,

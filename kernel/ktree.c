@@ -24,6 +24,7 @@
 
 #include "../locks/sha256.h"
 #include "ktree.h"
+#include "ktree_cache.h"
 
 /* Bumped when the way a plugin is built changes (it is in the key). */
 #define KTREE_RECIPE "lockbench-ktree-3"
@@ -63,6 +64,15 @@ void ktree_set_lock_events(bool on)
 	lock_events = on;
 }
 const unsigned ktree_nlocks = sizeof(klocks) / sizeof(klocks[0]);
+
+/* The generic lock headers every lock source includes: checked to be
+ * regular files before the dependency pass opens them (a FIFO there
+ * would block the compiler for ever). */
+static const char *const tree_headers[] = {
+	"include/asm-generic/qspinlock.h", "include/asm-generic/qspinlock_types.h",
+	"include/asm-generic/qrwlock.h", "include/asm-generic/qrwlock_types.h",
+	"include/asm-generic/mcs_spinlock.h", "include/linux/osq_lock.h",
+};
 
 /* Everything one build needs, in one place. */
 struct kbuild {
@@ -154,6 +164,7 @@ static int run_cmd(char *const argv[], const char *log)
 
 	if (pid < 0)
 		return -1;
+	kcache_sig_child(pid);
 	if (!pid) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
@@ -164,9 +175,9 @@ static int run_cmd(char *const argv[], const char *log)
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	kcache_sig_child(0);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -323,23 +334,59 @@ static void hash_dir(struct sha256 *s, const char *dir, const char *sub, bool de
 		free(ents);
 }
 
-/* The tree's git state, or JSON null when `root` is not the top of a git
- * work tree (a tree copied out of git, or a folder inside another). */
+/* The tree files a build reads: those the dependency pass listed,
+ * the fixed headers, and
+ * kernel/locking/ (NULL-ended, each freed with the array by
+ * files_free()).  Only existing regular files. */
+static char **known_files(const struct kbuild *b)
+{
+	unsigned nh = sizeof(tree_headers) / sizeof(tree_headers[0]), n = 0;
+	size_t nd = b->files ? json_object_size(b->files) : 0;
+	char **v = calloc(nh + nd + 256 + 1, sizeof(*v)), rel[PATH_MAX];
+	struct dirent **ents;
+	const char *dep;
+	json_t *val;
+	int ne;
+
+	json_object_foreach(b->files, dep, val)
+		if (v)
+			v[n++] = strdup(dep);
+
+	pjoin(rel, sizeof(rel), b->root, "kernel/locking");
+	ne = scandir(rel, &ents, NULL, alphasort);
+	for (int i = 0; i < ne; i++) {
+		pjoin(rel, sizeof(rel), "kernel/locking", ents[i]->d_name);
+		if (v && n < 256 && ents[i]->d_name[0] != '.' && is_file(b->root, rel))
+			v[n++] = strdup(rel);
+		free(ents[i]);
+	}
+	if (ne >= 0)
+		free(ents);
+	for (unsigned i = 0; v && i < nh; i++)
+		if (is_file(b->root, tree_headers[i]))
+			v[n++] = strdup(tree_headers[i]);
+	for (unsigned i = 0; v && i < n; i++)
+		if (!v[i]) {
+			n = i;  /* out of memory: fewer files compared */
+			break;
+		}
+	if (v)
+		v[n] = NULL;
+	return v;
+}
+
+/* The tree's git state (kernel/ktree_git.c: nothing the tree configures
+ * runs), or JSON null when `root` is not the top of a git work tree. */
 static json_t *git_state(struct kbuild *b)
 {
-	char top[PATH_MAX], desc[256], commit[128];
-	char *a_top[] = {"git", "-C", b->root, "rev-parse", "--show-toplevel", NULL};
-	char *a_desc[] = {"git", "-C", b->root, "describe", "--always", "--tags",
-			  "--dirty", "--abbrev=12", NULL};
-	char *a_head[] = {"git", "-C", b->root, "rev-parse", "HEAD", NULL};
-	char real[PATH_MAX];
+	char **files = known_files(b);
+	json_t *g = files ? kcache_git_state(b->root, (const char *const *)files, b->tmp)
+			  : json_null();
 
-	if (!cmd_line(b, a_top, top, sizeof(top)) || !realpath(top, real) ||
-	    strcmp(real, b->root) || !cmd_line(b, a_desc, desc, sizeof(desc)) ||
-	    !cmd_line(b, a_head, commit, sizeof(commit)))
-		return json_null();
-	return json_pack("{s:s, s:s, s:b}", "describe", desc, "commit", commit,
-			 "dirty", strstr(desc, "-dirty") != NULL);
+	for (unsigned i = 0; files && files[i]; i++)
+		free(files[i]);
+	free(files);
+	return g;
 }
 
 /* CONFIG_NR_CPUS: the machine's CPUs rounded up to a power of two, at
@@ -548,12 +595,21 @@ static int compile_error(struct kbuild *b, const char *what, int status)
 	size_t rl = strlen(b->root);
 	FILE *f;
 
+	bool full = kcache_disk_full(b->tmp);  /* the compiler's log may be empty */
+
 	pjoin(log, sizeof(log), b->tmp, "cc.log");
 	f = fopen(log, "r");
 	while (f && fgets(line, sizeof(line), f) && !strstr(line, "error:"))
 		line[0] = 0;
+	full |= strstr(line, strerror(ENOSPC)) != NULL;
+	for (char more[1024]; f && !full && fgets(more, sizeof(more), f);)
+		full = strstr(more, strerror(ENOSPC)) != NULL;
 	if (f)
 		fclose(f);
+	if (full)
+		return kerr(b, -ENOSPC, "cannot build %s: the disk holding the cache "
+			    "(%.*s) is full: %s", b->k->name, (int)(strrchr(b->tmp, '/') - b->tmp),
+			    b->tmp, strerror(ENOSPC));
 	line[strcspn(line, "\n")] = 0;
 	p = line;
 	if (!strncmp(p, b->root, rl) && p[rl] == '/')
@@ -770,6 +826,7 @@ static int cache_dir(struct kbuild *b, char *buf, size_t len)
 {
 	const char *env = getenv("LOCKBENCH_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
+	char why[128];
 	int rc;
 
 	if (env && *env)
@@ -783,6 +840,10 @@ static int cache_dir(struct kbuild *b, char *buf, size_t len)
 	if ((rc = mkdirs(buf)))
 		return kerr(b, rc, "cannot create the cache directory %s: %s", buf,
 			    strerror(-rc));
+	if ((rc = kcache_dir_trusted(buf, why, sizeof(why))))
+		return kerr(b, rc == -EPERM ? -EPERM : rc, "the cache directory %s is %s: "
+			    "lockbench loads code from it only when it is this user's "
+			    "alone (remove it, or set LOCKBENCH_CACHE to another)", buf, why);
 	return 0;
 }
 
@@ -857,15 +918,63 @@ out:
 /* b->root: the tree at `dir`, canonical, with a kernel/locking/. */
 static int tree_root(struct kbuild *b, const char *dir)
 {
-	char p[PATH_MAX + 32];
+	char p[PATH_MAX + 32], real[PATH_MAX];
 
 	snprintf(b->root, sizeof(b->root), "%s", dir);
-	if (!realpath(dir, b->root))
+	if (!realpath(dir, real))  /* the path as given in the message */
 		return kerr(b, -errno, "%s", strerror(errno));
+	memcpy(b->root, real, sizeof(real));
 	pjoin(p, sizeof(p), b->root, "kernel/locking");
 	if (access(p, X_OK))
 		return kerr(b, -ENOENT, "not a kernel source tree (no kernel/locking/)");
 	return 0;
+}
+
+/* What a file that is not regular is, for a message. */
+static const char *kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
+}
+
+/* Refuse a file the build reads (or hashes) that exists but is not a
+ * regular file: opening a FIFO would block the build (and the compiler)
+ * for ever.  stat() opens nothing. */
+static int irregular(struct kbuild *b, const char *rel, bool dir_ok)
+{
+	char p[PATH_MAX * 2];
+	struct stat st;
+
+	pjoin(p, sizeof(p), b->root, rel);
+	if (stat(p, &st) || S_ISREG(st.st_mode) || (dir_ok && S_ISDIR(st.st_mode)))
+		return 0;
+	return kerr(b, -EINVAL, "%s is %s, not a regular file: refused", rel, kind(st.st_mode));
+}
+
+/* Every file the key hashes and the lock's sources are regular files. */
+static int tree_regular(struct kbuild *b)
+{
+	char rel[PATH_MAX];
+	struct dirent **ents;
+	int n, rc = 0;
+
+	for (unsigned i = 0; !rc && i < sizeof(tree_headers) / sizeof(tree_headers[0]); i++)
+		rc = irregular(b, tree_headers[i], false);
+	for (unsigned i = 0; !rc && i < 3 && b->k->srcs[i]; i++)
+		rc = irregular(b, b->k->srcs[i], false);
+	for (unsigned i = 0; !rc && i < 2 && b->k->needs[i]; i++)
+		rc = irregular(b, b->k->needs[i], false);
+	pjoin(rel, sizeof(rel), b->root, "kernel/locking");
+	n = scandir(rel, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		pjoin(rel, sizeof(rel), "kernel/locking", ents[i]->d_name);
+		if (!rc && ents[i]->d_name[0] != '.')
+			rc = irregular(b, rel, true);
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	return rc;
 }
 
 int ktree_check(const char *dir, char *err, size_t errlen)
@@ -908,6 +1017,8 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return rc;
 	if (!(b->k = klock_find(name)))
 		return kerr(b, -EINVAL, "no lock %s (valid: qspinlock, qrwlock, osq)", name);
+	if ((rc = tree_regular(b)))
+		return rc;
 	if (!ktree_has_lock(b->root, name))
 		return kerr(b, -ENOENT, "cannot build %s: the tree lacks %s or %s", name,
 			    b->k->srcs[0], b->k->needs[0]);
@@ -925,24 +1036,83 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return kerr(b, -errno, "cannot create a build directory in %s: %s",
 			    cache, strerror(errno));
 	}
+	if ((rc = kcache_sig_arm(b->tmp)))
+		return kerr(b, rc, "cannot open the build directory %s: %s", b->tmp,
+			    strerror(-rc));
 	if ((rc = compiler_id(b)) || (rc = lbinc_make(b)))
 		return rc;
-	b->git = git_state(b);
 	if ((rc = scan_deps(b)))
 		return rc;
+	b->git = git_state(b);
 	build_key(b);
 	return 0;
 }
 
-int ktree_build(const char *dir, const char *name, const char *out, char *path,
-		size_t len, bool *cached, char *err, size_t errlen)
+/*
+ * Is the cache's plugin at `path` usable (kernel/ktree_cache.c)?  One
+ * that is there but fails the check (truncated, overwritten, without
+ * its digest, another user's) is removed, with a warning, and rebuilt.
+ */
+static bool cache_hit(struct kbuild *b, const char *path)
 {
-	struct kbuild *b = calloc(1, sizeof(*b));
-	char cache[PATH_MAX], built[PATH_MAX + 16];
+	char why[256];
 	struct stat st;
+
+	if (lstat(path, &st))
+		return false;
+	if (kcache_verified(path, why, sizeof(why)))
+		return true;
+	fprintf(stderr, "lockbench: warning: kernel tree (%s): the cached %s %s is "
+		"not used: %s; rebuilding it\n", b->root, b->k->name, path, why);
+	kcache_drop(path);
+	return false;
+}
+
+/* Build into the cache at `path`, with the digest beside it; with
+ * `out`, copy the build there first (what another process may put at
+ * `path` meanwhile is not this build). */
+static int build_into(struct kbuild *b, const char *path, const char *out)
+{
+	char built[PATH_MAX + 16];
 	int rc;
 
-	if (!b)
+	if ((rc = compile_all(b)) || (rc = link_plugin(b)))
+		return rc;
+	pjoin(built, sizeof(built), b->tmp, "plugin.so");
+	if (out && (rc = copy_file(b, built, out)))
+		return rc;
+	if (rename(built, path))
+		return kerr(b, -errno, "cannot write %s: %s", path, strerror(errno));
+	if ((rc = kcache_digest_write(path))) {
+		kcache_drop(path);
+		return kerr(b, rc, "cannot write the digest of %s: %s", path,
+			    kcache_disk_full(b->tmp) ? "the disk is full" : strerror(-rc));
+	}
+	return 0;
+}
+
+/* The cache's plugin at `path` once more checked, then copied to `out`. */
+static int copy_out(struct kbuild *b, const char *path, const char *out)
+{
+	char why[256];
+
+	if (!kcache_verified(path, why, sizeof(why)))
+		return kerr(b, -EIO, "the cached %s %s changed before it was copied: %s; "
+			    "run again", b->k->name, path, why);
+	return copy_file(b, path, out);
+}
+
+/* ktree_build() once the stack is known to be large enough: the static
+ * functions it calls are inlined into it, and their buffers with them. */
+static __attribute__((noinline)) int build(const char *dir, const char *name,
+					   const char *out, char *path, size_t len,
+					   bool *cached, char *err, size_t errlen)
+{
+	struct kbuild *b;
+	char cache[PATH_MAX];
+	int rc;
+
+	if (!(b = calloc(1, sizeof(*b))))
 		return -ENOMEM;
 	b->err = err;
 	b->errlen = errlen;
@@ -952,17 +1122,26 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
 		rc = build_setup(b, dir, name, cache);
 	if (!rc)
 		snprintf(path, len, "%s/ktree-%s-%.32s.so", cache, name, b->key);
-	*cached = !rc && !stat(path, &st) && S_ISREG(st.st_mode);
-	if (!rc && !*cached && !(rc = compile_all(b)) && !(rc = link_plugin(b))) {
-		pjoin(built, sizeof(built), b->tmp, "plugin.so");
-		if (rename(built, path))
-			rc = kerr(b, -errno, "cannot write %s: %s", path, strerror(errno));
-	}
-	if (!rc && out && !(rc = copy_file(b, path, out)))
+	*cached = !rc && cache_hit(b, path);
+	if (!rc && !*cached)
+		rc = build_into(b, path, out);
+	else if (!rc && out)
+		rc = copy_out(b, path, out);
+	if (!rc && out)
 		snprintf(path, len, "%s", out);
 	tmp_remove(b);
+	kcache_sig_disarm();
 	json_decref(b->git);
 	json_decref(b->files);
 	free(b);
 	return rc;
+}
+
+int ktree_build(const char *dir, const char *name, const char *out, char *path,
+		size_t len, bool *cached, char *err, size_t errlen)
+{
+	*cached = false;
+	if (kcache_stack_small(err, errlen))
+		return -E2BIG;
+	return build(dir, name, out, path, len, cached, err, errlen);
 }

@@ -200,13 +200,15 @@ static int elf_check(const char *path, char *err, size_t len)
 	struct stat st;
 	char why[256];
 	const char *no = NULL;
+	/* O_NONBLOCK: a FIFO would block open() for ever; then refused */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
 
 	if (fd < 0)
 		return plugin_err(err, len, path, -errno, "cannot open: %s",
 				  strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
-		rc = plugin_err(err, len, path, -EINVAL, "not a regular file");
+		rc = plugin_err(err, len, path, -EINVAL, "not a regular file%s",
+				S_ISFIFO(st.st_mode) ? " (a FIFO)" : "");
 	else if (pread(fd, &h, sizeof(h), 0) < 4 || memcmp(h.e_ident, ELFMAG, SELFMAG))
 		rc = plugin_err(err, len, path, -ENOEXEC,
 				"not a shared object (no ELF header); build it "
@@ -411,14 +413,19 @@ const void *plugin_loops(const struct lock_ops *ops, const struct lock_ops **ori
 
 int plugin_load(const char *spec, char *err, size_t len)
 {
-	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL;
+	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL, expanded[PATH_MAX];
 	const struct lockbench_plugin *p = NULL;
-	const char *path;
+	const char *path, *home = getenv("HOME");
 	unsigned before = lock_registry_count();
 	void *h = NULL;
 	int rc;
 
 	rc = spec_parse(spec, tag, &path, err, len);
+	if (!rc && tag[0] && !strncmp(path, "~/", 2) && home && *home) {
+		/* "TAG=~/x.so": bash makes it $HOME/x.so, dash and zsh do not */
+		snprintf(expanded, sizeof(expanded), "%s/%s", home, path + 2);
+		path = expanded;
+	}
 	if (!rc)
 		rc = elf_check(path, err, len);
 	if (!rc && !(real = realpath(path, NULL)))

@@ -124,6 +124,12 @@ int lock_registry_add(const struct lock_ops *ops, const char *origin,
 	return 0;
 }
 
+void lock_registry_set_identity(unsigned i, const char *identity)
+{
+	if (i < nentries && entries[i].origin)
+		entries[i].identity = identity;
+}
+
 const char *lock_family_name(enum lock_family f)
 {
 	switch (f) {

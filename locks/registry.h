@@ -31,6 +31,10 @@ const struct lock_entry *lock_registry_find(const char *name);
  */
 int lock_registry_add(const struct lock_ops *ops, const char *origin,
 		      const char *sha256, const char *identity);
+/* Replace the identity of plugin entry i (the caller keeps `identity`
+ * alive): a kernel tree's lock loaded from a cache entry that another
+ * tree of the same content built names the tree it was asked for. */
+void lock_registry_set_identity(unsigned i, const char *identity);
 /* The longest lock name (a plugin's, with its tag): it heads a table
  * column, and a longer one is refused when the plugin loads. */
 #define LOCK_NAME_MAX 128

@@ -6,8 +6,11 @@
  * standard's notation.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sha256.h"
 
@@ -135,15 +138,29 @@ void sha256_hex(const void *data, size_t len, char hex[65])
 
 int sha256_file(const char *path, char hex[65])
 {
-	FILE *f = fopen(path, "rb");
+	/* Only a regular file is hashed: opened without blocking (a FIFO
+	 * would block open() for ever), then checked. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
 	struct sha256 s;
 	uint8_t buf[16384], d[32];
 	size_t n;
 	int rc = 0;
 
 	hex[0] = 0;
-	if (!f)
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st))
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else if (!(f = fdopen(fd, "rb")))
+		rc = -errno;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
 	sha256_init(&s);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		sha256_update(&s, buf, n);

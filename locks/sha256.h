@@ -23,8 +23,9 @@ void sha256_update(struct sha256 *s, const void *data, size_t len);
 void sha256_final(struct sha256 *s, uint8_t out[32]);
 /* One-shot: the lower-case hex digest of data, NUL-terminated. */
 void sha256_hex(const void *data, size_t len, char hex[65]);
-/* Hex digest of a file's contents.  Returns 0, or -errno when it cannot
- * be opened or read (hex is then ""). */
+/* Hex digest of a regular file's contents (opened without blocking).
+ * Returns 0, -EINVAL when it is not a regular file, or -errno when it
+ * cannot be opened or read (hex is then ""). */
 int sha256_file(const char *path, char hex[65]);
 
 #endif

@@ -111,6 +111,13 @@ static void test_sha256_file(void **state)
 	unlink(path);
 	assert_int_equal(sha256_file(path, hex), -ENOENT);
 	assert_string_equal(hex, "");
+	/* a FIFO with no writer: refused at once, never a blocked open() */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(sha256_file(path, hex), -EINVAL);
+	assert_string_equal(hex, "");
+	unlink(path);
+	/* a directory */
+	assert_int_equal(sha256_file("/", hex), -EINVAL);
 }
 
 /* ---- the loader ---------------------------------------------------- */

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the kernel tree builder trusts (docs/kernel-tree.md, "The cache
+ * and what is trusted").  A cached plugin is code lockbench will load,
+ * perhaps as root: it is used only from a directory of this user's that
+ * no one else can write, only when it and its recorded digest are this
+ * user's, and only when its content still matches that digest.  The
+ * tree's own git configuration is never given a chance to run (git-
+ * config(1): core.fsmonitor, filters and hooks are commands): HEAD and
+ * its ref are read from the files (gitrepository-layout(5)), and the
+ * dirty state compares blob ids, which needs no index refresh.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../locks/sha256.h"
+#include "ktree_cache.h"
+
+/* ---- ownership ------------------------------------------------------ */
+
+/* Why st (of a directory when dir) is not ours, or NULL. */
+static const char *not_ours(const struct stat *st, bool dir, char *why, size_t len)
+{
+	if (dir ? !S_ISDIR(st->st_mode) : !S_ISREG(st->st_mode))
+		return dir ? "not a directory" : "not a regular file";
+	if (st->st_uid != geteuid()) {
+		snprintf(why, len, "owned by uid %u, not by this user (uid %u)",
+			 (unsigned)st->st_uid, (unsigned)geteuid());
+		return why;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, len, "writable by %s (mode %04o)",
+			 st->st_mode & S_IWOTH ? "everyone" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+		return why;
+	}
+	return NULL;
+}
+
+int kcache_dir_trusted(const char *dir, char *why, size_t len)
+{
+	struct stat st;
+	const char *no;
+
+	if (stat(dir, &st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -errno;
+	}
+	if ((no = not_ours(&st, true, why, len))) {
+		if (no != why)
+			snprintf(why, len, "%s", no);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int kcache_file_trusted(const char *path, char *why, size_t len)
+{
+	struct stat st;
+	const char *no;
+
+	if (lstat(path, &st)) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -errno;
+	}
+	if ((no = not_ours(&st, false, why, len))) {
+		if (no != why)
+			snprintf(why, len, "%s", no);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* ---- the digest beside a cached plugin ------------------------------ */
+
+int kcache_digest_write(const char *so)
+{
+	char hex[65], path[4200], tmp[4220];
+	int rc = sha256_file(so, hex), fd;
+
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s.sha256", so);
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0)
+		return -errno;
+	hex[64] = '\n';
+	if (write(fd, hex, 65) != 65)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+bool kcache_verified(const char *so, char *why, size_t len)
+{
+	char path[4200], want[80] = "", hex[65], no[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.sha256", so);
+	if (kcache_file_trusted(so, why, len))
+		return false;
+	if (kcache_file_trusted(path, no, sizeof(no))) {
+		if (access(path, F_OK))
+			snprintf(why, len, "no digest recorded beside it");
+		else
+			snprintf(why, len, "its digest is %s", no);
+		return false;
+	}
+	f = fopen(path, "r");
+	if (!f || !fgets(want, sizeof(want), f))
+		want[0] = 0;
+	if (f)
+		fclose(f);
+	if (sha256_file(so, hex) || strncmp(want, hex, 64) || want[64] != '\n') {
+		snprintf(why, len, "its content does not match the digest recorded "
+			 "beside it (truncated or overwritten)");
+		return false;
+	}
+	return true;
+}
+
+void kcache_drop(const char *so)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s.sha256", so);
+	unlink(so);
+	unlink(path);
+}
+
+/* ---- space and stack ------------------------------------------------ */
+
+bool kcache_disk_full(const char *dir)
+{
+	struct statvfs v;
+
+	return !statvfs(dir, &v) && (unsigned long long)v.f_bavail * v.f_frsize < 65536;
+}
+
+/* Below this the builder's path buffers and the compiler's own stack
+ * may not fit (a compiler with a tiny stack dies by SIGSEGV). */
+#define KTREE_MIN_STACK (1024 * 1024)
+
+bool kcache_stack_small(char *err, size_t len)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_STACK, &r) || r.rlim_cur == RLIM_INFINITY ||
+	    r.rlim_cur >= KTREE_MIN_STACK)
+		return false;
+	snprintf(err, len, "the stack limit (ulimit -s %llu, in KiB) is too small to "
+		 "build a kernel tree's locks: raise it to %d or more",
+		 (unsigned long long)r.rlim_cur / 1024, KTREE_MIN_STACK / 1024);
+	return true;
+}
+
+/* ---- a build directory removed when a signal ends the build --------- */
+
+/* What the handler needs, set before it is armed: only async-signal-safe
+ * calls on it (signal-safety(7)): kill, waitpid, getdents64, unlinkat,
+ * sigaction, raise. */
+static const int sig_nums[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction sig_old[3];
+static bool sig_armed[3];
+static volatile sig_atomic_t sig_pid;
+static int sig_cachefd = -1, sig_tmpfd = -1;
+static char sig_base[256];
+
+/* Empty directory dfd, its subdirectories (the build's include links)
+ * to `depth` levels; only signal-safe calls (openat, close as well). */
+static void sig_empty(int dfd, int depth)
+{
+	char buf[2048];
+	long n;
+
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short rl;
+			const char *name = buf + off + 19;
+			int sub;
+
+			memcpy(&rl, buf + off + 16, sizeof(rl));
+			off += rl;
+			if (!strcmp(name, ".") || !strcmp(name, "..") || !unlinkat(dfd, name, 0))
+				continue;
+			if (depth <= 0 || (sub = openat(dfd, name, O_RDONLY | O_DIRECTORY |
+							 O_NOFOLLOW | O_CLOEXEC)) < 0)
+				continue;
+			sig_empty(sub, depth - 1);
+			close(sub);
+			unlinkat(dfd, name, AT_REMOVEDIR);
+		}
+}
+
+/* Empty the build directory and remove it; only signal-safe calls. */
+static void sig_clean(void)
+{
+	if (sig_tmpfd < 0)
+		return;
+	sig_empty(sig_tmpfd, 3);
+	unlinkat(sig_cachefd, sig_base, AT_REMOVEDIR);
+}
+
+static void sig_handler(int sig)
+{
+	pid_t pid = (pid_t)sig_pid;
+
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	sig_clean();
+	for (unsigned i = 0; i < 3; i++)
+		if (sig_nums[i] == sig && sig_armed[i]) {
+			sigaction(sig, &sig_old[i], NULL);
+			if (sig_old[i].sa_handler != SIG_DFL)
+				sig_old[i].sa_handler(sig);
+			else
+				raise(sig);  /* delivered when this handler returns */
+		}
+}
+
+int kcache_sig_arm(const char *tmp)
+{
+	const char *slash = strrchr(tmp, '/');
+	char parent[4096];
+	struct sigaction sa = {.sa_handler = sig_handler};
+
+	if (!slash || (size_t)(slash - tmp) >= sizeof(parent) ||
+	    strlen(slash + 1) >= sizeof(sig_base))
+		return -ENAMETOOLONG;
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - tmp), tmp);
+	snprintf(sig_base, sizeof(sig_base), "%s", slash + 1);
+	sig_cachefd = open(parent[0] ? parent : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	sig_tmpfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sig_cachefd < 0 || sig_tmpfd < 0) {
+		kcache_sig_disarm();
+		return -errno;
+	}
+	sigfillset(&sa.sa_mask);
+	for (unsigned i = 0; i < 3; i++) {
+		/* a signal ignored at start (nohup) stays ignored */
+		sig_armed[i] = !sigaction(sig_nums[i], NULL, &sig_old[i]) &&
+			       sig_old[i].sa_handler != SIG_IGN &&
+			       !(sig_old[i].sa_flags & SA_SIGINFO);
+		if (sig_armed[i])
+			sigaction(sig_nums[i], &sa, NULL);
+	}
+	return 0;
+}
+
+void kcache_sig_child(int pid)
+{
+	sig_pid = pid;
+}
+
+void kcache_sig_disarm(void)
+{
+	for (unsigned i = 0; i < 3; i++)
+		if (sig_armed[i]) {
+			sigaction(sig_nums[i], &sig_old[i], NULL);
+			sig_armed[i] = false;
+		}
+	sig_pid = 0;
+	if (sig_tmpfd >= 0)
+		close(sig_tmpfd);
+	if (sig_cachefd >= 0)
+		close(sig_cachefd);
+	sig_tmpfd = sig_cachefd = -1;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the kernel tree builder trusts (docs/kernel-tree.md, "The cache
+ * and what is trusted"): a cache directory and files owned by this user
+ * and writable by no one else, every cached plugin checked against the
+ * digest recorded beside it, the tree's git state read without running
+ * anything the tree configures, a build directory removed when a
+ * signal ends the build, and a full disk named as such.  Internal to
+ * kernel/ktree.c.
+ */
+#ifndef LOCKBENCH_KTREE_CACHE_H
+#define LOCKBENCH_KTREE_CACHE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Is the directory `dir` ours: owned by the effective user and writable
+ * by no group or other?  0, or -errno (-EPERM when it is not) with why
+ * (a phrase) in why[len]. */
+int kcache_dir_trusted(const char *dir, char *why, size_t len);
+
+/* Is `path` a regular file of ours, writable by no one else?  0, -ENOENT
+ * when absent, -EPERM otherwise with why (a phrase) in why[len]. */
+int kcache_file_trusted(const char *path, char *why, size_t len);
+
+/* Record the SHA-256 of plugin `so` in `so`.sha256 (written beside it,
+ * then renamed in place).  0 or -errno. */
+int kcache_digest_write(const char *so);
+
+/* Is the cached plugin `so` usable: ours, with a digest of ours beside it
+ * that its content matches?  true, or false with why in why[len]. */
+bool kcache_verified(const char *so, char *why, size_t len);
+
+/* Remove `so` and its digest (a cache entry found bad). */
+void kcache_drop(const char *so);
+
+/*
+ * The tree's git state {describe, commit, dirty}, or JSON null when
+ * `root` is not the top of a git work tree.  HEAD and its ref are read
+ * from the files; dirty compares the blob ids of the tree-relative
+ * `files` (NULL-ended) with the commit's (git ls-tree, git hash-object
+ * --no-filters, every code-running setting of the tree's configuration
+ * overridden): nothing the tree configures runs.  `tmp` is a private
+ * directory for the commands' output.
+ */
+json_t *kcache_git_state(const char *root, const char *const *files, const char *tmp);
+
+/* Arm removal of the build directory `tmp` (a child of the cache) on
+ * SIGINT, SIGTERM and SIGHUP, then the signal's own action.  0 or
+ * -errno. */
+int kcache_sig_arm(const char *tmp);
+/* The running child to kill first should a signal come (0: none). */
+void kcache_sig_child(int pid);
+/* Back to the signal actions before kcache_sig_arm(). */
+void kcache_sig_disarm(void);
+
+/* Is the file system holding `dir` full (under 64 KiB free)? */
+bool kcache_disk_full(const char *dir);
+
+/* Is the stack limit too small for a build?  true with one line in
+ * err[len] naming the limit. */
+bool kcache_stack_small(char *err, size_t len);
+
+#endif
