@@ -458,7 +458,6 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 	unsigned ncpus;
 	bool steal = steal_now(t, &st0, &ncpus);
 	double t0 = lb_mono_s();
-	struct noise_opts no;
 
 	s->load_start = load_now();
 	s->ncpus = ncpus;
@@ -478,8 +477,7 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 	progress(c, "invocation floor (separate invocations of tas)");
 	measure_floor(s, c2c_between);
 	s->elapsed_s = lb_mono_s() - t0;
-	noise_opts_default(&no);
-	s->steal_max = no.steal_max;
+	s->steal_max = STEAL_SAY_MAX;
 	s->steal_frac = NAN;
 	if (steal && steal_now(t, &st1, &ncpus) && s->elapsed_s > 0)
 		s->steal_frac = (double)(st1 - st0) * steal_tick_s() / (s->elapsed_s * ncpus);

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/results/noise.h"
+#include "../output/results/stats.h"
 #include "clock.h"
 #include "lockbench/atomics.h"
 #include "probe.h"
@@ -182,7 +182,7 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 	atomic_store_explicit(&sh->line, SENTINEL, lb_rel);
 	*lost = !wait_eq32(&sh->done_seq, *seq, 5);
 	if (k)
-		med = noise_median(per, k);
+		med = stats_median(per, k);
 	return med;
 }
 
@@ -306,7 +306,7 @@ int probe_matrix(const int *cpus, unsigned n, unsigned reps, double *m)
 			i++;
 		for (j = i + 1; cpus[j] != pairs[2 * k + 1]; j++)
 			;
-		m[i * n + j] = m[j * n + i] = noise_median(med, c);
+		m[i * n + j] = m[j * n + i] = stats_median(med, c);
 	}
 	free(pairs);
 	free(v);

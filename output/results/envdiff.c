@@ -245,22 +245,17 @@ static void add_probe(double *v, unsigned *k, double x)
 
 /*
  * A run's round trip: the median of its finite probes, before and
- * after, from the run's measurements or, for a run read from a file,
- * from its "probe" object (kept in run_sample.extra).
+ * after, from the "probe" object of a run read from a file of an
+ * earlier build (kept in run_sample.extra); runs no longer probe.
  */
 static double run_probe(const struct run_sample *s)
 {
-	const struct run_noise *rn = &s->noise;
-	json_t *ex = rn->present ? NULL : results_extra_get(s);
+	json_t *ex = results_extra_get(s);
 	json_t *pr = json_object_get(ex, "probe"), *e;
 	double v[64];
 	unsigned k = 0;
 	size_t i;
 
-	for (unsigned j = 0; rn->present && j < rn->npairs; j++) {
-		add_probe(v, &k, rn->probe_before ? rn->probe_before[j] : NAN);
-		add_probe(v, &k, rn->probe_after ? rn->probe_after[j] : NAN);
-	}
 	json_array_foreach(json_object_get(pr, "before_ns"), i, e)
 		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
 	json_array_foreach(json_object_get(pr, "after_ns"), i, e)
