@@ -154,9 +154,14 @@ static void noise_counts(const struct results *r, char *line, size_t len)
 		if (what[i] && rn->by_flag[i])
 			line_add(line, len, "%s%s %u", sep, what[i], rn->by_flag[i]), sep = ", ";
 	line_add(line, len, ")");
-	if (rn->excluded)
+}
+
+/* "; 1 left out of the statistics: ..." when a run was. */
+static void noise_excluded(const struct results *r, char *line, size_t len)
+{
+	if (r->noise.excluded)
 		line_add(line, len, "; %u left out of the statistics: a worker lost over "
-			 "half the window", rn->excluded);
+			 "half the window", r->noise.excluded);
 }
 
 /* The `!` note: how many runs were flagged for noise, for what, at
@@ -169,10 +174,11 @@ static void noise_flag_note(const struct results *r, FILE *f)
 
 	noise_counts(r, line, sizeof(line));
 	list_points(r, line, sizeof(line), pt_flagged);
+	noise_excluded(r, line, sizeof(line));
 	if (w && w->noise.present)
-		line_add(line, sizeof(line), "; the most: %s at %s, %s (each run's "
+		line_add(line, sizeof(line), "; the most: %s at %s %s, %s (each run's "
 			 "reason: runs[].reason in the JSON)",
-			 r->variants[at / r->nrows].name,
+			 r->variants[at / r->nrows].name, r->row_heading,
 			 results_row_name(r, at % r->nrows, row, sizeof(row)),
 			 noise_reason(&w->noise, why, sizeof(why)));
 	render_wrapped(f, line, 3);
@@ -888,6 +894,7 @@ static void noise_brief(const struct notes *n, FILE *f)
 	char line[1024];
 
 	noise_counts(n->r, line, sizeof(line));
+	noise_excluded(n->r, line, sizeof(line));
 	one_line(line, f);
 }
 

@@ -53,7 +53,7 @@ const char *noise_flag_name(unsigned i);
  * window (to waiting for its CPU, or to the process being stopped): the
  * least that can move its operations by that share.  A run whose worker
  * lost more than NOISE_EXCLUDE_LOST of the window did not measure the
- * lock: it is left out of the statistics.
+ * lock: it is left out of the statistics (results_noise.c says when).
  */
 #define NOISE_LOST_MIN 0.05
 #define NOISE_EXCLUDE_LOST 0.5
@@ -117,8 +117,13 @@ double noise_lost_share(const struct run_noise *n);
 /* Flags of one run.  Pure: unit tests feed it synthetic values. */
 unsigned noise_run_flags(const struct run_noise *n, const struct noise_opts *o);
 
-/* The run did not measure the lock (NOISE_EXCLUDE_LOST). */
+/* The run did not measure the lock: a worker lost more than
+ * NOISE_EXCLUDE_LOST of the window (noise_lost_share()); a run read from
+ * a file: the file left it out. */
 bool noise_run_excluded(const struct run_noise *n);
+/* ... and of that, the process was stopped for more than that share:
+ * it measured nothing at all. */
+bool noise_run_stopped_out(const struct run_noise *n);
 
 /*
  * Why the run is flagged, for a user: "shared its CPU: waited 48% of

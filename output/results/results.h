@@ -18,7 +18,7 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 4
+#define RESULTS_SCHEMA_MINOR 5
 /* "MAJOR.MINOR" as a string literal. */
 #define RESULTS_SCHEMA_STR_(x) #x
 #define RESULTS_SCHEMA_STR(a, b) RESULTS_SCHEMA_STR_(a) "." RESULTS_SCHEMA_STR_(b)
@@ -407,8 +407,8 @@ void results_mde_range(struct results *r);
 void results_finalize(struct results *r);
 /*
  * A point's runs' flags and which runs are left out of its statistics
- * (run_included()).  Called by noise_finalize() and by -r auto between
- * rounds.
+ * (run_included(); results_noise.c says which).  Called by
+ * noise_finalize() and by -r auto between rounds.
  */
 void noise_point_update(const struct results *r, struct point *p);
 /* Every point, then the sweep-wide counts; before the statistics. */
