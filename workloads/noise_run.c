@@ -83,19 +83,17 @@ void noise_worker_end(struct wnoise *wn)
 	wn->out.nivcsw = ru.ru_nivcsw - wn->ru0.ru_nivcsw;
 }
 
-/*
- * Thread `tid`'s CPU time and time spent runnable but waiting for a CPU,
- * in seconds: the first two fields of /proc/self/task/TID/schedstat
- * (ns; Documentation/scheduler/sched-stats.rst).  false when unknown.
- */
-static bool read_schedstat(pid_t tid, double *cpu, double *wait)
+bool noise_schedstat(pid_t tid, double *cpu, double *wait)
 {
 	char path[64];
 	unsigned long long run, delay;
 	FILE *f;
 	int n;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/thread-self/schedstat");
 	f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -112,7 +110,7 @@ void noise_worker_window(struct wnoise *wn, pid_t tid, bool end, double wall)
 {
 	double cpu, wait;
 
-	if (!wn || !tid || !read_schedstat(tid, &cpu, &wait))
+	if (!wn || !tid || !noise_schedstat(tid, &cpu, &wait))
 		return;
 	if (!end) {
 		wn->cpu0 = cpu;

@@ -28,6 +28,14 @@ struct cs_samples *noise_worker_setup(struct wnoise *wn, int cpu);
 void noise_worker_begin(struct wnoise *wn);
 void noise_worker_end(struct wnoise *wn);
 
+/*
+ * Thread `tid`'s CPU time and time spent runnable but waiting for a CPU,
+ * in seconds (tid 0: the calling thread): the first two fields of
+ * /proc/self/task/TID/schedstat, in ns (the kernel's
+ * Documentation/scheduler/sched-stats.rst).  false when unknown.
+ */
+bool noise_schedstat(pid_t tid, double *cpu, double *wait);
+
 /* From the monitor, at the window's start (end false) and end (end
  * true, after `wall` seconds): the worker's (thread `tid`) CPU time and
  * wait for its CPU, from the kernel's schedstat. */

@@ -373,22 +373,44 @@ struct monitor {
 	bool noise;                    /* noise measured: watch the wake-ups */
 	bool in_window;
 	double late_s;                 /* late wake-ups in the window, seconds */
+	double wait_s;                 /* the monitor's own wait for a CPU so far */
 	double t0;
 	uint64_t last_sum;
 	double last_progress;
 };
 
-/* One slice of monitor_wait()'s sleep from `t`; in the window, its
- * lateness beyond LATE_SLACK_S into m->late_s. */
+/*
+ * One slice of monitor_wait()'s sleep from `t`; in the window, its
+ * lateness beyond LATE_SLACK_S into m->late_s, less the time the
+ * monitor spent waiting for a CPU meanwhile (its schedstat): a late
+ * wake-up the scheduler explains is no stop.
+ */
 static void monitor_sleep(struct monitor *m, double t, double until)
 {
 	double slice = m->noise && m->in_window ? MONITOR_WINDOW_SLICE_S : MONITOR_SLICE_S;
-	double d = until - t < slice ? until - t : slice, late;
+	double d = until - t < slice ? until - t : slice, late, cpu, wait;
 
 	sleep_s(d);
 	late = lb_mono_s() - t - d;
-	if (m->in_window && late > LATE_SLACK_S)
+	if (!m->noise || !m->in_window || late <= LATE_SLACK_S)
+		return;
+	if (noise_schedstat(0, &cpu, &wait)) {
+		late -= wait - m->wait_s;
+		m->wait_s = wait;
+	}
+	if (late > 0)
 		m->late_s += late;
+}
+
+/* The window starts: late wake-ups count from here, against the
+ * monitor's wait for a CPU from here. */
+static void monitor_in_window(struct monitor *m)
+{
+	double cpu;
+
+	m->in_window = true;
+	if (m->noise && !noise_schedstat(0, &cpu, &m->wait_s))
+		m->wait_s = 0;
 }
 
 /*
@@ -445,7 +467,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	slots_copy(m->slot, sp->nthreads, m->x0);
 	perf_run_enable(m->perf);
 	atomic_store_explicit(&m->rs->window, 1, lb_rlx);
-	m->in_window = true;
+	monitor_in_window(m);
 	tend = tw + sp->duration_s;
 	cap = (unsigned)(sp->duration_s / sp->interval_s) + 2;
 	out->series = calloc(cap, sizeof(double));
