@@ -3,10 +3,9 @@
  * Unit tests of the noise handling: run flags from synthetic CPU and
  * wait shares, the monitor's late wake-ups and section lengths; runs
  * left out of the statistics; the `!` mark and the note under the
- * table; the -r auto
- * stopping rule on synthetic sample streams (constant, noisy, drifting,
- * time budget); steal parsing against a fake /proc/stat; probe pairs;
- * and one real probe on this machine when it has two CPUs.
+ * table; the -r auto stopping rule on synthetic sample streams (constant, noisy, drifting,
+ * time budget); steal parsing against a fake /proc/stat; and one real
+ * probe on this machine when it has two CPUs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -452,29 +451,11 @@ static void test_steal_fake_proc(void **state)
 
 /* ---- the probe -------------------------------------------------------- */
 
-static void test_probe_pairs(void **state)
-{
-	int cpus[8] = {4, 5, 6, 7, 8, 9, 10, 11}, p[64];
-
-	(void)state;
-	assert_int_equal(probe_npairs(1), 0);
-	assert_int_equal(probe_npairs(3), 3);
-	assert_int_equal(probe_pairs(cpus, 3, p), 3);
-	assert_memory_equal(p, ((int[]){4, 5, 4, 6, 5, 6}), 6 * sizeof(int));
-	/* Large sets: thread 0's CPU against each other one. */
-	assert_int_equal(probe_npairs(8), 7);
-	assert_int_equal(probe_pairs(cpus, 8, p), 7);
-	for (unsigned i = 0; i < 7; i++) {
-		assert_int_equal(p[2 * i], 4);
-		assert_int_equal(p[2 * i + 1], 5 + (int)i);
-	}
-}
-
 /* On this machine: two allowed CPUs give a plausible round trip. */
 static void test_probe_real(void **state)
 {
 	cpu_set_t set, after;
-	int cpus[2], n = 0, pairs[2];
+	int pairs[2], n = 0;
 	struct probe_cfg cfg = {5, 32};
 	double ns = 0;
 
@@ -482,10 +463,9 @@ static void test_probe_real(void **state)
 	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
 	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
 		if (CPU_ISSET(c, &set))
-			cpus[n++] = c;
+			pairs[n++] = c;
 	if (n < 2)
 		skip();
-	probe_pairs(cpus, 2, pairs);
 	/* Other work on the machine can starve the helper for a while:
 	 * the best of a few tries is the machine's round trip. */
 	for (unsigned i = 0; i < 20; i++) {
@@ -519,7 +499,6 @@ int main(void)
 		cmocka_unit_test(test_adaptive_reached),
 		cmocka_unit_test(test_steal_parse),
 		cmocka_unit_test(test_steal_fake_proc),
-		cmocka_unit_test(test_probe_pairs),
 		cmocka_unit_test(test_probe_real),
 	};
 

@@ -186,28 +186,6 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 	return med;
 }
 
-unsigned probe_npairs(unsigned n)
-{
-	if (n < 2)
-		return 0;
-	return n <= PROBE_ALL_PAIRS_MAX ? n * (n - 1) / 2 : n - 1;
-}
-
-unsigned probe_pairs(const int *cpus, unsigned n, int *pair_cpu)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = i + 1; j < n; j++) {
-			if (n > PROBE_ALL_PAIRS_MAX && i)
-				return k;
-			pair_cpu[2 * k] = cpus[i];
-			pair_cpu[2 * k + 1] = cpus[j];
-			k++;
-		}
-	return k;
-}
-
 /* This thread's CPU set, to put back after the probe: a set the kernel
  * takes, as large as its CPU mask (it refuses, EINVAL, a smaller one,
  * and a machine may have more CPUs than cpu_set_t's 1024): doubled from
