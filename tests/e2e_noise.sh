@@ -26,9 +26,8 @@ HOG=
 trap 'rm -rf "$OUT"; [ -n "$HOG" ] && kill "$HOG" 2>/dev/null' EXIT
 
 # Every run carries what its workers got of the window, its stopped
-# time, flags and reason; the shares are the kernel's and add up to
-# about the window (a spinning worker runs or waits; bounds generous:
-# the machine may be shared).
+# time, flags and reason; the shares are the kernel's and add up to at
+# most about the window (bounds generous: the machine may be shared).
 expect_exit 0 "measured run" -- "$BIN" -l ticket,mcs -t 1,2 -r 2 --warmup 0.05 -d 0.2 \
 	--cs-ns 200 -f table,json -o "$OUT/n.json" -q --seed 3 -v
 cp "$OUT/stdout" "$OUT/n.txt"
@@ -47,7 +46,9 @@ for p in d["points"]:
         for w in r["workers"]:
             assert w["cpu"] >= 0 and w["nivcsw"] >= 0, w
             assert 0 <= w["cpu_share"] <= 1 and 0 <= w["wait_share"] <= 1, w
-            assert 0.8 <= w["cpu_share"] + w["wait_share"] <= 1.2, w
+            # (a wait still going on at the window's end is not counted
+            # yet: the sum may fall short on a busy machine, never over)
+            assert w["cpu_share"] + w["wait_share"] <= 1.2, w
         assert r["monitor_late_s"] >= 0 and r["stopped_s"] >= 0
         assert set(r["flags"]) <= {"shared_cpu", "stopped", "cs_length_off"}, r["flags"]
         worst = max(w["wait_share"] for w in r["workers"])

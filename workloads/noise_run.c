@@ -129,9 +129,9 @@ void noise_worker_window(struct wnoise *wn, pid_t tid, bool end, double wall)
  * not the delay's length; a short one is kept: trimming the short draws'
  * coarse timings on one side only would bias the estimate) give
  * sum(length) / sum(draw).  A ratio of
- * sums, not a median: the tick counter may step coarsely (every 10 ns on
- * a VM whose TSC reads advance 24-25 ticks at a time), which puts every
- * sample, and so a median, on that lattice, while the mean of delays
+ * sums, not a median: the tick counter may step coarsely (a read that
+ * advances it by many ticks at a time), which puts every sample, and so
+ * a median, on that lattice, while the mean of delays
  * started at random phases is not biased by it.
  */
 static double samples_typical(const struct noise_run *nr, bool ncs, unsigned *count)

@@ -3,7 +3,8 @@
  * Sampled critical- and parallel-section lengths: one operation in
  * CS_SAMPLE_EVERY (the worker loop's one countdown, off the common path)
  * reads the tick clock around the delays and keeps the result in the
- * worker's own ring; the runner takes the medians after the run.
+ * worker's own ring; the runner takes their typical lengths after the
+ * run (workloads/noise_run.c).
  */
 #ifndef LOCKBENCH_SAMPLE_H
 #define LOCKBENCH_SAMPLE_H
