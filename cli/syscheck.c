@@ -162,28 +162,18 @@ static unsigned run_rates(struct syscheck *s, const json_t *p, double *x, unsign
 	return k;
 }
 
-static double median_of(const double *x, unsigned n)
-{
-	struct summary sm;
-
-	if (!n)
-		return NAN;
-	stats_summarize(x, n, &sm);
-	return sm.median;
-}
-
 /* The median of member key over point p's runs (NAN: none). */
 static double point_median(const json_t *p, const char *key)
 {
 	double x[64];
 
-	return median_of(x, run_values(p, key, x, 64));
+	return stats_median(x, run_values(p, key, x, 64));
 }
 
 /* ns per operation of a 1-thread point: 1e9 over its median rate. */
 static double point_ns_op(struct syscheck *s, const json_t *p)
 {
-	double x[64], r = median_of(x, run_rates(s, p, x, 64));
+	double x[64], r = stats_median(x, run_rates(s, p, x, 64));
 
 	return r > 0 ? 1e9 / r : NAN;
 }
