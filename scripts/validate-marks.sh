@@ -51,8 +51,10 @@ for c in taskset timeout python3; do
 done
 dir=$(mktemp -d)
 HOG=
+RUN=
 cleanup() {
 	[ -n "$HOG" ] && kill "$HOG" 2>/dev/null
+	[ -n "$RUN" ] && kill "$RUN" 2>/dev/null
 	[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$dir"/*.json "$KEEP"/ 2>/dev/null
 	rm -rf "$dir"
 }
@@ -91,14 +93,20 @@ during() {
 	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 0.1 -d 1 "${EXTRA[@]}" \
 		-f json -o "$dir/$name.json" 2>"$dir/$name.err" &
 	pid=$!
+	RUN=$pid
 	for _ in $(seq 6000); do
 		grep -q "run 2/3" "$dir/$name.err" 2>/dev/null && break
 		sleep 0.01
 	done
 	lbpid=$(ps -o pid= --ppid "$pid" | tr -d ' ')
 	sleep "$at"
-	"$action" "$lbpid" "$@"
+	if [ -n "$lbpid" ]; then
+		"$action" "$lbpid" "$@"
+	else
+		echo "validate-marks: $name: lockbench did not start" >&2
+	fi
 	wait "$pid" || echo "validate-marks: $name: lockbench exit $?" >&2
+	RUN=
 }
 part_hog() { hog 1 "$2" busy; sleep "$2"; unhog; }
 stop_for() { kill -STOP "$1"; sleep "$2"; kill -CONT "$1"; }
