@@ -380,10 +380,10 @@ struct monitor {
 };
 
 /*
- * One slice of monitor_wait()'s sleep from `t`; in the window, its
- * lateness beyond LATE_SLACK_S into m->late_s, less the time the
- * monitor spent waiting for a CPU meanwhile (its schedstat): a late
- * wake-up the scheduler explains is no stop.
+ * One slice of monitor_wait()'s sleep from `t`.  In the window, how
+ * late it woke less the time it spent waiting for a CPU meanwhile (its
+ * schedstat, read at every wake-up: a lateness the scheduler explains
+ * is no stop); beyond LATE_SLACK_S, into m->late_s.
  */
 static void monitor_sleep(struct monitor *m, double t, double until)
 {
@@ -391,14 +391,14 @@ static void monitor_sleep(struct monitor *m, double t, double until)
 	double d = until - t < slice ? until - t : slice, late, cpu, wait;
 
 	sleep_s(d);
-	late = lb_mono_s() - t - d;
-	if (!m->noise || !m->in_window || late <= LATE_SLACK_S)
+	if (!m->noise || !m->in_window)
 		return;
+	late = lb_mono_s() - t - d;
 	if (noise_schedstat(0, &cpu, &wait)) {
 		late -= wait - m->wait_s;
 		m->wait_s = wait;
 	}
-	if (late > 0)
+	if (late > LATE_SLACK_S)
 		m->late_s += late;
 }
 
