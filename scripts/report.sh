@@ -129,7 +129,7 @@ section "1-thread run-to-run spread" \
 	env RUNS=$((RUNS * 2)) DURATION="$DURATION" scripts/bench-cv.sh "$LB"
 if [ "$(nproc)" -ge 2 ]; then
 	section "Noise marks" \
-		"Is the \`!\` mark right?  Each noise rule (docs/method.md, \"Noise\") on quiet runs of the default workload at 1 and 2 threads, $MARKS_INV invocations, and against causes made on purpose: a busy loop pinned to a worker's CPU for whole invocations and for half of one run's window, a SIGSTOP of 100 ms in one run, a memory-hungry process on the other CPU; then whether flagged runs are further from their point's median than unflagged ones.  Targets: at most 5% of quiet runs flagged and 10% of points marked, at least 90% of the busy-loop runs caught." \
+		"Is the \`!\` mark right?  Each noise rule (docs/method.md, \"Noise\") on quiet runs of the default workload at 1 and 2 threads, $MARKS_INV invocations, and against causes made on purpose: a busy loop pinned to a worker's CPU for whole invocations and for 0.5 s of one run's 2 s window, a SIGSTOP of 100 ms in one run, a memory-hungry process on the other CPU; then whether flagged runs are further from their point's median than unflagged ones.  Targets: at most 5% of quiet runs flagged and 10% of points marked, at least 90% of the busy-loop runs caught." \
 		env INV="$MARKS_INV" REPS="$MARKS_REPS" RUNS="$MARKS_RUNS" DURATION="$MARKS_D" \
 		scripts/validate-marks.sh "$LB"
 else

@@ -10,10 +10,11 @@
 #             invocations (no cause);
 #   busy      a busy loop pinned to worker 0's CPU for a whole
 #             invocation (shared_cpu should fire on every run);
-#   part      a busy loop on worker 0's CPU for PART_S seconds inside one
-#             run of a 1-thread invocation (that run should be flagged);
-#   sigstop   the process stopped (SIGSTOP) for 100 ms inside one run
-#             (stopped should fire on that run);
+#   part      a busy loop on worker 0's CPU for PART_S seconds inside the
+#             second run of a 1-thread invocation of 3 runs of 2 s (that
+#             run should be flagged);
+#   sigstop   the process stopped (SIGSTOP) for 100 ms inside the second
+#             run of such an invocation (stopped should fire on that run);
 #   memory    a memory-hungry process (dd from /dev/zero into a 64 MiB
 #             buffer) on the other CPU for a whole invocation: no rule
 #             claims to see it; the report says how often they fire and
@@ -25,9 +26,9 @@
 #   INV (3) invocations of the quiet and busy sets; RUNS (default -r of
 #   lockbench when empty) runs per invocation; DURATION (0.5, lockbench's
 #   default -d) seconds a window; REPS (3) repetitions of part, sigstop
-#   and memory; PART_S (0.5) the busy loop's share of one run's window
-#   (DURATION 1 is used there so that it fits); LB_ARGS (--no-tune) more
-#   lockbench options.  KEEP=DIR keeps the JSON files.
+#   and memory; PART_S (0.5) the busy loop's seconds in one run's 2 s
+#   window; LB_ARGS (--no-tune) more lockbench options.  KEEP=DIR keeps
+#   the JSON files.
 set -uo pipefail
 LB=${1:-./lockbench}
 INV=${INV:-3}
@@ -86,11 +87,12 @@ lb() {
 }
 
 # during NAME SECONDS ACTION ARGS...: one 1-thread invocation of tas on
-# CPU 1, 3 runs of -d 1; SECONDS after the second run's progress line
-# (its warm-up of 0.1 s then SECONDS - 0.1 into its window), ACTION.
+# CPU 1, 3 runs of -d 2; SECONDS after the second run's progress line
+# (its start, a warm-up of 0.1 s, then SECONDS - 0.1 into its window,
+# with room for a slow start), ACTION.
 during() {
 	local name=$1 at=$2 action=$3 pid lbpid; shift 3
-	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 0.1 -d 1 "${EXTRA[@]}" \
+	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 0.1 -d 2 "${EXTRA[@]}" \
 		-f json -o "$dir/$name.json" 2>"$dir/$name.err" &
 	pid=$!
 	RUN=$pid
@@ -121,8 +123,8 @@ for i in $(seq "$INV"); do
 done
 echo "validate-marks: causes inside one run, $REPS each" >&2
 for i in $(seq "$REPS"); do
-	during "part-$i" 0.3 part_hog "$PART_S"
-	during "sigstop-$i" 0.5 stop_for 0.1
+	during "part-$i" 0.6 part_hog "$PART_S"
+	during "sigstop-$i" 0.8 stop_for 0.1
 	hog 0 3600 memory
 	lb "memory-$i" -l tas -t 1 -p cpus:1 -d "$DURATION" "${R[@]}"
 	unhog
@@ -178,7 +180,7 @@ if caught:
     print("  e.g.:                  %s" % caught[len(caught) // 2]["reason"])
 
 def one_run(prefix, rule, what):
-    hit, other, n, why = 0, 0, 0, []
+    hit, other, n, why, per = 0, 0, 0, [], []
     for _, p in points(load(prefix)):
         rs = p["runs"]
         if len(rs) < 2:
@@ -188,14 +190,19 @@ def one_run(prefix, rule, what):
         other += sum(rule in r.get("flags", []) for i, r in enumerate(rs) if i != 1)
         if rs[1].get("reason"):
             why.append(rs[1]["reason"])
+        per.append(", ".join("%.3f" % (max(w["wait_share"] or 0 for w in r["workers"])
+                                       if rule == "shared_cpu" else r["stopped_s"])
+                             for r in rs if r.get("workers")))
     print()
     print("%s (%s should fire on that run):" % (what, rule))
     print("  caught:                %s" % pct(hit, n))
     print("  other runs flagged:    %s" % pct(other, 2 * n))
+    for line in per:
+        print("  runs' %-16s %s" % ("wait:" if rule == "shared_cpu" else "stopped_s:", line))
     if why:
         print("  e.g.:                  %s" % why[0])
 
-one_run("part", "shared_cpu", "a busy loop on worker 0's CPU for %.1f s of one 1 s window" % part_s)
+one_run("part", "shared_cpu", "a busy loop on worker 0's CPU for %.1f s of one 2 s window" % part_s)
 one_run("sigstop", "stopped", "the process stopped for 100 ms in one run")
 
 mem = [r for _, p in points(load("memory")) for r in p["runs"]]
