@@ -180,7 +180,7 @@ static const struct opt rows[] = {
 	{.name = "no-probe", .type = OPT_FLAG,
 	 .off = F(no_probe),
 	 .group = "Noise",
-	 .help = "measure no noise: no `!` and no run left out for it"},
+	 .help = "read no noise: no `!` and no run left out for it"},
 	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
 	 .min = 0, .max = 1000, .off = F(min_effect),
 	 .help = "a change below PCT is never marked significant (the A/A floor)"},

@@ -66,13 +66,17 @@ else
 	grep -q "^!  noisy" "$OUT/n.txt" && bad "note without a !" || ok
 fi
 
-# --no-probe: nothing measured, nothing flagged.
+# --no-probe: the kernel's accounts not read, nothing flagged for noise;
+# the section lengths still sampled.
 expect_exit 0 "no probe" -- "$BIN" -l ticket -t 2 -r 1 --warmup 0.05 -d 0.1 --no-probe \
-	-f json -o "$OUT/np.json" -q
+	--cs-ns 200 -f json -o "$OUT/np.json" -q
 python3 -c "
 import json; d=json.load(open('$OUT/np.json'))
-assert d['noise']['measured'] is False
-r=d['points'][0]['runs'][0]; assert 'workers' not in r and 'flags' not in r" && ok || bad "--no-probe json"
+r=d['points'][0]['runs'][0]
+assert [w['wait_share'] for w in r['workers']] == [None, None], r['workers']
+assert r['monitor_late_s'] is None and r['stopped_s'] == 0 and r['reason'] is None, r
+assert not set(r['flags']) & {'shared_cpu', 'stopped'} and r['cs_ns_requested'] == 200, r" &&
+	ok || bad "--no-probe json"
 
 # A worker sharing its CPU with a busy loop pinned there for the whole
 # run: every run flagged shared_cpu, its reason naming its wait.

@@ -23,6 +23,7 @@ struct wnoise {
 struct noise_run {
 	struct wnoise *wn;       /* [nthreads] */
 	unsigned nthreads;
+	bool measure;            /* the kernel's accounts (!--no-probe) */
 };
 
 static void noise_run_free_(struct noise_run *nr)
@@ -37,18 +38,24 @@ struct noise_run *noise_run_begin(const struct run_spec *sp)
 {
 	struct noise_run *nr;
 
-	if (!sp->noise || !sp->noise->measure)
+	if (!sp->noise)
 		return NULL;
 	nr = calloc(1, sizeof(*nr));
 	if (!nr)
 		return NULL;
 	nr->nthreads = sp->nthreads;
+	nr->measure = sp->noise->measure;
 	nr->wn = calloc(sp->nthreads, sizeof(*nr->wn));
 	if (!nr->wn) {
 		noise_run_free_(nr);
 		return NULL;
 	}
 	return nr;
+}
+
+bool noise_run_measures(const struct noise_run *nr)
+{
+	return nr && nr->measure;
 }
 
 struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid)
@@ -176,7 +183,7 @@ static void fill_sample(struct noise_run *nr, const struct run_spec *sp,
 {
 	n->present = true;
 	n->window_req_s = sp->duration_s;
-	n->late_s = late_s;
+	n->late_s = nr->measure ? late_s : NAN;
 	n->w = calloc(nr->nthreads, sizeof(*n->w));
 	n->nworkers = n->w ? nr->nthreads : 0;
 	for (unsigned i = 0; i < n->nworkers; i++)

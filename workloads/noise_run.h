@@ -16,9 +16,12 @@
 struct noise_run;      /* one run's measurements in progress */
 struct wnoise;         /* one worker's */
 
-/* Before the threads start.  NULL when noise measurement is off (or
+/* Before the threads start.  NULL when the run measures no noise (or
  * out of memory: the run then has none). */
 struct noise_run *noise_run_begin(const struct run_spec *sp);
+/* The run reads the kernel's accounts and watches the monitor's
+ * wake-ups (not with --no-probe: then only the section lengths). */
+bool noise_run_measures(const struct noise_run *nr);
 /* Worker `tid`'s slot, to hand to it; NULL when nr is NULL. */
 struct wnoise *noise_run_worker(struct noise_run *nr, unsigned tid);
 

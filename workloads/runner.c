@@ -971,7 +971,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		atomic_store_explicit(&m.rs->go, 1, lb_rel);
 	}
 	if (!rc)
-		rc = watch(sp, &m, &mon, nr != NULL, out, err, errlen);
+		rc = watch(sp, &m, &mon, noise_run_measures(nr), out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		hung_msg(sp, err, errlen);
