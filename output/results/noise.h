@@ -127,7 +127,7 @@ bool noise_run_stopped_out(const struct run_noise *n);
 
 /*
  * Why the run is flagged, for a user: "shared its CPU: waited 48% of
- * the window", "stopped for 12.0 s", joined by "; ".  Empty when it is
+ * the window", "stopped for 12.00 s", joined by "; ".  Empty when it is
  * not flagged.  Returns buf.
  */
 char *noise_reason(const struct run_noise *n, char *buf, size_t len);
