@@ -874,7 +874,6 @@ static void merge_free(struct merge *m)
 struct compare_args {
 	struct output_args out;
 	const char *locks, *baseline, *rows, *floor, *columns;
-	bool exclude_flagged;
 	double min_effect;        /* fraction of 1 */
 	double fail_pct;          /* fraction of 1 */
 	bool fail_given;
@@ -887,9 +886,6 @@ static const struct opt compare_rows[] = {
 	{.name = "baseline", .type = OPT_STR, .arg = "LABEL", .shown = "first",
 	 .off = offsetof(struct compare_args, baseline),
 	 .help = "column (or label: each lock against itself) rel% is computed against"},
-	{.name = "exclude-flagged", .type = OPT_FLAG,
-	 .off = offsetof(struct compare_args, exclude_flagged),
-	 .help = "statistics without the runs the files flagged as noisy"},
 	{.name = "min-effect", .type = OPT_PERCENT, .arg = "PCT",
 	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, min_effect),
 	 .help = "a change below PCT is never significant (e.g. the A/A floor)"},
@@ -1199,7 +1195,6 @@ int cmd_compare(int argc, char **argv)
 	pair_params(&m, &r);
 	/* argv[0] is the command word; main() passed argv + 1. */
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
-	r.noise.opts.exclude_flagged = a.exclude_flagged;
 	r.min_effect = a.min_effect * 100;
 	r.inv_floor = pick_floor(&m, &a);
 	results_finalize(&r);

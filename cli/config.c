@@ -438,9 +438,7 @@ static void config_noise(struct config *cf, const struct cli *c)
 	struct noise_opts *n = &cf->noise;
 
 	noise_opts_default(n);
-	n->probe = !c->no_probe;
-	n->probe_factor = c->probe_factor;
-	n->exclude_flagged = c->exclude_flagged;
+	n->measure = !c->no_probe;
 	n->adaptive = c->runs_auto;
 	if (!c->runs_auto && (c->ci_target_given || c->time_budget_given ||
 			      c->max_runs_given || c->min_runs_given))

@@ -62,9 +62,9 @@ struct cli {
 	bool isolated;
 	struct machine_req machine;      /* --freq, --numa-balancing, --no-tune */
 	/* noise */
-	double probe_factor, min_effect;
+	double min_effect;
 	const char *floor;               /* --floor FILE|PCT (cli/floor.h) */
-	bool no_probe, exclude_flagged, c2c;
+	bool no_probe, c2c;
 	/* counters */
 	const char *counters;
 	/* output */

@@ -290,28 +290,18 @@ static unsigned run_rates(struct syscheck *s, const json_t *p, double *x, unsign
 	return k;
 }
 
-static double median_of(const double *x, unsigned n)
-{
-	struct summary sm;
-
-	if (!n)
-		return NAN;
-	stats_summarize(x, n, &sm);
-	return sm.median;
-}
-
 /* The median of member key over point p's runs (NAN: none). */
 static double point_median(const json_t *p, const char *key)
 {
 	double x[64];
 
-	return median_of(x, run_values(p, key, x, 64));
+	return stats_median(x, run_values(p, key, x, 64));
 }
 
 /* ns per operation of a 1-thread point: 1e9 over its median rate. */
 static double point_ns_op(struct syscheck *s, const json_t *p)
 {
-	double x[64], r = median_of(x, run_rates(s, p, x, 64));
+	double x[64], r = stats_median(x, run_rates(s, p, x, 64));
 
 	return r > 0 ? 1e9 / r : NAN;
 }
@@ -586,7 +576,6 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 	unsigned ncpus;
 	bool steal = steal_now(t, &st0, &ncpus);
 	double t0 = lb_mono_s();
-	struct noise_opts no;
 
 	s->load_start = load_now();
 	s->ncpus = ncpus;
@@ -606,8 +595,7 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 	progress(c, "invocation floor (separate invocations of tas)");
 	measure_floor(s, c2c_between);
 	s->elapsed_s = lb_mono_s() - t0;
-	noise_opts_default(&no);
-	s->steal_max = no.steal_max;
+	s->steal_max = STEAL_SAY_MAX;
 	s->steal_frac = NAN;
 	if (steal && steal_now(t, &st1, &ncpus) && s->elapsed_s > 0)
 		s->steal_frac = (double)(st1 - st0) * steal_tick_s() / (s->elapsed_s * ncpus);

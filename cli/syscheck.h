@@ -39,6 +39,9 @@ struct sc_delay {
 	bool holds;
 };
 
+/* Steal the check reports as present: above this share of the CPU time. */
+#define STEAL_SAY_MAX 0.01
+
 struct syscheck {
 	struct hc_clock clock;
 	double relax_ns, empty_ns;

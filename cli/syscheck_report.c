@@ -321,7 +321,8 @@ static void say_steal(json_t *a, const struct syscheck *s)
 		say(a, "steal time unknown (no steal field in /proc/stat)");
 	else if (s->steal_frac > s->steal_max)
 		say(a, "steal present: the host took %.1f%% of the CPU time during the check "
-		    "(a run above %.0f%% is flagged)", 100 * s->steal_frac, 100 * s->steal_max);
+		    "(above %.0f%%; runs are not flagged for it)", 100 * s->steal_frac,
+		    100 * s->steal_max);
 	else if (takes_unreported(s))
 		say(a, "steal reads %.2f%% during the check, yet each CPU lost %.1f%% unseen "
 		    "(host takes): steal does not show it here", 100 * s->steal_frac,

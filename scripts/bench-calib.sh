@@ -17,9 +17,7 @@
 # cycles (a read, a pause, the spin loop's turn) move with its speed when
 # the host runs the vCPU on a slower core, and then move together, in ns
 # only; a second verdict line says whether they hold in cycles (all but
-# the counter's step, which is time, not cycles).  The
-# core-speed probe before the window (runs[].core_speed.before_ghz) is
-# shown too, a moment later than the calibration.
+# the counter's step, which is time, not cycles).
 #   scripts/bench-calib.sh [./lockbench] [extra lockbench options]
 #   N (20)  TOL (5)
 set -euo pipefail
@@ -42,12 +40,8 @@ for i in range(1, N + 1):
             cal.setdefault(k, []).append(v)
     r = d["points"][0]["runs"][0]
     other.setdefault("ops_per_sec (not a calibration)", []).append(r["ops_per_sec"])
-    sp = (r.get("core_speed") or {}).get("before_ghz")
-    if sp:
-        other.setdefault("core GHz before the window (not a calibration)", []).append(sp)
-    # the core's clock the calibration's rounds ran at (older files: the
-    # probe before the window, a moment later)
-    ghz.append(d["calibration"].get("core_speed_ghz") or sp)
+    # the core's clock the calibration's rounds ran at
+    ghz.append(d["calibration"].get("core_speed_ghz"))
     if r.get("ncs_ns_actual_median"):
         other.setdefault("ncs_ns_actual_median (not a calibration)", []).append(
             r["ncs_ns_actual_median"])

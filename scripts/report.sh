@@ -14,6 +14,7 @@
 #   scripts/bench-delays-hosts.sh  ... on this host and simulated ones?
 #   scripts/bench-calib.sh       calibrations from one invocation to the next
 #   scripts/bench-cv.sh          1-thread run-to-run spread
+#   scripts/validate-marks.sh    is the `!` mark right? (causes made on purpose)
 # The peers are built from folders you name (LOCKHAMMER_DIR, CK_DIR,
 # LIBSLOCK_DIR, see scripts/bench-peers.sh); without them those two
 # sections say so and are skipped.
@@ -23,7 +24,10 @@
 #   DELAY_HOSTS ("here clock+10 clock+30 pause+20 pause+120"), DELAY_REQ
 #   (50,100,400,1000), DELAY_TOL (0.05) and DELAY_TOL50 (0.10) go to
 #   scripts/bench-delays-hosts.sh as HOSTS, REQ, TOL and TOL50; CALIB_N
-#   (20) and CALIB_TOL (5, percent) to scripts/bench-calib.sh as N and TOL.
+#   (20) and CALIB_TOL (5, percent) to scripts/bench-calib.sh as N and TOL;
+#   MARKS_INV (3), MARKS_REPS (3), MARKS_RUNS (lockbench's default -r) and
+#   MARKS_D (0.5) to scripts/validate-marks.sh as INV, REPS, RUNS and
+#   DURATION.
 set -uo pipefail
 
 LB=$(realpath "${1:-./lockbench}")
@@ -37,6 +41,10 @@ DELAY_TOL=${DELAY_TOL:-0.05}
 DELAY_TOL50=${DELAY_TOL50:-0.10}
 CALIB_N=${CALIB_N:-20}
 CALIB_TOL=${CALIB_TOL:-5}
+MARKS_INV=${MARKS_INV:-3}
+MARKS_REPS=${MARKS_REPS:-3}
+MARKS_RUNS=${MARKS_RUNS:-}
+MARKS_D=${MARKS_D:-0.5}
 [ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
 case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
@@ -45,6 +53,11 @@ for v in DELAY_TOL DELAY_TOL50; do
 done
 case $DELAY_REQ in '' | *[!0-9,]*) echo "report: DELAY_REQ ($DELAY_REQ) is not a list of ns (50,100)" >&2; exit 2 ;; esac
 case $CALIB_N in '' | *[!0-9]* | 0) echo "report: CALIB_N ($CALIB_N) is not a number of invocations" >&2; exit 2 ;; esac
+for v in MARKS_INV MARKS_REPS; do
+	case ${!v} in '' | *[!0-9]* | 0) echo "report: $v (${!v}) is not a positive count" >&2; exit 2 ;; esac
+done
+case $MARKS_RUNS in *[!0-9]*) echo "report: MARKS_RUNS ($MARKS_RUNS) is not a count" >&2; exit 2 ;; esac
+case $MARKS_D in '' | *[!0-9.]* | *.*.*) echo "report: MARKS_D ($MARKS_D) is not a number of seconds" >&2; exit 2 ;; esac
 cd "$ROOT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -112,8 +125,16 @@ section "Calibrations, invocation to invocation" \
 	"Every figure the run measures about the machine before it, over $CALIB_N identical invocations: the median, the extremes, the largest distance from the median, and that distance counted in core cycles (docs/method.md, \"Calibration\")." \
 	env N="$CALIB_N" TOL="$CALIB_TOL" scripts/bench-calib.sh "$LB"
 section "1-thread run-to-run spread" \
-	"The CV of ns per operation of tas and ticket at 1 thread, and how many of the runs that moved the core-speed probe flagged." \
+	"The CV of ns per operation of tas and ticket at 1 thread, and how many of the runs more than 2% off their lock's median were flagged." \
 	env RUNS=$((RUNS * 2)) DURATION="$DURATION" scripts/bench-cv.sh "$LB"
+if [ "$(nproc)" -ge 2 ]; then
+	section "Noise marks" \
+		"Is the \`!\` mark right?  Each noise rule (docs/method.md, \"Noise\") on quiet runs of the default workload at 1 and 2 threads, $MARKS_INV invocations, and against causes made on purpose: a busy loop pinned to a worker's CPU for whole invocations and for 0.5 s of one run's 2 s window, a SIGSTOP of 100 ms in one run, a memory-hungry process on the other CPU; then whether flagged runs are further from their point's median than unflagged ones.  Targets: at most 5% of quiet runs flagged and 10% of points marked, at least 90% of the busy-loop runs caught." \
+		env INV="$MARKS_INV" REPS="$MARKS_REPS" RUNS="$MARKS_RUNS" DURATION="$MARKS_D" \
+		scripts/validate-marks.sh "$LB"
+else
+	skipped "Noise marks" "scripts/validate-marks.sh needs 2 CPUs."
+fi
 exec 3>&-
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 

@@ -170,7 +170,10 @@ for p in d["points"]:
         assert r["exclusion"]["counter"] == r["exclusion"]["total_ops"]
     s = p["summary"]
     for k in ("n", "mean", "std", "median", "min", "max", "cv", "ci95"): assert k in s
-    assert s["n"] == 3 and s["min"] <= s["median"] <= s["max"]
+    # a run whose worker lost over half its window is left out (a busy
+    # machine: docs/method.md, "Noise"), never every run
+    assert len(p["runs"]) == 3 and s["n"] == sum(not r.get("excluded") for r in p["runs"]) >= 1
+    assert s["min"] <= s["median"] <= s["max"]
     if p["variant"] != "pthread_mutex":
         vb = p["vs_baseline"]; assert vb["baseline"] == "pthread_mutex" and "rel_pct" in vb
         assert vb["welch"] is not None and 0 <= vb["welch"]["p"] <= 1

@@ -37,10 +37,12 @@ for p in d["points"]:
 # The box running the tests may be busy: the rates are set to a point's
 # mean within +-0.5%, so that the verdicts below follow from the rules
 # and not from this run's noise (everything else is the run's own).
+# (every run counts: none left out for a busy machine, docs/method.md)
 NORM='for p in d["points"]:
     m = sum(r["ops_per_sec"] for r in p["runs"]) / len(p["runs"])
     for k, r in enumerate(p["runs"]):
-        r["ops_per_sec"] = m * (1 + 0.005 * (k - 1))'
+        r["ops_per_sec"] = m * (1 + 0.005 * (k - 1))
+        r["excluded"] = False'
 edit "$T/run.json" "$T/a.json" "$NORM"
 edit "$T/a.json" "$T/c.json" "$HALVE"
 
@@ -163,24 +165,15 @@ d["machine"]["cpu_model"] = "Other CPU"
 d["machine"]["kernel"] = "9.9.9-other"
 for p in d["points"]:
     for k, r in enumerate(p["runs"]):
-        if r.get("probe"):
-            r["probe"]["before_ns"] = [320.0 + k]
-            r["probe"]["after_ns"] = [322.0 + k]
         if r.get("ncs_ns_requested"):
             r["ncs_ns_actual_median"] = r["ncs_ns_requested"] * 1.5
             r["flags"] = r.get("flags", []) + ["cs_length_off"]'
-# The run's own probes on a busy box can be anything: 74 ns in the first.
 python3 - "$T/a.json" "$T/a-relax.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["calibration"]["relax_ns"] = 20.0
 d["calibration"]["relax_ns_spread"] = 0.5
 d["calibration"]["clock_read_ns"] = 10.0  # the host's own reading varies (CI: 11.3)
-for p in d["points"]:
-    for k, r in enumerate(p["runs"]):
-        if r.get("probe"):
-            r["probe"]["before_ns"] = [74.0 + k]
-            r["probe"]["after_ns"] = [75.0 + k]
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 "$BIN" compare -v -f table,json -o "$T/v.json" "$T/a-relax.json" "$T/env.json" >"$T/o" 2>"$T/e"
@@ -191,12 +184,10 @@ def at(prefix):
     return [i for i, l in enumerate(lines) if l.startswith(prefix)][0]
 order = [at("calibration differs, clock_read_ns: k0-stock 10"),
          at("calibration differs, relax_ns: k0-stock 20, k3 30 (by more than its"),
-         at("core-to-core round trip differs (median probe at 2+ threads): k0-stock"),
          at("CPU model differs: k0-stock"),
          at("kernel differs: k0-stock"),
          at("section lengths off")]
 assert order == sorted(order), order
-assert lines[order[2] + 1].strip() == "76 ns, k3 322 ns", lines[order[2] + 1]
 noise = " ".join(" ".join(lines[order[-1]:order[-1] + 8]).split())  # as read, unwrapped
 assert "the files' calibrations differ, see above; else preempted" in noise, noise
 EOF
@@ -204,7 +195,7 @@ python3 - "$T/v.json" <<'EOF' && ok || bad "JSON environment_differences"
 import json, sys
 d = json.load(open(sys.argv[1]))
 e = d["environment_differences"]
-assert [x["kind"] for x in e] == ["calibration", "calibration", "c2c", "cpu_model", "kernel"], e
+assert [x["kind"] for x in e] == ["calibration", "calibration", "cpu_model", "kernel"], e
 assert e[0]["item"] == "calibration.clock_read_ns" and e[0]["values"]["k3"] == 0.385, e[0]
 EOF
 # The same environment: no line; a change within the recorded spread: none.

@@ -37,7 +37,7 @@ cp "$OUT/stdout" "$OUT/s.txt"
 python3 - "$OUT/s.json" <<'PY' && ok || bad "sweep JSON"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema_version"] == "1.4", d["schema_version"]
+assert d["schema_version"] == "1.5", d["schema_version"]
 names = [v["name"] for v in d["variants"]]
 want = ["ticket cs_ns=%d cs_lines=%d" % (c, l) for c in (0, 100, 1000) for l in (1, 4)]
 assert names == want, names

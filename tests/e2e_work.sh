@@ -42,7 +42,7 @@ expect_exit 0 "rw run" -- "$BIN" -w rw -l qrwlock,pthread_mutex -t 1,2 -r 2 "${S
 grep -q "^Lock: *qrwlock *pthread_mutex" "$OUT/stdout" && ok || bad "rw table"
 [ ! -s "$OUT/stderr" ] && ok || bad "-q left stderr: $(cat "$OUT/stderr")"
 json "$OUT/rw.json" '
-assert d["workload"] == "rw" and d["schema_version"] == "1.4"
+assert d["workload"] == "rw" and d["schema_version"] == "1.5"
 assert d["config"]["read_pct"] == 90 and d["config"]["lat_sample"] == 256
 for p in d["points"]:
     assert p["status"] == "ok", p

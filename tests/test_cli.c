@@ -91,7 +91,7 @@ static void test_run_defaults(void **state)
 	assert_int_equal(c.runs, 10);
 	assert_false(c.runs_auto);
 	assert_int_equal(c.max_runs, 30);
-	assert_true(c.ci_target == 0.01 && c.probe_factor == 1.5);
+	assert_true(c.ci_target == 0.01 && !c.no_probe);
 	assert_int_equal(c.cs_ns, 0);
 	assert_int_equal(c.ncs_ns, 100);
 	assert_int_equal(c.cs_lines, 1);
@@ -301,8 +301,7 @@ static const char *const echoed[][2] = {
 static const char *const elsewhere[] = {
 	"include-broken", "plugin", "kernel-tree",      /* variants: origin, sha256, source */
 	"lock-events",          /* variants: source.lock_events, cflags */
-	"ci-target", "min-runs", "max-runs", "time-budget", "probe-factor", "no-probe",
-	"exclude-flagged",                              /* "noise" */
+	"ci-target", "min-runs", "max-runs", "time-budget", "no-probe", /* "noise" */
 	"min-effect",                                   /* "significance" */
 	"floor",                                        /* "invocation_floor" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */

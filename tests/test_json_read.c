@@ -495,7 +495,7 @@ static void test_sweep_params(void **state)
 	(void)state;
 	build_sweep(&a);
 	text = dump(&a);
-	assert_non_null(strstr(text, "\"schema_version\": \"1.4\""));
+	assert_non_null(strstr(text, "\"schema_version\": \"" RESULTS_SCHEMA_VERSION "\""));
 	assert_int_equal(results_from_json_buf(text, strlen(text), "mem", &b, err,
 					       sizeof(err)), 0);
 	assert_int_equal(json_integer_value(json_object_get(b.variants[1].params, "cs_ns")), 100);

@@ -66,7 +66,7 @@ static enum adapt_stop decide_row(const struct config *c, struct results *r,
 				continue;
 			noise_point_update(r, p);
 			for (unsigned k = 0; k < p->nruns && n[v] <= rounds; k++)
-				if (!p->runs[k].noise.excluded)
+				if (run_included(&p->runs[k]))
 					xv[n[v]++] = p->runs[k].ops_per_sec;
 			x[v] = xv;
 		}

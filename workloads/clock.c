@@ -8,6 +8,7 @@
 #include <cpuid.h>
 #endif
 
+#include "../output/results/stats.h"
 #include "clock.h"
 #include "corespeed.h"
 
@@ -138,13 +139,6 @@ static double sim_env(const char *name)
 	return v;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Ticks per call of `fn` in a loop: one trial, as many calls as fit in
  * ~20 us (at least 64), timed at both ends. */
 static double per_call(void (*fn)(void *), void *arg)
@@ -267,8 +261,7 @@ static void costs_init(void)
 		for (t0 = lb_mono_ns(); lb_mono_ns() - t0 < 2000000;)
 			;
 	}
-	qsort(turns, 9, sizeof(turns[0]), cmp_dbl);
-	turn = turns[4];
+	turn = stats_median(turns, 9);
 	rate.turn_ns = turn * rate.ns_per_tick;
 	rate.read_ticks = fmax(rd, turn);
 	rate.ordered_ticks = fmax(ord, rate.read_ticks);

@@ -50,9 +50,10 @@ enum lb_tick_source {
 
 /*
  * The clock and what this host's timing primitives cost, measured once
- * at start-up (lb_clock_rate()).  Every cost is the median of nine
- * trials, each a long loop of the primitive timed by the clock at both
- * ends (total / count): a loop of reads, not the difference of two
+ * at start-up (lb_clock_rate()).  Every cost is the least of nine
+ * trials (the empty loop's turn: their median; clock.c says why), each
+ * a long loop of the primitive timed by the clock at both ends
+ * (total / count): a loop of reads, not the difference of two
  * back-to-back reads, which can be a single tick when the two overlap
  * in the pipeline.  So the figures come out the same from one
  * invocation to the next (docs/method.md, "Calibration").  The costs in
@@ -66,9 +67,9 @@ struct lb_tick_rate {
 	double read_ticks;    /* one lb_ticks() in a loop of reads */
 	double ordered_ticks; /* one lb_ticks_ordered() in a loop of them */
 	/* What an empty interval reads, timed as the section samples time
-	 * one (lb_ticks_ordered(), then lb_ticks()): the median of nine
-	 * groups' means of 512 pairs, which the samples
-	 * subtract.  A mean, not the least: unbiased on a coarse counter. */
+	 * one (lb_ticks_ordered(), then lb_ticks()): the least of nine
+	 * groups' means of 512 pairs, which the samples subtract.  Each a
+	 * mean, not the least pair: unbiased on a coarse counter. */
 	double span_ticks;
 	double step_ticks;    /* the counter's step between two reads that differ */
 	double relax_ns;      /* one lb_relax() (cpu_relax() and a simulated host's) */

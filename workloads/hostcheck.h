@@ -51,7 +51,7 @@ struct hc_c2c {
  * Returns the number of classes found (0 on a one-CPU machine). */
 unsigned hc_c2c_init(struct hc_c2c *c, const struct topo *t);
 
-/* One round trip of each class, as the per-run probe takes it
+/* One round trip of each class, one probe of a pair
  * (workloads/probe.h: PROBE_RUN_ROUNDS rounds of PROBE_RUN_TRIPS);
  * nothing once HC_C2C_MAX samples are kept. */
 void hc_c2c_sample(struct hc_c2c *c);

@@ -86,7 +86,6 @@ static void layout_loop(struct worker *w)
 		}
 		wl_ncs(&e, &w->rng, &debt);
 		wl_publish(w, ++n, reads);
-		wl_probe_due(w);
 	}
 }
 

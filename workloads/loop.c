@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include "../output/results/stats.h"
-#include "corespeed.h"
 #include "loop.h"
 
 /* Operations between two sampled ones when latency is not sampled more
@@ -577,57 +576,8 @@ static void ncs_delay(struct worker *w, const struct wl_env *e,
 	wl_delay_learn(&w->ncs_dc, t1 - t0, t, st->ncs_debt - before, w->samp->clock_ticks);
 }
 
-/* Time between two issue probes in the window (about 0.1 us each). */
-#define WL_ISSUE_EVERY_NS 1000000.0
-
-/*
- * Inside the window, one issue probe (corespeed.h) every `issue_every`
- * sampled operations, a count adapted after each probe from the time
- * since the last, so that probes come about WL_ISSUE_EVERY_NS apart
- * whatever an operation costs, without reading the clock in between.
- * Their mean rate is the share of the core the loop had; the results
- * pass flags a 1-thread run whose share differs from its point's other
- * runs (output/results/noise.h, noise_issue_moved()).
- */
-static void issue_due(struct cs_samples *s)
-{
-	uint64_t t, d;
-	double want, k;
-
-	if (s->issue_left > 1) {
-		s->issue_left--;
-		return;
-	}
-	t = lb_ticks();
-	d = core_issue_probe();
-	s->issue_sum += CORE_ISSUE_ADDS / ((double)d * s->ns_per_tick);
-	s->issue_n++;
-	if (!s->issue_every)
-		s->issue_every = 1;
-	else if (t > s->issue_t) {
-		want = WL_ISSUE_EVERY_NS / s->ns_per_tick;
-		k = s->issue_every * want / (double)(t - s->issue_t);
-		k = fmin(fmax(k, s->issue_every / 4.0), s->issue_every * 16.0);
-		s->issue_every = k < 1 ? 1 : k > 1e6 ? 1000000 : (unsigned)k;
-	}
-	s->issue_t = t;
-	s->issue_left = s->issue_every;
-}
-
-void wl_probe_due(struct worker *w)
-{
-	if (__builtin_expect(w->speed != NULL, 0) &&
-	    atomic_load_explicit(w->probe_now, lb_rlx)) {
-		*w->speed = core_speed_probe();
-		w->speed = NULL;
-	}
-	if (w->samp && atomic_load_explicit(w->window, lb_rlx))
-		issue_due(w->samp);
-}
-
 static unsigned sampled_end(struct worker *w, struct wl_state *st)
 {
-	wl_probe_due(w);
 	atomic_store_explicit(&w->slot->ops, ++st->n, lb_rlx);
 	wl_publish(w, st->n, st->reads);
 	return w->every;

@@ -95,11 +95,6 @@ void wl_loop_end(struct worker *w, uint64_t n, uint64_t reads);
 void wl_enter_cold(struct worker *w, uint64_t seen, bool readers);
 /* Somebody else was inside with us. */
 void wl_violation(struct worker *w);
-/* The probes a worker runs from its loop, on the sampled operations (a
- * loop without them calls it once an operation): the core-speed probe
- * once, when the runner asks for it just before the window (~0.1 ms),
- * and in the window the issue probes (corespeed.h). */
-void wl_probe_due(struct worker *w);
 /* A sampled delay of `t` sub-ticks spanned `span` ticks between the
  * reads around it (of which `empty`, ticks, are the reads' own: struct
  * lb_tick_rate.span_ticks) while wl_delay() counted t + `moved` (the

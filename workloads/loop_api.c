@@ -21,7 +21,6 @@ static const struct lockbench_loop_api api = {
 	.loop_end = wl_loop_end,
 	.enter_cold = wl_enter_cold,
 	.violation = wl_violation,
-	.probe_due = wl_probe_due,
 	.delay_learn = wl_delay_learn,
 	.cs_sampled = wl_cs_sampled,
 	.rw_sampled = wl_rw_sampled,

@@ -38,7 +38,6 @@ struct lockbench_loop_api {
 	__typeof__(wl_loop_end) *loop_end;
 	__typeof__(wl_enter_cold) *enter_cold;
 	__typeof__(wl_violation) *violation;
-	__typeof__(wl_probe_due) *probe_due;
 	__typeof__(wl_delay_learn) *delay_learn;
 	__typeof__(wl_cs_sampled) *cs_sampled;
 	__typeof__(wl_rw_sampled) *rw_sampled;

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/results/noise.h"
+#include "../output/results/stats.h"
 #include "clock.h"
 #include "lockbench/atomics.h"
 #include "probe.h"
@@ -182,30 +182,8 @@ static double probe_pair(struct probe_shared *sh, uint32_t *seq, int a, int b,
 	atomic_store_explicit(&sh->line, SENTINEL, lb_rel);
 	*lost = !wait_eq32(&sh->done_seq, *seq, 5);
 	if (k)
-		med = noise_median(per, k);
+		med = stats_median(per, k);
 	return med;
-}
-
-unsigned probe_npairs(unsigned n)
-{
-	if (n < 2)
-		return 0;
-	return n <= PROBE_ALL_PAIRS_MAX ? n * (n - 1) / 2 : n - 1;
-}
-
-unsigned probe_pairs(const int *cpus, unsigned n, int *pair_cpu)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = i + 1; j < n; j++) {
-			if (n > PROBE_ALL_PAIRS_MAX && i)
-				return k;
-			pair_cpu[2 * k] = cpus[i];
-			pair_cpu[2 * k + 1] = cpus[j];
-			k++;
-		}
-	return k;
 }
 
 /* This thread's CPU set, to put back after the probe: a set the kernel
@@ -306,7 +284,7 @@ int probe_matrix(const int *cpus, unsigned n, unsigned reps, double *m)
 			i++;
 		for (j = i + 1; cpus[j] != pairs[2 * k + 1]; j++)
 			;
-		m[i * n + j] = m[j * n + i] = noise_median(med, c);
+		m[i * n + j] = m[j * n + i] = stats_median(med, c);
 	}
 	free(pairs);
 	free(v);

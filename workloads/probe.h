@@ -2,10 +2,8 @@
 /*
  * The core-to-core probe: the round trip of one 128-byte-aligned cache
  * line bounced between two pinned threads with release stores and
- * acquire loads, in ns.  Run just before and just after every run on
- * the run's CPUs (the host may move a VM's vCPUs between a close and a
- * distant placement, and a lock's throughput moves with it), and by
- * `lockbench topo --c2c` over every pair of the machine.
+ * acquire loads, in ns: `lockbench topo --c2c` over every pair of the
+ * machine, and `lockbench system check` (hostcheck.h).
  *
  * The calling thread takes one end of every pair: its CPU affinity is
  * changed for the duration of a call and restored before it returns.
@@ -26,22 +24,12 @@ struct probe_cfg {
 	unsigned trips;
 };
 
-/* Defaults for the per-run probe (a fraction of a millisecond per pair). */
+/* Defaults for one probe of a pair (a fraction of a millisecond). */
 #define PROBE_RUN_ROUNDS 7
 #define PROBE_RUN_TRIPS 64
 
 /*
- * The pairs to probe among the distinct CPUs cpus[0..n-1] (cpus[0] is
- * thread 0's): every pair when n <= PROBE_ALL_PAIRS_MAX, else cpus[0]
- * against each other one.  Writes 2 * count ints to pair_cpu (caller
- * allocates 2 * probe_npairs(n) ints) and returns the count.
- */
-#define PROBE_ALL_PAIRS_MAX 4
-unsigned probe_npairs(unsigned n);
-unsigned probe_pairs(const int *cpus, unsigned n, int *pair_cpu);
-
-/*
- * Probe npairs pairs (pair_cpu as above) into ns[0..npairs-1]; a pair
+ * Probe npairs pairs (pair_cpu: a0, b0, a1, b1, ...) into ns[0..npairs-1]; a pair
  * whose CPUs cannot be pinned gets NAN.  Returns 0, or -errno when the
  * helper thread cannot be started (every value is then NAN).
  */

@@ -15,9 +15,16 @@
 #include "noise_run.h"
 #include "runner.h"
 
-/* How long before the window the workers are asked to probe their
- * core's speed: each takes ~0.1 ms, after at most `every` operations. */
-#define PROBE_LEAD_S 0.02
+/*
+ * The monitor's sleep between two looks at the workers; in the window,
+ * when noise is measured, a shorter one, so that a stop of the process
+ * shows in its wake-ups to within that much.  A wake-up later than
+ * LATE_SLACK_S (a scheduling delay: sched(7)) counts as time the
+ * process did not run (docs/method.md, "Noise").
+ */
+#define MONITOR_SLICE_S 0.05
+#define MONITOR_WINDOW_SLICE_S 0.01
+#define LATE_SLACK_S 0.005
 
 /* The lock contract promises LB_CACHELINE-aligned memory (lock.h). */
 _Static_assert(MEM_COLOUR % LB_CACHELINE == 0, "colours keep lines aligned");
@@ -29,7 +36,6 @@ struct run_state {
 	LB_ALIGNED _Atomic uint32_t stop;
 	_Atomic uint32_t window;   /* inside the measured window (read-mostly) */
 	_Atomic uint32_t pause;    /* torture --stutter (read-mostly) */
-	_Atomic uint32_t probe;    /* probe core speed now: the window is near */
 	LB_ALIGNED _Atomic uint32_t go;
 	LB_ALIGNED _Atomic uint32_t ready;
 	_Atomic uint32_t failed;   /* a thread_init failed */
@@ -294,7 +300,6 @@ static void *worker_main(void *argp)
 		.nthreads = sp->nthreads, .node = lt.node, .nnodes = lt.nnodes,
 		.l3 = lt.l3, .core = lt.core, .holder_ids = a->holder_ids,
 		.window = &a->rs->window, .pause = &a->rs->pause,
-		.probe_now = &a->rs->probe,
 		.ops = sp->ops, .lock = a->lock, .ctx = ctx,
 		/* The `null` lock excludes nobody: give it private data so
 		 * its loop does the same work without a data race. */
@@ -303,7 +308,6 @@ static void *worker_main(void *argp)
 		.tid = a->tid, .check = !priv,
 		.rng = 0x9e3779b97f4a7c15ull * (a->tid + 1) + 1,
 		.samp = noise_worker_setup(a->wn, lt.cpu),
-		.speed = noise_worker_speed(a->wn),
 	};
 	a->os_tid = gettid();
 	/* Release our thread_init to the other threads; the acquire of `go`
@@ -365,12 +369,49 @@ struct monitor {
 	struct run_state *rs;
 	struct worker_slot *x0, *x1;   /* slots at window start / end */
 	struct perf_run *perf;         /* the workers' counters, or NULL */
-	struct thread_arg *args;       /* the workers (their threads' CPU clocks) */
-	double *cpu0;                  /* their CPU time at the window's start */
+	struct thread_arg *args;       /* the workers (their threads' schedstat) */
+	bool noise;                    /* noise measured: watch the wake-ups */
+	bool in_window;
+	double late_s;                 /* late wake-ups in the window, seconds */
+	double wait_s;                 /* the monitor's own wait for a CPU so far */
 	double t0;
 	uint64_t last_sum;
 	double last_progress;
 };
+
+/*
+ * One slice of monitor_wait()'s sleep from `t`.  In the window, how
+ * late it woke less the time it spent waiting for a CPU meanwhile (its
+ * schedstat, read at every wake-up: a lateness the scheduler explains
+ * is no stop); beyond LATE_SLACK_S, into m->late_s.
+ */
+static void monitor_sleep(struct monitor *m, double t, double until)
+{
+	double slice = m->noise && m->in_window ? MONITOR_WINDOW_SLICE_S : MONITOR_SLICE_S;
+	double d = until - t < slice ? until - t : slice, late, cpu, wait;
+
+	sleep_s(d);
+	if (!m->noise || !m->in_window)
+		return;
+	late = lb_mono_s() - t - d;
+	if (noise_schedstat(0, &cpu, &wait)) {
+		late -= wait - m->wait_s;
+		m->wait_s = wait;
+	}
+	if (late > LATE_SLACK_S)
+		m->late_s += late;
+}
+
+/* The window starts: late wake-ups count from here, against the
+ * monitor's wait for a CPU from here. */
+static void monitor_in_window(struct monitor *m)
+{
+	double cpu;
+
+	m->in_window = true;
+	if (m->noise && !noise_schedstat(0, &cpu, &m->wait_s))
+		m->wait_s = 0;
+}
 
 /*
  * Sleep until `until`, in slices, watching for an interrupt and for a
@@ -394,33 +435,17 @@ static int monitor_wait(struct monitor *m, double until)
 		}
 		if (t >= until)
 			return RUN_OK;
-		sleep_s(until - t < 0.05 ? until - t : 0.05);
+		monitor_sleep(m, t, until);
 	}
 }
 
-/*
- * Each worker's CPU time (its thread's CPU clock, read from here:
- * nothing in its loop) at the window's start, and at its end its share
- * of the window's `wall` seconds into its noise data
- * (workers[].cpu_share: what it ran of the window on a shared machine).
- */
+/* At the window's start (end false) and end: each worker's CPU time
+ * and wait for its CPU, as the kernel accounts them, into its noise
+ * data (noise_worker_window()). */
 static void window_cpu(struct monitor *m, bool end, double wall)
 {
-	for (unsigned i = 0; m->cpu0 && i < m->sp->nthreads; i++) {
-		clockid_t id;
-		struct timespec ts;
-		double s;
-
-		if (pthread_getcpuclockid(m->args[i].th, &id) || clock_gettime(id, &ts)) {
-			m->cpu0[i] = NAN;
-			continue;
-		}
-		s = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-		if (!end)
-			m->cpu0[i] = s;
-		else if (isfinite(m->cpu0[i]) && wall > 0)
-			noise_worker_cpu_share(m->args[i].wn, fmin(1, (s - m->cpu0[i]) / wall));
-	}
+	for (unsigned i = 0; m->noise && i < m->sp->nthreads; i++)
+		noise_worker_window(m->args[i].wn, m->args[i].os_tid, end, wall);
 }
 
 /* Warm-up, then the window with its interval snapshots. */
@@ -433,13 +458,6 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	int rc;
 
 	m->last_progress = m->t0 = t0;
-	/* The workers probe their core's speed at the end of the warm-up,
-	 * not at its start, when a core just woken may not have reached
-	 * its clock yet (wl_probe_due()). */
-	rc = monitor_wait(m, t0 + sp->warmup_s - fmin(sp->warmup_s / 2, PROBE_LEAD_S));
-	if (rc)
-		return rc;
-	atomic_store_explicit(&m->rs->probe, 1, lb_rlx);
 	rc = monitor_wait(m, t0 + sp->warmup_s);
 	if (rc)
 		return rc;
@@ -449,6 +467,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 	slots_copy(m->slot, sp->nthreads, m->x0);
 	perf_run_enable(m->perf);
 	atomic_store_explicit(&m->rs->window, 1, lb_rlx);
+	monitor_in_window(m);
 	tend = tw + sp->duration_s;
 	cap = (unsigned)(sp->duration_s / sp->interval_s) + 2;
 	out->series = calloc(cap, sizeof(double));
@@ -466,6 +485,7 @@ static int measure(struct monitor *m, struct run_sample *out, uint64_t *w0)
 		tick = lb_mono_s();
 	}
 	snapshot(m->slot, sp->nthreads, out->thread_ops);
+	m->in_window = false;
 	atomic_store_explicit(&m->rs->window, 0, lb_rlx);
 	perf_run_disable(m->perf);
 	slots_copy(m->slot, sp->nthreads, m->x1);
@@ -899,23 +919,19 @@ static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen
 }
 
 /* The window of a run whose workers are released: the monitor over the
- * run's memory (with the workers' CPU clocks when noise is measured),
+ * run's memory (with the workers' schedstat when noise is measured),
  * then measure_counted(). */
 static int watch(const struct run_spec *sp, struct run_mem *m, struct monitor *mon,
 		 bool noise, struct run_sample *out, char *err, size_t errlen)
 {
-	int rc;
 
 	mon->slot = m->slot;
 	mon->rs = m->rs;
 	mon->x0 = m->x;
 	mon->x1 = m->x + sp->nthreads;
 	mon->args = m->args;
-	mon->cpu0 = noise ? calloc(sp->nthreads, sizeof(double)) : NULL;
-	rc = measure_counted(m, mon, out, err, errlen);
-	free(mon->cpu0);
-	mon->cpu0 = NULL;
-	return rc;
+	mon->noise = noise;
+	return measure_counted(m, mon, out, err, errlen);
 }
 
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
@@ -945,7 +961,7 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		 * alike, so the sweep ends with what it measured. */
 		if (!start_abort(sp, &m))
 			return RUN_ABORT;	/* leak: threads may be stuck */
-		noise_run_end(nr, sp, NULL);
+		noise_run_end(nr, sp, NULL, 0);
 		run_mem_put(sp, &m);
 		return RUN_ABORT;
 	}
@@ -955,14 +971,14 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		atomic_store_explicit(&m.rs->go, 1, lb_rel);
 	}
 	if (!rc)
-		rc = watch(sp, &m, &mon, nr != NULL, out, err, errlen);
+		rc = watch(sp, &m, &mon, noise_run_measures(nr), out, err, errlen);
 	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		hung_msg(sp, err, errlen);
 	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
 		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
 		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
-	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
+	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL, mon.late_s);
 	if (rc == RUN_OK) {
 		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);
 		metrics_fill(sp, out, mon.x0, mon.x1, m.lat);

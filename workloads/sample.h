@@ -3,7 +3,8 @@
  * Sampled critical- and parallel-section lengths: one operation in
  * CS_SAMPLE_EVERY (the worker loop's one countdown, off the common path)
  * reads the tick clock around the delays and keeps the result in the
- * worker's own ring; the runner takes the medians after the run.
+ * worker's own ring; the runner takes their typical lengths after the
+ * run (workloads/noise_run.c).
  */
 #ifndef LOCKBENCH_SAMPLE_H
 #define LOCKBENCH_SAMPLE_H
@@ -23,12 +24,6 @@ struct cs_samples {
 	unsigned cs_n, ncs_n;           /* samples taken */
 	double clock_ticks;             /* an empty interval's reading (ticks), subtracted */
 	double ns_per_tick;
-	/* The window's issue probes (corespeed.h): their rates' sum in
-	 * additions per ns, how many, and the sampled operations between
-	 * two (adapted so that they come about a millisecond apart). */
-	double issue_sum;
-	unsigned issue_n, issue_every, issue_left;
-	uint64_t issue_t;               /* tick of the last one */
 };
 
 /* t1 - t0 in ns, less what the two reads take on their own

@@ -121,8 +121,6 @@ struct worker {
 	const uint64_t *holder_ids; /* wl_holder_id() of every tid */
 	const _Atomic uint32_t *window; /* 1 inside the measured window */
 	const _Atomic uint32_t *pause;  /* torture --stutter: 1 = stand still */
-	const _Atomic uint32_t *probe_now; /* 1 from just before the window */
-	double *speed;         /* where the core-speed probe goes, NULL: done or off */
 	struct hist *lat;      /* own histogram (own node), NULL = not sampled */
 	struct cs_samples *samp; /* section-length samples (sample.h) or NULL */
 	/* Filled by the loop (workloads/loop.h), cold path only. */

@@ -42,7 +42,6 @@
 #define wl_loop_end lbp_loop_end
 #define wl_enter_cold lbp_enter_cold
 #define wl_violation lbp_violation
-#define wl_probe_due lbp_probe_due
 #define wl_delay_learn lbp_delay_learn
 #define wl_cs_sampled lbp_cs_sampled
 #define wl_rw_sampled lbp_rw_sampled
@@ -84,7 +83,6 @@ LBP_HIDDEN void lbp_enter_cold(struct worker *w, uint64_t seen, bool readers)
 	lbp_api->enter_cold(w, seen, readers);
 }
 LBP_HIDDEN void lbp_violation(struct worker *w) { lbp_api->violation(w); }
-LBP_HIDDEN void lbp_probe_due(struct worker *w) { lbp_api->probe_due(w); }
 LBP_HIDDEN void lbp_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 				int64_t moved, double empty)
 {

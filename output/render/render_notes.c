@@ -120,11 +120,31 @@ static bool env_notes(const struct results *r, const struct render_opts *o, FILE
 	return true;
 }
 
-/* "!  noisy: 2 of 6 runs flagged (placement changed 1, steal 1)". */
+/* The flagged run that lost the most of its window (noise_lost_share()),
+ * or NULL; its point's index into *at. */
+static const struct run_sample *worst_run(const struct results *r, unsigned *at)
+{
+	const struct run_sample *w = NULL;
+	double most = -1;
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		for (unsigned j = 0; j < r->points[i].nruns; j++) {
+			const struct run_sample *s = &r->points[i].runs[j];
+			double lost = noise_lost_share(&s->noise);
+
+			if ((s->noise.flags & NOISE_NOISY) && lost > most) {
+				most = lost;
+				w = s;
+				*at = i;
+			}
+		}
+	return w;
+}
+
+/* "!  noisy: 2 of 6 runs flagged (shared its CPU 1, stopped 1)". */
 static void noise_counts(const struct results *r, char *line, size_t len)
 {
-	static const char *const what[NOISE_NFLAGS] = {"placement changed", "steal",
-		"migrated", NULL, "core speed moved", "window stretched"};
+	static const char *const what[NOISE_NFLAGS] = {"shared its CPU", "stopped", NULL};
 	const struct results_noise *rn = &r->noise;
 	const char *sep = "";
 
@@ -136,25 +156,31 @@ static void noise_counts(const struct results *r, char *line, size_t len)
 	line_add(line, len, ")");
 }
 
+/* "; 1 left out of the statistics: ..." when a run was. */
+static void noise_excluded(const struct results *r, char *line, size_t len)
+{
+	if (r->noise.excluded)
+		line_add(line, len, "; %u left out of the statistics: a worker lost over "
+			 "half the window", r->noise.excluded);
+}
+
 /* The `!` note: how many runs were flagged for noise, for what, at
- * which points, and what to do about it. */
+ * which points, and the worst run's reason. */
 static void noise_flag_note(const struct results *r, FILE *f)
 {
-	const struct results_noise *rn = &r->noise;
-	char line[2048];
+	unsigned at = 0;
+	const struct run_sample *w = worst_run(r, &at);
+	char line[2048], why[128], row[64];
 
 	noise_counts(r, line, sizeof(line));
 	list_points(r, line, sizeof(line), pt_flagged);
-	if (rn->excluded)
-		line_add(line, sizeof(line), "; excluded from the statistics "
-			 "(--exclude-flagged)%s", rn->excluded < rn->flagged ?
-			 " where some run of the point was not flagged" : "");
-	else if (rn->opts.exclude_flagged)
-		line_add(line, sizeof(line), "; kept: every run of those points "
-			 "was flagged (-r auto adds rounds)");
-	else
-		line_add(line, sizeof(line), "; --exclude-flagged leaves them out "
-			 "of the statistics, -r auto adds rounds");
+	noise_excluded(r, line, sizeof(line));
+	if (w && w->noise.present)
+		line_add(line, sizeof(line), "; the most: %s at %s %s, %s (each run's "
+			 "reason: runs[].reason in the JSON)",
+			 r->variants[at / r->nrows].name, r->row_heading,
+			 results_row_name(r, at % r->nrows, row, sizeof(row)),
+			 noise_reason(&w->noise, why, sizeof(why)));
 	render_wrapped(f, line, 3);
 }
 
@@ -868,6 +894,7 @@ static void noise_brief(const struct notes *n, FILE *f)
 	char line[1024];
 
 	noise_counts(n->r, line, sizeof(line));
+	noise_excluded(n->r, line, sizeof(line));
 	one_line(line, f);
 }
 

@@ -49,6 +49,11 @@ static void put_point(const struct results *r, const struct render_opts *o,
 
 	switch (p->status) {
 	case POINT_OK:
+		/* Every run left out (run_included()): nothing to judge. */
+		if (!p->sum.n) {
+			snprintf(mean, CELL, "-%s", o->marks ? "!" : "");
+			break;
+		}
 		unit_point(r, o, row, p, &m, &s, &rl);
 		/* ns per operation to a tenth (a fast lock takes a few). */
 		snprintf(mean, CELL, "%.*f%s%s", o->unit == UNIT_NS ? 1 : 2, m,

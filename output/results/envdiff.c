@@ -220,119 +220,6 @@ static void calib_diffs(json_t *out, const struct results *const *in,
 	json_decref(seen);
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* Quantile q of sorted x[0..n-1], n >= 1 (linear between ranks). */
-static double quantile(const double *x, unsigned n, double q)
-{
-	double h = (n - 1) * q;
-	unsigned lo = (unsigned)h;
-
-	return lo + 1 < n ? x[lo] + (h - lo) * (x[lo + 1] - x[lo]) : x[lo];
-}
-
-/* Append x to v[*k] (at most 64) when it is a round trip. */
-static void add_probe(double *v, unsigned *k, double x)
-{
-	if (*k < 64 && isfinite(x) && x > 0)
-		v[(*k)++] = x;
-}
-
-/*
- * A run's round trip: the median of its finite probes, before and
- * after, from the run's measurements or, for a run read from a file,
- * from its "probe" object (kept in run_sample.extra).
- */
-static double run_probe(const struct run_sample *s)
-{
-	const struct run_noise *rn = &s->noise;
-	json_t *ex = rn->present ? NULL : results_extra_get(s);
-	json_t *pr = json_object_get(ex, "probe"), *e;
-	double v[64];
-	unsigned k = 0;
-	size_t i;
-
-	for (unsigned j = 0; rn->present && j < rn->npairs; j++) {
-		add_probe(v, &k, rn->probe_before ? rn->probe_before[j] : NAN);
-		add_probe(v, &k, rn->probe_after ? rn->probe_after[j] : NAN);
-	}
-	json_array_foreach(json_object_get(pr, "before_ns"), i, e)
-		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
-	json_array_foreach(json_object_get(pr, "after_ns"), i, e)
-		add_probe(v, &k, json_is_number(e) ? json_number_value(e) : NAN);
-	json_decref(ex);
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), cmp_dbl);
-	return quantile(v, k, 0.5);
-}
-
-bool results_c2c_typical(const struct results *r, double *q1, double *med, double *q3)
-{
-	unsigned n = 0, cap = 0;
-	double *x;
-
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		cap += r->points[i].nruns;
-	x = malloc((cap + 1) * sizeof(*x));
-	for (unsigned i = 0; x && i < r->nvariants * r->nrows; i++)
-		for (unsigned k = 0; k < r->points[i].nruns; k++) {
-			const struct run_sample *s = &r->points[i].runs[k];
-			double v = s->nthreads >= 2 ? run_probe(s) : NAN;
-
-			if (!isnan(v))
-				x[n++] = v;
-		}
-	if (n) {
-		qsort(x, n, sizeof(*x), cmp_dbl);
-		*q1 = quantile(x, n, 0.25);
-		*med = quantile(x, n, 0.5);
-		*q3 = quantile(x, n, 0.75);
-	}
-	free(x);
-	return n > 0;
-}
-
-/*
- * The core-to-core round trip at 2+ threads: the files differ when
- * their middle halves (quartiles of the runs' round trips) do not
- * overlap and the medians are more than ENV_REL_DIFF apart.
- */
-static void c2c_diff(json_t *out, const struct results *const *in,
-		     const char *const *names, unsigned n)
-{
-	json_t *vals[ENV_MAX_FILES] = {0};
-	char txt[ENV_MAX_FILES][64];
-	const char *t[ENV_MAX_FILES];
-	double q1[ENV_MAX_FILES], m[ENV_MAX_FILES], q3[ENV_MAX_FILES];
-	bool differ = false;
-	int first = -1;
-
-	for (unsigned i = 0; i < n; i++) {
-		t[i] = txt[i];
-		if (!results_c2c_typical(in[i], &q1[i], &m[i], &q3[i]))
-			continue;
-		vals[i] = json_real(m[i]);
-		snprintf(txt[i], sizeof(txt[i]), "%.0f ns", m[i]);
-		if (first < 0) {
-			first = (int)i;
-			continue;
-		}
-		differ |= (q3[i] < q1[first] || q1[i] > q3[first]) &&
-			  figures_differ(m[first], NAN, m[i], NAN);
-	}
-	if (differ)
-		add_item(out, "c2c_round_trip_ns", "c2c", "core-to-core round trip differs "
-			 "(median probe at 2+ threads)", names, vals, t, n, NULL);
-	for (unsigned i = 0; i < n; i++)
-		json_decref(vals[i]);
-}
-
 /* A string of machine (cpu_model, kernel) that differs between files. */
 static void machine_diff(json_t *out, const struct results *const *in,
 			 const char *const *names, unsigned n, const char *key,
@@ -367,7 +254,6 @@ json_t *results_env_diff(const struct results *const *in, const char *const *nam
 	if (n > ENV_MAX_FILES)
 		n = ENV_MAX_FILES;
 	calib_diffs(out, in, names, n);
-	c2c_diff(out, in, names, n);
 	machine_diff(out, in, names, n, "cpu_model", "CPU model differs");
 	machine_diff(out, in, names, n, "kernel", "kernel differs");
 	return out;

@@ -27,13 +27,6 @@
 bool results_json_same(const json_t *a, const json_t *b, bool sets);
 
 /*
- * The typical core-to-core round trip of r at 2 or more threads: the
- * quartiles and median over its runs of each run's median probe (before
- * and after, every pair).  false when no run at 2+ threads has one.
- */
-bool results_c2c_typical(const struct results *r, double *q1, double *med, double *q3);
-
-/*
  * What differs between the n files in[] (named names[] in the lines),
  * in this order, one item each:
  * - every figure of `calibration`, by name (a number, or an object's
@@ -42,9 +35,6 @@ bool results_c2c_typical(const struct results *r, double *q1, double *med, doubl
  *   object's spread/spread_pct), or without one by more than
  *   ENV_REL_DIFF; a string (the clock, how delays are made) when it is
  *   not the same;
- * - the core-to-core round trip at 2+ threads (results_c2c_typical):
- *   when the files' quartile ranges do not overlap and the medians
- *   differ by more than ENV_REL_DIFF;
  * - machine.cpu_model, machine.kernel: when not the same.
  * A file without the figure is left out of it.  Returns a new array of
  * {"item", "kind", "line", "values": {name: value}}; empty when nothing

@@ -590,6 +590,7 @@ static int read_recorded_flags(struct rd *d, json_t *o, const char *where,
 	if (!json_is_array(a))
 		return fail(d, "%s.flags: expected an array of names", where);
 	s->noise.recorded_set = true;
+	s->noise.recorded_excluded = json_is_true(json_object_get(o, "excluded"));
 	json_array_foreach(a, i, e) {
 		if (!json_is_string(e))
 			return fail(d, "%s.flags: expected an array of names", where);

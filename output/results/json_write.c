@@ -200,7 +200,7 @@ static json_t *point_perf_json(const struct results *r, const struct point *p)
 }
 
 static json_t *run_json(const struct results *r, const struct variant *var,
-			const struct point *p, const struct run_sample *s)
+			const struct run_sample *s)
 {
 	json_t *series = json_array(), *counters = json_object(), *o;
 
@@ -218,7 +218,7 @@ static json_t *run_json(const struct results *r, const struct variant *var,
 			 "counter", (json_int_t)s->counter,
 			 "violations", (json_int_t)s->violations,
 			 "series", series, "counters", counters);
-	noise_run_add_json(o, &s->noise, &p->noise);
+	noise_run_add_json(o, &s->noise);
 	/* A kernel tree's own lock event counters (--lock-events,
 	 * docs/kernel-tree.md): the lock's counters, by the tree's names. */
 	if (o && json_is_true(json_object_get(var->source, "lock_events")))
@@ -234,7 +234,7 @@ static json_t *run_json(const struct results *r, const struct variant *var,
 	if (o && s->unfair_reported)
 		json_object_set_new(o, "unfair_reported", json_true());
 	add_extra(o, s);
-	/* A kept run's exclusion is decided again here (--exclude-flagged). */
+	/* A run read from a file keeps the exclusion it was written with. */
 	if (o && !s->noise.present && json_object_get(o, "excluded"))
 		json_object_set_new(o, "excluded", json_boolean(s->noise.excluded));
 	return o;
@@ -323,7 +323,7 @@ static json_t *point_json(const struct results *r, unsigned v, unsigned row)
 	json_t *runs = json_array();
 
 	for (unsigned i = 0; i < p->nruns; i++)
-		json_array_append_new(runs, run_json(r, &r->variants[v], p, &p->runs[i]));
+		json_array_append_new(runs, run_json(r, &r->variants[v], &p->runs[i]));
 	return point_json_with(r, v, row, runs);
 }
 
@@ -509,7 +509,7 @@ static json_t *stream_run(const struct stream *st, unsigned i, struct stream *in
 	const struct point *p = results_point(st->r, st->v, st->row);
 
 	(void)inner;
-	return run_json(st->r, &st->r->variants[st->v], p, &p->runs[i]);
+	return run_json(st->r, &st->r->variants[st->v], &p->runs[i]);
 }
 
 static json_t *stream_point(const struct stream *st, unsigned i, struct stream *inner)

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "ltlog.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -575,19 +576,6 @@ static int add_sample(struct lt_builder *b, const struct lt_line *l,
 	return 0;
 }
 
-/* Median of @n values (sorted in place); NAN when @n is 0. */
-static double median_of(double *x, unsigned n)
-{
-	for (unsigned i = 1; i < n; i++)
-		for (unsigned j = i; j > 0 && x[j - 1] > x[j]; j--) {
-			double t = x[j];
-
-			x[j] = x[j - 1];
-			x[j - 1] = t;
-		}
-	return !n ? NAN : n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /* How much of an interval report @i of @s covers: seconds when timed, else counts. */
 static double report_size(const struct lt_sample *s, unsigned i, bool timed)
 {
@@ -610,7 +598,7 @@ static double report_grid(const struct lt_sample *s, unsigned n, unsigned k,
 		return stat_interval;
 	for (unsigned i = n > k ? n - k : 0; i > 1 && m < 64; i--)
 		sz[m++] = report_size(s, i - 1, timed);
-	return median_of(sz, m);
+	return stats_median(sz, m);
 }
 
 /*

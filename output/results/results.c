@@ -85,7 +85,6 @@ void results_free(struct results *r)
 		free(r->points[i].error);
 		free(r->points[i].lat);
 		free(r->points[i].perf_sum);
-		point_noise_free(&r->points[i].noise);
 	}
 	for (unsigned i = 0; r->variants && i < r->nvariants; i++)
 		variant_free(&r->variants[i]);
@@ -304,14 +303,14 @@ const char *results_row_name(const struct results *r, unsigned row,
 	return buf;
 }
 
-/* Throughputs of a point's runs into x (caller-sized), leaving out the
- * runs --exclude-flagged excluded; returns the count. */
+/* Throughputs of a point's included runs (run_included()) into x
+ * (caller-sized); returns the count. */
 static unsigned point_rates(const struct point *p, double *x)
 {
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < p->nruns; i++)
-		if (!p->runs[i].noise.excluded)
+		if (run_included(&p->runs[i]))
 			x[n++] = p->runs[i].ops_per_sec;
 	return n;
 }
@@ -366,7 +365,7 @@ static void point_fairness(struct point *p)
 		struct run_sample *s = &p->runs[i];
 
 		run_sample_derive(s);
-		if (s->noise.excluded)
+		if (!run_included(s))
 			continue;
 		p->lt_unfair |= s->fair_lt_unfair;
 		if (isnan(s->fair_jain))
@@ -430,7 +429,8 @@ static int cmp_obs(const void *pa, const void *pb)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* p's runs (not excluded, rate > 0) into o[], sorted; returns how many. */
+/* p's included runs (run_included()) with a rate into o[], sorted;
+ * returns how many. */
 static unsigned point_obs(const struct point *p, struct obs *o)
 {
 	unsigned n = 0;
@@ -438,7 +438,7 @@ static unsigned point_obs(const struct point *p, struct obs *o)
 	for (unsigned i = 0; i < p->nruns; i++) {
 		const struct run_sample *s = &p->runs[i];
 
-		if (!s->noise.excluded && s->ops_per_sec > 0)
+		if (run_included(s) && s->ops_per_sec > 0)
 			o[n++] = (struct obs){s->invocation, s->seq, log(s->ops_per_sec)};
 	}
 	qsort(o, n, sizeof(*o), cmp_obs);

@@ -18,7 +18,7 @@
 #include "stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
-#define RESULTS_SCHEMA_MINOR 4
+#define RESULTS_SCHEMA_MINOR 5
 /* "MAJOR.MINOR" as a string literal. */
 #define RESULTS_SCHEMA_STR_(x) #x
 #define RESULTS_SCHEMA_STR(a, b) RESULTS_SCHEMA_STR_(a) "." RESULTS_SCHEMA_STR_(b)
@@ -80,7 +80,8 @@ struct run_sample {
 	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns (0: none) */
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
-	/* Probe, steal, migrations, section lengths (output/results/noise.h). */
+	/* What the kernel says it got of the window, section lengths, flags,
+	 * whether it is left out (output/results/noise.h). */
 	struct run_noise noise;
 	/*
 	 * perf_event counters (results.perf_names), each summed over the
@@ -91,6 +92,17 @@ struct run_sample {
 	double *perf;
 	bool perf_scaled;
 };
+
+/*
+ * The run counts in its point's statistics (mean, std, the tests behind
+ * the marks): the harness did not leave it out for not measuring the
+ * lock (noise_run_excluded(): a worker lost more than half the window).
+ * Every statistic reads its runs through this.
+ */
+static inline bool run_included(const struct run_sample *s)
+{
+	return !s->noise.excluded;
+}
 
 enum point_status {
 	POINT_MISSING,  /* not run (or absent from a compared file) */
@@ -394,9 +406,8 @@ void results_mde_range(struct results *r);
 /* Compute every point's summary, rel% and tests against the baseline. */
 void results_finalize(struct results *r);
 /*
- * A point's typical probe values, its runs' flags and, with
- * --exclude-flagged, which runs are excluded (never all of them: a
- * point whose every run is flagged keeps them all).  Called by
+ * A point's runs' flags and which runs are left out of its statistics
+ * (run_included(); results_noise.c says which).  Called by
  * noise_finalize() and by -r auto between rounds.
  */
 void noise_point_update(const struct results *r, struct point *p);

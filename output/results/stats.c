@@ -90,6 +90,14 @@ static double median_sorted(const double *s, unsigned n)
 	return s[n / 2 - 1] / 2 + s[n / 2] / 2;
 }
 
+double stats_median(double *x, unsigned n)
+{
+	if (!n)
+		return NAN;
+	qsort(x, n, sizeof(*x), cmp_double);
+	return median_sorted(x, n);
+}
+
 void stats_summarize(const double *x, unsigned n, struct summary *out)
 {
 	double *s;
@@ -833,12 +841,6 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of the sorted v[0..n-1], n > 0. */
-static double sorted_median(const double *v, unsigned n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* The split of stats_bimodal() on the sorted v: the index k of the upper
  * side's first value, at the largest neighbour ratio (the first of equals). */
 static unsigned widest_gap(const double *v, unsigned n)
@@ -872,8 +874,8 @@ bool stats_bimodal(const double *x, unsigned n, double factor, unsigned min_each
 	qsort(v, n, sizeof(*v), cmp_dbl);
 	k = widest_gap(v, n);
 	gap = v[k] / v[k - 1];
-	mlo = sorted_median(v, k);
-	mhi = sorted_median(v + k, n - k);
+	mlo = median_sorted(v, k);
+	mhi = median_sorted(v + k, n - k);
 	two = k >= min_each && n - k >= min_each && gap > v[k - 1] / v[0] &&
 	      gap > v[n - 1] / v[k] && mhi > factor * mlo;
 	free(v);

@@ -42,6 +42,10 @@ void stats_summarize(const double *x, unsigned n, struct summary *out);
  */
 double stats_ci_rel(const struct summary *s);
 
+/* The median of x[0..n-1], which it sorts; NAN when n == 0.  The one
+ * median of the tree. */
+double stats_median(double *x, unsigned n);
+
 struct sigtest {
 	bool valid;      /* false when the test cannot be computed (too few samples) */
 	double stat;     /* t, or U */
