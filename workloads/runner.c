@@ -15,6 +15,12 @@
 #include "noise_run.h"
 #include "runner.h"
 
+/* How long the workers get to leave once a stop signal came; then the
+ * run is abandoned (its memory leaked, its workers demoted) so that the
+ * signal is obeyed within a second however slowly an oversubscribed
+ * FIFO spin lock drains (docs/method.md, "Oversubscription"). */
+#define STOP_GRACE_S 0.3
+
 /* How long before the window the workers are asked to probe their
  * core's speed: each takes ~0.1 ms, after at most `every` operations. */
 #define PROBE_LEAD_S 0.02
@@ -305,7 +311,7 @@ static void *worker_main(void *argp)
 		.samp = noise_worker_setup(a->wn, lt.cpu),
 		.speed = noise_worker_speed(a->wn),
 	};
-	a->os_tid = gettid();
+	__atomic_store_n(&a->os_tid, gettid(), __ATOMIC_RELAXED);
 	/* Release our thread_init to the other threads; the acquire of `go`
 	 * below then orders every thread_init before any lock operation. */
 	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
@@ -497,7 +503,7 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		     struct run_state *rs, unsigned n, double timeout,
 		     bool unready_stuck)
 {
-	double until = lb_mono_s() + timeout, moved = lb_mono_s();
+	double until = lb_mono_s() + timeout, moved = lb_mono_s(), since = 0;
 	sig_atomic_t was = sp->interrupted ? *sp->interrupted : 0;
 	unsigned seen = 0, k;
 
@@ -506,13 +512,18 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		bool signalled = newly_interrupted(sp, was) ||
 				 (sp->interrupted && (*sp->interrupted & RUN_HURRY));
 
+		if (sp->interrupted && *sp->interrupted && !since)
+			since = t;
 		if (k != seen) {
 			seen = k;
 			moved = t;
 		} else if (signalled && t - moved > 0.1) {
 			return false;
 		}
-		if (t > until)
+		/* A stop signal is obeyed within STOP_GRACE_S even while
+		 * workers still trickle out of a FIFO queue whose waiters
+		 * are preempted: those are abandoned (workers_abandon()). */
+		if (t > until || (since && t - since > STOP_GRACE_S))
 			return false;
 		if (unready_stuck && k >= atomic_load_explicit(&rs->ready, lb_acq) &&
 		    atomic_load_explicit(&rs->entered, lb_acq) >= n)
@@ -918,11 +929,123 @@ static int watch(const struct run_spec *sp, struct run_mem *m, struct monitor *m
 	return rc;
 }
 
+/* The distinct CPUs the run's threads are pinned to; 0 when some are
+ * not pinned. */
+static unsigned run_cpus(const struct run_spec *sp)
+{
+	unsigned cpus = 0;
+
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		bool seen = false;
+
+		if (sp->place[i].cpu < 0)
+			return 0;
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = sp->place[k].cpu == sp->place[i].cpu;
+		cpus += !seen;
+	}
+	return cpus;
+}
+
+/* The monitor's scheduling before monitor_raise(), to go back to. */
+struct monitor_prio {
+	int policy;
+	struct sched_param param;
+	bool raised;
+};
+
+/*
+ * With more threads than CPUs, the monitor (the calling thread) is put
+ * above the workers, SCHED_FIFO 1, where the system allows it
+ * (CAP_SYS_NICE or RLIMIT_RTPRIO, sched(7)): its watchdog and its answer
+ * to a stop signal then never wait for a CPU among spinning workers.  It
+ * sleeps but for the snapshots, so the workers lose microseconds every
+ * 50 ms.  Elsewhere the --threads bound of spinning locks (cli/config.c)
+ * keeps that wait short.  Workers started before the raise inherit none
+ * of it.
+ */
+static void monitor_raise(const struct run_spec *sp, struct monitor_prio *mp)
+{
+	struct sched_param fifo = {.sched_priority = 1};
+	unsigned cpus = run_cpus(sp);
+
+	mp->raised = false;
+	if (cpus && sp->nthreads <= cpus)
+		return;
+	if (pthread_getschedparam(pthread_self(), &mp->policy, &mp->param) ||
+	    mp->policy != SCHED_OTHER)
+		return;
+	mp->raised = !pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo);
+}
+
+static void monitor_lower(const struct monitor_prio *mp)
+{
+	if (mp->raised)
+		pthread_setschedparam(pthread_self(), mp->policy, &mp->param);
+}
+
+/*
+ * Workers given up on (stuck, or still leaving a FIFO queue when a stop
+ * signal's grace ran out) go to SCHED_IDLE, which a thread may set on
+ * the threads of its own process unprivileged (sched(7)): what is left
+ * of the process (writing the results, restoring the machine) then is
+ * not starved by them before its exit ends them.
+ */
+static void workers_abandon(const struct run_spec *sp, struct thread_arg *a)
+{
+	struct sched_param none = {0};
+
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		pid_t tid = __atomic_load_n(&a[i].os_tid, __ATOMIC_RELAXED);
+
+		if (a[i].started && tid > 0)
+			sched_setscheduler(tid, SCHED_IDLE, &none);
+	}
+}
+
+/* Release the started workers, watch the window, stop them and take the
+ * sample: runner_run() from its workers started on. */
+static int run_started(const struct run_spec *sp, struct run_mem *m,
+		       struct noise_run *nr, struct run_sample *out,
+		       char *err, size_t errlen)
+{
+	struct monitor mon = {.sp = sp};
+	struct monitor_prio mp;
+	int rc;
+
+	monitor_raise(sp, &mp);
+	rc = release_workers(sp, m, err, errlen);
+	if (rc != RUN_OK) {	/* the ready ones go straight out again */
+		atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
+		atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	}
+	if (!rc)
+		rc = watch(sp, m, &mon, nr != NULL, out, err, errlen);
+	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
+	if (rc == RUN_HUNG && !*err)
+		hung_msg(sp, err, errlen);
+	if (!join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s,
+		      rc == RUN_ABORT || rc == RUN_INTERRUPTED)) {
+		workers_abandon(sp, m->args);
+		monitor_lower(&mp);
+		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
+	}
+	monitor_lower(&mp);
+	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
+	if (rc == RUN_OK) {
+		finish_sample(sp, out, m->w0, m->sh, m->slot, m->lock);
+		metrics_fill(sp, out, mon.x0, mon.x1, m->lat);
+	}
+	else if (rc == RUN_INTERRUPTED)
+		snprintf(err, errlen, "lockbench: interrupted");
+	run_mem_put(sp, m);
+	return rc;
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
 	struct run_mem m = {0};
-	struct monitor mon = {.sp = sp};
 	struct noise_run *nr;
 	int rc;
 
@@ -943,32 +1066,13 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	if (start_threads(sp, m.args, err, errlen)) {
 		/* Out of threads (ulimit -u, -v): the next points would fail
 		 * alike, so the sweep ends with what it measured. */
-		if (!start_abort(sp, &m))
+		if (!start_abort(sp, &m)) {
+			workers_abandon(sp, m.args);
 			return RUN_ABORT;	/* leak: threads may be stuck */
+		}
 		noise_run_end(nr, sp, NULL);
 		run_mem_put(sp, &m);
 		return RUN_ABORT;
 	}
-	rc = release_workers(sp, &m, err, errlen);
-	if (rc != RUN_OK) {	/* the ready ones go straight out again */
-		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
-		atomic_store_explicit(&m.rs->go, 1, lb_rel);
-	}
-	if (!rc)
-		rc = watch(sp, &m, &mon, nr != NULL, out, err, errlen);
-	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
-	if (rc == RUN_HUNG && !*err)
-		hung_msg(sp, err, errlen);
-	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
-		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
-		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
-	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
-	if (rc == RUN_OK) {
-		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);
-		metrics_fill(sp, out, mon.x0, mon.x1, m.lat);
-	}
-	else if (rc == RUN_INTERRUPTED)
-		snprintf(err, errlen, "lockbench: interrupted");
-	run_mem_put(sp, &m);
-	return rc;
+	return run_started(sp, &m, nr, out, err, errlen);
 }
