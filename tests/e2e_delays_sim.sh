@@ -28,19 +28,21 @@ import json, sys
 path, key, host, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 d = json.load(open(path))
 def per_op(r):
-    # per thread, per CPU-second of the window: the threads' mean
+    # per thread, per CPU-second of the window: the threads' mean (None
+    # when a thread made no operation in it: the machine gave it none)
     x = [r["window_s"] * (w.get("cpu_share") or 1) / n * 1e9
-         for w, n in zip(r["workers"], r["thread_ops"])]
-    return sum(x) / len(x)
+         for w, n in zip(r["workers"], r["thread_ops"]) if n]
+    return sum(x) / len(x) if len(x) == len(r["workers"]) else None
 pts = {p["runs"][0][key + "_ns_requested"]: p["runs"][0] for p in d["points"]}
 base = pts[0]
-busy = min((w.get("cpu_share") or 0) for r in pts.values() for w in r["workers"]) < 0.5
+busy = (min((w.get("cpu_share") or 0) for r in pts.values() for w in r["workers"]) < 0.5
+        or any(per_op(r) is None for r in pts.values()))
 bad = 0
 for req, r in sorted(pts.items()):
     if not req:
         continue
     s = r[key + "_ns_actual_median"]
-    out = per_op(r) - per_op(base)
+    out = -1 if busy else per_op(r) - per_op(base)
     okay = s is not None and abs(s - req) <= tol * req and (busy or abs(out - req) <= tol * req)
     bad += not okay
     print("%-10s %-4s %5.0f sampled %6.1f outside %6.1f%s %s" % (host, key, req, s or -1, out,

@@ -16,7 +16,7 @@
 #include "runner.h"
 
 /* How long the workers get to leave once a stop signal came; then the
- * run is abandoned (its memory leaked, its workers demoted) so that the
+ * run is abandoned (its memory left to them) so that the
  * signal is obeyed within a second however slowly an oversubscribed
  * FIFO spin lock drains (docs/method.md, "Oversubscription"). */
 #define STOP_GRACE_S 0.3
@@ -311,7 +311,7 @@ static void *worker_main(void *argp)
 		.samp = noise_worker_setup(a->wn, lt.cpu),
 		.speed = noise_worker_speed(a->wn),
 	};
-	__atomic_store_n(&a->os_tid, gettid(), __ATOMIC_RELAXED);
+	a->os_tid = gettid();
 	/* Release our thread_init to the other threads; the acquire of `go`
 	 * below then orders every thread_init before any lock operation. */
 	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
@@ -522,7 +522,7 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		}
 		/* A stop signal is obeyed within STOP_GRACE_S even while
 		 * workers still trickle out of a FIFO queue whose waiters
-		 * are preempted: those are abandoned (workers_abandon()). */
+		 * are preempted: those are abandoned. */
 		if (t > until || (since && t - since > STOP_GRACE_S))
 			return false;
 		if (unready_stuck && k >= atomic_load_explicit(&rs->ready, lb_acq) &&
@@ -962,7 +962,8 @@ struct monitor_prio {
  * sleeps but for the snapshots, so the workers lose microseconds every
  * 50 ms.  Elsewhere the --threads bound of spinning locks (cli/config.c)
  * keeps that wait short.  Workers started before the raise inherit none
- * of it.
+ * of it.  After a run whose workers were abandoned it stays raised (the
+ * process then only writes what it measured and exits).
  */
 static void monitor_raise(const struct run_spec *sp, struct monitor_prio *mp)
 {
@@ -982,25 +983,6 @@ static void monitor_lower(const struct monitor_prio *mp)
 {
 	if (mp->raised)
 		pthread_setschedparam(pthread_self(), mp->policy, &mp->param);
-}
-
-/*
- * Workers given up on (stuck, or still leaving a FIFO queue when a stop
- * signal's grace ran out) go to SCHED_IDLE, which a thread may set on
- * the threads of its own process unprivileged (sched(7)): what is left
- * of the process (writing the results, restoring the machine) then is
- * not starved by them before its exit ends them.
- */
-static void workers_abandon(const struct run_spec *sp, struct thread_arg *a)
-{
-	struct sched_param none = {0};
-
-	for (unsigned i = 0; i < sp->nthreads; i++) {
-		pid_t tid = __atomic_load_n(&a[i].os_tid, __ATOMIC_RELAXED);
-
-		if (a[i].started && tid > 0)
-			sched_setscheduler(tid, SCHED_IDLE, &none);
-	}
 }
 
 /* Release the started workers, watch the window, stop them and take the
@@ -1025,11 +1007,11 @@ static int run_started(const struct run_spec *sp, struct run_mem *m,
 	if (rc == RUN_HUNG && !*err)
 		hung_msg(sp, err, errlen);
 	if (!join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s,
-		      rc == RUN_ABORT || rc == RUN_INTERRUPTED)) {
-		workers_abandon(sp, m->args);
-		monitor_lower(&mp);
-		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
-	}
+		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
+		/* Leak: threads may be inside.  The monitor stays raised:
+		 * what is left of the process, beside workers that may spin
+		 * on, is writing what it measured and its exit. */
+		return run_stuck(sp, rc, err, errlen);
 	monitor_lower(&mp);
 	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL);
 	if (rc == RUN_OK) {
@@ -1066,10 +1048,8 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	if (start_threads(sp, m.args, err, errlen)) {
 		/* Out of threads (ulimit -u, -v): the next points would fail
 		 * alike, so the sweep ends with what it measured. */
-		if (!start_abort(sp, &m)) {
-			workers_abandon(sp, m.args);
+		if (!start_abort(sp, &m))
 			return RUN_ABORT;	/* leak: threads may be stuck */
-		}
 		noise_run_end(nr, sp, NULL);
 		run_mem_put(sp, &m);
 		return RUN_ABORT;
