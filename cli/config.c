@@ -721,15 +721,47 @@ static void lopt_dims_free(struct lopt_dims *ld)
 	free(ld->l);
 }
 
+/*
+ * Spinning locks at more than SPIN_OVERSUB_MAX threads per usable CPU
+ * are refused (one line, exit 2): a preempted waiter holds up a FIFO
+ * queue until the scheduler runs it again, so with thousands of
+ * spinners per CPU each handover waits out a time slice, a run's end
+ * takes minutes and the monitor thread hardly gets a CPU to stop it
+ * (docs/method.md, "Oversubscription").  Locks that sleep, the `null`
+ * lock and workloads without a lock are not bounded.
+ */
+static void config_spin_bound(const struct config *cf, unsigned usable)
+{
+	unsigned most = 0, cap = SPIN_OVERSUB_MAX * (usable ? usable : 1);
+
+	for (unsigned i = 0; i < cf->nthreads; i++)
+		most = cf->threads[i] > most ? cf->threads[i] : most;
+	if (most <= cap || (cf->workload->flags & WL_NOLOCK))
+		return;
+	for (unsigned i = 0; i < cf->nlocks; i++) {
+		const struct lock_ops *o = cf->locks[i]->ops;
+
+		if (o->caps & (LOCK_CAP_SLEEPS | LOCK_CAP_NOLOCK))
+			continue;
+		cli_die("--threads (%u): %s spins, and %u threads is more than %u per "
+			"usable CPU (%u CPU%s): a preempted waiter would hold up the queue "
+			"for minutes; use at most %u threads or a lock that sleeps",
+			most, o->name, most, SPIN_OVERSUB_MAX, usable, usable == 1 ? "" : "s",
+			cap);
+	}
+}
+
 void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 {
 	struct opt seed = {.name = "seed", .type = OPT_UINT, .max = 18446744073709551615.0};
 	unsigned long long v;
 	struct lopt_dims ld = {0};
+	unsigned usable;
 
 	memset(cf, 0, sizeof(*cf));
 	config_variants(cf, c, &ld);
-	config_threads(cf, c, config_placement(cf, c, t));
+	usable = config_placement(cf, c, t);
+	config_threads(cf, c, usable);
 	config_memnode(cf, c, t);
 	cf->order = strcmp(c->order, "sequential") ? ORDER_INTERLEAVED : ORDER_SEQUENTIAL;
 	if (c->seed)
@@ -750,6 +782,7 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->inv_floor = c->floor ? floor_from_arg("floor", c->floor) : NULL;
 	config_params(cf, c);
 	config_sweep(cf, c, &ld);
+	config_spin_bound(cf, usable);
 	lopt_dims_free(&ld);
 	config_noise(cf, c);
 	config_counters(cf, c);

@@ -96,7 +96,7 @@ static const struct opt rows[] = {
 	{.name = "threads", .sname = 't', .type = OPT_STR, .arg = "LIST",
 	 .shown = "1,2,4,..,max", .off = F(threads),
 	 .group = "How many",
-	 .help = "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs)"},
+	 .help = "thread counts: 1,2,4  1-8  0-64:8  max (all usable CPUs); spinning locks: 16 per CPU at most"},
 	{.name = "warmup", .type = OPT_SECONDS, .arg = "S",
 	 .def = "0.25", .min = 0, .max = 3600, .off = F(warmup),
 	 .group = "How long",

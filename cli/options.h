@@ -21,6 +21,9 @@
  * in step.  Planning has no other limit (docs/method.md, Placement).
  */
 #define MAX_THREADS 65535
+/* A spinning lock takes at most this many threads per usable CPU
+ * (config.c, config_spin_bound(); docs/method.md, "Oversubscription"). */
+#define SPIN_OVERSUB_MAX 16
 #define MAX_WL_OPTIONS 32       /* distinct options of all workloads */
 
 struct wl_option;

@@ -3,11 +3,14 @@
 # (a design tuned to one host's clock and pause cost fails here, not on a
 # user's machine), the simulated-host knobs do what they say, and a
 # request below what the host holds is said once, before the sweep.
-# A tolerant version of scripts/bench-delays-hosts.sh: short runs, each
-# delay within 15% of its request, sampled (the runner's section
-# samples) and, where the machine lets the workers run (CPU share of the
-# window at least 0.5), from outside (ns/op per CPU-second at the request
-# less at 0).
+# A tolerant version of scripts/bench-delays-hosts.sh, which holds the
+# delays to 5% and reports (make report): here each delay within 50% of
+# its request (LB_DELAY_TOL), sampled (the runner's section samples)
+# and, where the machine lets the workers run (CPU share of the window
+# at least 0.5), from outside (ns/op per CPU-second at the request less
+# at 0).  50% passes on a busy machine and still fails a design whose
+# delays are twice what was asked (or half); the tight figures are the
+# benchmark's.
 # Usage: e2e_delays_sim.sh BINARY
 set -u
 BIN=${1:-./lockbench}
@@ -15,7 +18,7 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 . "$(dirname "$0")/lib.sh"
 SHORT=(-r 1 --warmup 0.1 -d 0.2 --no-tune -q -f json)
-TOL=${LB_DELAY_TOL:-0.15}
+TOL=${LB_DELAY_TOL:-0.5}
 
 # check FILE KEY HOST: every nonzero request of the sweep in FILE within
 # TOL, sampled and (CPU share permitting) from outside.
@@ -25,19 +28,21 @@ import json, sys
 path, key, host, tol = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 d = json.load(open(path))
 def per_op(r):
-    # per thread, per CPU-second of the window: the threads' mean
+    # per thread, per CPU-second of the window: the threads' mean (None
+    # when a thread made no operation in it: the machine gave it none)
     x = [r["window_s"] * (w.get("cpu_share") or 1) / n * 1e9
-         for w, n in zip(r["workers"], r["thread_ops"])]
-    return sum(x) / len(x)
+         for w, n in zip(r["workers"], r["thread_ops"]) if n]
+    return sum(x) / len(x) if len(x) == len(r["workers"]) else None
 pts = {p["runs"][0][key + "_ns_requested"]: p["runs"][0] for p in d["points"]}
 base = pts[0]
-busy = min((w.get("cpu_share") or 0) for r in pts.values() for w in r["workers"]) < 0.5
+busy = (min((w.get("cpu_share") or 0) for r in pts.values() for w in r["workers"]) < 0.5
+        or any(per_op(r) is None for r in pts.values()))
 bad = 0
 for req, r in sorted(pts.items()):
     if not req:
         continue
     s = r[key + "_ns_actual_median"]
-    out = per_op(r) - per_op(base)
+    out = -1 if busy else per_op(r) - per_op(base)
     okay = s is not None and abs(s - req) <= tol * req and (busy or abs(out - req) <= tol * req)
     bad += not okay
     print("%-10s %-4s %5.0f sampled %6.1f outside %6.1f%s %s" % (host, key, req, s or -1, out,
@@ -99,7 +104,7 @@ subfloor() {
 	for t in 1 2; do
 		env LOCKBENCH_SIM_CLOCK_NS=30 "$BIN" -l null -t $t --cs-lines 1 --cs-ns 0,50 \
 			--ncs-ns 0 "${SHORT[@]}" -o "$OUT/sub.$t.json" 2>"$OUT/stderr" &&
-			TOL=0.2 check "$OUT/sub.$t.json" cs "turns/$t" || return 1
+			check "$OUT/sub.$t.json" cs "turns/$t" || return 1
 	done
 }
 if subfloor; then
@@ -117,7 +122,8 @@ assert c["cs_delay"] == "turns" and c["ncs_delay"] == "none", c
 assert c["delay_floor_ns"] > 30, c' "$OUT/sub.json" && ok || bad "turns not in the calibration"
 
 # The knobs reach the calibration: a read 30 ns dearer, a pause 120 ns
-# dearer, recorded as simulated; the real host has no "simulated".
+# dearer, recorded as simulated; the real host has no "simulated".  The
+# differences within 2x (half to twice the knob): timing figures.
 python3 - "$OUT" <<'PY' && ok || bad "simulated hosts not in the calibration"
 import json, sys
 c = {h: json.load(open("%s/%s.exp.json" % (sys.argv[1], h)))["calibration"]
@@ -125,16 +131,16 @@ c = {h: json.load(open("%s/%s.exp.json" % (sys.argv[1], h)))["calibration"]
 assert "simulated" not in c["here"], c["here"]
 assert c["clock+30"]["simulated"]["clock_ns"] == 30
 d = c["clock+30"]["clock_read_ns"] - c["here"]["clock_read_ns"]
-assert 20 <= d <= 45, d
+assert 15 <= d <= 60, d
 d = c["pause+120"]["relax_ns"] - c["here"]["relax_ns"]
-assert 100 <= d <= 160, d
+assert 60 <= d <= 240, d
 for k in ("clock_read_ns", "clock_resolution_ns", "relax_ns", "empty_loop_ns",
           "delay_floor_ns", "delay_overhead_ns", "sample_span_ns", "core_speed_ghz"):
     assert c["here"][k] > 0, k
 # the core's clock at calibration: a core of 0.2-10 GHz, the same core
 # on the simulated hosts (the knobs slow reads and pauses, not the core)
 assert 0.2 < c["here"]["core_speed_ghz"] < 10, c["here"]
-assert abs(c["clock+30"]["core_speed_ghz"] / c["here"]["core_speed_ghz"] - 1) < 0.3, c
+assert 0.5 < c["clock+30"]["core_speed_ghz"] / c["here"]["core_speed_ghz"] < 2, c
 assert c["here"]["clock_read_ns"] >= c["here"]["empty_loop_ns"]
 PY
 

@@ -116,13 +116,18 @@ static int teardown(void **state)
 }
 
 /*
- * Assert that the acpi tree of @f is as fake_create() made it.  Not
- * scaling_setspeed: the kernel shows "<unsupported>" again by itself once
- * the governor is no longer userspace, which a fake tree cannot do, and
- * machine_restore() rightly does not write it.
+ * Assert that the acpi tree of @f is as fake_create() made it.
+ * scaling_setspeed included: the kernel shows "<unsupported>" again by
+ * itself once the governor is no longer userspace, which a fake tree
+ * cannot do, so the restore writes it back (a kernel refuses it, which
+ * the restore does not count as a failure).
  */
+static void make_unwritable(const struct fake *f, const char *rel);
+
 static void assert_acpi_pristine(const struct fake *f)
 {
+	assert_string_equal(get(f, SETSPEED(0)), "<unsupported>");
+	assert_string_equal(get(f, SETSPEED(3)), "<unsupported>");
 	assert_string_equal(get(f, GOV(0)), "schedutil");
 	assert_string_equal(get(f, GOV(3)), "schedutil");
 	assert_string_equal(get(f, SMIN(2)), "800000");
@@ -252,8 +257,8 @@ static void test_tune_userspace_auto(void **state)
 			    "schedutil");
 	assert_string_equal(json_string_value(json_object_get(c, "new")),
 			    "userspace");
-	assert_true(json_is_null(json_object_get(change_of(changes, SETSPEED(2)),
-						 "old")));
+	assert_string_equal(json_string_value(json_object_get(change_of(changes,
+				SETSPEED(2)), "old")), "<unsupported>");
 	json_decref(changes);
 
 	/* The state file exists during the run and holds the old values. */
@@ -274,6 +279,35 @@ static void test_tune_userspace_auto(void **state)
 	assert_false(file_exists(f->state));
 	assert_int_equal(machine_restore(), 0);	/* idempotent */
 	assert_acpi_pristine(f);
+}
+
+/* A kernel refuses "<unsupported>" as a setspeed (here: a directory
+ * where the file was): the restore still succeeds and ends the state
+ * file, while a refused governor would keep it. */
+static void test_restore_setspeed_refused(void **state)
+{
+	struct fake *f = *state;
+	char msg[512];
+
+	assert_int_equal(machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)), 0);
+	assert_string_equal(get(f, SETSPEED(1)), "3600000");
+	make_unwritable(f, SETSPEED(1));
+	assert_int_equal(machine_restore(), 0);
+	assert_string_equal(get(f, GOV(1)), "schedutil");
+	assert_string_equal(get(f, SETSPEED(0)), "<unsupported>");
+	assert_false(file_exists(f->state));
+	snprintf(msg, sizeof(msg), "%s%s", f->root, SETSPEED(1));
+	assert_int_equal(rmdir(msg), 0);
+	fake_put(f, SETSPEED(1), "<unsupported>");
+	assert_int_equal(machine_tune(&req_auto, cpus4, 4, NULL, msg, sizeof(msg)), 0);
+	make_unwritable(f, GOV(2));
+	assert_int_not_equal(machine_restore(), 0);
+	assert_true(file_exists(f->state));	/* kept for system reset */
+	snprintf(msg, sizeof(msg), "%s%s", f->root, GOV(2));
+	assert_int_equal(rmdir(msg), 0);
+	fake_put(f, GOV(2), "userspace");
+	assert_int_equal(machine_restore(), 0);
+	assert_false(file_exists(f->state));
 }
 
 static void test_tune_fixed(void **state)
@@ -1352,6 +1386,7 @@ int main(void)
 		cmocka_unit_test(test_parse_freq_bad),
 		cmocka_unit_test_setup_teardown(test_tune_userspace_auto, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_tune_fixed, setup_acpi, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_setspeed_refused, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_tune_fixed_out_of_range, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_tune_widens_limits, setup_acpi, teardown),
 		cmocka_unit_test_setup_teardown(test_tune_userspace_already, setup_acpi, teardown),

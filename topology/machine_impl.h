@@ -38,8 +38,12 @@ struct change {
 	char path[CHG_PATH_LEN];
 	char old[CHG_VAL_LEN];
 	char val[CHG_VAL_LEN];
-	bool has_old;		/* false: nothing to restore (e.g. setspeed) */
+	bool has_old;		/* false: nothing to restore */
 };
+
+/* What scaling_setspeed shows under a governor other than userspace
+ * (the kernel's cpufreq.c, show_scaling_setspeed()). */
+#define SETSPEED_NONE "<unsupported>"
 
 /* Copy @src into @dst[@len]; -E2BIG when it does not fit. */
 static inline int copy_str(char *dst, size_t len, const char *src)

@@ -282,10 +282,15 @@ static int plan_policy(struct tune *t, const char *dir, uint64_t khz,
 		if (!err && strcmp(gov, "userspace"))
 			err = plan(ops, n, dir, "scaling_governor", gov,
 				   "userspace");
-		/* Old setspeed only means something under userspace. */
-		if (!err && (strcmp(gov, "userspace") ||
-			     sysfs_read_str(sp, cur, sizeof(cur))))
+		/* Old setspeed only means something under userspace;
+		 * otherwise the kernel shows "<unsupported>", which is
+		 * written back on a restore that the kernel may refuse
+		 * (machine_state.c, restore_optional()). */
+		if (!err && sysfs_read_str(sp, cur, sizeof(cur)))
 			return plan(ops, n, dir, "scaling_setspeed", NULL, want);
+		if (!err && strcmp(gov, "userspace"))
+			return plan(ops, n, dir, "scaling_setspeed",
+				    strcmp(cur, SETSPEED_NONE) ? NULL : cur, want);
 		if (!err && strcmp(cur, want))
 			err = plan(ops, n, dir, "scaling_setspeed", cur, want);
 		return err;

@@ -26,6 +26,12 @@
 #define MONITOR_WINDOW_SLICE_S 0.01
 #define LATE_SLACK_S 0.005
 
+/* How long the workers get to leave once a stop signal came; then the
+ * run is abandoned (its memory left to them) so that the
+ * signal is obeyed within a second however slowly an oversubscribed
+ * FIFO spin lock drains (docs/method.md, "Oversubscription"). */
+#define STOP_GRACE_S 0.3
+
 /* The lock contract promises LB_CACHELINE-aligned memory (lock.h). */
 _Static_assert(MEM_COLOUR % LB_CACHELINE == 0, "colours keep lines aligned");
 
@@ -517,7 +523,7 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		     struct run_state *rs, unsigned n, double timeout,
 		     bool unready_stuck)
 {
-	double until = lb_mono_s() + timeout, moved = lb_mono_s();
+	double until = lb_mono_s() + timeout, moved = lb_mono_s(), since = 0;
 	sig_atomic_t was = sp->interrupted ? *sp->interrupted : 0;
 	unsigned seen = 0, k;
 
@@ -526,13 +532,18 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 		bool signalled = newly_interrupted(sp, was) ||
 				 (sp->interrupted && (*sp->interrupted & RUN_HURRY));
 
+		if (sp->interrupted && *sp->interrupted && !since)
+			since = t;
 		if (k != seen) {
 			seen = k;
 			moved = t;
 		} else if (signalled && t - moved > 0.1) {
 			return false;
 		}
-		if (t > until)
+		/* A stop signal is obeyed within STOP_GRACE_S even while
+		 * workers still trickle out of a FIFO queue whose waiters
+		 * are preempted: those are abandoned. */
+		if (t > until || (since && t - since > STOP_GRACE_S))
 			return false;
 		if (unready_stuck && k >= atomic_load_explicit(&rs->ready, lb_acq) &&
 		    atomic_load_explicit(&rs->entered, lb_acq) >= n)
@@ -934,11 +945,105 @@ static int watch(const struct run_spec *sp, struct run_mem *m, struct monitor *m
 	return measure_counted(m, mon, out, err, errlen);
 }
 
+/* The distinct CPUs the run's threads are pinned to; 0 when some are
+ * not pinned. */
+static unsigned run_cpus(const struct run_spec *sp)
+{
+	unsigned cpus = 0;
+
+	for (unsigned i = 0; i < sp->nthreads; i++) {
+		bool seen = false;
+
+		if (sp->place[i].cpu < 0)
+			return 0;
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = sp->place[k].cpu == sp->place[i].cpu;
+		cpus += !seen;
+	}
+	return cpus;
+}
+
+/* The monitor's scheduling before monitor_raise(), to go back to. */
+struct monitor_prio {
+	int policy;
+	struct sched_param param;
+	bool raised;
+};
+
+/*
+ * With more threads than CPUs, the monitor (the calling thread) is put
+ * above the workers, SCHED_FIFO 1, where the system allows it
+ * (CAP_SYS_NICE or RLIMIT_RTPRIO, sched(7)): its watchdog and its answer
+ * to a stop signal then never wait for a CPU among spinning workers.  It
+ * sleeps but for the snapshots, so the workers lose microseconds every
+ * 50 ms.  Elsewhere the --threads bound of spinning locks (cli/config.c)
+ * keeps that wait short.  Workers started before the raise inherit none
+ * of it.  After a run whose workers were abandoned it stays raised (the
+ * process then only writes what it measured and exits).
+ */
+static void monitor_raise(const struct run_spec *sp, struct monitor_prio *mp)
+{
+	struct sched_param fifo = {.sched_priority = 1};
+	unsigned cpus = run_cpus(sp);
+
+	mp->raised = false;
+	if (cpus && sp->nthreads <= cpus)
+		return;
+	if (pthread_getschedparam(pthread_self(), &mp->policy, &mp->param) ||
+	    mp->policy != SCHED_OTHER)
+		return;
+	mp->raised = !pthread_setschedparam(pthread_self(), SCHED_FIFO, &fifo);
+}
+
+static void monitor_lower(const struct monitor_prio *mp)
+{
+	if (mp->raised)
+		pthread_setschedparam(pthread_self(), mp->policy, &mp->param);
+}
+
+/* Release the started workers, watch the window, stop them and take the
+ * sample: runner_run() from its workers started on. */
+static int run_started(const struct run_spec *sp, struct run_mem *m,
+		       struct noise_run *nr, struct run_sample *out,
+		       char *err, size_t errlen)
+{
+	struct monitor mon = {.sp = sp};
+	struct monitor_prio mp;
+	int rc;
+
+	monitor_raise(sp, &mp);
+	rc = release_workers(sp, m, err, errlen);
+	if (rc != RUN_OK) {	/* the ready ones go straight out again */
+		atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
+		atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	}
+	if (!rc)
+		rc = watch(sp, m, &mon, noise_run_measures(nr), out, err, errlen);
+	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
+	if (rc == RUN_HUNG && !*err)
+		hung_msg(sp, err, errlen);
+	if (!join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s,
+		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
+		/* Leak: threads may be inside.  The monitor stays raised:
+		 * what is left of the process, beside workers that may spin
+		 * on, is writing what it measured and its exit. */
+		return run_stuck(sp, rc, err, errlen);
+	monitor_lower(&mp);
+	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL, mon.late_s);
+	if (rc == RUN_OK) {
+		finish_sample(sp, out, m->w0, m->sh, m->slot, m->lock);
+		metrics_fill(sp, out, mon.x0, mon.x1, m->lat);
+	}
+	else if (rc == RUN_INTERRUPTED)
+		snprintf(err, errlen, "lockbench: interrupted");
+	run_mem_put(sp, m);
+	return rc;
+}
+
 int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 	       size_t errlen)
 {
 	struct run_mem m = {0};
-	struct monitor mon = {.sp = sp};
 	struct noise_run *nr;
 	int rc;
 
@@ -965,26 +1070,5 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 		run_mem_put(sp, &m);
 		return RUN_ABORT;
 	}
-	rc = release_workers(sp, &m, err, errlen);
-	if (rc != RUN_OK) {	/* the ready ones go straight out again */
-		atomic_store_explicit(&m.rs->failed, 1, lb_rlx);
-		atomic_store_explicit(&m.rs->go, 1, lb_rel);
-	}
-	if (!rc)
-		rc = watch(sp, &m, &mon, noise_run_measures(nr), out, err, errlen);
-	atomic_store_explicit(&m.rs->stop, 1, lb_rlx);
-	if (rc == RUN_HUNG && !*err)
-		hung_msg(sp, err, errlen);
-	if (!join_all(sp, m.args, m.rs, sp->nthreads, sp->watchdog_s,
-		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
-		return run_stuck(sp, rc, err, errlen); /* leak: threads may be inside */
-	noise_run_end(nr, sp, rc == RUN_OK ? out : NULL, mon.late_s);
-	if (rc == RUN_OK) {
-		finish_sample(sp, out, m.w0, m.sh, m.slot, m.lock);
-		metrics_fill(sp, out, mon.x0, mon.x1, m.lat);
-	}
-	else if (rc == RUN_INTERRUPTED)
-		snprintf(err, errlen, "lockbench: interrupted");
-	run_mem_put(sp, &m);
-	return rc;
+	return run_started(sp, &m, nr, out, err, errlen);
 }
