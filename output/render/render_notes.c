@@ -375,14 +375,14 @@ static bool loop_note(const struct results *r, FILE *f)
 static const char *sig_method_text(unsigned methods)
 {
 	if (methods == 1u << SIG_ROUNDS)
-		return "trimmed t on per-round ratios";
+		return "paired t on per-round ratios";
 	if (methods == 1u << SIG_INVOC_PAIRED)
 		return "trimmed t on per-invocation ratios";
 	if (methods == 1u << SIG_INVOC)
 		return "Welch t on invocation means";
 	if (methods == 1u << SIG_FLOOR)
 		return "Welch t on the runs, then the invocation floor";
-	return "trimmed t on rounds, or on invocations";
+	return "paired t on rounds, or on invocations";
 }
 
 /* Does some variant have a geometric mean over 2 or more rows? */
@@ -431,6 +431,7 @@ note(FILE *f, unsigned indent, const char *fmt, ...)
 struct note_marks {
 	bool cv, ns, sig, over, missing, few, one_inv, unfair, floor;
 	unsigned failed, methods;
+	unsigned need;	/* the largest -r an unjudged point names */
 };
 
 /* The `#` legend: a difference from the baseline that is significant
@@ -450,8 +451,20 @@ static void sig_legend(const struct results *r, char *line, size_t len)
 	line_add(line, len, ")");
 }
 
-/* The `#` and `~` notes: what was tested, corrected how; what was not
- * assessed. */
+/* The `_` line of points no test can judge with the runs given: what
+ * would let one (the -r, or more invocations). */
+static void unjudged_line(FILE *f, const struct note_marks *m, const char *lead)
+{
+	if (m->need)
+		fprintf(f, "%s too few runs to judge: a test needs 2 or more runs a side "
+			"(-r %u)\n", lead, m->need);
+	else
+		fprintf(f, "%s too few runs to judge: a test needs 2 or more invocations "
+			"a side\n", lead);
+}
+
+/* The `#` and `~` notes: what was tested, corrected how; `_`: what was
+ * too few to judge. */
 static void sig_note(const struct results *r, FILE *f, const struct note_marks *m)
 {
 	const struct variant *bv = &r->variants[r->baseline];
@@ -465,9 +478,7 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 		sig_legend(r, line, sizeof(line));
 		render_wrapped(f, line, 3);
 	}
-	if (!m->ns)
-		return;
-	if (methods) {
+	if (m->ns && methods) {
 		if (r->min_effect > 0)
 			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
 		if (r->base_of && bv->label) {
@@ -482,13 +493,11 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
 	}
 	if (one_inv)
-		fprintf(f, "%s one invocation per label: significance across processes\n"
-			"   cannot be assessed (compare 2 or more files per --label, or give\n"
-			"   an invocation floor: --floor, from `lockbench system check`)\n",
-			methods ? "  " : "~ ");
+		fprintf(f, "_  too few runs to judge: one invocation per label (compare 2 or\n"
+			"   more files per --label, or give an invocation floor: --floor,\n"
+			"   from `lockbench system check`)\n");
 	if (few)
-		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
-			methods || one_inv ? "  " : "~ ");
+		unjudged_line(f, m, one_inv ? "  " : "_ ");
 }
 
 /*
@@ -590,10 +599,12 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 
 		m->cv |= p->status == POINT_OK && p->high_cv;
 		m->unfair |= p->status == POINT_OK && p->lt_unfair;
-		m->ns |= cmp;
+		m->ns |= cmp && !p->unjudged;
 		m->sig |= p->status == POINT_OK && p->has_rel && p->significant;
 		if (cmp && p->test.valid)
 			m->methods |= 1u << p->method;
+		if (cmp && p->unjudged && p->runs_needed > m->need)
+			m->need = p->runs_needed;
 		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
 		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
 		m->few |= cmp && p->method == SIG_TOO_FEW;
@@ -604,7 +615,8 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 	for (unsigned k = 0; k < r->nrows; k++)
 		m->over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor = false;
+		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor =
+			m->few = m->one_inv = false;
 }
 
 /* One line per point that failed, with its error. */
@@ -665,7 +677,7 @@ static void kernel_note(const struct notes *n, FILE *f)
 /* `#`, `~`, the invocation floor and the smallest detectable change. */
 static void sig_notes(const struct notes *n, FILE *f)
 {
-	if (n->m.ns || n->m.sig)
+	if (n->m.ns || n->m.sig || n->m.few || n->m.one_inv)
 		sig_note(n->r, f, &n->m);
 	if (n->m.floor)
 		floor_note(n->r, f);
@@ -680,7 +692,7 @@ static bool any_note(const struct notes *n)
 	const struct render_opts *o = n->o;
 	const struct note_marks *m = &n->m;
 
-	return m->cv || m->ns || m->sig || m->over || m->missing || m->unfair || m->failed ||
+	return m->cv || m->ns || m->sig || m->few || m->one_inv || m->over || m->missing || m->unfair || m->failed ||
 	       r->incomplete || m->floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
 	       loop_note(r, NULL) ||
 	       (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
@@ -834,15 +846,19 @@ static void sig_brief(const struct notes *n, FILE *f)
 	else if (n->m.methods)
 		snprintf(line, sizeof(line), "~  not significant (%s) against %s", p, what);
 	else if (n->m.one_inv)
-		snprintf(line, sizeof(line), "~  one invocation per label: significance "
-			 "cannot be assessed");
+		snprintf(line, sizeof(line), "_  too few runs to judge: one invocation "
+			 "per label (give --floor)");
+	else if (n->m.few && n->m.need)
+		snprintf(line, sizeof(line), "_  too few runs to judge (-r %u would)", n->m.need);
 	else if (n->m.few)
-		snprintf(line, sizeof(line), "~  a test needs 2 or more rounds (or "
-			 "invocations) per point");
+		snprintf(line, sizeof(line), "_  too few runs to judge (2 or more "
+			 "invocations a side would)");
 	else {
 		brief_of(n, sig_notes, f);
 		return;
 	}
+	if ((n->m.sig || n->m.methods) && (n->m.few || n->m.one_inv))
+		line_add(line, sizeof(line), "; _  too few runs to judge");
 	one_line(line, f);
 }
 
@@ -945,7 +961,8 @@ static bool has_lt(const struct notes *n)
 
 static bool has_sig(const struct notes *n)
 {
-	return n->m.ns || n->m.sig || n->m.floor || n->r->mde_n;
+	return n->m.ns || n->m.sig || n->m.few || n->m.one_inv || n->m.floor ||
+	       n->r->mde_n;
 }
 
 static bool has_noise(const struct notes *n)

@@ -270,13 +270,15 @@ static json_t *sig_json(const struct point *p)
 {
 	const struct sigtest *t = &p->test;
 
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "method", sig_method_names[p->method], "n", p->test_n,
 			 "stat", t->valid ? num(t->stat) : json_null(),
 			 "df", t->valid ? num(t->df) : json_null(),
 			 "p", t->valid ? num(t->p) : json_null(),
 			 "p_holm", t->valid ? num(p->p_adj) : json_null(),
-			 "mde_pct", num(p->mde_pct));
+			 "mde_pct", num(p->mde_pct), "too_few_runs", p->unjudged,
+			 "runs_needed", p->runs_needed ? json_integer(p->runs_needed)
+						       : json_null());
 }
 
 /* Point (v, row) with `runs` as its runs (a reference is taken over). */

@@ -430,7 +430,9 @@ static int cmp_obs(const void *pa, const void *pb)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* p's runs (not excluded, rate > 0) into o[], sorted; returns how many. */
+/* p's runs (not excluded, rate > 0) into o[], sorted; returns how many.
+ * The one accessor every test takes a point's runs through: a run the
+ * harness left out (run_sample.noise.excluded) never enters a test. */
 static unsigned point_obs(const struct point *p, struct obs *o)
 {
 	unsigned n = 0;
@@ -570,13 +572,28 @@ static void runs_welch(const struct obs *a, unsigned na, const struct obs *b,
 }
 
 /*
+ * No test in use can reach alpha with the runs given: the t tests need
+ * 2 values a side (Welch) or 2 pairs, and with one invocation a side
+ * and no floor nothing varies between processes to test against.
+ * runs_needed is the -r that lets the within-invocation tests reach it
+ * (0 when runs are not what is missing).
+ */
+static void point_unjudged(struct point *p, unsigned ka, unsigned kb)
+{
+	p->unjudged = p->method == SIG_TOO_FEW || p->method == SIG_ONE_INVOC;
+	p->runs_needed = p->method == SIG_TOO_FEW && (ka == 1 || kb == 1) ? 2 : 0;
+}
+
+/*
  * The test of p against the baseline b follows how the runs were made
  * (Kalibera & Jones, "Rigorous benchmarking in reasonable time", ISMM
  * 2013: the replicate is the highest level that varies).  Rounds are
  * blocks: the runs of one round ran back to back, interleaved, in one
  * process, so within an invocation the runs are paired by round and
- * the per-round log ratios tested with a trimmed t (one wild round of
- * five is cut).  Across invocations the runs of one process are not
+ * the per-round log ratios tested with a t test, trimmed from ten
+ * rounds on (one wild round of ten is cut; below ten every pair is
+ * kept, so that 5 rounds keep 4 degrees of freedom: docs/method.md,
+ * "Statistics", has the figures that chose it).  Across invocations the runs of one process are not
  * independent replicates: one value per invocation is tested.  With
  * one invocation on a side the variation between processes is not
  * estimated: without an invocation floor nothing can be said; with
@@ -621,6 +638,7 @@ static void point_test(const struct results *r, struct point *p, const struct po
 	}
 	if (!p->test.valid && p->method != SIG_ONE_INVOC)
 		p->method = SIG_TOO_FEW;
+	point_unjudged(p, ka, kb);
 out:
 	free(oa);
 	free(ob);
@@ -660,6 +678,8 @@ static void point_versus(const struct results *r, struct point *p, const struct 
 
 	p->has_rel = false;
 	p->significant = false;
+	p->unjudged = false;
+	p->runs_needed = 0;
 	p->method = SIG_NONE;
 	p->p_adj = NAN;
 	p->mde_pct = NAN;
