@@ -1003,8 +1003,12 @@ static json_t *pick_floor(const struct merge *m, const struct compare_args *a)
 	const char *from = NULL;
 	json_t *f;
 
-	if (a->floor)
-		return floor_from_arg("floor", a->floor);
+	if (a->floor) {
+		f = floor_from_arg("floor", a->floor);
+		for (unsigned i = 0; i < m->nin; i++)
+			floor_check_host(f, m->in[i].r.machine, m->in[i].path);
+		return f;
+	}
 	if (a->min_effect > 0)
 		return json_pack("{s:f, s:s}", "rel_pct", a->min_effect * 100,
 				 "source", "--min-effect");

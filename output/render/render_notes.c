@@ -550,6 +550,19 @@ static bool lt_basis_notes(const struct results *r, FILE *f)
 }
 
 /* The invocation floor used, and where it came from. */
+/* ", measured on HOST at DATE" of a floor that says (system check). */
+static void floor_where(const json_t *fl, char *line, size_t len)
+{
+	const char *host = json_string_value(json_object_get(json_object_get(fl, "host"),
+							     "hostname"));
+	const char *at = json_string_value(json_object_get(fl, "measured_at"));
+
+	if (host)
+		line_add(line, len, ", measured on %s", host);
+	if (at)
+		line_add(line, len, "%s %s", host ? " at" : ", measured at", at);
+}
+
 static void floor_note(const struct results *r, FILE *f)
 {
 	const json_t *fl = r->inv_floor;
@@ -566,6 +579,7 @@ static void floor_note(const struct results *r, FILE *f)
 			 (long long)json_integer_value(ninv));
 	if (file)
 		line_add(line, sizeof(line), ", %s", file);
+	floor_where(fl, line, sizeof(line));
 	if (from)
 		line_add(line, sizeof(line), ", recorded in %s", from);
 	line_add(line, sizeof(line), "): with one invocation a side a difference is "
