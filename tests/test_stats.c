@@ -1395,6 +1395,52 @@ static void test_unjudged(void **state)
 	results_free(&r);
 }
 
+/*
+ * The summary over the rows: at 1, 2 and 4 threads on 2 CPUs, +9%,
+ * -45% and -100% (0.45 against 7,500 kops/s): the oversubscribed row is
+ * left out, and the other two disagree in sign, so one row decides:
+ * no summary.  -10% and -40%: both rows agree, the geometric mean
+ * sqrt(0.9 * 0.6) - 1 = -26.5153%.  Three rows of which one outweighs
+ * the others together (-50%, +1%, -1%): none.
+ */
+static void test_geomean_summary(void **state)
+{
+	const double base[] = {1000e3, 2000e3, 7500e3};
+	const double readme[] = {1090e3, 1100e3, 0.45e3}, agree[] = {900e3, 1200e3, 7500e3};
+	const double one[] = {500e3, 2020e3, 7425e3};
+	struct results r;
+	const struct variant *v;
+
+	(void)state;
+	rounds_results(&r, 3, base, base, 1);
+	r.ncpus = 2;
+	r.rows[2] = 4;
+	v = &r.variants[1];
+	for (unsigned row = 0; row < 3; row++) {
+		results_point(&r, 0, row)->runs[0].ops_per_sec = base[row];
+		results_point(&r, 1, row)->runs[0].ops_per_sec = readme[row];
+	}
+	results_finalize(&r);
+	assert_int_equal(v->geo_over, 1);
+	assert_true(v->geo_one_row);
+	assert_int_equal(v->geo_n, 0);
+	assert_true(isnan(v->geo_rel));
+	for (unsigned row = 0; row < 3; row++)
+		results_point(&r, 1, row)->runs[0].ops_per_sec = agree[row];
+	results_finalize(&r);
+	assert_false(v->geo_one_row);
+	assert_int_equal(v->geo_n, 2);
+	assert_close(v->geo_rel, (sqrt(0.9 * 0.6) - 1) * 100, 1e-9);
+	r.ncpus = 0;		/* not known: every row counts */
+	for (unsigned row = 0; row < 3; row++)
+		results_point(&r, 1, row)->runs[0].ops_per_sec = one[row];
+	results_finalize(&r);
+	assert_int_equal(v->geo_over, 0);
+	assert_true(v->geo_one_row);
+	assert_true(isnan(v->geo_rel));
+	results_free(&r);
+}
+
 /* Several invocations a side: the invocation-level test, whatever the
  * floor, and the smallest detectable difference from both levels. */
 static void test_floor_ignored_with_invocations(void **state)
@@ -1487,6 +1533,7 @@ int main(void)
 		cmocka_unit_test(test_floor_rule),
 		cmocka_unit_test(test_rounds_large_change),
 		cmocka_unit_test(test_unjudged),
+		cmocka_unit_test(test_geomean_summary),
 		cmocka_unit_test(test_floor_ignored_with_invocations),
 		cmocka_unit_test(test_json_same_by_value),
 	};

@@ -394,19 +394,36 @@ static bool has_geomean(const struct results *r)
 	return false;
 }
 
-/* "geometric mean over the rows, against BASE: a +1.2%, b -0.4%". */
+/* What the summary covers: "the 2 rows (1 oversubscribed left out)". */
+static void geo_rows(const struct results *r, char *buf, size_t len)
+{
+	unsigned n = 0, over = 0;
+
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2) {
+			n = n > r->variants[v].geo_n ? n : r->variants[v].geo_n;
+			over = over > r->variants[v].geo_over ? over : r->variants[v].geo_over;
+		}
+	snprintf(buf, len, "the %u rows", n);
+	if (over)
+		line_add(buf, len, " (%u oversubscribed left out)", over);
+}
+
+/* "geometric mean of the ratios over the 2 rows, against BASE: a
+ * +1.2%, b -0.4%". */
 static void geomean_note(const struct results *r, FILE *f)
 {
-	char line[2048];
+	char line[2048], rows[96];
 	const char *sep = "";
 
+	geo_rows(r, rows, sizeof(rows));
 	if (r->base_of && r->variants[r->baseline].label)
-		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
-			 "rows, against the same lock under %s:",
+		snprintf(line, sizeof(line), "geometric mean of the ratios over %s, "
+			 "against the same lock under %s:", rows,
 			 r->variants[r->baseline].label);
 	else
-		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
-			 "rows, against %s:", r->variants[r->baseline].name);
+		snprintf(line, sizeof(line), "geometric mean of the ratios over %s, "
+			 "against %s:", rows, r->variants[r->baseline].name);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)
 			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
@@ -880,10 +897,11 @@ static void sig_brief(const struct notes *n, FILE *f)
 static void geo_brief(const struct notes *n, FILE *f)
 {
 	const struct results *r = n->r;
-	char line[2048];
+	char line[2048], rows[96];
 	const char *sep = " ";
 
-	snprintf(line, sizeof(line), "geometric mean over the rows%s:",
+	geo_rows(r, rows, sizeof(rows));
+	snprintf(line, sizeof(line), "geometric mean over %s%s:", rows,
 		 n->o->unit == UNIT_NS ? " (throughput)" : "");
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)

@@ -695,29 +695,65 @@ static void point_versus(const struct results *r, struct point *p, const struct 
 	free(y);
 }
 
-/* Each variant's geometric mean of its ratios to its baseline. */
+/*
+ * Does one of the log ratios q[0..n-1] (sum `sum`, n >= 2) decide their
+ * mean: left out, the others' mean has the other sign (or is 0), or,
+ * from three rows, it outweighs all the others together (|q_i| > the
+ * sum of the other |q_j|)?  Then a summary would report that row, not
+ * the rows.
+ */
+static bool one_row_decides(const double *q, unsigned n, double sum)
+{
+	double all = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		all += fabs(q[i]);
+	for (unsigned i = 0; n >= 2 && i < n; i++)
+		if ((sum - q[i]) * sum <= 0 || (n >= 3 && fabs(q[i]) > all - fabs(q[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Each variant's geometric mean of its ratios to its baseline, over the
+ * rows that are not oversubscribed (geo_over counts those left out: a
+ * spin lock at more threads than CPUs can fall by orders of magnitude
+ * and would decide the mean alone).  None (geo_n 0, geo_one_row) where
+ * one row outweighs the others.
+ */
 static void results_geomean(struct results *r)
 {
-	for (unsigned v = 0; v < r->nvariants; v++) {
+	double *q = malloc((r->nrows + 1) * sizeof(*q));
+
+	for (unsigned v = 0; q && v < r->nvariants; v++) {
 		struct variant *var = &r->variants[v];
 		double sum = 0;
 
-		var->geo_n = 0;
+		var->geo_n = var->geo_over = 0;
+		var->geo_one_row = false;
 		var->geo_rel = NAN;
 		for (unsigned row = 0; row < r->nrows && !results_is_base(r, v); row++) {
 			const struct point *p = results_point(r, v, row);
 			const struct point *b = results_point(r, results_base(r, v), row);
-			double q;
 
 			if (!p->has_rel || !(p->sum.mean > 0) || !(b->sum.mean > 0))
 				continue;
-			q = log(p->sum.mean / b->sum.mean);
-			sum += r->row_desc && r->row_desc[row].lower_better ? -q : q;
-			var->geo_n++;
+			if (r->ncpus && r->rows[row] > r->ncpus) {	/* the `*` rows */
+				var->geo_over++;
+				continue;
+			}
+			q[var->geo_n] = log(p->sum.mean / b->sum.mean);
+			if (r->row_desc && r->row_desc[row].lower_better)
+				q[var->geo_n] = -q[var->geo_n];
+			sum += q[var->geo_n++];
 		}
-		if (var->geo_n)
+		var->geo_one_row = one_row_decides(q, var->geo_n, sum);
+		if (var->geo_n && !var->geo_one_row)
 			var->geo_rel = (exp(sum / var->geo_n) - 1) * 100;
+		if (var->geo_one_row)
+			var->geo_n = 0;
 	}
+	free(q);
 }
 
 /*

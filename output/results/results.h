@@ -228,10 +228,13 @@ struct variant {
 	char **counter_names;
 	/* Derived by results_finalize(): the geometric mean over the rows
 	 * of mean / baseline mean (base / mean for lower-better rows), as
-	 * a change in percent (> 0: better); NAN for a baseline or when
-	 * no row compares.  geo_n: how many rows it covers. */
+	 * a change in percent (> 0: better); NAN for a baseline, when no
+	 * row compares, or when one row outweighs the others (geo_one_row;
+	 * geo_n is then 0).  geo_n: how many rows it covers; geo_over: the
+	 * oversubscribed rows left out of it. */
 	double geo_rel;
-	unsigned geo_n;
+	unsigned geo_n, geo_over;
+	bool geo_one_row;
 };
 
 /*
