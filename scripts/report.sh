@@ -14,6 +14,7 @@
 #   scripts/bench-delays-hosts.sh  ... on this host and simulated ones?
 #   scripts/bench-calib.sh       calibrations from one invocation to the next
 #   scripts/bench-cv.sh          1-thread run-to-run spread
+#   scripts/aa-significance.sh   false significance and power of `#`
 # The peers are built from folders you name (LOCKHAMMER_DIR, CK_DIR,
 # LIBSLOCK_DIR, see scripts/bench-peers.sh); without them those two
 # sections say so and are skipped.
@@ -23,7 +24,8 @@
 #   DELAY_HOSTS ("here clock+10 clock+30 pause+20 pause+120"), DELAY_REQ
 #   (50,100,400,1000), DELAY_TOL (0.05) and DELAY_TOL50 (0.10) go to
 #   scripts/bench-delays-hosts.sh as HOSTS, REQ, TOL and TOL50; CALIB_N
-#   (20) and CALIB_TOL (5, percent) to scripts/bench-calib.sh as N and TOL.
+#   (20) and CALIB_TOL (5, percent) to scripts/bench-calib.sh as N and TOL;
+#   AA_REPS (20) to scripts/aa-significance.sh as -n.
 set -uo pipefail
 
 LB=$(realpath "${1:-./lockbench}")
@@ -37,6 +39,7 @@ DELAY_TOL=${DELAY_TOL:-0.05}
 DELAY_TOL50=${DELAY_TOL50:-0.10}
 CALIB_N=${CALIB_N:-20}
 CALIB_TOL=${CALIB_TOL:-5}
+AA_REPS=${AA_REPS:-20}
 [ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
 case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
@@ -45,6 +48,7 @@ for v in DELAY_TOL DELAY_TOL50; do
 done
 case $DELAY_REQ in '' | *[!0-9,]*) echo "report: DELAY_REQ ($DELAY_REQ) is not a list of ns (50,100)" >&2; exit 2 ;; esac
 case $CALIB_N in '' | *[!0-9]* | 0) echo "report: CALIB_N ($CALIB_N) is not a number of invocations" >&2; exit 2 ;; esac
+case $AA_REPS in '' | *[!0-9]* | 0) echo "report: AA_REPS ($AA_REPS) is not a number of repetitions" >&2; exit 2 ;; esac
 cd "$ROOT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -114,6 +118,15 @@ section "Calibrations, invocation to invocation" \
 section "1-thread run-to-run spread" \
 	"The CV of ns per operation of tas and ticket at 1 thread, and how many of the runs that moved the core-speed probe flagged." \
 	env RUNS=$((RUNS * 2)) DURATION="$DURATION" scripts/bench-cv.sh "$LB"
+# The floor of the check above, when it measured one (a busy machine
+# refuses it): the one-invocation lines use it.
+aa_floor=()
+python3 -c "import json, sys; sys.exit(json.load(open('$tmp/check.json'))['floor']['rel_pct'] is None)" \
+	2>/dev/null && aa_floor=(-f "$tmp/check.json")
+section "Significance: false alarms and power" \
+	"How often \`#\` marks a difference between two copies of one lock (A/A), and how often it finds a copy 2x slower, at -r 3, 5 and 10 within a run, a copy 10% slower at the default -r, and A/A with one invocation a side and the invocation floor; then the candidate tests on the same runs (docs/method.md, \"Statistics\")." \
+	env LB_OPTS="-d $DURATION --warmup $DURATION" SKIP=across \
+	scripts/aa-significance.sh -n "$AA_REPS" "${aa_floor[@]}" "$LB"
 exec 3>&-
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 

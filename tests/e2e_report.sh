@@ -11,7 +11,7 @@ trap 'rm -rf "$OUT"' EXIT
 . "$(dirname "$0")/lib.sh"
 REPORT=$(dirname "$0")/../scripts/report.sh
 
-for bad in "RUNS=x" "DURATION=-1" "CALIB_N=0" "DELAY_TOL=5%" "DELAY_REQ=fast"; do
+for bad in "RUNS=x" "DURATION=-1" "CALIB_N=0" "DELAY_TOL=5%" "DELAY_REQ=fast" "AA_REPS=0"; do
 	env "$bad" "$REPORT" "$BIN" "$OUT/bad.md" >"$OUT/stdout" 2>"$OUT/stderr"
 	[ $? -eq 2 ] && ok || bad "report with $bad: not exit 2"
 	[ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "^report: " "$OUT/stderr" && ok ||
@@ -22,7 +22,7 @@ done
 # short: the report's shape is checked here, not the figures (one host,
 # one request, tolerances a 0.05 s window meets on a busy machine)
 env -u LOCKHAMMER_DIR -u CK_DIR -u LIBSLOCK_DIR RUNS=1 DURATION=0.05 \
-	DELAY_HOSTS=here DELAY_REQ=1000 DELAY_TOL=0.5 DELAY_TOL50=0.5 CALIB_N=3 CALIB_TOL=50 \
+	DELAY_HOSTS=here DELAY_REQ=1000 DELAY_TOL=0.5 DELAY_TOL50=0.5 CALIB_N=3 CALIB_TOL=50 AA_REPS=1 \
 	"$REPORT" "$BIN" "$OUT/perf.md" >"$OUT/stdout" 2>"$OUT/stderr" && ok ||
 	bad "report failed: $(tail -3 "$OUT/stderr")"
 python3 - "$OUT/perf.md" "$("$BIN" --version)" "$(uname -r)" <<'PY' && ok || bad "report contents"
@@ -37,7 +37,8 @@ for row in ("| CPU |", "| kernel | " + kernel, "| hypervisor |", "| clock |", "|
 assert "| lockbench | " + version.split()[1] in text, "no version"
 for cmd in ("$ lockbench system check", "$ tests/e2e_insn.sh lockbench",
             "scripts/bench-delays.sh lockbench", "scripts/bench-cv.sh lockbench",
-            "scripts/bench-delays-hosts.sh lockbench", "scripts/bench-calib.sh lockbench"):
+            "scripts/bench-delays-hosts.sh lockbench", "scripts/bench-calib.sh lockbench",
+            "scripts/aa-significance.sh -n 1"):
     assert cmd in text, "no command line " + cmd
 assert text.count("Skipped: the peers are not built") == 2, "peers not said skipped"
 assert "(exit 0," in text and "(exit 1," not in text, "a section failed"

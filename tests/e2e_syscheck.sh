@@ -234,8 +234,8 @@ fi
 # Another fake tree whose /proc/stat moves as if other processes kept
 # every CPU busy (a writer here adds 100 ticks a CPU every 10 ms or so,
 # many CPUs' worth at USER_HZ 100): the floor is refused, its figures
-# kept, the check exits 1 (a measure not taken), and compare --floor
-# refuses it.
+# kept, the check exits 0 (a verdict, not a failure: a test suite on a
+# busy machine runs it too), and compare --floor refuses it.
 d2=$("$mkfake" acpi) || exit 1
 dirs+=("$d2")
 busy_stat() {	# busy_stat TICKS: the stat file with TICKS of user time a CPU
@@ -255,7 +255,7 @@ python3 - "$OUT/busy.json" "$rc" <<'EOF' && ok || bad "busy: the floor not refus
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = d["floor"]
-assert int(sys.argv[2]) == 1, sys.argv[2]
+assert int(sys.argv[2]) == 0, sys.argv[2]
 assert f["rel_pct"] is None and f["sd_between_pct"] is not None, f
 assert f["refused"].startswith("the machine was busy: other processes ran "), f
 assert "run `lockbench system check` again when it is quiet" in f["refused"], f
