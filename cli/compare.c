@@ -922,7 +922,9 @@ void compare_usage(FILE *f)
 	opt_help(&compare_options, f);
 	fprintf(f, "With one invocation (file) a side, a difference is significant only\n"
 		"if the runs' test says so and it exceeds the invocation floor: --floor,\n"
-		"else --min-effect, else the larger floor the files recorded (run --floor).\n"
+		"else --min-effect, else the larger floor the files recorded (run --floor);\n"
+		"with none such a point is marked _ (too few runs to judge).  A floor file\n"
+		"from another host, or one the check refused (busy), is refused.\n"
 		"Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
 		"found a point significantly worse than its baseline by more than PCT;\n"
 		"5 a point is worse by more than PCT but could not be assessed (one\n"
