@@ -1332,8 +1332,8 @@ static void rounds_results(struct results *r, unsigned rows, const double *a,
  * A stock and a patched tree, 5 rounds, stock 0.7-2.6 Mops/s and
  * patched 5.0-7.7 in every round, at 4 rows (Holm over 4 tests): `#`
  * at every row.  The paired t keeps all 5 rounds, df 4: t 8.1457536753,
- * p 0.00123596008883507 (mpmath, tests/data/stats_vectors.py's method:
- * regularized incomplete beta); the former trim of one round a side
+ * p 0.00123596008883507 (tests/data/stats_vectors.py, rounds_table(),
+ * mpmath); the former trim of one round a side
  * (df 2, p 0.024 each, 0.095 after Holm) printed `~` there.
  */
 static void test_rounds_large_change(void **state)
