@@ -152,6 +152,9 @@ checkfile other-host.json 'd["machine"] = {"hostname": "arm160", "arch": "aarch6
 refuse "--floor from another host" \
 	"floor (.*other-host.json): measured on arm160 (aarch64, 160 CPUs), but .*a.json ran on $HOST (" \
 	--floor "$T/other-host.json" "$T/a.json" "$T/c.json"
+BAD_OUT=$T/out.json bad_input "run --floor from another host" \
+	"floor (.*other-host.json): measured on arm160 (aarch64, 160 CPUs), but this run ran on $HOST (" \
+	-l ticket -t 1 -d 0.05 --floor "$T/other-host.json"
 checkfile v99.json 'd["schema_version"] = 99'
 refuse "--floor schema_version 99" "v99.json): its schema_version is not 1.x" \
 	--floor "$T/v99.json" "$T/a.json" "$T/c.json"
