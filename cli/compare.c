@@ -933,9 +933,10 @@ void compare_usage(FILE *f)
 }
 
 /* Could point p not be assessed at all (no test behind its mark)? */
+/* A point marked `_`: too few runs to judge (results.h, unjudged). */
 static bool unassessed(const struct point *p)
 {
-	return !p->test.valid && (p->method == SIG_ONE_INVOC || p->method == SIG_TOO_FEW);
+	return p->unjudged;
 }
 
 /* One line: the points worse by more than PCT that could not be assessed. */
