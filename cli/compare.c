@@ -921,7 +921,9 @@ void compare_usage(FILE *f)
 	opt_help(&compare_options, f);
 	fprintf(f, "With one invocation (file) a side, a difference is significant only\n"
 		"if the runs' test says so and it exceeds the invocation floor: --floor,\n"
-		"else --min-effect, else the larger floor the files recorded (run --floor).\n"
+		"else --min-effect, else the larger floor the files recorded (run --floor);\n"
+		"with none such a point is marked _ (too few runs to judge).  A floor file\n"
+		"from another host, or one the check refused (busy), is refused.\n"
 		"Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
 		"found a point significantly worse than its baseline by more than PCT;\n"
 		"5 a point is worse by more than PCT but could not be assessed (one\n"
@@ -930,9 +932,10 @@ void compare_usage(FILE *f)
 }
 
 /* Could point p not be assessed at all (no test behind its mark)? */
+/* A point marked `_`: too few runs to judge (results.h, unjudged). */
 static bool unassessed(const struct point *p)
 {
-	return !p->test.valid && (p->method == SIG_ONE_INVOC || p->method == SIG_TOO_FEW);
+	return p->unjudged;
 }
 
 /* One line: the points worse by more than PCT that could not be assessed. */
@@ -1002,8 +1005,12 @@ static json_t *pick_floor(const struct merge *m, const struct compare_args *a)
 	const char *from = NULL;
 	json_t *f;
 
-	if (a->floor)
-		return floor_from_arg("floor", a->floor);
+	if (a->floor) {
+		f = floor_from_arg("floor", a->floor);
+		for (unsigned i = 0; i < m->nin; i++)
+			floor_check_host(f, m->in[i].r.machine, m->in[i].path);
+		return f;
+	}
 	if (a->min_effect > 0)
 		return json_pack("{s:f, s:s}", "rel_pct", a->min_effect * 100,
 				 "source", "--min-effect");

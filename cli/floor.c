@@ -3,6 +3,7 @@
 #include "floor.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +28,51 @@ static double as_percent(const char *arg)
 	return *end ? -1 : v;
 }
 
+/* A number member of o in [lo, hi], else NAN. */
+static double num_in(const json_t *o, const char *key, double lo, double hi)
+{
+	const json_t *v = json_object_get(o, key);
+	double x = json_number_value(v);
+
+	return json_is_number(v) && isfinite(x) && x >= lo && x <= hi ? x : NAN;
+}
+
+/* The figures of a system check's floor: a version this build reads, a
+ * floor it did not refuse, and each figure in its range; else one line,
+ * exit 2. */
+static void floor_validate(const char *opt, const char *path, json_t *doc, const json_t *f)
+{
+	const json_t *ver = json_object_get(doc, "schema_version");
+	const json_t *ninv = json_object_get(f, "invocations");
+	const char *why = NULL, *refused = json_string_value(json_object_get(f, "refused"));
+
+	if (ver && (!json_is_string(ver) || strncmp(json_string_value(ver), "1.", 2)))
+		why = "its schema_version is not 1.x, the one this lockbench reads";
+	else if (refused)
+		why = refused;
+	else if (!json_is_object(f) || isnan(num_in(f, "rel_pct", 0, 100)))
+		why = "floor.rel_pct is not a percentage in [0, 100]";
+	else if (!json_is_integer(ninv) || json_integer_value(ninv) < 2 ||
+		 json_integer_value(ninv) > 1000000)
+		why = "floor.invocations is not a count of 2 or more";
+	else if (isnan(num_in(f, "sd_between_pct", 0, 1e6)))
+		why = "floor.sd_between_pct is not a percentage of 0 or more";
+	char line[512];
+
+	if (!why)
+		return;
+	snprintf(line, sizeof(line), "%s%s", refused && why == refused ?
+		 "the system check refused its floor: " : "", why);
+	json_decref(doc);
+	cli_die("--%s (%s): %s", opt, path, line);
+}
+
 /* The `floor` of a system-check file; exits 2 when it has none. */
 static json_t *floor_from_file(const char *opt, const char *path)
 {
 	json_error_t je = {.line = -1};
 	json_t *doc = NULL, *f, *out;
-	const json_t *pct;
+	const json_t *pct, *mach;
 	const char *schema;
 	char what[64];
 	int fd;
@@ -56,6 +96,8 @@ static json_t *floor_from_file(const char *opt, const char *path)
 	}
 	f = json_object_get(doc, "floor");
 	pct = json_object_get(f, "rel_pct");
+	if (json_is_number(pct) || json_is_string(json_object_get(f, "refused")))
+		floor_validate(opt, path, doc, f);
 	if (!json_is_object(f) || !json_is_number(pct) || !isfinite(json_number_value(pct)) ||
 	    json_number_value(pct) < 0) {
 		json_decref(doc);
@@ -63,11 +105,56 @@ static json_t *floor_from_file(const char *opt, const char *path)
 			"run `lockbench system check -o FILE.json` again", opt, path);
 	}
 	out = json_deep_copy(f);
+	mach = json_object_get(doc, "machine");
+	if (!json_object_get(out, "host") && json_is_object(mach))
+		json_object_set_new(out, "host", json_pack("{s:O?, s:O?, s:O?}",
+			"hostname", json_object_get(mach, "hostname"),
+			"arch", json_object_get(mach, "arch"), "pus", json_object_get(mach, "pus")));
 	json_decref(doc);
 	if (!json_is_string(json_object_get(out, "source")))
 		json_object_set_new(out, "source", json_string("system check"));
 	json_object_set_new(out, "file", json_string(path));
 	return out;
+}
+
+/* "vm (x86_64, 2 CPUs)" of a floor's host or a run's machine. */
+static void host_text(const json_t *h, char *buf, size_t len)
+{
+	const char *name = json_string_value(json_object_get(h, "hostname"));
+	const char *arch = json_string_value(json_object_get(h, "arch"));
+	const json_t *pus = json_object_get(h, "pus");
+
+	snprintf(buf, len, "%s (%s, %lld CPUs)", name ? name : "?", arch ? arch : "?",
+		 json_is_integer(pus) ? (long long)json_integer_value(pus) : -1LL);
+}
+
+/* Do two of hostname, arch, pus both present differ? */
+static bool host_differs(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = {"hostname", "arch", "pus"};
+
+	for (unsigned i = 0; i < 3; i++) {
+		const json_t *x = json_object_get(a, keys[i]), *y = json_object_get(b, keys[i]);
+
+		if (x && y && !json_is_null(x) && !json_is_null(y) && !json_equal(x, y))
+			return true;
+	}
+	return false;
+}
+
+void floor_check_host(const json_t *floor, const json_t *machine, const char *what)
+{
+	const json_t *h = json_object_get(floor, "host");
+	const char *file = json_string_value(json_object_get(floor, "file"));
+	char fh[256], mh[256];
+
+	if (!json_is_object(h) || !json_is_object(machine) || !host_differs(h, machine))
+		return;
+	host_text(h, fh, sizeof(fh));
+	host_text(machine, mh, sizeof(mh));
+	cli_die("--floor (%s): measured on %s, but %s ran on %s: a floor holds on the "
+		"machine it was measured on; run `lockbench system check -o check.json` there",
+		file ? file : "?", fh, what, mh);
 }
 
 json_t *floor_from_arg(const char *opt, const char *arg)

@@ -20,9 +20,21 @@
  * {"rel_pct": 4, "source": "--OPT PCT"}; anything else is read as a
  * system-check file and gives a copy of its `floor` object with "file"
  * set to ARG.  Bad input (no such file, not JSON, another schema, no
- * floor.rel_pct >= 0, a percentage outside [0, 100]) exits 2 with one
- * line.  Returns a new reference.
+ * floor.rel_pct >= 0, a percentage outside [0, 100]; in a file a
+ * schema_version other than 1.x, a floor the check refused (busy), a
+ * rel_pct outside [0, 100], invocations below 2, a negative
+ * sd_between_pct) exits 2 with one line.  The file's machine is kept as
+ * "host" ({hostname, arch, pus}) when the floor does not name one.
+ * Returns a new reference.
  */
 json_t *floor_from_arg(const char *opt, const char *arg);
+
+/*
+ * A floor measured on another machine than `machine` (a results file's
+ * machine description; `what` names the file) exits 2 with one line
+ * naming both: hostname, arch or CPU count differ where both say.  A
+ * floor or a machine that does not say is let through.
+ */
+void floor_check_host(const json_t *floor, const json_t *machine, const char *what);
 
 #endif

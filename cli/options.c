@@ -218,7 +218,7 @@ static const struct opt rows[] = {
 	 .help = "rows of text tables: threads or a swept option (a table per rest)"},
 	{.name = "no-marks", .type = OPT_FLAG,
 	 .off = F(no_marks),
-	 .help = "print tables without ? ~ # * marks and notes"},
+	 .help = "print tables without ? ~ # _ * marks and notes"},
 	{.name = "header", .type = OPT_FLAG,
 	 .off = F(header),
 	 .help = "above text tables: kernel, CPU, lockbench, command; what was measured"},

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "err.h"
 #include "infile.h"
+#include "floor.h"
 #include "machctl.h"
 #include "outfile.h"
 #include "rundoc.h"
@@ -377,6 +378,13 @@ static void run_prepare(struct run *run, const struct cli *c)
 	if (!run->dry_run && !run->t.real)
 		cli_die("--topology (%s) describes another machine: use it with "
 			"--dry-run or 'lockbench topo'", c->topology);
+	if (run->cf.inv_floor && run->t.real) {
+		/* A floor from another host: refused before anything is tuned. */
+		json_t *m = machine_json(&run->t);
+
+		floor_check_host(run->cf.inv_floor, m, "this run");
+		json_decref(m);
+	}
 }
 
 /* The least nonzero --cs-ns / --ncs-ns of the run (its sweep's too);

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../output/results/noise.h"
@@ -437,6 +439,7 @@ static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *)
 	struct summary sm;
 
 	s->sd_between_pct = s->floor_pct = NAN;
+	s->floor_at = (long long)time(NULL);
 	snprintf(runs, sizeof(runs), "%u", SC_INV_RUNS);
 	for (unsigned i = 0; i < SC_INVOCATIONS; i++) {
 		json_t *doc = child_json(s, extra, err, sizeof(err));
@@ -462,6 +465,69 @@ static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *)
 	stats_summarize(s->inv_mean, s->ninv, &sm);
 	s->sd_between_pct = 100 * sm.std / sm.mean;
 	s->floor_pct = stats_invocation_floor(s->sd_between_pct, s->ninv);
+}
+
+static double load_now(void);
+
+/* The CPU time in s of this process and of its children waited for. */
+static double own_cpu_s(void)
+{
+	struct rusage a, b;
+
+	if (getrusage(RUSAGE_SELF, &a) || getrusage(RUSAGE_CHILDREN, &b))
+		return NAN;
+	return (double)(a.ru_utime.tv_sec + a.ru_stime.tv_sec + b.ru_utime.tv_sec +
+			b.ru_stime.tv_sec) +
+	       (double)(a.ru_utime.tv_usec + a.ru_stime.tv_usec + b.ru_utime.tv_usec +
+			b.ru_stime.tv_usec) / 1e6;
+}
+
+/* The usable CPUs of t into a new array, *n of them. */
+static int *floor_cpus(const struct topo *t, unsigned *n)
+{
+	int *cpus = cli_calloc(t->npu + 1, sizeof(*cpus));
+
+	*n = 0;
+	for (unsigned i = 0; i < t->npu; i++)
+		if (t->pu[i].allowed)
+			cpus[(*n)++] = t->pu[i].os;
+	return cpus;
+}
+
+/*
+ * The floor, measured beside whatever else runs: the CPUs' worth of
+ * time other processes ran on the usable CPUs meanwhile (their busy
+ * time in /proc/stat less this process's and its children's), and the
+ * load average around it.  Refused, with one line saying so and what to
+ * do, when the others ran more than SC_FLOOR_BUSY_CPUS.
+ */
+static void measure_floor_beside(struct syscheck *s, const struct topo *t,
+				 void (*between)(struct syscheck *))
+{
+	unsigned n;
+	int *cpus = floor_cpus(t, &n);
+	uint64_t b0 = 0, b1 = 0;
+	bool ok = n && !busy_read(cpus, n, &b0);
+	double own0 = own_cpu_s(), t0 = lb_mono_s(), dt;
+
+	s->floor_load0 = load_now();
+	measure_floor(s, between);
+	dt = lb_mono_s() - t0;
+	s->floor_s = dt;
+	s->floor_load1 = load_now();
+	ok = ok && !busy_read(cpus, n, &b1) && dt > 0 && b1 >= b0;
+	s->floor_others = ok ? ((double)(b1 - b0) * steal_tick_s() - (own_cpu_s() - own0)) / dt
+			     : NAN;
+	if (s->floor_others < 0)
+		s->floor_others = 0;	/* tick-sampled busy time under the exact own time */
+	free(cpus);
+	if (!(s->floor_others > SC_FLOOR_BUSY_CPUS))
+		return;
+	s->floor_refused = true;
+	s->floor_pct = NAN;
+	snprintf(s->floor_err, sizeof(s->floor_err), "the machine was busy: other "
+		 "processes ran %.2f CPUs beside it (load average %.1f); run `lockbench "
+		 "system check` again when it is quiet", s->floor_others, s->floor_load1);
 }
 
 /* Steal ticks of the allowed CPUs of t so far; false when unknown. */
@@ -593,7 +659,7 @@ static void measure_all(struct syscheck *s, const struct cli *c, const struct to
 	measure_tas_cv(s);
 	c2c_between(s);
 	progress(c, "invocation floor (separate invocations of tas)");
-	measure_floor(s, c2c_between);
+	measure_floor_beside(s, t, c2c_between);
 	s->elapsed_s = lb_mono_s() - t0;
 	s->steal_max = STEAL_SAY_MAX;
 	s->steal_frac = NAN;
@@ -674,9 +740,10 @@ int cmd_system_check(const struct cli *c)
 	if (!text)
 		cli_die("system check: out of memory");
 	rc = out_write(c->output, text);
-	/* a measure that could not be taken: the report says which, exit 1 */
-	if (!rc && (!s->delays_measured || !isfinite(s->tas_cv_pct) || !isfinite(s->floor_pct) ||
-		    !isfinite(s->takes_frac)))
+	/* a measure that could not be taken: the report says which, exit 1
+	 * (a floor refused on a busy machine is a verdict, not a failure) */
+	if (!rc && (!s->delays_measured || !isfinite(s->tas_cv_pct) ||
+		    (!isfinite(s->floor_pct) && !s->floor_refused) || !isfinite(s->takes_frac)))
 		rc = 1;
 	free(text);
 	json_decref(doc);

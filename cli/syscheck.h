@@ -24,6 +24,12 @@
 #define SC_INVOCATIONS 6
 #define SC_INV_RUNS 2
 #define SC_CV_RUNS 10
+/* The floor is refused when other processes ran more than this many
+ * CPUs' worth beside its invocations: a process with a quarter of a CPU
+ * can take a quarter of a 1-thread worker's window when they share it,
+ * many times the floor it would measure (docs/method.md, "The
+ * invocation floor"). */
+#define SC_FLOOR_BUSY_CPUS 0.25
 /* Repeated core-to-core probes whose medians differ by more than this
  * factor, in two clusters of at least SC_BIMODAL_MIN probes each. */
 #define SC_BIMODAL_FACTOR 2.0
@@ -57,6 +63,12 @@ struct syscheck {
 	unsigned ninv;
 	double sd_between_pct, floor_pct;        /* NAN: not measured */
 	char floor_err[256];
+	/* When and beside what the floor was measured: its start (UTC), its
+	 * length, the load average before and after, and the CPUs' worth
+	 * other processes ran meanwhile (NAN: unknown); refused: busy. */
+	long long floor_at;
+	double floor_s, floor_load0, floor_load1, floor_others;
+	bool floor_refused;
 	double child_read_ns[2 * SC_INVOCATIONS + 4]; /* their clock_read_ns */
 	unsigned nchild_read;
 	double steal_frac, steal_max;            /* NAN: unknown */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../output/results/stats.h"
 #include "provenance.h"
@@ -97,18 +98,43 @@ static json_t *delays_json(const struct syscheck *s)
 			 "fixed", d[0], "exp", d[1]);
 }
 
+/* Where, when and beside what load the floor was measured. */
+static void floor_provenance(json_t *f, const struct syscheck *s)
+{
+	char at[32] = "";
+	time_t t = (time_t)s->floor_at;
+	struct tm tm;
+
+	if (t && gmtime_r(&t, &tm))
+		strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(f, "measured_at", *at ? json_string(at) : json_null());
+	json_object_set_new(f, "duration_s", num(s->floor_s));
+	json_object_set_new(f, "host", json_pack("{s:O?, s:O?, s:O?}",
+		"hostname", json_object_get(s->machine, "hostname"),
+		"arch", json_object_get(s->machine, "arch"),
+		"pus", json_object_get(s->machine, "pus")));
+	json_object_set_new(f, "load", json_pack("{s:o, s:o, s:o, s:f}",
+		"loadavg_start", num(s->floor_load0), "loadavg_end", num(s->floor_load1),
+		"others_cpus", num(s->floor_others), "others_max_cpus", SC_FLOOR_BUSY_CPUS));
+	json_object_set_new(f, "refused", s->floor_refused ? json_string(s->floor_err)
+							   : json_null());
+}
+
 static json_t *floor_json(const struct syscheck *s)
 {
-	json_t *m = json_array();
+	json_t *m = json_array(), *f;
 
 	for (unsigned i = 0; i < s->ninv; i++)
 		json_array_append_new(m, json_real(s->inv_mean[i]));
-	return json_pack("{s:o, s:i, s:o, s:s, s:i, s:s, s:s, s:i, s:f, s:o}",
-			 "rel_pct", num(s->floor_pct), "invocations", s->ninv,
-			 "sd_between_pct", num(s->sd_between_pct), "lock", "tas",
-			 "threads", 1, "workload", "cs", "source", "system check",
-			 "runs_each", SC_INV_RUNS, "window_s", s->window_s,
-			 "means_ops_per_sec", m);
+	f = json_pack("{s:o, s:i, s:o, s:s, s:i, s:s, s:s, s:i, s:f, s:o}",
+		      "rel_pct", num(s->floor_pct), "invocations", s->ninv,
+		      "sd_between_pct", num(s->sd_between_pct), "lock", "tas",
+		      "threads", 1, "workload", "cs", "source", "system check",
+		      "runs_each", SC_INV_RUNS, "window_s", s->window_s,
+		      "means_ops_per_sec", m);
+	if (f)
+		floor_provenance(f, s);
+	return f;
 }
 
 static json_t *clock_json(const struct syscheck *s)

@@ -9,8 +9,19 @@
 #
 # Measured, each REPS times (default 20), at 1 thread, default length
 # (-r 10, -d 0.5, --warmup 0.25) unless LB_OPTS says otherwise:
-#   within  A/A:  one run, padded_a vs padded_b, nothing slowed
-#   within  5%:   one run, padded_b 5% slower      (and 2%)
+#   within  A/A:  one run, padded_a vs padded_b, nothing slowed, at each
+#                 -r of RS (default "3 5 10")
+#   within  2x:   the same with padded_b twice as slow, at each -r of RS
+#   within  10%:  one run at the default -r, padded_b 10% slower (and 5%,
+#                 2%); each within line also counts the points marked `_`
+#                 (too few runs to judge)
+#   designs:      from the within runs at -r 10: how often each candidate
+#                 test finds the difference at 3, 5 and 10 rounds (the
+#                 first r rounds of each run): the paired t on per-round
+#                 log ratios (lockbench's, trimmed from 10 rounds), the
+#                 same trimmed from 5 (one of five cut), Welch's t on the
+#                 runs' log rates, Mann-Whitney (exact; its least p at 3
+#                 and 3 is 0.1); needs python3's mpmath
 #   across  A/A:  INV invocations labelled A vs INV labelled A2, compared
 #   across  5%:   INV invocations labelled A vs INV labelled B (5% slower)
 #   across  one:  one invocation a side, no floor (must say "not assessed")
@@ -28,8 +39,9 @@
 #   -f        the invocation floor for the one-invocation mode: the JSON
 #             of `lockbench system check -o FILE` (compare --floor), or PCT
 #   -m        or a --min-effect PCT as the floor
-#   LB_OPTS   extra options for every run (e.g. "-t 2" or "-r 5")
-#   SKIP      space-separated parts to skip: within across power2 one
+#   LB_OPTS   extra options for every run (e.g. "-t 2" or "-d 0.1"; not -r)
+#   RS        the -r of the within A/A and 2x lines (default "3 5 10")
+#   SKIP      space-separated parts to skip: within across power2 one designs
 #   PAD       cycles (default): the slower copy does extra loop turns,
 #             whose cost moves with the core clock; time: it spins on
 #             the CPU's counter instead (padded's tpad), a slowdown that
@@ -47,7 +59,7 @@ while getopts "n:i:o:f:m:h" o; do
 	o) OUT=$OPTARG ;;
 	f) FLOOR=(--floor "$(realpath -q "$OPTARG" || echo "$OPTARG")") ;;
 	m) FLOOR=(--min-effect "$OPTARG") ;;
-	*) sed -n '3,38p' "$0"; exit 2 ;;
+	*) sed -n '3,50p' "$0"; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -55,6 +67,10 @@ LB=$(realpath "${1:-./lockbench}")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PLUGIN=$ROOT/build/tests/plugins/padded.so
 SKIP=${SKIP:-}
+RS=${RS:-3 5 10}
+for r in $RS; do
+	case $r in '' | *[!0-9]* | 0 | 1) echo "aa-significance: RS ($RS): -r values of 2 or more" >&2; exit 2 ;; esac
+done
 case ${PAD:-cycles} in
 cycles) KNOB=pad P=400 ;;
 time) KNOB=tpad P=100 ;;
@@ -75,8 +91,8 @@ run() {
 		-f json -o "$out" 2>>"$W/stderr.log"
 }
 
-# verdict FILE: "sig rel p method mde floor" of the second column at the
-# first row.
+# verdict FILE: "sig rel p method mde floor too_few" of the second
+# column at the first row.
 verdict() {
 	python3 - "$1" <<'EOF'
 import json, sys
@@ -86,7 +102,7 @@ vb = p["vs_baseline"] or {}
 t = vb.get("test") or {}
 f = d.get("invocation_floor") or {}
 print(int(bool(vb.get("significant"))), vb.get("rel_pct"), t.get("p"), t.get("method"),
-      t.get("mde_pct"), f.get("rel_pct"))
+      t.get("mde_pct"), f.get("rel_pct"), int(bool(t.get("too_few_runs"))))
 EOF
 }
 
@@ -114,7 +130,7 @@ calibrate() {
 import sys
 P, r0, r1 = $P, $r0, $r1
 k = (r0 / r1 - 1) / P            # extra time per pad iteration / base time
-for s in (0.05, 0.02, 0.10):
+for s in (0.05, 0.02, 0.10, 0.50):
     print(max(1, round((1 / (1 - s) - 1) / k)), end=' ')
 print()"
 }
@@ -131,33 +147,58 @@ rel = [float(r[1]) for r in rows if r[1] != "None"]
 meth = sorted(set(r[3] for r in rows))
 med = statistics.median(rel) if rel else float("nan")
 mde = [float(r[4]) for r in rows if len(r) > 4 and r[4] != "None"]
+few = sum(int(r[6]) for r in rows if len(r) > 6)
 flo = sorted(set(r[5] for r in rows if len(r) > 5 and r[5] != "None"))
 extra = f"  median detectable {statistics.median(mde):.2f}%" if mde else ""
 extra += f"  floor {','.join(flo)}%" if flo else ""
-print(f"{name:<28} significant {sig:>2}/{len(rows):<2} ({100 * sig / max(1, len(rows)):3.0f}%)"
+extra += f"  too few to judge (_) {few}/{len(rows)}" if few else ""
+print(f"{name:<32} significant {sig:>2}/{len(rows):<2} ({100 * sig / max(1, len(rows)):3.0f}%)"
       f"  slower & significant {neg:>2}/{len(rows):<2}  median rel {med:+.2f}%  test {','.join(meth)}{extra}")
 EOF
 }
 
 echo "aa-significance: $(date -u +%FT%TZ) $(uname -r) $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "options: -t 1 ${LB_OPTS:-} (defaults otherwise), $REPS repetitions, $INV invocations per label, slower copy: ${PAD:-cycles}"
-read -r PAD5 PAD2 PAD10 < <(calibrate)
-echo "calibrated: $KNOB $PAD5 for 5%, $KNOB $PAD2 for 2%, $KNOB $PAD10 for 10%"
+read -r PAD5 PAD2 PAD10 PADX2 < <(calibrate)
+echo "calibrated: $KNOB $PAD5 for 5%, $KNOB $PAD2 for 2%, $KNOB $PAD10 for 10%, $KNOB $PADX2 for 2x"
 
 if [[ " $SKIP " != *" within "* ]]; then
-	: >"$W/w-aa" ; : >"$W/w-5" ; : >"$W/w-2"
+	for r in $RS; do
+		: >"$W/w-aa-$r" ; : >"$W/w-x2-$r"
+		for i in $(seq "$REPS"); do
+			run "$W/w-aa-$r-$i.json" -l padded_a,padded_b -r "$r" &&
+				verdict "$W/w-aa-$r-$i.json" >>"$W/w-aa-$r"
+			run "$W/w-x2-$r-$i.json" -l padded_a,padded_b -r "$r" \
+				--lock-opt "padded_b.$KNOB=$PADX2" && verdict "$W/w-x2-$r-$i.json" >>"$W/w-x2-$r"
+		done
+		tally "within a run, -r $r, A/A" "$W/w-aa-$r"
+		tally "within a run, -r $r, 2x slower" "$W/w-x2-$r"
+	done
+	: >"$W/w-10" ; : >"$W/w-5" ; : >"$W/w-2"
 	for i in $(seq "$REPS"); do
-		run "$W/w-aa-$i.json" -l padded_a,padded_b && verdict "$W/w-aa-$i.json" >>"$W/w-aa"
-		run "$W/w-5-$i.json" -l padded_a,padded_b --lock-opt "padded_b.$KNOB=$PAD5" &&
-			verdict "$W/w-5-$i.json" >>"$W/w-5"
+		run "$W/w-10-$i.json" -l padded_a,padded_b --lock-opt "padded_b.$KNOB=$PAD10" &&
+			verdict "$W/w-10-$i.json" >>"$W/w-10"
 		if [[ " $SKIP " != *" power2 "* ]]; then
+			run "$W/w-5-$i.json" -l padded_a,padded_b --lock-opt "padded_b.$KNOB=$PAD5" &&
+				verdict "$W/w-5-$i.json" >>"$W/w-5"
 			run "$W/w-2-$i.json" -l padded_a,padded_b --lock-opt "padded_b.$KNOB=$PAD2" &&
 				verdict "$W/w-2-$i.json" >>"$W/w-2"
 		fi
 	done
-	tally "within a run, A/A" "$W/w-aa"
-	tally "within a run, 5% slower" "$W/w-5"
-	[[ " $SKIP " == *" power2 "* ]] || tally "within a run, 2% slower" "$W/w-2"
+	tally "within a run, 10% slower" "$W/w-10"
+	if [[ " $SKIP " != *" power2 "* ]]; then
+		tally "within a run, 5% slower" "$W/w-5"
+		tally "within a run, 2% slower" "$W/w-2"
+	fi
+fi
+
+# designs: the candidate tests on the first r rounds of the -r 10 runs.
+if [[ " $SKIP " != *" designs "* && " $SKIP " != *" within "* && " $RS " == *" 10 "* ]]; then
+	if python3 -c "import mpmath" 2>/dev/null; then
+		python3 "$ROOT/scripts/sig_designs.py" "$W" "$REPS"
+	else
+		echo "designs: skipped (python3's mpmath is not installed)"
+	fi
 fi
 
 if [[ " $SKIP " != *" across "* ]]; then

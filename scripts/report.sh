@@ -15,6 +15,7 @@
 #   scripts/bench-calib.sh       calibrations from one invocation to the next
 #   scripts/bench-cv.sh          1-thread run-to-run spread
 #   scripts/validate-marks.sh    is the `!` mark right? (causes made on purpose)
+#   scripts/aa-significance.sh   false significance and power of `#`
 # The peers are built from folders you name (LOCKHAMMER_DIR, CK_DIR,
 # LIBSLOCK_DIR, see scripts/bench-peers.sh); without them those two
 # sections say so and are skipped.
@@ -28,6 +29,7 @@
 #   MARKS_INV (3), MARKS_REPS (3), MARKS_RUNS (lockbench's default -r) and
 #   MARKS_D (0.5) to scripts/validate-marks.sh as INV, REPS, RUNS and
 #   DURATION.
+#   AA_REPS (20) to scripts/aa-significance.sh as -n.
 set -uo pipefail
 
 LB=$(realpath "${1:-./lockbench}")
@@ -45,6 +47,7 @@ MARKS_INV=${MARKS_INV:-3}
 MARKS_REPS=${MARKS_REPS:-3}
 MARKS_RUNS=${MARKS_RUNS:-}
 MARKS_D=${MARKS_D:-0.5}
+AA_REPS=${AA_REPS:-20}
 [ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
 case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
@@ -58,6 +61,7 @@ for v in MARKS_INV MARKS_REPS; do
 done
 case $MARKS_RUNS in *[!0-9]*) echo "report: MARKS_RUNS ($MARKS_RUNS) is not a count" >&2; exit 2 ;; esac
 case $MARKS_D in '' | *[!0-9.]* | *.*.*) echo "report: MARKS_D ($MARKS_D) is not a number of seconds" >&2; exit 2 ;; esac
+case $AA_REPS in '' | *[!0-9]* | 0) echo "report: AA_REPS ($AA_REPS) is not a number of repetitions" >&2; exit 2 ;; esac
 cd "$ROOT"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -135,6 +139,15 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	skipped "Noise marks" "scripts/validate-marks.sh needs 2 CPUs."
 fi
+# The floor of the check above, when it measured one (a busy machine
+# refuses it): the one-invocation lines use it.
+aa_floor=()
+python3 -c "import json, sys; sys.exit(json.load(open('$tmp/check.json'))['floor']['rel_pct'] is None)" \
+	2>/dev/null && aa_floor=(-f "$tmp/check.json")
+section "Significance: false alarms and power" \
+	"How often \`#\` marks a difference between two copies of one lock (A/A), and how often it finds a copy 2x slower, at -r 3, 5 and 10 within a run, a copy 10% slower at the default -r, and A/A with one invocation a side and the invocation floor; then the candidate tests on the same runs (docs/method.md, \"Statistics\")." \
+	env LB_OPTS="-d $DURATION --warmup $DURATION" SKIP=across \
+	scripts/aa-significance.sh -n "$AA_REPS" "${aa_floor[@]}" "$LB"
 exec 3>&-
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 

@@ -52,7 +52,8 @@ rc=$?
 [ $rc -eq 5 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
 	grep -q "^lockbench: cannot assess: 4 points worse by more than 5% .* one invocation a side and no invocation floor: compare 2 or more invocations per label, or run \`lockbench system check -o check.json\` and give --floor check.json$" "$T/e" &&
 	ok || bad "halved copy, no floor: exit $rc, want 5 and one line: $(cat "$T/e")"
-grep -q "cannot be assessed" "$T/o" && ok || bad "halved copy, no floor: the note"
+grep -q "^_  too few runs to judge: one invocation per label" "$T/o" && grep -q -- "-50%_" "$T/o" &&
+	! grep -q "%~" "$T/o" && ok || bad "halved copy, no floor: _ and its note"
 # A floor from a percentage, --min-effect, a system-check file.
 "$BIN" compare -v --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
 rc=$?
@@ -142,6 +143,51 @@ refuse "compare --floor another JSON" "not a \`lockbench system check\` file" \
 refuse "compare --floor 300%" "floor (300%): must be a percentage" \
 	--floor 300% "$T/a.json" "$T/c.json"
 BAD_OUT=$T/out.json bad_input "run --floor bad" "floor (1x%)" -l ticket -t 1 -d 0.05 --floor 1x%
+# A system check's floor is checked: its version, its figures, that it
+# was not refused (busy), and that it was measured where the runs ran.
+# checkfile NAME PYTHON: the good check.json with `d` edited.
+checkfile() {
+	edit "$T/check.json" "$T/$1" "$2"
+}
+HOST=$(python3 -c "import json; print(json.load(open('$T/a.json'))['machine']['hostname'])")
+checkfile other-host.json 'd["machine"] = {"hostname": "arm160", "arch": "aarch64", "pus": 160}'
+refuse "--floor from another host" \
+	"floor (.*other-host.json): measured on arm160 (aarch64, 160 CPUs), but .*a.json ran on $HOST (" \
+	--floor "$T/other-host.json" "$T/a.json" "$T/c.json"
+BAD_OUT=$T/out.json bad_input "run --floor from another host" \
+	"floor (.*other-host.json): measured on arm160 (aarch64, 160 CPUs), but this run ran on $HOST (" \
+	-l ticket -t 1 -d 0.05 --floor "$T/other-host.json"
+checkfile v99.json 'd["schema_version"] = 99'
+refuse "--floor schema_version 99" "v99.json): its schema_version is not 1.x" \
+	--floor "$T/v99.json" "$T/a.json" "$T/c.json"
+for n in -3 1; do
+	checkfile "inv$n.json" "d['floor']['invocations'] = $n"
+	refuse "--floor invocations $n" "inv$n.json): floor.invocations is not a count of 2 or more" \
+		--floor "$T/inv$n.json" "$T/a.json" "$T/c.json"
+done
+checkfile sd.json 'd["floor"]["sd_between_pct"] = -3'
+refuse "--floor sd_between_pct -3" "sd.json): floor.sd_between_pct is not a percentage" \
+	--floor "$T/sd.json" "$T/a.json" "$T/c.json"
+checkfile huge.json 'd["floor"]["rel_pct"] = 1e308'
+refuse "--floor rel_pct 1e308" "huge.json): floor.rel_pct is not a percentage in \[0, 100\]" \
+	--floor "$T/huge.json" "$T/a.json" "$T/c.json"
+checkfile busy.json 'd["floor"]["rel_pct"] = None
+d["floor"]["refused"] = "the machine was busy: other processes ran 0.97 CPUs beside it (load average 1.9); run `lockbench system check` again when it is quiet"'
+refuse "--floor refused as busy" "busy.json): the system check refused its floor: the machine was busy: other processes ran 0.97 CPUs" \
+	--floor "$T/busy.json" "$T/a.json" "$T/c.json"
+# Which floor was used: file, host and date under the table.
+checkfile here.json "d['schema_version'] = '1.0'
+d['floor']['host'] = {'hostname': '$HOST', 'arch': None, 'pus': None}
+d['floor']['measured_at'] = '2026-01-02T03:04:05Z'"
+"$BIN" compare -v --floor "$T/here.json" "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+tr '\n' ' ' <"$T/o" | sed 's/  */ /g' |
+	grep -q "invocation floor 4.5% (system check, 10 invocations, $T/here.json, measured on $HOST at 2026-01-02T03:04:05Z" &&
+	ok || { bad "the floor's file, host and date under the table"; cat "$T/o" "$T/e"; }
+# No floor makes a difference of five times it not significant: -50%
+# against a 10% floor is `#` and fails the gate.
+"$BIN" compare --fail-if-regressed 5% --floor 10% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 4 ] && grep -q -- "-50%#" "$T/o" && ok || bad "-50% against a 10% floor: exit $rc, want 4 and #"
 
 # ---- configurations by value ------------------------------------------------
 edit "$T/a.json" "$T/spelled.json" 'd["label"] = "k1"

@@ -12,7 +12,7 @@ trap 'rm -rf "$OUT"' EXIT
 REPORT=$(dirname "$0")/../scripts/report.sh
 
 for bad in "RUNS=x" "DURATION=-1" "CALIB_N=0" "DELAY_TOL=5%" "DELAY_REQ=fast" "MARKS_INV=0" \
-	"MARKS_D=1s"; do
+	"MARKS_D=1s" "AA_REPS=0"; do
 	env "$bad" "$REPORT" "$BIN" "$OUT/bad.md" >"$OUT/stdout" 2>"$OUT/stderr"
 	[ $? -eq 2 ] && ok || bad "report with $bad: not exit 2"
 	[ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "^report: " "$OUT/stderr" && ok ||
@@ -23,7 +23,7 @@ done
 # short: the report's shape is checked here, not the figures (one host,
 # one request, tolerances a 0.05 s window meets on a busy machine)
 env -u LOCKHAMMER_DIR -u CK_DIR -u LIBSLOCK_DIR RUNS=1 DURATION=0.05 \
-	DELAY_HOSTS=here DELAY_REQ=1000 DELAY_TOL=0.5 DELAY_TOL50=0.5 CALIB_N=3 CALIB_TOL=50 \
+	DELAY_HOSTS=here DELAY_REQ=1000 DELAY_TOL=0.5 DELAY_TOL50=0.5 CALIB_N=3 CALIB_TOL=50 AA_REPS=1 \
 	MARKS_INV=1 MARKS_REPS=1 MARKS_RUNS=1 MARKS_D=0.05 \
 	"$REPORT" "$BIN" "$OUT/perf.md" >"$OUT/stdout" 2>"$OUT/stderr" && ok ||
 	bad "report failed: $(tail -3 "$OUT/stderr")"
@@ -39,7 +39,8 @@ for row in ("| CPU |", "| kernel | " + kernel, "| hypervisor |", "| clock |", "|
 assert "| lockbench | " + version.split()[1] in text, "no version"
 for cmd in ("$ lockbench system check", "$ tests/e2e_insn.sh lockbench",
             "scripts/bench-delays.sh lockbench", "scripts/bench-cv.sh lockbench",
-            "scripts/bench-delays-hosts.sh lockbench", "scripts/bench-calib.sh lockbench"):
+            "scripts/bench-delays-hosts.sh lockbench", "scripts/bench-calib.sh lockbench",
+            "scripts/aa-significance.sh -n 1"):
     assert cmd in text, "no command line " + cmd
 import os
 if os.cpu_count() >= 2:

@@ -271,8 +271,9 @@ t = vb["test"]
 print(t["method"], vb["significant"], round(vb["rel_pct"]), t["p"])
 EOF2
 }
-# Within one run: paired by round; one wild round of five is cut.
-mk "$T/r.json" run 1000:1010:990:1005:995 950:958:942:956:1490
+# Within one run: paired by round; one wild round of ten is cut.
+mk "$T/r.json" run 1000:1010:990:1005:995:1000:1010:990:1005:995 \
+	950:958:942:956:1490:950:958:942:956:946
 $LB compare -f json -o "$T/v.json" "$T/r.json"
 case "$(verdict "$T/v.json")" in "rounds True "*) ok ;; *) bad "rounds, one outlier: $(verdict "$T/v.json")" ;; esac
 python3 -c "
@@ -287,9 +288,19 @@ mk "$T/c1.json" C 1010:1011:1009; mk "$T/c2.json" C 985:986:984; mk "$T/c3.json"
 $LB compare -f json -o "$T/v.json" "$T/a1.json" "$T/b1.json"
 case "$(verdict "$T/v.json")" in "one-invocation False -10 None") ok ;; *) bad "one invocation a side: $(verdict "$T/v.json")" ;; esac
 $LB compare -v "$T/a1.json" "$T/b1.json" >"$T/o"
-grep -q "^1 .*-10%~$" "$T/o" && grep -q "significance across processes" "$T/o" &&
-	grep -q "cannot be assessed (compare 2 or more files per --label, or give" "$T/o" && ok ||
+grep -q "^1 .*-10%_$" "$T/o" && ! grep -q "%~" "$T/o" &&
+	grep -q "^_  too few runs to judge: one invocation per label (compare 2 or$" "$T/o" && ok ||
 	{ bad "one invocation: note"; cat "$T/o"; }
+# Five rounds, a change of several times in every round (a stock and a
+# patched tree): found by the paired t on all five rounds (df 4).
+mk "$T/r5.json" run 700:1200:2600:1500:2000 5000:6000:7700:6500:5500
+$LB compare -f json -o "$T/v.json" "$T/r5.json"
+case "$(verdict "$T/v.json")" in "rounds True 284 0.00123"*) ok ;; *) bad "rounds, 5, 4x: $(verdict "$T/v.json")" ;; esac
+# One round a side: too few runs to judge, `_` with the -r that would.
+mk "$T/r1.json" run 1000 500
+$LB compare "$T/r1.json" >"$T/o"
+grep -q -- "-50%_$" "$T/o" && grep -q "^_  too few runs to judge (-r 2 would)$" "$T/o" &&
+	! grep -q "%~" "$T/o" && ok || { bad "one round: _ and -r 2"; cat "$T/o"; }
 # Three files per label: one column per label, tested on invocations.
 $LB compare -f json -o "$T/v.json" "$T/a"[123].json "$T/b"[123].json
 case "$(verdict "$T/v.json")" in "invocations True -10 "*) ok ;; *) bad "invocations, B 10% slower: $(verdict "$T/v.json")" ;; esac

@@ -231,5 +231,56 @@ if cmp -s "$OUT/before" "$OUT/after"; then ok; else
 fi
 [ -e "$LOCKBENCH_STATE" ] && bad "a machine state file was written" || ok
 
+# ---- a busy machine: the floor is refused, with the load and what to do ----
+# Another fake tree whose /proc/stat moves as if other processes kept
+# every CPU busy (a writer here adds 100 ticks a CPU every 10 ms or so,
+# many CPUs' worth at USER_HZ 100): the floor is refused, its figures
+# kept, the check exits 0 (a verdict, not a failure: a test suite on a
+# busy machine runs it too), and compare --floor refuses it.
+d2=$("$mkfake" acpi) || exit 1
+dirs+=("$d2")
+busy_stat() {	# busy_stat TICKS: the stat file with TICKS of user time a CPU
+	{
+		echo "cpu  $1 0 100 1000 0 0 0 0 0 0"
+		for c in $(seq 0 $(($(nproc) - 1))); do echo "cpu$c $1 0 50 500 0 0 0 0 0 0"; done
+	} >"$d2/root/proc/stat.new" && mv "$d2/root/proc/stat.new" "$d2/root/proc/stat"
+}
+busy_stat 100
+( u=100; while [ -e "$d2/root/proc" ]; do u=$((u + 100)); busy_stat $u 2>/dev/null; sleep 0.01; done ) &
+writer=$!
+LOCKBENCH_SYSROOT=$d2/root LOCKBENCH_STATE=$d2/state/state.json \
+	"$BIN" system check -d 0.02 -q -f json -o "$OUT/busy.json" >"$OUT/stdout" 2>"$OUT/stderr"
+rc=$?
+kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
+python3 - "$OUT/busy.json" "$rc" <<'EOF' && ok || bad "busy: the floor not refused (exit $rc)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["floor"]
+assert int(sys.argv[2]) == 0, sys.argv[2]
+assert f["rel_pct"] is None and f["sd_between_pct"] is not None, f
+assert f["refused"].startswith("the machine was busy: other processes ran "), f
+assert "run `lockbench system check` again when it is quiet" in f["refused"], f
+assert f["load"]["others_cpus"] > f["load"]["others_max_cpus"] == 0.25, f["load"]
+assert f["invocations"] >= 2 and f["duration_s"] > 0 and f["measured_at"].endswith("Z"), f
+assert f["host"]["pus"] == d["machine"]["pus"], f["host"]
+v = [x for x in d["verdicts"] if "floor" in x]
+assert len(v) == 1 and v[0].startswith("invocation floor not measured: the machine was busy"), v
+EOF
+"$BIN" -l tas,ticket -t 1 -r 2 -d 0.01 --warmup 0.01 --no-tune -q -f json -o "$OUT/r.json" &&
+	"$BIN" compare --floor "$OUT/busy.json" "$OUT/r.json" >"$OUT/stdout" 2>"$OUT/stderr"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$OUT/stderr")" -eq 1 ] &&
+	grep -q "the system check refused its floor: the machine was busy" "$OUT/stderr" && ok ||
+	bad "compare --floor of a refused floor: exit $rc: $(cat "$OUT/stderr")"
+# The quiet check above: its floor records when, how and beside what.
+python3 - "$OUT/check.json" <<'EOF' && ok || bad "the floor's provenance"
+import json, sys
+f = json.load(open(sys.argv[1]))["floor"]
+assert f["refused"] is None and f["rel_pct"] > 0, f
+assert f["load"]["others_cpus"] == 0, f["load"]   # a /proc/stat that did not move
+assert f["runs_each"] == 2 and f["window_s"] == 0.02 and f["duration_s"] > 0, f
+assert f["measured_at"][:2] == "20" and f["host"]["hostname"], f
+EOF
+
 echo "e2e_syscheck: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1113,15 +1113,15 @@ static void test_trimmed_resists_one_outlier(void **state)
 	assert_true(plain.p > 0.3);
 }
 
-/* The results model's trim: nothing cut below five rounds, then one
- * from each end up to nineteen, then one in ten (the degrees of freedom
- * of the default ten rounds: 7).  Ten rounds with one wild one: the
- * test is the same whatever the wild value. */
+/* The results model's trim: nothing cut below ten rounds (five keep 4
+ * degrees of freedom), then one in ten (the default ten rounds: 7).
+ * Ten rounds with one wild one: the test is the same whatever the wild
+ * value. */
 static void test_sig_trim_rounds(void **state)
 {
 	double d[10] = {0.02, 0.01, 0.03, 0.025, 0.015, 0.02, 0.035, 0.01, 0.03, 0.5};
 	struct sigtest a, b, t;
-	static const unsigned cut[][2] = {{3, 0}, {4, 0}, {5, 1}, {9, 1}, {10, 1},
+	static const unsigned cut[][2] = {{3, 0}, {4, 0}, {5, 0}, {9, 0}, {10, 1},
 					  {19, 1}, {20, 2}, {30, 3}};
 
 	(void)state;
@@ -1303,6 +1303,144 @@ static void test_floor_rule(void **state)
 	results_free(&r);
 }
 
+/*
+ * rows x 2 columns from one invocation, `runs` rounds each: the first
+ * column's rates a[], the second's b[] (the same at every row).
+ */
+static void rounds_results(struct results *r, unsigned rows, const double *a,
+			   const double *b, unsigned runs)
+{
+	assert_int_equal(results_init(r, 2, rows), 0);
+	r->alpha = 0.05;
+	r->cv_flag = 0.1;
+	for (unsigned v = 0; v < 2; v++) {
+		r->variants[v].name = strdup(v ? "patched" : "stock");
+		for (unsigned row = 0; row < rows; row++) {
+			r->rows[row] = row + 1;
+			for (unsigned i = 0; i < runs; i++) {
+				struct run_sample s = {.seq = i, .invocation = 1,
+						       .ops_per_sec = (v ? b : a)[i]};
+
+				assert_int_equal(results_add_run(r, v, row, &s), 0);
+			}
+			results_point(r, v, row)->status = POINT_OK;
+		}
+	}
+}
+
+/*
+ * A stock and a patched tree, 5 rounds, stock 0.7-2.6 Mops/s and
+ * patched 5.0-7.7 in every round, at 4 rows (Holm over 4 tests): `#`
+ * at every row.  The paired t keeps all 5 rounds, df 4: t 8.1457536753,
+ * p 0.00123596008883507 (tests/data/stats_vectors.py, rounds_table(),
+ * mpmath); the former trim of one round a side
+ * (df 2, p 0.024 each, 0.095 after Holm) printed `~` there.
+ */
+static void test_rounds_large_change(void **state)
+{
+	const double a[] = {0.7e6, 1.2e6, 2.6e6, 1.5e6, 2.0e6};
+	const double b[] = {5.0e6, 6.0e6, 7.7e6, 6.5e6, 5.5e6};
+	struct results r;
+
+	(void)state;
+	rounds_results(&r, 4, a, b, 5);
+	results_finalize(&r);
+	for (unsigned row = 0; row < 4; row++) {
+		const struct point *p = results_point(&r, 1, row);
+
+		assert_int_equal(p->method, SIG_ROUNDS);
+		assert_close(p->test.df, 4, 0);
+		assert_close(p->test.stat, 8.1457536753396145, 1e-12);
+		assert_close(p->test.p, 0.0012359600888350665, 1e-12);
+		assert_true(p->significant);
+		assert_false(p->unjudged);
+	}
+	results_free(&r);
+}
+
+/* Too few runs to judge: one round a side has no test and names -r 2;
+ * two rounds are tested (and a difference that is not there is `~`,
+ * judged); one invocation a side without a floor names no -r. */
+static void test_unjudged(void **state)
+{
+	const double a[] = {1e6, 1.01e6}, b[] = {1.005e6, 0.99e6};
+	struct results r;
+	const struct point *p;
+
+	(void)state;
+	rounds_results(&r, 1, a, b, 1);
+	results_finalize(&r);
+	p = results_point(&r, 1, 0);
+	assert_int_equal(p->method, SIG_TOO_FEW);
+	assert_true(p->unjudged);
+	assert_int_equal(p->runs_needed, 2);
+	assert_false(p->significant);
+	results_free(&r);
+
+	rounds_results(&r, 1, a, b, 2);
+	results_finalize(&r);
+	p = results_point(&r, 1, 0);
+	assert_int_equal(p->method, SIG_ROUNDS);
+	assert_true(p->test.valid);
+	assert_false(p->unjudged);
+	assert_false(p->significant);
+	results_free(&r);
+
+	floor_results(&r, 10, 1, 6);
+	results_finalize(&r);
+	p = &r.points[1];
+	assert_int_equal(p->method, SIG_ONE_INVOC);
+	assert_true(p->unjudged);
+	assert_int_equal(p->runs_needed, 0);
+	results_free(&r);
+}
+
+/*
+ * The summary over the rows: at 1, 2 and 4 threads on 2 CPUs, +9%,
+ * -45% and -100% (0.45 against 7,500 kops/s): the oversubscribed row is
+ * left out, and the other two disagree in sign, so one row decides:
+ * no summary.  -10% and -40%: both rows agree, the geometric mean
+ * sqrt(0.9 * 0.6) - 1 = -26.5153%.  Three rows of which one outweighs
+ * the others together (-50%, +1%, -1%): none.
+ */
+static void test_geomean_summary(void **state)
+{
+	const double base[] = {1000e3, 2000e3, 7500e3};
+	const double readme[] = {1090e3, 1100e3, 0.45e3}, agree[] = {900e3, 1200e3, 7500e3};
+	const double one[] = {500e3, 2020e3, 7425e3};
+	struct results r;
+	const struct variant *v;
+
+	(void)state;
+	rounds_results(&r, 3, base, base, 1);
+	r.ncpus = 2;
+	r.rows[2] = 4;
+	v = &r.variants[1];
+	for (unsigned row = 0; row < 3; row++) {
+		results_point(&r, 0, row)->runs[0].ops_per_sec = base[row];
+		results_point(&r, 1, row)->runs[0].ops_per_sec = readme[row];
+	}
+	results_finalize(&r);
+	assert_int_equal(v->geo_over, 1);
+	assert_true(v->geo_one_row);
+	assert_int_equal(v->geo_n, 0);
+	assert_true(isnan(v->geo_rel));
+	for (unsigned row = 0; row < 3; row++)
+		results_point(&r, 1, row)->runs[0].ops_per_sec = agree[row];
+	results_finalize(&r);
+	assert_false(v->geo_one_row);
+	assert_int_equal(v->geo_n, 2);
+	assert_close(v->geo_rel, (sqrt(0.9 * 0.6) - 1) * 100, 1e-9);
+	r.ncpus = 0;		/* not known: every row counts */
+	for (unsigned row = 0; row < 3; row++)
+		results_point(&r, 1, row)->runs[0].ops_per_sec = one[row];
+	results_finalize(&r);
+	assert_int_equal(v->geo_over, 0);
+	assert_true(v->geo_one_row);
+	assert_true(isnan(v->geo_rel));
+	results_free(&r);
+}
+
 /* Several invocations a side: the invocation-level test, whatever the
  * floor, and the smallest detectable difference from both levels. */
 static void test_floor_ignored_with_invocations(void **state)
@@ -1393,6 +1531,9 @@ int main(void)
 		cmocka_unit_test(test_mde_known),
 		cmocka_unit_test(test_two_level_known),
 		cmocka_unit_test(test_floor_rule),
+		cmocka_unit_test(test_rounds_large_change),
+		cmocka_unit_test(test_unjudged),
+		cmocka_unit_test(test_geomean_summary),
 		cmocka_unit_test(test_floor_ignored_with_invocations),
 		cmocka_unit_test(test_json_same_by_value),
 	};

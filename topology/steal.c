@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,10 @@
  * and is cut off, which is fine. */
 #define STAT_BUF (256 * 1024)
 
-/* The steal field of the "cpuN " line in text, or -ENOENT. */
-static int line_steal(const char *text, int cpu, uint64_t *steal)
+/* The steal field of the "cpuN " line in text (with busy: the time
+ * the CPU ran tasks and interrupts instead, user + nice + system + irq
+ * + softirq, proc(5)), or -ENOENT. */
+static int line_fields(const char *text, int cpu, uint64_t *steal, bool busy)
 {
 	char key[32];
 	size_t klen = (size_t)snprintf(key, sizeof(key), "cpu%d ", cpu);
@@ -29,7 +32,7 @@ static int line_steal(const char *text, int cpu, uint64_t *steal)
 	if (sscanf(p + klen, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
 		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
 		return -ENOENT;
-	*steal = v[7];
+	*steal = busy ? v[0] + v[1] + v[2] + v[5] + v[6] : v[7];
 	return 0;
 }
 
@@ -38,7 +41,7 @@ int steal_parse(const char *stat, const int *cpus, unsigned n, uint64_t *ticks)
 	uint64_t sum = 0, s;
 
 	for (unsigned i = 0; i < n; i++) {
-		if (line_steal(stat, cpus[i], &s))
+		if (line_fields(stat, cpus[i], &s, false))
 			return -ENOENT;
 		sum += s;
 	}
@@ -57,6 +60,24 @@ int steal_read(const int *cpus, unsigned n, uint64_t *ticks)
 	if (!rc)
 		rc = steal_parse(buf, cpus, n, ticks);
 	free(buf);
+	return rc;
+}
+
+int busy_read(const int *cpus, unsigned n, uint64_t *ticks)
+{
+	char *buf = malloc(STAT_BUF);
+	uint64_t sum = 0, b;
+	int rc;
+
+	if (!buf)
+		return -ENOMEM;
+	rc = sysfs_read_str("/proc/stat", buf, STAT_BUF);
+	for (unsigned i = 0; !rc && i < n; i++) {
+		rc = line_fields(buf, cpus[i], &b, true);
+		sum += b;
+	}
+	free(buf);
+	*ticks = sum;
 	return rc;
 }
 

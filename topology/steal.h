@@ -21,6 +21,13 @@ int steal_parse(const char *stat, const int *cpus, unsigned n, uint64_t *ticks);
 /* steal_parse() of "/proc/stat" under the sysfs root; 0 or -errno. */
 int steal_read(const int *cpus, unsigned n, uint64_t *ticks);
 
+/*
+ * The time the n CPUs cpus[] ran anything, tasks or interrupts (user +
+ * nice + system + irq + softirq of their "cpuN" lines of /proc/stat
+ * under the sysfs root, proc(5)), summed into *ticks; 0 or -errno.
+ */
+int busy_read(const int *cpus, unsigned n, uint64_t *ticks);
+
 /* Seconds per /proc/stat tick (1 / USER_HZ). */
 double steal_tick_s(void);
 

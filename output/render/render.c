@@ -71,6 +71,8 @@ const char *render_sig_mark(const struct render_opts *o, const struct point *p)
 {
 	if (!o->marks || p->status != POINT_OK || !p->has_rel)
 		return "";
+	if (p->unjudged)
+		return "_";
 	return p->significant ? "#" : "~";
 }
 

@@ -122,8 +122,9 @@ int render_piece_bufs(const struct results *r, unsigned **vw, bool **in);
 
 /*
  * The significance mark after a point's change from its baseline, with
- * marks on (docs/formats.md, "Marks"): "#" significant, "~" not; ""
- * with marks off or no change to mark.
+ * marks on (docs/formats.md, "Marks"): "#" significant, "~" tested and
+ * not significant, "_" too few runs to judge (point.unjudged); "" with
+ * marks off or no change to mark.
  */
 const char *render_sig_mark(const struct render_opts *o, const struct point *p);
 

@@ -401,14 +401,14 @@ static bool loop_note(const struct results *r, FILE *f)
 static const char *sig_method_text(unsigned methods)
 {
 	if (methods == 1u << SIG_ROUNDS)
-		return "trimmed t on per-round ratios";
+		return "paired t on per-round ratios";
 	if (methods == 1u << SIG_INVOC_PAIRED)
 		return "trimmed t on per-invocation ratios";
 	if (methods == 1u << SIG_INVOC)
 		return "Welch t on invocation means";
 	if (methods == 1u << SIG_FLOOR)
 		return "Welch t on the runs, then the invocation floor";
-	return "trimmed t on rounds, or on invocations";
+	return "paired t on rounds, or on invocations";
 }
 
 /* Does some variant have a geometric mean over 2 or more rows? */
@@ -420,19 +420,36 @@ static bool has_geomean(const struct results *r)
 	return false;
 }
 
-/* "geometric mean over the rows, against BASE: a +1.2%, b -0.4%". */
+/* What the summary covers: "the 2 rows (1 oversubscribed left out)". */
+static void geo_rows(const struct results *r, char *buf, size_t len)
+{
+	unsigned n = 0, over = 0;
+
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2) {
+			n = n > r->variants[v].geo_n ? n : r->variants[v].geo_n;
+			over = over > r->variants[v].geo_over ? over : r->variants[v].geo_over;
+		}
+	snprintf(buf, len, "the %u rows", n);
+	if (over)
+		line_add(buf, len, " (%u oversubscribed left out)", over);
+}
+
+/* "geometric mean of the ratios over the 2 rows, against BASE: a
+ * +1.2%, b -0.4%". */
 static void geomean_note(const struct results *r, FILE *f)
 {
-	char line[2048];
+	char line[2048], rows[96];
 	const char *sep = "";
 
+	geo_rows(r, rows, sizeof(rows));
 	if (r->base_of && r->variants[r->baseline].label)
-		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
-			 "rows, against the same lock under %s:",
+		snprintf(line, sizeof(line), "geometric mean of the ratios over %s, "
+			 "against the same lock under %s:", rows,
 			 r->variants[r->baseline].label);
 	else
-		snprintf(line, sizeof(line), "geometric mean of the ratios over the "
-			 "rows, against %s:", r->variants[r->baseline].name);
+		snprintf(line, sizeof(line), "geometric mean of the ratios over %s, "
+			 "against %s:", rows, r->variants[r->baseline].name);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)
 			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
@@ -457,6 +474,7 @@ note(FILE *f, unsigned indent, const char *fmt, ...)
 struct note_marks {
 	bool cv, ns, sig, over, missing, few, one_inv, unfair, floor;
 	unsigned failed, methods;
+	unsigned need;	/* the largest -r an unjudged point names */
 };
 
 /* The `#` legend: a difference from the baseline that is significant
@@ -476,8 +494,20 @@ static void sig_legend(const struct results *r, char *line, size_t len)
 	line_add(line, len, ")");
 }
 
-/* The `#` and `~` notes: what was tested, corrected how; what was not
- * assessed. */
+/* The `_` line of points no test can judge with the runs given: what
+ * would let one (the -r, or more invocations). */
+static void unjudged_line(FILE *f, const struct note_marks *m, const char *lead)
+{
+	if (m->need)
+		fprintf(f, "%s too few runs to judge: a test needs 2 or more runs a side "
+			"(-r %u)\n", lead, m->need);
+	else
+		fprintf(f, "%s too few runs to judge: a test needs 2 or more invocations "
+			"a side\n", lead);
+}
+
+/* The `#` and `~` notes: what was tested, corrected how; `_`: what was
+ * too few to judge. */
 static void sig_note(const struct results *r, FILE *f, const struct note_marks *m)
 {
 	const struct variant *bv = &r->variants[r->baseline];
@@ -491,9 +521,7 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 		sig_legend(r, line, sizeof(line));
 		render_wrapped(f, line, 3);
 	}
-	if (!m->ns)
-		return;
-	if (methods) {
+	if (m->ns && methods) {
 		if (r->min_effect > 0)
 			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
 		if (r->base_of && bv->label) {
@@ -508,13 +536,11 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
 	}
 	if (one_inv)
-		fprintf(f, "%s one invocation per label: significance across processes\n"
-			"   cannot be assessed (compare 2 or more files per --label, or give\n"
-			"   an invocation floor: --floor, from `lockbench system check`)\n",
-			methods ? "  " : "~ ");
+		fprintf(f, "_  too few runs to judge: one invocation per label (compare 2 or\n"
+			"   more files per --label, or give an invocation floor: --floor,\n"
+			"   from `lockbench system check`)\n");
 	if (few)
-		fprintf(f, "%s a test needs 2 or more rounds (or invocations) per point\n",
-			methods || one_inv ? "  " : "~ ");
+		unjudged_line(f, m, one_inv ? "  " : "_ ");
 }
 
 /*
@@ -567,6 +593,19 @@ static bool lt_basis_notes(const struct results *r, FILE *f)
 }
 
 /* The invocation floor used, and where it came from. */
+/* ", measured on HOST at DATE" of a floor that says (system check). */
+static void floor_where(const json_t *fl, char *line, size_t len)
+{
+	const char *host = json_string_value(json_object_get(json_object_get(fl, "host"),
+							     "hostname"));
+	const char *at = json_string_value(json_object_get(fl, "measured_at"));
+
+	if (host)
+		line_add(line, len, ", measured on %s", host);
+	if (at)
+		line_add(line, len, "%s %s", host ? " at" : ", measured at", at);
+}
+
 static void floor_note(const struct results *r, FILE *f)
 {
 	const json_t *fl = r->inv_floor;
@@ -583,6 +622,7 @@ static void floor_note(const struct results *r, FILE *f)
 			 (long long)json_integer_value(ninv));
 	if (file)
 		line_add(line, sizeof(line), ", %s", file);
+	floor_where(fl, line, sizeof(line));
 	if (from)
 		line_add(line, sizeof(line), ", recorded in %s", from);
 	line_add(line, sizeof(line), "): with one invocation a side a difference is "
@@ -616,10 +656,12 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 
 		m->cv |= p->status == POINT_OK && p->high_cv;
 		m->unfair |= p->status == POINT_OK && p->lt_unfair;
-		m->ns |= cmp;
+		m->ns |= cmp && !p->unjudged;
 		m->sig |= p->status == POINT_OK && p->has_rel && p->significant;
 		if (cmp && p->test.valid)
 			m->methods |= 1u << p->method;
+		if (cmp && p->unjudged && p->runs_needed > m->need)
+			m->need = p->runs_needed;
 		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
 		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
 		m->few |= cmp && p->method == SIG_TOO_FEW;
@@ -630,7 +672,8 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 	for (unsigned k = 0; k < r->nrows; k++)
 		m->over |= render_oversubscribed(r, k);
 	if (!o->marks)
-		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor = false;
+		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor =
+			m->few = m->one_inv = false;
 }
 
 /* One line per point that failed, with its error. */
@@ -691,7 +734,7 @@ static void kernel_note(const struct notes *n, FILE *f)
 /* `#`, `~`, the invocation floor and the smallest detectable change. */
 static void sig_notes(const struct notes *n, FILE *f)
 {
-	if (n->m.ns || n->m.sig)
+	if (n->m.ns || n->m.sig || n->m.few || n->m.one_inv)
 		sig_note(n->r, f, &n->m);
 	if (n->m.floor)
 		floor_note(n->r, f);
@@ -706,7 +749,7 @@ static bool any_note(const struct notes *n)
 	const struct render_opts *o = n->o;
 	const struct note_marks *m = &n->m;
 
-	return m->cv || m->ns || m->sig || m->over || m->missing || m->unfair || m->failed ||
+	return m->cv || m->ns || m->sig || m->few || m->one_inv || m->over || m->missing || m->unfair || m->failed ||
 	       r->incomplete || m->floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
 	       loop_note(r, NULL) ||
 	       (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
@@ -860,15 +903,19 @@ static void sig_brief(const struct notes *n, FILE *f)
 	else if (n->m.methods)
 		snprintf(line, sizeof(line), "~  not significant (%s) against %s", p, what);
 	else if (n->m.one_inv)
-		snprintf(line, sizeof(line), "~  one invocation per label: significance "
-			 "cannot be assessed");
+		snprintf(line, sizeof(line), "_  too few runs to judge: one invocation "
+			 "per label (give --floor)");
+	else if (n->m.few && n->m.need)
+		snprintf(line, sizeof(line), "_  too few runs to judge (-r %u would)", n->m.need);
 	else if (n->m.few)
-		snprintf(line, sizeof(line), "~  a test needs 2 or more rounds (or "
-			 "invocations) per point");
+		snprintf(line, sizeof(line), "_  too few runs to judge (2 or more "
+			 "invocations a side would)");
 	else {
 		brief_of(n, sig_notes, f);
 		return;
 	}
+	if ((n->m.sig || n->m.methods) && (n->m.few || n->m.one_inv))
+		line_add(line, sizeof(line), "; _  too few runs to judge");
 	one_line(line, f);
 }
 
@@ -876,10 +923,11 @@ static void sig_brief(const struct notes *n, FILE *f)
 static void geo_brief(const struct notes *n, FILE *f)
 {
 	const struct results *r = n->r;
-	char line[2048];
+	char line[2048], rows[96];
 	const char *sep = " ";
 
-	snprintf(line, sizeof(line), "geometric mean over the rows%s:",
+	geo_rows(r, rows, sizeof(rows));
+	snprintf(line, sizeof(line), "geometric mean over %s%s:", rows,
 		 n->o->unit == UNIT_NS ? " (throughput)" : "");
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)
@@ -972,7 +1020,8 @@ static bool has_lt(const struct notes *n)
 
 static bool has_sig(const struct notes *n)
 {
-	return n->m.ns || n->m.sig || n->m.floor || n->r->mde_n;
+	return n->m.ns || n->m.sig || n->m.few || n->m.one_inv || n->m.floor ||
+	       n->r->mde_n;
 }
 
 static bool has_noise(const struct notes *n)

@@ -274,13 +274,15 @@ static json_t *sig_json(const struct point *p)
 {
 	const struct sigtest *t = &p->test;
 
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 			 "method", sig_method_names[p->method], "n", p->test_n,
 			 "stat", t->valid ? num(t->stat) : json_null(),
 			 "df", t->valid ? num(t->df) : json_null(),
 			 "p", t->valid ? num(t->p) : json_null(),
 			 "p_holm", t->valid ? num(p->p_adj) : json_null(),
-			 "mde_pct", num(p->mde_pct));
+			 "mde_pct", num(p->mde_pct), "too_few_runs", p->unjudged,
+			 "runs_needed", p->runs_needed ? json_integer(p->runs_needed)
+						       : json_null());
 }
 
 /* Point (v, row) with `runs` as its runs (a reference is taken over). */
@@ -333,11 +335,13 @@ static json_t *variant_json(const struct variant *v)
 
 	for (unsigned i = 0; i < v->ncounters; i++)
 		json_array_append_new(names, json_string(v->counter_names[i]));
-	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:i}", "name", v->name,
+	json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:b}", "name", v->name,
 			      "lock", str_or_null(v->lock), "label", str_or_null(v->label),
 			      "plugin", str_or_null(v->origin), "plugin_sha256",
 			      str_or_null(v->sha256), "counters", names,
-			      "geomean_rel_pct", num(v->geo_rel), "geomean_points", v->geo_n);
+			      "geomean_rel_pct", num(v->geo_rel), "geomean_points", v->geo_n,
+			      "geomean_oversubscribed_left_out", v->geo_over,
+			      "geomean_one_row_decides", v->geo_one_row);
 
 	if (o && v->kernel)
 		json_object_set_new(o, "kernel", json_true());

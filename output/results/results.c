@@ -429,8 +429,9 @@ static int cmp_obs(const void *pa, const void *pb)
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* p's included runs (run_included()) with a rate into o[], sorted;
- * returns how many. */
+/* p's runs (not excluded, rate > 0) into o[], sorted; returns how many.
+ * The one accessor every test takes a point's runs through: a run the
+ * harness left out (run_sample.noise.excluded) never enters a test. */
 static unsigned point_obs(const struct point *p, struct obs *o)
 {
 	unsigned n = 0;
@@ -570,13 +571,28 @@ static void runs_welch(const struct obs *a, unsigned na, const struct obs *b,
 }
 
 /*
+ * No test in use can reach alpha with the runs given: the t tests need
+ * 2 values a side (Welch) or 2 pairs, and with one invocation a side
+ * and no floor nothing varies between processes to test against.
+ * runs_needed is the -r that lets the within-invocation tests reach it
+ * (0 when runs are not what is missing).
+ */
+static void point_unjudged(struct point *p, unsigned ka, unsigned kb)
+{
+	p->unjudged = p->method == SIG_TOO_FEW || p->method == SIG_ONE_INVOC;
+	p->runs_needed = p->method == SIG_TOO_FEW && (ka == 1 || kb == 1) ? 2 : 0;
+}
+
+/*
  * The test of p against the baseline b follows how the runs were made
  * (Kalibera & Jones, "Rigorous benchmarking in reasonable time", ISMM
  * 2013: the replicate is the highest level that varies).  Rounds are
  * blocks: the runs of one round ran back to back, interleaved, in one
  * process, so within an invocation the runs are paired by round and
- * the per-round log ratios tested with a trimmed t (one wild round of
- * five is cut).  Across invocations the runs of one process are not
+ * the per-round log ratios tested with a t test, trimmed from ten
+ * rounds on (one wild round of ten is cut; below ten every pair is
+ * kept, so that 5 rounds keep 4 degrees of freedom: docs/method.md,
+ * "Statistics", has the figures that chose it).  Across invocations the runs of one process are not
  * independent replicates: one value per invocation is tested.  With
  * one invocation on a side the variation between processes is not
  * estimated: without an invocation floor nothing can be said; with
@@ -621,6 +637,7 @@ static void point_test(const struct results *r, struct point *p, const struct po
 	}
 	if (!p->test.valid && p->method != SIG_ONE_INVOC)
 		p->method = SIG_TOO_FEW;
+	point_unjudged(p, ka, kb);
 out:
 	free(oa);
 	free(ob);
@@ -660,6 +677,8 @@ static void point_versus(const struct results *r, struct point *p, const struct 
 
 	p->has_rel = false;
 	p->significant = false;
+	p->unjudged = false;
+	p->runs_needed = 0;
 	p->method = SIG_NONE;
 	p->p_adj = NAN;
 	p->mde_pct = NAN;
@@ -675,29 +694,65 @@ static void point_versus(const struct results *r, struct point *p, const struct 
 	free(y);
 }
 
-/* Each variant's geometric mean of its ratios to its baseline. */
+/*
+ * Does one of the log ratios q[0..n-1] (sum `sum`, n >= 2) decide their
+ * mean: left out, the others' mean has the other sign (or is 0), or,
+ * from three rows, it outweighs all the others together (|q_i| > the
+ * sum of the other |q_j|)?  Then a summary would report that row, not
+ * the rows.
+ */
+static bool one_row_decides(const double *q, unsigned n, double sum)
+{
+	double all = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		all += fabs(q[i]);
+	for (unsigned i = 0; n >= 2 && i < n; i++)
+		if ((sum - q[i]) * sum <= 0 || (n >= 3 && fabs(q[i]) > all - fabs(q[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Each variant's geometric mean of its ratios to its baseline, over the
+ * rows that are not oversubscribed (geo_over counts those left out: a
+ * spin lock at more threads than CPUs can fall by orders of magnitude
+ * and would decide the mean alone).  None (geo_n 0, geo_one_row) where
+ * one row outweighs the others.
+ */
 static void results_geomean(struct results *r)
 {
-	for (unsigned v = 0; v < r->nvariants; v++) {
+	double *q = malloc((r->nrows + 1) * sizeof(*q));
+
+	for (unsigned v = 0; q && v < r->nvariants; v++) {
 		struct variant *var = &r->variants[v];
 		double sum = 0;
 
-		var->geo_n = 0;
+		var->geo_n = var->geo_over = 0;
+		var->geo_one_row = false;
 		var->geo_rel = NAN;
 		for (unsigned row = 0; row < r->nrows && !results_is_base(r, v); row++) {
 			const struct point *p = results_point(r, v, row);
 			const struct point *b = results_point(r, results_base(r, v), row);
-			double q;
 
 			if (!p->has_rel || !(p->sum.mean > 0) || !(b->sum.mean > 0))
 				continue;
-			q = log(p->sum.mean / b->sum.mean);
-			sum += r->row_desc && r->row_desc[row].lower_better ? -q : q;
-			var->geo_n++;
+			if (r->ncpus && r->rows[row] > r->ncpus) {	/* the `*` rows */
+				var->geo_over++;
+				continue;
+			}
+			q[var->geo_n] = log(p->sum.mean / b->sum.mean);
+			if (r->row_desc && r->row_desc[row].lower_better)
+				q[var->geo_n] = -q[var->geo_n];
+			sum += q[var->geo_n++];
 		}
-		if (var->geo_n)
+		var->geo_one_row = one_row_decides(q, var->geo_n, sum);
+		if (var->geo_n && !var->geo_one_row)
 			var->geo_rel = (exp(sum / var->geo_n) - 1) * 100;
+		if (var->geo_one_row)
+			var->geo_n = 0;
 	}
+	free(q);
 }
 
 /*

@@ -121,9 +121,10 @@ const char *point_status_name(enum point_status s);
 int point_status_parse(const char *name);
 
 /*
- * How a point is tested against the baseline (results_finalize):
+ * How a point is tested against the baseline (results_finalize;
+ * docs/method.md, "Statistics"):
  * - SIG_ROUNDS: both from one invocation; runs paired by round (seq),
- *   trimmed t on the per-round log ratios.
+ *   t on the per-round log ratios, trimmed from ten rounds (sig_trim()).
  * - SIG_INVOC_PAIRED: both from the same invocations, 2 or more; one
  *   mean log ratio per invocation, trimmed t on those.
  * - SIG_INVOC: from different invocations, 2 or more a side; Welch on
@@ -134,7 +135,9 @@ int point_status_parse(const char *name);
  * - SIG_FLOOR: the same with an invocation floor (results.inv_floor):
  *   Welch on the runs' log rates (the variation within the processes),
  *   and significant only where the change also exceeds the floor.
- * - SIG_TOO_FEW: fewer than 2 rounds or invocations to pair.
+ * - SIG_TOO_FEW: fewer than 2 runs on a side, or invocations to pair.
+ * SIG_ONE_INVOC and SIG_TOO_FEW leave the point unjudged (point.unjudged):
+ * no test in use can reach alpha with the runs given.
  */
 enum sig_method {
 	SIG_NONE,
@@ -150,16 +153,16 @@ enum sig_method {
 #define RESULTS_MDE_POWER 0.8
 
 /* Trimming of the paired tests: one value in ten is cut from each end,
- * and at least one once there are five (sig_trim()). */
+ * none below ten (sig_trim()): cutting one of five left 2 degrees of
+ * freedom and missed differences of several times (docs/method.md,
+ * "Statistics"). */
 #define SIG_TRIM 0.1
 
-/* The trim that cuts max(1, floor(SIG_TRIM n)) of n >= 5 values from
- * each end (none below five), as stats_trimmed_t1() takes it. */
+/* The trim that cuts floor(SIG_TRIM n) of n values from each end (none
+ * below ten), as stats_trimmed_t1() takes it. */
 static inline double sig_trim(unsigned n)
 {
-	if (n < 5)
-		return 0;
-	return n * SIG_TRIM >= 1 ? SIG_TRIM : 1.000001 / n;
+	return n < 10 ? 0 : SIG_TRIM;
 }
 
 struct point {
@@ -180,6 +183,14 @@ struct point {
 	double p_adj;            /* test.p, Holm-adjusted over the results; NAN */
 	bool significant;        /* p_adj < alpha and |rel| >= min_effect
 				  * (and > the floor with SIG_FLOOR) */
+	/*
+	 * has_rel, and no test in use can reach alpha with the runs given
+	 * (SIG_TOO_FEW, SIG_ONE_INVOC): "too few runs to judge", never
+	 * "not significant".  runs_needed: the -r that would let the test
+	 * reach it (0: more runs would not, e.g. one invocation a side).
+	 */
+	bool unjudged;
+	unsigned runs_needed;
 	/*
 	 * SIG_INVOC: the smallest change in percent this comparison could
 	 * have detected (80% power, two-sided alpha) from its variances at
@@ -229,10 +240,13 @@ struct variant {
 	char **counter_names;
 	/* Derived by results_finalize(): the geometric mean over the rows
 	 * of mean / baseline mean (base / mean for lower-better rows), as
-	 * a change in percent (> 0: better); NAN for a baseline or when
-	 * no row compares.  geo_n: how many rows it covers. */
+	 * a change in percent (> 0: better); NAN for a baseline, when no
+	 * row compares, or when one row outweighs the others (geo_one_row;
+	 * geo_n is then 0).  geo_n: how many rows it covers; geo_over: the
+	 * oversubscribed rows left out of it. */
 	double geo_rel;
-	unsigned geo_n;
+	unsigned geo_n, geo_over;
+	bool geo_one_row;
 };
 
 /*

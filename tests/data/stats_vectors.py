@@ -305,6 +305,19 @@ def trimmed_table():
         print('/* trimmed %s */ mt %s t %s df %d p %s' % (name, fmt(mt), fmt(t), df, fmt(p)))
 
 
+# A stock and a patched tree, 5 rounds (Mops/s), tests/test_stats.c
+# test_rounds_large_change: the paired t on the per-round log ratios,
+# nothing cut below ten rounds (results.h sig_trim()).
+ROUNDS_STOCK = [0.7, 1.2, 2.6, 1.5, 2.0]
+ROUNDS_PATCHED = [5.0, 6.0, 7.7, 6.5, 5.5]
+
+
+def rounds_table():
+    d = [mp.log(mp.mpf(str(b)) / mp.mpf(str(a))) for a, b in zip(ROUNDS_STOCK, ROUNDS_PATCHED)]
+    mt, t, df, p = trimmed_t1(d, 0)
+    print('/* rounds 5, stock vs patched */ t %s df %d p %s' % (fmt(t), df, fmt(p)))
+
+
 if __name__ == '__main__':
     summary_table()
     welch_table()
@@ -314,3 +327,4 @@ if __name__ == '__main__':
     quantile_table()
     far_quantile_table()
     trimmed_table()
+    rounds_table()
