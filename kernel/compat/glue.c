@@ -241,6 +241,12 @@ static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 	.thread_init = kc_thread_init
 
 #ifdef LB_KC_QSPINLOCK
+#ifdef CONFIG_NUMA_AWARE_SPINLOCKS
+#define KC_QSPIN_DESC "the tree's queued spinlock, CNA slow path (CONFIG_NUMA_AWARE_SPINLOCKS)"
+#else
+#define KC_QSPIN_DESC "the tree's queued spinlock, native path"
+#endif
+
 static inline void kc_spin_lock(void *l, void *c)
 {
 	(void)c;
@@ -260,7 +266,7 @@ static inline bool kc_spin_trylock(void *l, void *c)
 }
 
 static const struct lock_ops kc_qspinlock_ops = {
-	KC_OPS("qspinlock", "the tree's queued spinlock, native path",
+	KC_OPS("qspinlock", KC_QSPIN_DESC,
 	       "kernel/locking/qspinlock.c", LOCK_FAMILY_SPIN,
 	       LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK, struct qspinlock),
 	.init = kc_init,
