@@ -1005,6 +1005,22 @@ static int events_setup(struct kbuild *b)
 	return 0;
 }
 
+/* A tree with the CNA series (Kogan, "[PATCH v15 0/6] Add NUMA-awareness
+ * to qspinlock", linux-arch 2021-05-14: kernel/locking/qspinlock_cna.h)
+ * builds its qspinlock with CONFIG_NUMA_AWARE_SPINLOCKS, the slow path
+ * the glue then calls (kernel/compat/glue.c; docs/kernel-tree.md). */
+static void cna_setup(struct kbuild *b)
+{
+	unsigned i = 0;
+
+	if (strcmp(b->k->name, "qspinlock") ||
+	    !is_file(b->root, "kernel/locking/qspinlock_cna.h"))
+		return;
+	while (i < 3 && b->defs[i])
+		i++;
+	b->defs[i] = "-DCONFIG_NUMA_AWARE_SPINLOCKS";
+}
+
 /* Set up b for lock `name` of tree `dir`: the tree, the layer, the
  * compiler and the key; a private build directory in `cache`. */
 static int build_setup(struct kbuild *b, const char *dir, const char *name,
@@ -1024,6 +1040,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 			    b->k->srcs[0], b->k->needs[0]);
 	if ((rc = find_layer(b)) || (rc = events_setup(b)))
 		return rc;
+	cna_setup(b);
 	find_template(b);
 	snprintf(b->cc, sizeof(b->cc), "%s", cc && *cc ? cc : "cc");
 	b->extra = getenv("LOCKBENCH_KTREE_CFLAGS");

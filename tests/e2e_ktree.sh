@@ -6,7 +6,8 @@
 # file), a tree the layer cannot build (one line, exit 2, nothing left
 # behind), --kernel-tree runs at 1, 2 and 8 threads with the exclusion
 # check, two trees in one table, their provenance in the JSON, a broken
-# tree lock FAILED, the git state of a tree.  Usage: e2e_ktree.sh BINARY
+# tree lock FAILED, the git state of a tree, the CNA wiring on the
+# fixture's own CNA-like patch.  Usage: e2e_ktree.sh BINARY
 set -u
 BIN=${1:-./lockbench}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -232,6 +233,53 @@ bad_input "--lock-events without a tree" "^lockbench: --lock-events: the tree's 
 	-l ticket -t 1 --lock-events
 bad_input "--lock-events, v4 tree" "--lock-events: the tree has no kernel/locking/lock_events_list.h" \
 	--kernel-tree one="$ONE" -l qspinlock_one -t 1 --lock-events
+
+# The CNA wiring (docs/kernel-tree.md, "The CNA series"): the fixture's
+# own CNA-like patch mail, applied by scripts/make-cna-tree.sh with its
+# Message-Id kept, makes a tree with kernel/locking/qspinlock_cna.h,
+# built with CONFIG_NUMA_AWARE_SPINLOCKS and run through its CNA slow
+# path: stock and CNA in one table, exclusion at 1, 2 and 4 threads;
+# over two (fake) nodes, MCS handoffs carrying a secondary queue; on one
+# node none; the threshold a lock option.
+CNAMAIL=$ROOT/tests/fixtures/ktree-cna
+expect_exit 0 "make-cna-tree.sh" -- "$ROOT/scripts/make-cna-tree.sh" "$ONE" "$CNAMAIL" "$OUT/cna"
+grep -q "^applied: <lockbench-fixture-cna-1@lockbench.invalid>\$" "$OUT/stdout" && \
+	git -C "$OUT/cna" log -1 --format=%B | grep -q "^Message-Id: <lockbench-fixture-cna-1@lockbench.invalid>\$" \
+	&& ok || bad "make-cna-tree.sh: $(cat "$OUT/stdout" "$OUT/stderr")"
+expect_exit 2 "make-cna-tree.sh, no mails" -- "$ROOT/scripts/make-cna-tree.sh" "$ONE" "$OUT" "$OUT/cna2"
+[ ! -e "$OUT/cna2" ] && ok || bad "make-cna-tree.sh left $OUT/cna2"
+expect_exit 0 "stock and cna" -- "$BIN" --kernel-tree stock="$ONE" --kernel-tree cna="$OUT/cna" \
+	-l qspinlock_stock,qspinlock_cna -t 1,2,4 --fake-nodes 2 --cs-ns 300 --watchdog 60 \
+	-r 2 --warmup 0.02 -d 0.3 --no-tune -f table,json -o "$OUT/cna.json"
+python3 - "$OUT/cna.json" <<'PY' && ok || bad "stock and cna json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["name"]: x for x in d["variants"]}
+assert "-DCONFIG_NUMA_AWARE_SPINLOCKS" in v["qspinlock_cna"]["source"]["cflags"]
+assert "-DCONFIG_NUMA_AWARE_SPINLOCKS" not in v["qspinlock_stock"]["source"]["cflags"]
+second = 0
+for p in d["points"]:
+    assert p["status"] == "ok", p["status"]
+    for r in p["runs"]:
+        assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
+        if p["variant"] == "qspinlock_cna" and p["threads"] == 4:
+            second += r["counters"]["mcs_handoff_2nd"]
+assert second > 0, second
+PY
+grep -q "qspinlock_stock.*qspinlock_cna" "$OUT/stdout" && ok || bad "no table of both: $(cat "$OUT/stdout")"
+expect_exit 0 "cna, one node" -- "$BIN" --kernel-tree cna="$OUT/cna" -l qspinlock_cna -t 4 \
+	--cs-ns 300 --watchdog 60 -r 2 --warmup 0.02 -d 0.3 --no-tune -f json -o "$OUT/cna1.json" \
+	--lock-opt qspinlock_cna.numa_spinlock_threshold_ns=1
+python3 - "$OUT/cna1.json" <<'PY' && ok || bad "cna on one node moved waiters"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = [r for p in d["points"] for r in p["runs"]]
+assert runs and all(r["exclusion"]["ok"] for r in runs)
+assert sum(r["counters"]["mcs_handoff"] for r in runs) > 0
+assert all(r["counters"]["mcs_handoff_2nd"] == 0 for r in runs)
+PY
+bad_input "cna threshold 0" "numa_spinlock_threshold_ns" --kernel-tree cna="$OUT/cna" -l qspinlock_cna \
+	-t 1 --lock-opt qspinlock_cna.numa_spinlock_threshold_ns=0
 
 # A tree whose lock does not exclude is FAILED, exit 1, like any lock.
 cp -r "$ONE" "$OUT/broken"

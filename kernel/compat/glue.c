@@ -35,6 +35,13 @@
 #endif
 
 #ifdef LB_KC_QSPINLOCK
+#ifdef CONFIG_NUMA_AWARE_SPINLOCKS
+/* The CNA series (kernel/locking/qspinlock_cna.h) builds a second slow
+ * path, __cna_queued_spin_lock_slowpath, and x86 switches to it at boot
+ * by patching the paravirt call of the fast path; here the tree's own
+ * fast path calls it directly. */
+#define queued_spin_lock_slowpath __cna_queued_spin_lock_slowpath
+#endif
 #include <asm/qspinlock.h>
 #endif
 #ifdef LB_KC_QRWLOCK
@@ -111,6 +118,101 @@ static void kc_events_read(void *lock, uint64_t *out)
 #define KC_EVENTS_OPS
 #endif
 
+#if defined(CONFIG_NUMA_AWARE_SPINLOCKS) && defined(LB_KC_QSPINLOCK)
+#include <pthread.h>
+#include <time.h>
+#include <asm/paravirt.h>
+
+/* What the layer's CNA shims read (<linux/topology.h>, <asm/paravirt.h>,
+ * <linux/sched/clock.h>, <asm/mcs_spinlock.h>): each worker's node from
+ * the placement, the run's nodes, the paravirt slot, the clock, and the
+ * handoffs counted per worker, summed as the worker exits (as the lock
+ * events are above). */
+unsigned lb_kc_cpu_node[CONFIG_NR_CPUS];
+unsigned lb_kc_nr_nodes = 1;
+struct lb_kc_pv_ops pv_ops = {{native_queued_spin_lock_slowpath}};
+__thread unsigned long lb_kc_cna_handoff[2];
+
+unsigned long *lb_kc_param_numa_spinlock_threshold_ns(void);
+int lb_kc_setup_numa_spinlock_setup(char *s);
+void cna_configure_spin_lock_slowpath(void);
+
+u64 lb_kc_local_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
+}
+
+static const char *const kc_cna_names[] = {"mcs_handoff", "mcs_handoff_2nd"};
+static uint64_t kc_cna_total[2];
+static pthread_key_t kc_cna_key;
+static pthread_once_t kc_cna_once = PTHREAD_ONCE_INIT;
+
+static void kc_cna_fold(void *unused)
+{
+	(void)unused;
+	for (unsigned i = 0; i < 2; i++)
+		__atomic_fetch_add(&kc_cna_total[i], lb_kc_cna_handoff[i], __ATOMIC_RELAXED);
+}
+
+static void kc_cna_key_make(void)
+{
+	if (pthread_key_create(&kc_cna_key, kc_cna_fold))
+		abort();
+}
+
+static void kc_cna_read(void *lock, uint64_t *out)
+{
+	(void)lock;
+	for (unsigned i = 0; i < 2; i++)
+		out[i] = __atomic_load_n(&kc_cna_total[i], __ATOMIC_RELAXED);
+}
+
+/* init: the threshold (`--lock-opt`, the tree's module parameter), the
+ * run's nodes, and the boot parameter numa_spinlock=on (CNA whatever the
+ * node count, as the table compares the two slow paths). */
+static int kc_cna_init(const struct lock_init *in)
+{
+	*lb_kc_param_numa_spinlock_threshold_ns() = (unsigned long)in->opt[0];
+	lb_kc_nr_nodes = in->nnodes ? in->nnodes : 1;
+	memset(kc_cna_total, 0, sizeof(kc_cna_total));
+	return lb_kc_setup_numa_spinlock_setup((char[]){"on"}) == 1 ? 0 : -EINVAL;
+}
+
+/* A worker: its CPU's node, then the tree's boot-time set-up of that
+ * CPU's queue nodes (<linux/cpumask.h>: for its own CPU). */
+static int kc_cna_thread(const struct lock_thread *t)
+{
+	lb_kc_cpu_node[t->tid] = t->node;
+	lb_kc_cna_handoff[0] = lb_kc_cna_handoff[1] = 0;
+	cna_configure_spin_lock_slowpath();
+	pthread_once(&kc_cna_once, kc_cna_key_make);
+	return pthread_setspecific(kc_cna_key, kc_cna_names) ? -ENOMEM : 0;
+}
+
+static const struct lock_opt kc_cna_opts[] = {
+	{"numa_spinlock_threshold_ns", "CNA: time a secondary queue may wait "
+	 "before the lock goes to another node (the tree's module parameter)",
+	 1000000, 1, 1ull << 40},
+};
+
+#define KC_CNA_INIT(in) kc_cna_init(in)
+#define KC_CNA_THREAD(t) kc_cna_thread(t)
+#if defined(CONFIG_LOCK_EVENT_COUNTS)
+#define KC_CNA_OPS .opts = kc_cna_opts, .nopts = 1,
+#else
+#define KC_CNA_OPS                                                             \
+	.opts = kc_cna_opts, .nopts = 1, .counter_names = kc_cna_names,        \
+	.ncounters = 2, .read_counters = kc_cna_read,
+#endif
+#else
+#define KC_CNA_INIT(in) 0
+#define KC_CNA_THREAD(t) 0
+#define KC_CNA_OPS
+#endif
+
 /* The build's identity (compiler, flags, tree, files and their hashes),
  * read by the loader into the results' provenance. */
 const char lockbench_plugin_identity[] = LB_KC_IDENTITY;
@@ -121,14 +223,16 @@ static int kc_init(void *lock, const struct lock_init *in)
 {
 	(void)lock;
 	KC_EVENTS_RESET();
-	return in->nthreads > CONFIG_NR_CPUS ? -ERANGE : 0;
+	return in->nthreads > CONFIG_NR_CPUS ? -ERANGE : KC_CNA_INIT(in);
 }
 
 static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 {
 	(void)lock;
 	(void)ctx;
-	return lb_k_cpu_enter(t->tid) ? -ERANGE : KC_EVENTS_THREAD();
+	if (lb_k_cpu_enter(t->tid))
+		return -ERANGE;
+	return KC_CNA_THREAD(t) ? -ENOMEM : KC_EVENTS_THREAD();
 }
 
 #define KC_OPS(lname, what, file, fam, capbits, type)                          \
@@ -137,6 +241,12 @@ static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 	.thread_init = kc_thread_init
 
 #ifdef LB_KC_QSPINLOCK
+#ifdef CONFIG_NUMA_AWARE_SPINLOCKS
+#define KC_QSPIN_DESC "the tree's queued spinlock, CNA slow path (CONFIG_NUMA_AWARE_SPINLOCKS)"
+#else
+#define KC_QSPIN_DESC "the tree's queued spinlock, native path"
+#endif
+
 static inline void kc_spin_lock(void *l, void *c)
 {
 	(void)c;
@@ -156,7 +266,7 @@ static inline bool kc_spin_trylock(void *l, void *c)
 }
 
 static const struct lock_ops kc_qspinlock_ops = {
-	KC_OPS("qspinlock", "the tree's queued spinlock, native path",
+	KC_OPS("qspinlock", KC_QSPIN_DESC,
 	       "kernel/locking/qspinlock.c", LOCK_FAMILY_SPIN,
 	       LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK, struct qspinlock),
 	.init = kc_init,
@@ -164,6 +274,7 @@ static const struct lock_ops kc_qspinlock_ops = {
 	.unlock = kc_spin_unlock,
 	.trylock = kc_spin_trylock,
 	KC_EVENTS_OPS
+	KC_CNA_OPS
 };
 LOCKBENCH_PLUGIN(&kc_qspinlock_ops);
 KC_LOOPS(kc_qspinlock_ops, kc_spin_lock, kc_spin_unlock);

@@ -4,4 +4,5 @@
 #ifndef LB_KCOMPAT_HARDIRQ_H
 #define LB_KCOMPAT_HARDIRQ_H
 #include <linux/kconfig.h>
+#include <linux/irqflags.h>
 #endif

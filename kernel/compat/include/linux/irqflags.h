@@ -4,4 +4,10 @@
 #ifndef LB_KCOMPAT_IRQFLAGS_H
 #define LB_KCOMPAT_IRQFLAGS_H
 #include <linux/kconfig.h>
+
+/* A worker thread runs with interrupts on (CNA's priority waiters,
+ * kernel/locking/qspinlock_cna.h). */
+#ifndef irqs_disabled
+#define irqs_disabled() 0
+#endif
 #endif
