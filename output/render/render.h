@@ -81,9 +81,6 @@ void render_cellf(char *cell, const char *fmt, ...)
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
 #define RENDER_NOTE_LINES 6
-/* The noise notes (render_notes.c); f NULL: whether there are any. */
-bool render_noise_notes(const struct results *r, const struct render_opts *o,
-			FILE *f);
 /* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
  * provenance and machine (what is unknown is left out). */
 void render_header(const struct results *r, FILE *f);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The notes under the text tables (docs/formats.md, "Notes"): what each
- * mark means, what went wrong, what to read the numbers with.  In full
- * (-v, and every note of the --no-marks layouts) as they have always
- * been printed; by default one line per kind of note, most important
- * first, at most RENDER_NOTE_LINES lines.
+ * mark means, what went wrong, what to read the numbers with.  One
+ * table of kinds (kinds[], most important first) orders them all: in
+ * full with -v and in the --no-marks layouts; by default one line per
+ * kind, at most RENDER_NOTE_LINES lines.
  */
 #include <errno.h>
 #include <math.h>
@@ -199,31 +199,6 @@ static void ci_note(const struct results *r, FILE *f)
 		 "%s", r->noise.opts.ci_target * 100, first_stop(r));
 	list_points(r, line, sizeof(line), pt_not_reached);
 	render_wrapped(f, line, 3);
-}
-
-/*
- * The noise notes: `!` runs flagged for noise (which points, and what to
- * do about it), section lengths off from the request, and with -r auto
- * the points whose CI missed the target.  f NULL: only say (true/false)
- * whether there is anything to print.
- */
-bool render_noise_notes(const struct results *r, const struct render_opts *o,
-			FILE *f)
-{
-	const struct results_noise *rn = &r->noise;
-	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
-	unsigned npts;
-	bool off = o->marks && cs_off_count(r, &npts);
-
-	if (!f || !(flag || ad || off))
-		return flag || ad || off;
-	if (flag)
-		noise_flag_note(r, f);
-	if (off)
-		cs_off_note(r, f);
-	if (ad)
-		ci_note(r, f);
-	return true;
 }
 
 /*
@@ -673,54 +648,6 @@ static void sig_notes(const struct notes *n, FILE *f)
 		mde_note(n->r, f);
 }
 
-/* Is there a note to print under the table at all? */
-static bool any_note(const struct notes *n)
-{
-	const struct results *r = n->r;
-	const struct render_opts *o = n->o;
-	const struct note_marks *m = &n->m;
-
-	return m->cv || m->ns || m->sig || m->over || m->missing || m->unfair || m->failed ||
-	       r->incomplete || m->floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
-	       loop_note(r, NULL) ||
-	       (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
-			     lt_basis_notes(r, NULL))) ||
-	       render_noise_notes(r, o, NULL) ||
-	       (o->verbose && json_is_object(json_object_get(r->machine, "environment")));
-}
-
-/* Every note in full, in the order they have always been printed. */
-static void notes_full(const struct notes *n, FILE *f)
-{
-	const struct results *r = n->r;
-	const struct render_opts *o = n->o;
-
-	if (any_note(n))
-		fputc('\n', f);
-	env_notes(r, o, f);
-	render_noise_notes(r, o, f);
-	loop_note(r, f);
-	if (n->m.cv)
-		cv_note(n, f);
-	sig_notes(n, f);
-	if (o->marks && has_geomean(r))
-		geomean_note(r, f);
-	if (n->m.over)
-		over_note(n, f);
-	if (n->m.unfair)
-		unfair_note(n, f);
-	failed_notes(r, f);
-	missing_note(n, f);
-	if (o->marks)
-		lt_basis_notes(r, f);
-	if (kernel_mixed(r))
-		kernel_note(n, f);
-	if (o->marks && r->nrows && r->nvariants)
-		render_metrics(r, f);
-	if (o->verbose)
-		render_machine_summary(r->machine, f);
-}
-
 /*
  * The first note of text (up to the next line that does not start
  * with a space) on one line of at most RENDER_BRIEF columns: its
@@ -934,30 +861,29 @@ static bool has_loops(const struct notes *n)
 
 static bool has_geo(const struct notes *n)
 {
-	return has_geomean(n->r);
+	return n->o->marks && has_geomean(n->r);
 }
 
 static bool has_lt(const struct notes *n)
 {
-	return lt_basis_notes(n->r, NULL);
+	return n->o->marks && lt_basis_notes(n->r, NULL);
 }
-
 
 static bool has_sig(const struct notes *n)
 {
-	return n->m.ns || n->m.sig || n->m.floor || n->r->mde_n;
+	return n->m.ns || n->m.sig || n->m.floor || (n->o->marks && n->r->mde_n);
 }
 
 static bool has_noise(const struct notes *n)
 {
-	return n->r->noise.flagged;
+	return n->o->marks && n->r->noise.flagged;
 }
 
 static bool has_cs_off(const struct notes *n)
 {
 	unsigned npts;
 
-	return cs_off_count(n->r, &npts);
+	return n->o->marks && cs_off_count(n->r, &npts);
 }
 
 static bool has_missing(const struct notes *n)
@@ -972,7 +898,14 @@ static bool has_ci(const struct notes *n)
 
 static bool has_metrics(const struct notes *n)
 {
-	return n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
+	return n->o->marks && n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
+}
+
+/* -v: the machine the runs were made on. */
+static bool has_machine(const struct notes *n)
+{
+	return n->o->verbose &&
+	       json_is_object(json_object_get(n->r->machine, "environment"));
 }
 
 static void failed_full(const struct notes *n, FILE *f)
@@ -1020,11 +953,16 @@ static void metrics_full(const struct notes *n, FILE *f)
 	render_metrics(n->r, f);
 }
 
+static void machine_full(const struct notes *n, FILE *f)
+{
+	render_machine_summary(n->r->machine, f);
+}
 
 /*
  * The kinds of note, most important first (docs/formats.md, "Notes"):
- * the order of the brief notes, and the ones cut when there are more
- * than fit.  A failed lock comes first and is never cut.
+ * the one order of the notes, in full (-v, --no-marks) and brief, and
+ * the ones cut when there are more than fit.  A failed lock comes first
+ * and is never cut.
  */
 static const struct note_kind {
 	const char *name;        /* in the line that counts the notes cut */
@@ -1047,6 +985,7 @@ static const struct note_kind {
 	{"geometric mean", has_geo, geo_full, geo_brief},
 	{"locktorture rates", has_lt, lt_full, lt_brief},
 	{"workload metrics", has_metrics, metrics_full, NULL},
+	{"machine", has_machine, machine_full, NULL},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -1063,6 +1002,28 @@ static void more_line(const unsigned *have, unsigned from, unsigned nh, FILE *f)
 	one_line(line, f);
 }
 
+/* The kinds of note this table has (indexes into kinds[]), in order. */
+static unsigned notes_have(const struct notes *n, unsigned *have)
+{
+	unsigned nh = 0;
+
+	for (unsigned k = 0; k < NKINDS; k++)
+		if (kinds[k].has(n))
+			have[nh++] = k;
+	return nh;
+}
+
+/* Every note in full (-v, and the --no-marks layouts). */
+static void notes_full(const struct notes *n, FILE *f)
+{
+	unsigned have[NKINDS], nh = notes_have(n, have);
+
+	if (nh)
+		fputc('\n', f);
+	for (unsigned i = 0; i < nh; i++)
+		kinds[have[i]].full(n, f);
+}
+
 /*
  * One line per kind of note, most important first, at most
  * RENDER_NOTE_LINES lines: when there are more kinds, the last line
@@ -1070,11 +1031,8 @@ static void more_line(const unsigned *have, unsigned from, unsigned nh, FILE *f)
  */
 static void notes_brief(const struct notes *n, FILE *f)
 {
-	unsigned have[NKINDS], nh = 0, shown;
+	unsigned have[NKINDS], nh = notes_have(n, have), shown;
 
-	for (unsigned k = 0; k < NKINDS; k++)
-		if (kinds[k].has(n))
-			have[nh++] = k;
 	if (!nh)
 		return;
 	fputc('\n', f);
