@@ -1181,7 +1181,8 @@ int cmd_compare(int argc, char **argv)
 	if (!n)
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
-	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	outputs_parse(&o, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
+		      a.out.unit, a.out.output, !a.out.no_marks);
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
 	o.ropts.verbose = a.out.verbose;

@@ -259,7 +259,8 @@ int cmd_locktorture(int argc, char **argv)
 	if (parse_args(&a, argc, argv))
 		return 0;	/* --help */
 	/* Bad -f/-o is bad usage (exit 2) on any machine. */
-	outputs_parse(&out, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	outputs_parse(&out, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
+		      a.out.unit, a.out.output, !a.out.no_marks);
 	out.header = a.out.header;
 	out.ropts.width = (unsigned)a.out.width;
 	out.ropts.verbose = a.out.verbose;

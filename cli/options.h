@@ -69,7 +69,7 @@ struct cli {
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume, *rows;
 	unsigned long long width;        /* --width: split wider tables */
-	bool row_name_given;
+	bool row_name_given, formats_given;
 	/* the .list rows given with several values: the sweep's dimensions */
 	struct opt_dims dims;
 	/* what the command line said for each row of run_options() (NULL:

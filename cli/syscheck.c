@@ -30,6 +30,7 @@
 #include "cmds.h"
 #include "err.h"
 #include "machctl.h"
+#include "outfile.h"
 #include "rundoc.h"
 #include "syscheck.h"
 
@@ -604,7 +605,9 @@ static char *render(const struct syscheck *s, const json_t *doc, bool json)
 
 int cmd_system_check(const struct cli *c)
 {
-	bool json = want_json("system check", c->formats);
+	/* -o check.json without -f: the JSON (docs/formats.md) */
+	bool json = want_json("system check", outputs_formats(c->formats, c->formats_given,
+							      c->output));
 	struct syscheck *s = cli_calloc(1, sizeof(*s));
 	char err[512], *text;
 	struct topo t;
@@ -617,6 +620,7 @@ int cmd_system_check(const struct cli *c)
 			c->duration);
 	if (c->topology)
 		cli_die("system check measures this machine: not with --topology");
+	outputs_name_fits(json ? "json" : "table", c->output);
 	out_check(c->output);
 	if (topo_load(&t, NULL, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
