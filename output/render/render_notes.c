@@ -224,8 +224,7 @@ static bool render_has_metrics(const struct results *r)
 		const struct point *p = results_point(r, v, r->nrows - 1);
 
 		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
-					      (!isnan(p->hand_node) && p->hand_node < 1) ||
-					      (r->nperf && r->perf_named && p->perf_sum)))
+					      (!isnan(p->hand_node) && p->hand_node < 1)))
 			return true;
 	}
 	return counts_reads(r);
@@ -295,7 +294,6 @@ static void render_metrics(const struct results *r, FILE *f)
 	}
 	if (rw)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
-	render_perf(r, row, at, f);
 }
 
 /* Kernel locktorture columns next to userspace ones (compare marks them). */
@@ -621,6 +619,13 @@ static void unfair_note(const struct notes *n, FILE *f)
 		       "the operations of the least busy (locktorture's \?\?\?)", 3);
 }
 
+/* `^` in one line of RENDER_WRAP (-v: the whole note). */
+static void unfair_brief(const struct notes *n, FILE *f)
+{
+	(void)n;
+	fprintf(f, "^  unfair: the busiest thread did over 2x the least busy's operations\n");
+}
+
 static void missing_note(const struct notes *n, FILE *f)
 {
 	if (n->m.missing && !n->r->incomplete)
@@ -648,46 +653,19 @@ static void sig_notes(const struct notes *n, FILE *f)
 		mde_note(n->r, f);
 }
 
-/*
- * The first note of text (up to the next line that does not start
- * with a space) on one line of at most RENDER_BRIEF columns: its
- * wrapped lines joined, and when it is longer, cut after a word with
- * " ..." (-v prints it whole).
- */
+/* A brief note: whole, wrapped at RENDER_WRAP (never cut). */
 static void one_line(const char *text, FILE *f)
 {
-	char line[RENDER_BRIEF + 1];
-	size_t k = 0, cut;
-	bool more = false;
-
-	for (const char *t = text; *t && !more; t++) {
-		if (*t == '\n' && t[1] != ' ')
-			break;
-		if (*t == '\n')
-			t += strspn(t + 1, " ");
-		if (k == RENDER_BRIEF)
-			more = true;
-		else
-			line[k++] = *t == '\n' ? ' ' : *t;
-	}
-	line[k] = 0;
-	if (more) {
-		/* Room for " ...": cut at the last space before it. */
-		line[RENDER_BRIEF - 4] = 0;
-		cut = strrchr(line, ' ') ? (size_t)(strrchr(line, ' ') - line) : RENDER_BRIEF - 4;
-		while (cut && line[cut - 1] == ' ')
-			cut--;
-		snprintf(line + cut, sizeof(line) - cut, " ...");
-	}
-	fprintf(f, "%s\n", line);
+	render_wrapped(f, text, 3);
 }
 
-/* The first note full() prints, on one line (one_line()). */
+/* The first note full() prints, whole: its first line and the indented
+ * lines that continue it. */
 static void brief_of(const struct notes *n, void (*full)(const struct notes *, FILE *),
 		     FILE *f)
 {
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, k = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	if (!m) {
@@ -701,7 +679,9 @@ static void brief_of(const struct notes *n, void (*full)(const struct notes *, F
 		full(n, f);
 		return;
 	}
-	one_line(buf, f);
+	while (k < len && (k == 0 || buf[k] == ' '))
+		k += strcspn(buf + k, "\n") + (buf[k + strcspn(buf + k, "\n")] == '\n');
+	fwrite(buf, 1, k, f);
 	free(buf);
 }
 
@@ -901,6 +881,27 @@ static bool has_metrics(const struct notes *n)
 	return n->o->marks && n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
 }
 
+/* --counters named the events: their figures are always shown. */
+static bool has_counters(const struct notes *n)
+{
+	const struct results *r = n->r;
+
+	for (unsigned v = 0; n->o->marks && r->nperf && r->perf_named && r->nrows &&
+			     v < r->nvariants; v++)
+		if (results_point(r, v, r->nrows - 1)->status == POINT_OK &&
+		    results_point(r, v, r->nrows - 1)->perf_sum)
+			return true;
+	return false;
+}
+
+static void counters_full(const struct notes *n, FILE *f)
+{
+	char at[96];
+
+	render_at_row(n->r, n->r->nrows - 1, at, sizeof(at));
+	render_perf(n->r, n->r->nrows - 1, at, f);
+}
+
 /* -v: the machine the runs were made on. */
 static bool has_machine(const struct notes *n)
 {
@@ -962,45 +963,34 @@ static void machine_full(const struct notes *n, FILE *f)
  * The kinds of note, most important first (docs/formats.md, "Notes"):
  * the one order of the notes, in full (-v, --no-marks) and brief, and
  * the ones cut when there are more than fit.  A failed lock comes first
- * and is never cut.
+ * and is never cut, nor are the counters --counters asked for.
  */
 static const struct note_kind {
 	const char *name;        /* in the line that counts the notes cut */
 	bool (*has)(const struct notes *n);
 	void (*full)(const struct notes *n, FILE *f);
 	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
+	bool keep;               /* never cut (what the user asked for) */
 } kinds[] = {
-	{"FAILED", has_failed, failed_full, failed_brief},
-	{"*", has_over, over_note, NULL},
-	{"# ~", has_sig, sig_notes, sig_brief},
-	{"!", has_noise, noise_full, noise_brief},
-	{"section lengths", has_cs_off, cs_off_full, cs_off_brief},
-	{"?", has_cv, cv_note, NULL},
-	{"^", has_unfair, unfair_note, NULL},
-	{"-", has_missing, missing_note, NULL},
-	{"environments", has_env, env_full, NULL},
-	{"CI target", has_ci, ci_full, NULL},
-	{"loops", has_loops, loops_full, NULL},
-	{"[k]", has_kernel, kernel_note, NULL},
-	{"geometric mean", has_geo, geo_full, geo_brief},
-	{"locktorture rates", has_lt, lt_full, lt_brief},
-	{"workload metrics", has_metrics, metrics_full, NULL},
-	{"machine", has_machine, machine_full, NULL},
+	{"FAILED", has_failed, failed_full, failed_brief, true},
+	{"*", has_over, over_note, NULL, false},
+	{"# ~", has_sig, sig_notes, sig_brief, false},
+	{"!", has_noise, noise_full, noise_brief, false},
+	{"section lengths", has_cs_off, cs_off_full, cs_off_brief, false},
+	{"?", has_cv, cv_note, NULL, false},
+	{"^", has_unfair, unfair_note, unfair_brief, false},
+	{"-", has_missing, missing_note, NULL, false},
+	{"environments", has_env, env_full, NULL, false},
+	{"CI target", has_ci, ci_full, NULL, false},
+	{"loops", has_loops, loops_full, NULL, false},
+	{"[k]", has_kernel, kernel_note, NULL, false},
+	{"geometric mean", has_geo, geo_full, geo_brief, false},
+	{"locktorture rates", has_lt, lt_full, lt_brief, false},
+	{"workload metrics", has_metrics, metrics_full, NULL, false},
+	{"counters", has_counters, counters_full, counters_full, true},
+	{"machine", has_machine, machine_full, NULL, false},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
-
-/* "N more notes (-v prints them all): ?, ^", on one line. */
-static void more_line(const unsigned *have, unsigned from, unsigned nh, FILE *f)
-{
-	char line[1024];
-	const char *sep = ": ";
-
-	snprintf(line, sizeof(line), "%u more note%s (-v prints them all)", nh - from,
-		 nh - from == 1 ? "" : "s");
-	for (unsigned i = from; i < nh; i++, sep = ", ")
-		line_add(line, sizeof(line), "%s%s", sep, kinds[have[i]].name);
-	one_line(line, f);
-}
 
 /* The kinds of note this table has (indexes into kinds[]), in order. */
 static unsigned notes_have(const struct notes *n, unsigned *have)
@@ -1024,29 +1014,123 @@ static void notes_full(const struct notes *n, FILE *f)
 		kinds[have[i]].full(n, f);
 }
 
+/* "N more notes (-v prints them all): ?, ^" for the kinds not shown. */
+static char *more_text(const unsigned *have, const bool *show, unsigned nh)
+{
+	char *line = malloc(1024);
+	const char *sep = ": ";
+	unsigned cut = 0;
+
+	if (!line)
+		return NULL;
+	for (unsigned i = 0; i < nh; i++)
+		cut += !show[i];
+	snprintf(line, 1024, "%u more note%s (-v prints them all)", cut, cut == 1 ? "" : "s");
+	for (unsigned i = 0; i < nh; i++)
+		if (!show[i]) {
+			line_add(line, 1024, "%s%s", sep, kinds[have[i]].name);
+			sep = ", ";
+		}
+	return line;
+}
+
+/* Render into a malloc'ed string (NULL: out of memory) and count its lines. */
+static char *brief_text(const struct notes *n, const struct note_kind *k, unsigned *lines)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	*lines = 0;
+	if (!m)
+		return NULL;
+	if (k->brief)
+		k->brief(n, m);
+	else
+		brief_of(n, k->full, m);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		*lines += buf[i] == '\n';
+	return buf;
+}
+
+/* The lines a text takes wrapped as a note. */
+static unsigned wrapped_lines(const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned lines = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return 1;
+	render_wrapped(m, text, 3);
+	if (!fclose(m))
+		for (size_t i = 0; i < len; i++)
+			lines += buf[i] == '\n';
+	free(buf);
+	return lines ? lines : 1;
+}
+
 /*
- * One line per kind of note, most important first, at most
- * RENDER_NOTE_LINES lines: when there are more kinds, the last line
- * counts the ones left out and names them.
+ * Which kinds fit in RENDER_NOTE_LINES lines with the line that counts
+ * the rest: the kept ones always, the others in order while they fit.
+ */
+static void brief_choose(const unsigned *have, const unsigned *lines, unsigned nh,
+			 bool *show)
+{
+	unsigned all = 0, kept = 0, reserve = 1, used;
+	char *more;
+
+	for (unsigned i = 0; i < nh; i++) {
+		all += lines[i];
+		kept += kinds[have[i]].keep ? lines[i] : 0;
+		show[i] = true;
+	}
+	if (all <= RENDER_NOTE_LINES)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		used = kept + reserve;
+		for (unsigned i = 0; i < nh; i++) {
+			show[i] = kinds[have[i]].keep || used + lines[i] <= RENDER_NOTE_LINES;
+			used += kinds[have[i]].keep || !show[i] ? 0 : lines[i];
+		}
+		more = more_text(have, show, nh);
+		reserve = more ? wrapped_lines(more) : 1;
+		free(more);
+	}
+}
+
+/*
+ * The notes by default: each kind's brief note whole (wrapped, never
+ * cut), most important first, in at most RENDER_NOTE_LINES lines: when
+ * not all fit, the last line counts the ones left out and names them.
  */
 static void notes_brief(const struct notes *n, FILE *f)
 {
-	unsigned have[NKINDS], nh = notes_have(n, have), shown;
+	unsigned have[NKINDS], lines[NKINDS], nh = notes_have(n, have);
+	char *text[NKINDS], *more;
+	bool show[NKINDS], cut = false;
 
 	if (!nh)
 		return;
 	fputc('\n', f);
-	shown = nh <= RENDER_NOTE_LINES ? nh : RENDER_NOTE_LINES - 1;
-	for (unsigned i = 0; i < shown; i++) {
-		const struct note_kind *k = &kinds[have[i]];
-
-		if (k->brief)
-			k->brief(n, f);
-		else
-			brief_of(n, k->full, f);
+	for (unsigned i = 0; i < nh; i++)
+		text[i] = brief_text(n, &kinds[have[i]], &lines[i]);
+	brief_choose(have, lines, nh, show);
+	for (unsigned i = 0; i < nh; i++) {
+		if (show[i] && text[i])
+			fputs(text[i], f);
+		cut |= !show[i];
+		free(text[i]);
 	}
-	if (shown < nh)
-		more_line(have, shown, nh, f);
+	if (cut && (more = more_text(have, show, nh))) {
+		render_wrapped(f, more, 3);
+		free(more);
+	}
 }
 
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
