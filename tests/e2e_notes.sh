@@ -29,5 +29,33 @@ a=$(model "$OUT/show.json") b=$(model "$OUT/run.json")
 ! grep -q "CPU model differs\|machine differs" "$OUT/o" "$OUT/e" && ok ||
 	bad "two runs seconds apart: $(cat "$OUT/e" "$OUT/o")"
 
+# ---- compare --rows PARAM: a bash-loop sweep, one table ----------------------
+for c in 0 100 1000; do
+	"$BIN" -l ticket,mcs "${QUICK[@]}" --cs-ns $c -f json -o "$OUT/cs$c.json" || bad "cs $c"
+done
+expect_exit 0 "compare --rows cs-ns of three files" -- "$BIN" compare --rows cs-ns \
+	"$OUT/cs0.json" "$OUT/cs100.json" "$OUT/cs1000.json"
+# One table: one heading, rows 0, 100, 1000 under "cs_ns:", each with both locks.
+[ "$(grep -c '^Lock:' "$OUT/stdout")" -eq 1 ] && grep -q "^Lock: *ticket *mcs$" "$OUT/stdout" &&
+	grep -A3 '^cs_ns:$' "$OUT/stdout" | awk 'NR > 1 { print $1 }' | tr '\n' ' ' |
+	grep -qx "0 100 1000 " && ok || bad "--rows cs-ns: one table: $(cat "$OUT/stdout")"
+[ "$(grep -A3 '^cs_ns:$' "$OUT/stdout" | awk 'NR > 1' | grep -c '[+-][0-9]*%')" -eq 3 ] && ok ||
+	bad "--rows cs-ns: mcs against ticket at each cs_ns: $(cat "$OUT/stdout")"
+grep -q "measured with other parameters\|configuration differs" "$OUT/stderr" &&
+	bad "--rows cs-ns warned: $(cat "$OUT/stderr")" || ok
+# JSON: each column carries its cs_ns as a sweep's would.
+"$BIN" compare --rows cs-ns -f json "$OUT/cs0.json" "$OUT/cs100.json" "$OUT/cs1000.json" |
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+got = sorted((v["name"], v["params"]["cs_ns"]) for v in d["variants"])
+assert got == sorted((f"{l} cs_ns={c}", c) for l in ("ticket", "mcs") for c in (0, 100, 1000)), got' &&
+	ok || bad "--rows cs-ns: JSON params"
+# A file that differs in something else: one line, exit 2.
+"$BIN" -l ticket,mcs "${QUICK[@]}" --cs-ns 100 --ncs-ns 50 -f json -o "$OUT/ncs.json" || bad "ncs"
+expect_exit 2 "--rows cs-ns, another setting differs" -- "$BIN" compare --rows cs-ns \
+	"$OUT/cs0.json" "$OUT/ncs.json" &&
+	{ [ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "differ in ncs_ns (.*) too" "$OUT/stderr" &&
+		[ ! -s "$OUT/stdout" ] && ok || bad "refusal: $(cat "$OUT/stderr")"; }
+
 echo "e2e_notes: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -202,7 +202,8 @@ static void calib_key(json_t *out, const struct results *const *in,
 /*
  * Can a difference in this calibration figure move a result?  The
  * core's speed moves every operation; how a section's delay is made
- * (cs_delay, ncs_delay) changes what is measured; and where some file
+ * (cs_delay, ncs_delay: on the clock or of turns) changes what is
+ * measured; and where some file
  * made a delay of calibrated turns (below the delay floor) its length
  * rests on every figure of the delays.  A delay made on the clock's
  * deadline holds its length whatever the clock read, pause or empty
@@ -215,9 +216,20 @@ static bool calib_moves(const struct results *const *in, unsigned n, const char 
 {
 	static const char *const delays[] = {"cs_delay", "ncs_delay"};
 
-	if (!strcmp(key, "core_speed_ghz") || !strcmp(key, "cs_delay") ||
-	    !strcmp(key, "ncs_delay"))
+	if (!strcmp(key, "core_speed_ghz"))
 		return true;
+	/* "none" against a delay follows from --cs-ns/--ncs-ns 0 or not:
+	 * a configuration, not an environment */
+	if (!strcmp(key, "cs_delay") || !strcmp(key, "ncs_delay")) {
+		for (unsigned i = 0; i < n; i++) {
+			const char *how = json_string_value(json_object_get(in[i]->calibration,
+									    key));
+
+			if (how && !strcmp(how, "none"))
+				return false;
+		}
+		return true;
+	}
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned d = 0; d < 2; d++) {
 			const char *how = json_string_value(json_object_get(in[i]->calibration,
