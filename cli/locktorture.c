@@ -232,6 +232,8 @@ static int parse_args(struct lt_args *a, int argc, char **argv)
 
 	opt_defaults(&locktorture_options, a);
 	w = opt_parse(&locktorture_options, a, argc, argv, &n);
+	a->warmup *= cli_time_scale();
+	a->duration *= cli_time_scale();
 	if (a->out.help) {
 		locktorture_usage(stdout);
 		free(w);
