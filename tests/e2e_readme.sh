@@ -37,6 +37,17 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$HERE/lib.sh"
+# The scale itself: a bad factor is one line, exit 2, nothing run.
+for f in 0 2 x -1; do
+	LOCKBENCH_TIME_SCALE=$f expect_exit 2 "LOCKBENCH_TIME_SCALE=$f" -- "$BIN" -l tas -t 1 -q &&
+		{ [ "$(wc -l <"$OUT/stderr")" -eq 1 ] && grep -q "^lockbench: LOCKBENCH_TIME_SCALE ($f): " \
+			"$OUT/stderr" && ok || bad "LOCKBENCH_TIME_SCALE=$f: $(cat "$OUT/stderr")"; }
+done
+# A run records the durations as run.
+LOCKBENCH_TIME_SCALE=0.1 "$BIN" -l tas -t 1 -r 1 -d 0.5 --warmup 0.2 --no-tune -q -f json -o "$OUT/s.json" &&
+	python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["config"]
+assert abs(c["duration_s"] - 0.05) < 1e-9 and abs(c["warmup_s"] - 0.02) < 1e-9, c' "$OUT/s.json" &&
+	ok || bad "LOCKBENCH_TIME_SCALE=0.1: the durations recorded"
 export LOCKBENCH_TIME_SCALE=${LOCKBENCH_TIME_SCALE:-0.05}
 W=$OUT/w
 mkdir -p "$W"
