@@ -642,6 +642,13 @@ static void kernel_note(const struct notes *n, FILE *f)
 		       "workload: two different measurements side by side, not one", 4);
 }
 
+/* [k] in one line of RENDER_WRAP (-v: the whole note). */
+static void kernel_brief(const struct notes *n, FILE *f)
+{
+	(void)n;
+	fprintf(f, "[k] the kernel's locktorture (kthreads): a different measurement\n");
+}
+
 /* `#`, `~`, the invocation floor and the smallest detectable change. */
 static void sig_notes(const struct notes *n, FILE *f)
 {
@@ -983,7 +990,7 @@ static const struct note_kind {
 	{"-", has_missing, missing_note, NULL, false},
 	{"CI target", has_ci, ci_full, NULL, false},
 	{"loops", has_loops, loops_full, NULL, false},
-	{"[k]", has_kernel, kernel_note, NULL, false},
+	{"[k]", has_kernel, kernel_note, kernel_brief, false},
 	{"geometric mean", has_geo, geo_full, geo_brief, false},
 	{"locktorture rates", has_lt, lt_full, lt_brief, false},
 	{"workload metrics", has_metrics, metrics_full, NULL, false},
