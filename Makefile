@@ -157,6 +157,9 @@ e2e: lockbench | $(PYBIN)
 	tests/e2e_results.sh ./lockbench
 	tests/e2e_compare.sh ./lockbench
 	tests/e2e_outputs.sh ./lockbench
+	tests/e2e_outext.sh ./lockbench
+	tests/e2e_notes.sh ./lockbench
+	tests/e2e_readme.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_scale.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench

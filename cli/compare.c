@@ -73,6 +73,10 @@ struct merge {
 	/* The workload parameters some file swept (its variants' params). */
 	char *dims[32];
 	unsigned ndims;
+	/* --rows PARAM of files that each ran one value (rows_param()):
+	 * its key, and whether the files' own labels are all the same. */
+	char *rows_key;
+	bool rows_one_label;
 	/* Cross-host (compare_hosts.h): columns by host, rows by CPU share. */
 	bool by_host, cpu_share;
 	const char *verb;         /* "compare" or "merge", for its refusals */
@@ -276,6 +280,15 @@ static void differing(json_t *a, json_t *b, const char *const *keys, char *out,
 	}
 }
 
+/* The settings of a run that change what it measures (compared, named
+ * in a warning, or for --rows PARAM refused, when files differ). */
+static const char *const conf[] = {
+	"warmup_s", "duration_s", "stat_interval_s", "cs_ns", "ncs_ns",
+	"ncs_dist", "cs_lines", "cs_write_lines", "read_pct", "readers",
+	"writers", "long_hold_ms", "stutter_s", "lat_sample", "placement",
+	"mem_node", "fake_nodes", "order", NULL,
+};
+
 /*
  * Files measured on different machines or with different settings can
  * still be compared, but the user must know: one warning per file that
@@ -286,12 +299,6 @@ static void warn_differences(const struct merge *m)
 {
 	static const char *const mach[] = {
 		"cpu_model", "arch", "pus", "cores", "numa_nodes", "packages", NULL,
-	};
-	static const char *const conf[] = {
-		"warmup_s", "duration_s", "stat_interval_s", "cs_ns", "ncs_ns",
-		"ncs_dist", "cs_lines", "cs_write_lines", "read_pct", "readers",
-		"writers", "long_hold_ms", "stutter_s", "lat_sample", "placement",
-		"mem_node", "fake_nodes", "order", NULL,
 	};
 	const struct input *a = &m->in[0];
 
@@ -350,6 +357,29 @@ static bool selected(const struct variant *v, const char *locks)
 	return hit;
 }
 
+/* A column of --rows PARAM: named as a sweep names it, "ticket cs_ns=100"
+ * (with "LABEL/" where the files' labels differ), so that the columns
+ * of one lock become one column of the table (results_column()). */
+static char *rows_column_name(const struct merge *m, const struct input *in, unsigned v)
+{
+	const json_t *x = json_object_get(in->r.variants[v].params, m->rows_key);
+	char val[64], *name;
+	int rc;
+
+	if (json_is_integer(x))
+		snprintf(val, sizeof(val), "%lld", (long long)json_integer_value(x));
+	else
+		snprintf(val, sizeof(val), "%g", json_number_value(x));
+	if (m->rows_one_label)
+		rc = asprintf(&name, "%s %s=%s", in->r.variants[v].name, m->rows_key, val);
+	else
+		rc = asprintf(&name, "%s/%s %s=%s", in->label, in->r.variants[v].name,
+			      m->rows_key, val);
+	if (rc < 0)
+		cli_die("out of memory");
+	return name;
+}
+
 static void add_columns(struct merge *m, unsigned i, const char *locks)
 {
 	const struct input *in = &m->in[i];
@@ -365,7 +395,9 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 
 		if (!selected(&in->r.variants[v], locks))
 			continue;
-		if (nsel == 1) {
+		if (m->rows_key) {
+			c->name = rows_column_name(m, in, v);
+		} else if (nsel == 1) {
 			c->name = cli_strdup(in->label);
 		} else if (m->one_label) {
 			c->name = cli_strdup(lock);	/* one run (or its repeats) */
@@ -864,6 +896,7 @@ static void merge_free(struct merge *m)
 	free(m->inv);
 	for (unsigned k = 0; k < m->ndims; k++)
 		free(m->dims[k]);
+	free(m->rows_key);
 	for (unsigned k = 0; k < m->nrows; k++)
 		free(m->row_key[k]);
 	free(m->in);
@@ -900,7 +933,8 @@ static const struct opt compare_rows[] = {
 		 "(5: worse but not assessable)"},
 	{.name = "rows", .type = OPT_STR, .arg = "DIM", .def = "threads",
 	 .off = offsetof(struct compare_args, rows),
-	 .help = "text tables of a sweep: rows over DIM, one table per rest; "
+	 .help = "text tables of a sweep: rows over DIM (also files of one value "
+		 "each, e.g. cs-ns), one table per rest; "
 		 "cpu-share: threads as a share of each file's CPUs"},
 	{.name = "columns", .type = OPT_STR, .arg = "WHAT", .shown = "label",
 	 .off = offsetof(struct compare_args, columns),
@@ -1029,8 +1063,71 @@ static json_t *pick_floor(const struct merge *m, const struct compare_args *a)
 	return f;
 }
 
+/* PARAM of --rows as a key of config: an option's key (cs-ns: cs_ns,
+ * long-hold: long_hold_ms), else PARAM with '_' for '-'. */
+static void rows_key_of(const char *rows, char *key, size_t len)
+{
+	const struct opt *o = opt_find(run_options(), rows);
+
+	if (o && o->list) {
+		opt_param_key(o, key, len);
+		return;
+	}
+	snprintf(key, len, "%s", rows);
+	for (char *p = key; *p; p++)
+		*p = *p == '-' ? '_' : *p;
+}
+
+/*
+ * --rows PARAM over files that each ran one value of it (a bash-loop
+ * sweep, docs/guide.md "A sweep over a parameter"): PARAM becomes a
+ * swept parameter of every column (fill_params() takes each file's
+ * value from its config) so the table has a row per value.  Nothing to
+ * do for threads, for a PARAM some file swept itself, or one a file
+ * lacks (rows_check() refuses it).  Files that differ in another
+ * setting are refused: one table is one experiment.
+ */
+static void rows_param(struct merge *m, const char *rows)
+{
+	char key[128], cd[1024];
+
+	if (!rows || !strcmp(rows, "threads") || m->cpu_share || m->nin < 2)
+		return;
+	rows_key_of(rows, key, sizeof(key));
+	for (unsigned i = 0; i < m->nin; i++) {
+		const char *keys[32];
+		unsigned n = results_dims(&m->in[i].r, keys, 32);
+
+		if (!json_is_number(json_object_get(m->in[i].r.config, key)))
+			return;
+		for (unsigned k = 0; k < n; k++)
+			if (!strcmp(keys[k], key))
+				return;
+	}
+	m->rows_key = cli_strdup(key);
+	m->dims[m->ndims++] = cli_strdup(key);
+	m->rows_one_label = true;
+	for (unsigned i = 1; i < m->nin; i++)
+		m->rows_one_label &= same_str(m->in[i].r.label, m->in[0].r.label);
+	/* One label (or none): the files are one experiment, not a label
+	 * each (named by their file names). */
+	for (unsigned i = 0; m->rows_one_label && i < m->nin; i++) {
+		free(m->in[i].label);
+		m->in[i].label = cli_strdup(m->in[0].r.label ? m->in[0].r.label : "");
+	}
+	for (unsigned i = 1; i < m->nin; i++) {
+		cd[0] = 0;
+		differing(m->in[0].r.config, m->in[i].r.config, conf, cd, sizeof(cd), m);
+		if (*cd)
+			cli_die("compare --rows %s (%s, %s): the files differ in%s too; one "
+				"table takes files that differ only in %s", rows, m->in[0].path,
+				m->in[i].path, cd, rows);
+	}
+}
+
 /* The merged model of the inputs, columns picked by -l. */
-static void merge_inputs(struct merge *m, int n, char **paths, const char *locks)
+static void merge_inputs(struct merge *m, int n, char **paths, const char *locks,
+			 const char *rows)
 {
 	load_inputs(m, n, paths);
 	check_copies(m);
@@ -1040,6 +1137,7 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 		if (m->cpu_share)
 			hosts_cpu_share(m->in[i].path, &m->in[i].r);
 	}
+	rows_param(m, rows);
 	fill_params(m);
 	check_inputs(m);
 	warn_differences(m);
@@ -1126,7 +1224,7 @@ int cmd_merge(int argc, char **argv)
 		cli_die("merge: %s; usage: lockbench merge [-o OUT.json] A.json B.json ...",
 			n ? "one results file given, nothing to join" : "no results file given");
 	outputs_parse(&o, "json", "ops/s", a.output, true);
-	merge_inputs(&m, n, files, a.locks);
+	merge_inputs(&m, n, files, a.locks, NULL);
 	build_merged(&m, &r);
 	pick_baseline(&m, NULL, &r);
 	pair_params(&m, &r);
@@ -1187,13 +1285,14 @@ int cmd_compare(int argc, char **argv)
 	if (!n)
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
-	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	outputs_parse(&o, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
+		      a.out.unit, a.out.output, !a.out.no_marks);
 	o.header = a.out.header;
 	o.ropts.width = (unsigned)a.out.width;
 	o.ropts.verbose = a.out.verbose;
 	o.ropts.rows = a.rows;
 	hosts_options(&m, &a, &o);
-	merge_inputs(&m, n, files, a.locks);
+	merge_inputs(&m, n, files, a.locks, a.rows);
 	build_merged(&m, &r);
 	if (m.by_host)
 		hosts_heading(&r);

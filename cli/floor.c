@@ -50,8 +50,8 @@ static void floor_validate(const char *opt, const char *path, json_t *doc, const
 		why = "its schema_version is not 1.x, the one this lockbench reads";
 	else if (refused)
 		why = refused;
-	else if (!json_is_object(f) || isnan(num_in(f, "rel_pct", 0, 100)))
-		why = "floor.rel_pct is not a percentage in [0, 100]";
+	else if (!json_is_object(f) || isnan(num_in(f, "rel_pct", 0, 1000)))
+		why = "floor.rel_pct is not a percentage in [0, 1000]";
 	else if (!json_is_integer(ninv) || json_integer_value(ninv) < 2 ||
 		 json_integer_value(ninv) > 1000000)
 		why = "floor.invocations is not a count of 2 or more";

@@ -102,7 +102,8 @@ int cmd_import(int argc, char **argv)
 		       strspn(a.type, TYPE_CHARS) != strlen(a.type)))
 		cli_die("--torture-type (%s): not a locktorture type name (e.g. spin_lock, "
 			"rtmutex_lock)", a.type);
-	outputs_parse(&o, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	outputs_parse(&o, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
+		      a.out.unit, a.out.output, !a.out.no_marks);
 	fill.nwriters = a.nwriters_given ? (int)a.nwriters : -1;
 	fill.nreaders = a.nreaders_given ? (int)a.nreaders : -1;
 	fill.stat_interval = a.stat_interval_given ? (int)a.stat_interval : -1;

@@ -232,6 +232,8 @@ static int parse_args(struct lt_args *a, int argc, char **argv)
 
 	opt_defaults(&locktorture_options, a);
 	w = opt_parse(&locktorture_options, a, argc, argv, &n);
+	a->warmup *= cli_time_scale();
+	a->duration *= cli_time_scale();
 	if (a->out.help) {
 		locktorture_usage(stdout);
 		free(w);
@@ -259,7 +261,8 @@ int cmd_locktorture(int argc, char **argv)
 	if (parse_args(&a, argc, argv))
 		return 0;	/* --help */
 	/* Bad -f/-o is bad usage (exit 2) on any machine. */
-	outputs_parse(&out, a.out.formats, a.out.unit, a.out.output, !a.out.no_marks);
+	outputs_parse(&out, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
+		      a.out.unit, a.out.output, !a.out.no_marks);
 	out.header = a.out.header;
 	out.ropts.width = (unsigned)a.out.width;
 	out.ropts.verbose = a.out.verbose;

@@ -198,12 +198,12 @@ static const struct opt rows[] = {
 	 .group = "Counters",
 	 .help = "perf events per operation, as `perf list` names them; auto or off"},
 	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",
-	 .def = "table", .off = F(formats),
+	 .def = "table", .off = F(formats), .given = G(formats_given),
 	 .group = "Output",
 	 .help = "output formats, e.g. table,json (see `list formats`)"},
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
 	 .shown = "stdout", .off = F(output),
-	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},
+	 .help = "FILE (.json, .csv, .txt: the format without -f), FMT=FILE,..., or -"},
 	{.name = "label", .type = OPT_STR, .arg = "TEXT",
 	 .off = F(label),
 	 .help = "name of this run (e.g. the kernel), used by compare"},
@@ -390,11 +390,32 @@ const struct cli_wlval *cli_wl_value(const struct cli *c, const char *name)
 	return NULL;
 }
 
+double cli_time_scale(void)
+{
+	const char *s = getenv("LOCKBENCH_TIME_SCALE");
+	char *end;
+	double f;
+
+	if (!s || !*s)
+		return 1;
+	f = strtod(s, &end);
+	if (*end || !(f > 0 && f <= 1))
+		cli_die("LOCKBENCH_TIME_SCALE (%s): a factor above 0 and at most 1 that "
+			"shortens every duration (for tests)", s);
+	return f;
+}
+
 void cli_parse(struct cli *c, int argc, char **argv)
 {
+	double f;
+
 	memset(c, 0, sizeof(*c));
 	opt_defaults(run_options(), c);
 	c->argv_base = opt_parse(run_options(), c, argc, argv, &c->argc);
+	f = cli_time_scale();
+	c->warmup *= f;
+	/* not below -d's least (0.01 s) */
+	c->duration = c->duration * f < 0.01 && f < 1 ? 0.01 : c->duration * f;
 	c->argv = c->argv_base;
 	c->full_argc = argc;
 	c->full_argv = argv;

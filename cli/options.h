@@ -73,7 +73,7 @@ struct cli {
 	/* output */
 	const char *formats, *output, *label, *unit, *row_name, *resume, *rows;
 	unsigned long long width;        /* --width: split wider tables */
-	bool row_name_given;
+	bool row_name_given, formats_given;
 	/* the .list rows given with several values: the sweep's dimensions */
 	struct opt_dims dims;
 	/* what the command line said for each row of run_options() (NULL:
@@ -101,6 +101,15 @@ const struct cli_wlval *cli_wl_value(const struct cli *c, const char *name);
 
 /* Defaults, then argv: exits 2 on bad usage. */
 void cli_parse(struct cli *c, int argc, char **argv);
+
+/*
+ * LOCKBENCH_TIME_SCALE (lockbench(1), ENVIRONMENT): a factor in (0, 1]
+ * every duration is multiplied by (warm-up, window, locktorture's,
+ * system check's), for tests that run the README's commands as written;
+ * 1 when unset; a bad value is one line, exit 2.  The results record
+ * the durations as run.
+ */
+double cli_time_scale(void);
 void cli_free(struct cli *c);
 
 /*

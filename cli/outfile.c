@@ -38,6 +38,50 @@ static bool is_data_format(const struct format_info *f)
 	return !strcmp(f->name, "json") || !strcmp(f->name, "csv");
 }
 
+/*
+ * What a file name's extension says of its format (docs/formats.md,
+ * "Where each format goes"): "json" for .json, "csv" for .csv, "text"
+ * for .txt (any text format), NULL for any other name.
+ */
+static const char *name_format(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	if (!dot || dot == base)
+		return NULL;
+	if (!strcasecmp(dot, ".json"))
+		return "json";
+	if (!strcasecmp(dot, ".csv"))
+		return "csv";
+	return strcasecmp(dot, ".txt") ? NULL : "text";
+}
+
+/* Does format f fit the name's extension?  One line, exit 2 if not. */
+void outputs_name_fits(const char *fmt, const char *path)
+{
+	const char *want = path ? name_format(path) : NULL;
+	bool data = !strcmp(fmt, "json") || !strcmp(fmt, "csv");
+
+	if (!want || (!strcmp(want, "text") ? !data : !strcmp(want, fmt)))
+		return;
+	cli_die("--output (%s): the name says %s, but %s would be written there; "
+		"leave -f out (the name then chooses) or name the file for %s", path,
+		want, fmt, fmt);
+}
+
+const char *outputs_formats(const char *formats, bool given, const char *path)
+{
+	const char *want = path ? name_format(path) : NULL;
+
+	if (given || !want || strchr(path, '=') || !strcmp(path, "-"))
+		return formats;
+	if (strcmp(want, "text"))
+		return want;
+	/* .txt: the command's text format, or the table */
+	return !strcmp(formats, "json") || !strcmp(formats, "csv") ? "table" : formats;
+}
+
 /* Is s "FMT=..." for a known format name?  Its format, or NULL. */
 static const struct format_info *item_format(const char *s)
 {
@@ -141,6 +185,7 @@ static void plain_file(struct outputs *o, const char *path)
 		cli_die("--output (%s): which of %s goes there? name each, e.g. "
 			"-o %s=%s,%s=FILE2", path, format_list(o, false, list, sizeof(list)),
 			o->fmt[0]->name, path, o->fmt[1]->name);
+	outputs_name_fits(o->fmt[data]->name, path);
 	o->dest[data].path = path;
 }
 

@@ -59,16 +59,17 @@ struct outputs {
 struct output_args {
 	const char *formats, *output, *unit;
 	unsigned long long width;
-	bool no_marks, header, verbose, help;
+	bool no_marks, header, verbose, help, formats_given;
 };
 
 #define OUTPUT_ROWS(T, M, DEF)                                        \
 	{.name = "format", .sname = 'f', .type = OPT_STR, .arg = "LIST",          \
 	 .def = DEF, .off = offsetof(T, M.formats),                   \
+	 .given = OPT_GIVEN(T, M.formats_given),                                 \
 	 .help = "table, box, lkp, speedup, mmtests, lkp-compare, csv, json"},    \
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",          \
 	 .off = offsetof(T, M.output),                                    \
-	 .help = "FILE, or FMT=FILE,... (one per format), or - (all on stdout)"},  \
+	 .help = "FILE (.json, .csv, .txt: the format without -f), FMT=FILE,..., or -"},  \
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT", .def = "kops/s",         \
 	 .off = offsetof(T, M.unit),                                              \
 	 .help = "ops/s, kops/s, Mops/s, jpm; ns: per op of one thread (table, csv)"}, \
@@ -96,6 +97,18 @@ struct output_args {
  */
 void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		   const char *path, bool marks);
+
+/*
+ * -f from -o's name (docs/formats.md, "Where each format goes"): with
+ * -f absent (!given), a plain -o FILE ending in .json or .csv takes that
+ * format, one ending in .txt the command's text format (the table where
+ * its default is json or csv); otherwise formats as they are.
+ */
+const char *outputs_formats(const char *formats, bool given, const char *path);
+
+/* A plain -o FILE whose extension (.json, .csv, .txt) names another
+ * format than fmt, the one written there: one line, exit 2. */
+void outputs_name_fits(const char *fmt, const char *path);
 
 /* Can every format show results of this shape?  Exit 2 if not. */
 void outputs_check(const struct outputs *o, const struct results *shape);

@@ -9,9 +9,11 @@
  * never does anything but a run.  Its output options (-o/--output,
  * --resume, and -f when it names several formats, which only made sense
  * with the recorded -o) are dropped: a rerun never writes over what it
- * reruns (give -o anew).  Its --plugin and --kernel-tree are dropped
- * too, and refused when the user gives none: a rerun loads no code that
- * the results file names (give them again after FILE.json).  Its run-order seed is kept (--seed from
+ * reruns (give -o anew; given without -f, the recorded -f goes too and
+ * the new name's extension chooses).  Its --plugin and --kernel-tree are
+ * dropped too, and refused when the user gives none: a rerun loads no
+ * code that the results file names (give them again after FILE.json).
+ * Its run-order seed is kept (--seed from
  * provenance.seed when the command had none), and the options given
  * after FILE.json replace the recorded ones of the same name.  The new
  * process is this binary (/proc/self/exe), announced on stderr.
@@ -216,6 +218,22 @@ static void check_code(const char *file, const struct word *r, unsigned nr,
 		}
 }
 
+/* The recorded -f when the user gives -o and no -f: the new name's
+ * extension chooses the format (docs/formats.md). */
+static bool format_of_old_output(const struct word *w, const struct word *u, unsigned nu)
+{
+	bool out = false;
+
+	if (strcmp(w->o->name, "format"))
+		return false;
+	for (unsigned i = 0; i < nu; i++) {
+		if (!strcmp(u[i].o->name, "format"))
+			return false;
+		out |= !strcmp(u[i].o->name, "output");
+	}
+	return out;
+}
+
 /* The user's -o must not name the input (FMT=FILE,... or FILE). */
 static void check_not_input(const char *file, const struct word *u, unsigned nu)
 {
@@ -303,7 +321,8 @@ static size_t build(char **av, char (*names)[64], const struct word *r, unsigned
 
 	av[k++] = "lockbench";
 	for (unsigned i = 0; i < nr; i++) {
-		if (output_option(&r[i]) || code_option(&r[i]) || replaced(r[i].o, u, nu))
+		if (output_option(&r[i]) || code_option(&r[i]) || replaced(r[i].o, u, nu) ||
+		    format_of_old_output(&r[i], u, nu))
 			continue;
 		has_seed |= !strcmp(r[i].o->name, "seed");
 		emit(av, &k, &r[i], names[m++], 64);

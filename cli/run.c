@@ -358,7 +358,8 @@ static void run_prepare(struct run *run, const struct cli *c)
 	if (topo_load(&run->t, c->topology, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);
 	config_build(&run->cf, c, &run->t);
-	outputs_parse(&run->o, c->formats, c->unit, c->output, !c->no_marks);
+	outputs_parse(&run->o, outputs_formats(c->formats, c->formats_given, c->output),
+		      c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;
 	run->o.ropts.width = (unsigned)c->width;
 	run->o.ropts.verbose = c->verbose;

@@ -714,19 +714,26 @@ static char *render(const struct syscheck *s, const json_t *doc, bool json)
 
 int cmd_system_check(const struct cli *c)
 {
-	bool json = want_json("system check", c->formats);
+	/* -o check.json without -f: the JSON (docs/formats.md) */
+	bool json = want_json("system check", outputs_formats(c->formats, c->formats_given,
+							      c->output));
 	struct syscheck *s = cli_calloc(1, sizeof(*s));
 	char err[512], *text;
 	struct topo t;
 	json_t *doc;
 	int rc;
 
-	s->window_s = c->duration_given ? c->duration : 0.1;
+	s->window_s = c->duration_given ? c->duration : 0.1 * cli_time_scale();
+	if (s->window_s < 0.01)
+		s->window_s = 0.01;     /* -d's least */
+	/* the window given to the separate invocations is scaled already */
+	unsetenv("LOCKBENCH_TIME_SCALE");
 	if (s->window_s > 1)
 		cli_die("system check -d (%g): the window of its short runs, at most 1 s",
 			c->duration);
 	if (c->topology)
 		cli_die("system check measures this machine: not with --topology");
+	outputs_name_fits(json ? "json" : "table", c->output);
 	if (c->output)
 		outfile_open(&out, c->output, false);
 	kids_setup();

@@ -135,7 +135,7 @@ void system_check_usage(FILE *f)
 		"reporting it as steal, steal and the hypervisor; then one line per\n"
 		"finding (\"1-thread differences below X%% are not resolvable here\").\n\n"
 		"    -f, --format FORMAT          table (the text report) or json [table]\n"
-		"    -o, --output FILE            write the report to FILE [stdout]\n"
+		"    -o, --output FILE            write the report to FILE (FILE.json: the JSON) [stdout]\n"
 		"    -d, --duration S             the window of each of its short runs, at most 1 [0.1]\n"
 		"    -q, --quiet                  no progress on stderr\n"
 		"\nExit status: 0; 1 a measure could not be taken (the report says which);\n"

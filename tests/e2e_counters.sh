@@ -45,6 +45,13 @@ for p in d["points"]:
 # The note is wrapped at 72 columns like every note: join its lines.
 tr -s ' \n' '  ' <"$OUT/stdout" | grep -q "per operation at 2 threads, mcs: task-clock [0-9.e+-]*, context-switches " \
 	&& ok || bad "table note: $(cat "$OUT/stdout")"
+# Without -v too: counters --counters names are never left out of the
+# brief notes (docs/formats.md, "Notes"), and the notes stay within 6 lines.
+expect_exit 0 "software counters, brief notes" -- "$BIN" "${SHORT[@]}" -q \
+	--counters task-clock,context-switches
+tr -s ' \n' '  ' <"$OUT/stdout" | grep -q "per operation at 2 threads, mcs: task-clock [0-9.e+-]*, context-switches " \
+	&& ok || bad "brief notes lack the counters: $(cat "$OUT/stdout")"
+[ "$(sed -n '/^$/,$p' "$OUT/stdout" | grep -c .)" -le 6 ] && ok || bad "more than 6 note lines: $(cat "$OUT/stdout")"
 # (-v adds the one-line machine summary, not a wrapped note.)
 awk 'length > 72 && !/^[0-9 ]/ && !/^(Lock|Statistic|threads|machine)/ { exit 1 }' "$OUT/stdout" \
 	&& ok || bad "notes wider than 72: $(cat "$OUT/stdout")"

@@ -371,7 +371,7 @@ refuse "compare no file" "no results file" $LB compare $O
 refuse "compare bad baseline" "baseline (nope): no such column or label; valid: columns k0" $LB compare $O --baseline nope $G/rtmutex/k0.json $G/rtmutex/k1.json
 refuse "compare baseline prefix" "baseline (k0-stock): no such column or label; valid: columns k0-stock-6.2.0-rc6, k1-rmacq; labels" $LB compare $O --baseline k0-stock $G/rtmutex/k0.json $G/rtmutex/k1.json
 refuse "compare bad format" "unknown format (nope): valid: table, box" $LB compare -f nope $O $G/rtmutex/k0.json
-refuse "compare speedup 6 variants" "format speedup (6 variants): needs exactly two" $LB compare -f speedup $O $RT
+refuse "compare speedup 6 variants" "format speedup (6 variants): needs exactly two" $LB compare -f speedup -o "$T/out/x.txt" $RT
 refuse "compare same file twice" "k0.json): given twice" $LB compare $O $G/rtmutex/k0.json $G/rtmutex/k0.json
 refuse "compare -l no such lock" "no lock of -l (nope)" $LB compare -l nope $O $G/rtmutex/k0.json
 refuse "compare bad option" "unknown option" $LB compare --frobnicate $G/rtmutex/k0.json

@@ -62,3 +62,22 @@ bad_input() {
 # (nohup, `trap '' TERM`), so a test that interrupts a background run
 # starts it through this: "${SIGDFL[@]}" "$BIN" ... &
 SIGDFL=(env --default-signal=INT,QUIT)
+
+# quiet_proc ROOT: a /proc/stat and /proc/interrupts under the fake
+# sysroot ROOT that do not move, so that `system check` run there finds
+# the machine quiet whatever else runs (its floor is refused on a busy
+# machine; e2e_syscheck.sh tests that refusal on a /proc/stat that moves).
+quiet_proc() {
+	local r=$1 n
+	n=$(nproc)
+	mkdir -p "$r/proc"
+	{
+		echo "cpu  100 0 100 1000 0 0 0 0 0 0"
+		for c in $(seq 0 $((n - 1))); do echo "cpu$c 50 0 50 500 0 0 0 0 0 0"; done
+	} >"$r/proc/stat"
+	{
+		for c in $(seq 0 $((n - 1))); do printf '  CPU%d' "$c"; done; echo
+		printf 'LOC:'; for c in $(seq 0 $((n - 1))); do printf ' %d' $((100 + c)); done
+		echo "   Local timer interrupts"
+	} >"$r/proc/interrupts"
+}

@@ -447,9 +447,10 @@ static bool line_at(const char *text, unsigned i, char *buf, size_t len)
 
 /*
  * Seven kinds of note (a failed point, oversubscription, `~`, `?`, `^`,
- * a missing point, the geometric mean): by default one line each, most
- * important first, five of them and a sixth line counting the two cut;
- * -v prints them all in full.
+ * a missing point, the geometric mean): by default each kind's note
+ * whole (wrapped at RENDER_WRAP, never cut with "..."), most important
+ * first, at most RENDER_NOTE_LINES lines, the last counting the kinds
+ * cut; -v prints them all in full.
  */
 static void test_notes_brief(void **state)
 {
@@ -468,23 +469,26 @@ static void test_notes_brief(void **state)
 	results_point(&r, 4, 0)->status = POINT_MISSING;
 	got = render_notes_of(&r, false);
 	n = notes_of(got);
-	for (unsigned i = 0; line_at(n, i, line, sizeof(line)); i++, lines++)
-		assert_true(strlen(line) <= RENDER_BRIEF);
+	for (unsigned i = 0; line_at(n, i, line, sizeof(line)); i++, lines++) {
+		assert_true(strlen(line) <= RENDER_WRAP);
+		assert_false(strlen(line) >= 3 && !strcmp(line + strlen(line) - 3, "..."));
+	}
 	assert_int_equal(lines, RENDER_NOTE_LINES);
+	/* The failure whole, on two lines. */
 	assert_true(line_at(n, 0, line, sizeof(line)));
 	assert_string_equal(line, "FAILED k2-readonce 1: mutual exclusion violated: "
-			    "counter 5 != 7 ...");
+			    "counter 5 != 7");
 	assert_true(line_at(n, 1, line, sizeof(line)));
-	assert_string_equal(line, "*  more threads than CPUs (16): oversubscribed");
+	assert_string_equal(line, "   operations");
 	assert_true(line_at(n, 2, line, sizeof(line)));
-	assert_string_equal(line, "~  not significant (p >= 0.05) against k0-stock-6.2.0-rc6");
+	assert_string_equal(line, "*  more threads than CPUs (16): oversubscribed");
 	assert_true(line_at(n, 3, line, sizeof(line)));
-	assert_string_equal(line, "?  std above 10% of the mean: too spread to trust");
+	assert_string_equal(line, "~  not significant (p >= 0.05) against k0-stock-6.2.0-rc6");
 	assert_true(line_at(n, 4, line, sizeof(line)));
-	assert_true(!strncmp(line, "^  unfair: ", 11));
+	assert_string_equal(line, "?  std above 10% of the mean: too spread to trust");
 	assert_true(line_at(n, 5, line, sizeof(line)));
-	assert_string_equal(line, "2 more notes (-v prints them all): -, geometric mean");
-	/* -v: every note, whole, as before. */
+	assert_string_equal(line, "3 more notes (-v prints them all): ^, -, geometric mean");
+	/* -v: every note, whole. */
 	full = render_notes_of(&r, true);
 	n = notes_of(full);
 	assert_non_null(strstr(n, "k2-readonce 1: mutual exclusion violated: counter 5 != 7 "
@@ -495,12 +499,16 @@ static void test_notes_brief(void **state)
 	assert_non_null(strstr(n, "smallest difference this comparison could detect"));
 	free(full);
 	free(got);
-	/* Without the failure, six kinds: all six fit, nothing is counted. */
+	/* Without the failure, six kinds; the geometric means take two
+	 * lines, whole, so the last kind is counted instead. */
 	p->status = POINT_OK;
 	got = render_notes_of(&r, false);
 	n = notes_of(got);
+	assert_null(strstr(n, "..."));
 	assert_false(line_at(n, 6, line, sizeof(line)));
-	assert_null(strstr(n, "more note"));
+	assert_true(line_at(n, 3, line, sizeof(line)));
+	assert_string_equal(line, "^  unfair: the busiest thread did over 2x the least "
+			    "busy's operations");
 	assert_true(line_at(n, 5, line, sizeof(line)));
 	/* k1, k3, k4, k5: one row decides each one's mean (results.c). */
 	assert_string_equal(line, "geometric mean over the 9 rows: k2-readonce -2.9%");

@@ -72,6 +72,7 @@
 #include <stddef.h>
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* At most this many settings are changed (4 per cpufreq policy + 2). */
 #define MACHINE_MAX_CHANGES 4096
@@ -124,6 +125,15 @@ const char *machine_state_path(void);
  * expose, or NULL when out of memory.
  */
 json_t *machine_describe(const int *cpus, unsigned ncpus);
+
+/*
+ * The CPU model as the kernel names it (/proc/cpuinfo's first "model
+ * name", else the arm64 implementer and part), into buf: the one source
+ * of every output's CPU model (system show, every run's machine), stable
+ * across a boot where the CPUID brand a VM's vCPUs report may not be.
+ * false when there is none.
+ */
+bool machine_cpu_model(char *buf, size_t len);
 
 /*
  * The kernel configuration and environment part of the description

@@ -234,6 +234,17 @@ static json_t *describe_cpu_model(void)
 	return has_impl && has_part ? arm_model(impl, part) : json_null();
 }
 
+bool machine_cpu_model(char *buf, size_t len)
+{
+	json_t *m = describe_cpu_model();
+	bool ok = json_is_string(m) && *json_string_value(m);
+
+	if (ok)
+		snprintf(buf, len, "%s", json_string_value(m));
+	json_decref(m);
+	return ok;
+}
+
 /* scaling_available_governors as a JSON array of names, or null. */
 static json_t *governors_json(const char *dir)
 {

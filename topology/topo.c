@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cpulist.h"
+#include "machine.h"
 #include "topo.h"
 
 static bool looks_like_xml(const char *spec)
@@ -221,14 +222,16 @@ static void mark_isolated(struct topo *t, const char *list)
 	free(cpus);
 }
 
+/* This machine: the kernel's model name (machine_cpu_model(), the same
+ * as system show's); a synthetic or XML topology: hwloc's CPUModel. */
 static void read_model(hwloc_topology_t h, struct topo *t)
 {
 	hwloc_obj_t pkg = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_PACKAGE, NULL);
 	const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
-
 	size_t n;
 
-	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", m ? m : "unknown");
+	if (!t->real || !machine_cpu_model(t->cpu_model, sizeof(t->cpu_model)))
+		snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", m ? m : "unknown");
 	n = strlen(t->cpu_model);
 	while (n && t->cpu_model[n - 1] == ' ')
 		t->cpu_model[--n] = 0;

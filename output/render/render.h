@@ -74,9 +74,10 @@ void render_cellf(char *cell, const char *fmt, ...)
 
 /*
  * The notes under a text format (render_notes.c; docs/formats.md,
- * "Notes"): with marks on, one line per kind of note, most important
- * first, at most RENDER_NOTE_LINES lines of at most RENDER_BRIEF
- * columns, the last counting the kinds cut; every note in full with
+ * "Notes"): with marks on, one brief note per kind, most important
+ * first, each whole and wrapped at RENDER_WRAP columns, at most
+ * RENDER_NOTE_LINES lines, the last counting the kinds cut; every note
+ * in full with
  * o->verbose, and always under --no-marks (the mailing-list layouts).
  */
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f);
@@ -84,16 +85,11 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 /* Under a text table, one line per kernel tree whose locks are in it:
  * tag, path, git describe and commit, dirty (render_trees.c). */
 void render_trees(const struct results *r, FILE *f);
-/* The noise notes (render_notes.c); f NULL: whether there are any. */
-bool render_noise_notes(const struct results *r, const struct render_opts *o,
-			FILE *f);
 /* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
  * provenance and machine (what is unknown is left out). */
 void render_header(const struct results *r, FILE *f);
 /* Notes under the text formats are wrapped at this column. */
 #define RENDER_WRAP 72
-/* A brief note (render_notes()) is one line of at most this many. */
-#define RENDER_BRIEF RENDER_WRAP
 /* ns with a unit that keeps 3 digits: "875 ns", "1.92 us", "16.0 ms". */
 const char *render_ns(double ns, char *buf, size_t len);
 /* "at 1 thread", "at 4 threads", "at fserver": where a row is. */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The notes under the text tables (docs/formats.md, "Notes"): what each
- * mark means, what went wrong, what to read the numbers with.  In full
- * (-v, and every note of the --no-marks layouts) as they have always
- * been printed; by default one line per kind of note, most important
- * first, at most RENDER_NOTE_LINES lines.
+ * mark means, what went wrong, what to read the numbers with.  One
+ * table of kinds (kinds[], most important first) orders them all: in
+ * full with -v and in the --no-marks layouts; by default one line per
+ * kind, at most RENDER_NOTE_LINES lines.
  */
 #include <errno.h>
 #include <math.h>
@@ -228,31 +228,6 @@ static void ci_note(const struct results *r, FILE *f)
 }
 
 /*
- * The noise notes: `!` runs flagged for noise (which points, and what to
- * do about it), section lengths off from the request, and with -r auto
- * the points whose CI missed the target.  f NULL: only say (true/false)
- * whether there is anything to print.
- */
-bool render_noise_notes(const struct results *r, const struct render_opts *o,
-			FILE *f)
-{
-	const struct results_noise *rn = &r->noise;
-	bool flag = o->marks && rn->flagged, ad = rn->opts.adaptive && rn->not_reached;
-	unsigned npts;
-	bool off = o->marks && cs_off_count(r, &npts);
-
-	if (!f || !(flag || ad || off))
-		return flag || ad || off;
-	if (flag)
-		noise_flag_note(r, f);
-	if (off)
-		cs_off_note(r, f);
-	if (ad)
-		ci_note(r, f);
-	return true;
-}
-
-/*
  * Headline workload metrics under a text format (with marks on), for
  * the last row: p99 acquisition latency per variant, the share of
  * handovers staying on the node when they did not all (more than one
@@ -275,8 +250,7 @@ static bool render_has_metrics(const struct results *r)
 		const struct point *p = results_point(r, v, r->nrows - 1);
 
 		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
-					      (!isnan(p->hand_node) && p->hand_node < 1) ||
-					      (r->nperf && r->perf_named && p->perf_sum)))
+					      (!isnan(p->hand_node) && p->hand_node < 1)))
 			return true;
 	}
 	return counts_reads(r);
@@ -346,7 +320,6 @@ static void render_metrics(const struct results *r, FILE *f)
 	}
 	if (rw)
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
-	render_perf(r, row, at, f);
 }
 
 /* Kernel locktorture columns next to userspace ones (compare marks them). */
@@ -715,6 +688,13 @@ static void unfair_note(const struct notes *n, FILE *f)
 		       "the operations of the least busy (locktorture's \?\?\?)", 3);
 }
 
+/* `^` in one line of RENDER_WRAP (-v: the whole note). */
+static void unfair_brief(const struct notes *n, FILE *f)
+{
+	(void)n;
+	fprintf(f, "^  unfair: the busiest thread did over 2x the least busy's operations\n");
+}
+
 static void missing_note(const struct notes *n, FILE *f)
 {
 	if (n->m.missing && !n->r->incomplete)
@@ -731,6 +711,13 @@ static void kernel_note(const struct notes *n, FILE *f)
 		       "workload: two different measurements side by side, not one", 4);
 }
 
+/* [k] in one line of RENDER_WRAP (-v: the whole note). */
+static void kernel_brief(const struct notes *n, FILE *f)
+{
+	(void)n;
+	fprintf(f, "[k] the kernel's locktorture (kthreads): a different measurement\n");
+}
+
 /* `#`, `~`, the invocation floor and the smallest detectable change. */
 static void sig_notes(const struct notes *n, FILE *f)
 {
@@ -742,94 +729,19 @@ static void sig_notes(const struct notes *n, FILE *f)
 		mde_note(n->r, f);
 }
 
-/* Is there a note to print under the table at all? */
-static bool any_note(const struct notes *n)
-{
-	const struct results *r = n->r;
-	const struct render_opts *o = n->o;
-	const struct note_marks *m = &n->m;
-
-	return m->cv || m->ns || m->sig || m->few || m->one_inv || m->over || m->missing || m->unfair || m->failed ||
-	       r->incomplete || m->floor || kernel_mixed(r) || env_notes(r, o, NULL) ||
-	       loop_note(r, NULL) ||
-	       (o->marks && (render_has_metrics(r) || has_geomean(r) || r->mde_n ||
-			     lt_basis_notes(r, NULL))) ||
-	       render_noise_notes(r, o, NULL) ||
-	       (o->verbose && json_is_object(json_object_get(r->machine, "environment")));
-}
-
-/* Every note in full, in the order they have always been printed. */
-static void notes_full(const struct notes *n, FILE *f)
-{
-	const struct results *r = n->r;
-	const struct render_opts *o = n->o;
-
-	if (any_note(n))
-		fputc('\n', f);
-	env_notes(r, o, f);
-	render_noise_notes(r, o, f);
-	loop_note(r, f);
-	if (n->m.cv)
-		cv_note(n, f);
-	sig_notes(n, f);
-	if (o->marks && has_geomean(r))
-		geomean_note(r, f);
-	if (n->m.over)
-		over_note(n, f);
-	if (n->m.unfair)
-		unfair_note(n, f);
-	failed_notes(r, f);
-	missing_note(n, f);
-	if (o->marks)
-		lt_basis_notes(r, f);
-	if (kernel_mixed(r))
-		kernel_note(n, f);
-	if (o->marks && r->nrows && r->nvariants)
-		render_metrics(r, f);
-	if (o->verbose)
-		render_machine_summary(r->machine, f);
-}
-
-/*
- * The first note of text (up to the next line that does not start
- * with a space) on one line of at most RENDER_BRIEF columns: its
- * wrapped lines joined, and when it is longer, cut after a word with
- * " ..." (-v prints it whole).
- */
+/* A brief note: whole, wrapped at RENDER_WRAP (never cut). */
 static void one_line(const char *text, FILE *f)
 {
-	char line[RENDER_BRIEF + 1];
-	size_t k = 0, cut;
-	bool more = false;
-
-	for (const char *t = text; *t && !more; t++) {
-		if (*t == '\n' && t[1] != ' ')
-			break;
-		if (*t == '\n')
-			t += strspn(t + 1, " ");
-		if (k == RENDER_BRIEF)
-			more = true;
-		else
-			line[k++] = *t == '\n' ? ' ' : *t;
-	}
-	line[k] = 0;
-	if (more) {
-		/* Room for " ...": cut at the last space before it. */
-		line[RENDER_BRIEF - 4] = 0;
-		cut = strrchr(line, ' ') ? (size_t)(strrchr(line, ' ') - line) : RENDER_BRIEF - 4;
-		while (cut && line[cut - 1] == ' ')
-			cut--;
-		snprintf(line + cut, sizeof(line) - cut, " ...");
-	}
-	fprintf(f, "%s\n", line);
+	render_wrapped(f, text, 3);
 }
 
-/* The first note full() prints, on one line (one_line()). */
+/* The first note full() prints, whole: its first line and the indented
+ * lines that continue it. */
 static void brief_of(const struct notes *n, void (*full)(const struct notes *, FILE *),
 		     FILE *f)
 {
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, k = 0;
 	FILE *m = open_memstream(&buf, &len);
 
 	if (!m) {
@@ -843,7 +755,9 @@ static void brief_of(const struct notes *n, void (*full)(const struct notes *, F
 		full(n, f);
 		return;
 	}
-	one_line(buf, f);
+	while (k < len && (k == 0 || buf[k] == ' '))
+		k += strcspn(buf + k, "\n") + (buf[k + strcspn(buf + k, "\n")] == '\n');
+	fwrite(buf, 1, k, f);
 	free(buf);
 }
 
@@ -1009,31 +923,30 @@ static bool has_loops(const struct notes *n)
 
 static bool has_geo(const struct notes *n)
 {
-	return has_geomean(n->r);
+	return n->o->marks && has_geomean(n->r);
 }
 
 static bool has_lt(const struct notes *n)
 {
-	return lt_basis_notes(n->r, NULL);
+	return n->o->marks && lt_basis_notes(n->r, NULL);
 }
-
 
 static bool has_sig(const struct notes *n)
 {
 	return n->m.ns || n->m.sig || n->m.few || n->m.one_inv || n->m.floor ||
-	       n->r->mde_n;
+	       (n->o->marks && n->r->mde_n);
 }
 
 static bool has_noise(const struct notes *n)
 {
-	return n->r->noise.flagged;
+	return n->o->marks && n->r->noise.flagged;
 }
 
 static bool has_cs_off(const struct notes *n)
 {
 	unsigned npts;
 
-	return cs_off_count(n->r, &npts);
+	return n->o->marks && cs_off_count(n->r, &npts);
 }
 
 static bool has_missing(const struct notes *n)
@@ -1048,7 +961,35 @@ static bool has_ci(const struct notes *n)
 
 static bool has_metrics(const struct notes *n)
 {
-	return n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
+	return n->o->marks && n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
+}
+
+/* --counters named the events: their figures are always shown. */
+static bool has_counters(const struct notes *n)
+{
+	const struct results *r = n->r;
+
+	for (unsigned v = 0; n->o->marks && r->nperf && r->perf_named && r->nrows &&
+			     v < r->nvariants; v++)
+		if (results_point(r, v, r->nrows - 1)->status == POINT_OK &&
+		    results_point(r, v, r->nrows - 1)->perf_sum)
+			return true;
+	return false;
+}
+
+static void counters_full(const struct notes *n, FILE *f)
+{
+	char at[96];
+
+	render_at_row(n->r, n->r->nrows - 1, at, sizeof(at));
+	render_perf(n->r, n->r->nrows - 1, at, f);
+}
+
+/* -v: the machine the runs were made on. */
+static bool has_machine(const struct notes *n)
+{
+	return n->o->verbose &&
+	       json_is_object(json_object_get(n->r->machine, "environment"));
 }
 
 static void failed_full(const struct notes *n, FILE *f)
@@ -1096,75 +1037,183 @@ static void metrics_full(const struct notes *n, FILE *f)
 	render_metrics(n->r, f);
 }
 
+static void machine_full(const struct notes *n, FILE *f)
+{
+	render_machine_summary(n->r->machine, f);
+}
 
 /*
  * The kinds of note, most important first (docs/formats.md, "Notes"):
- * the order of the brief notes, and the ones cut when there are more
- * than fit.  A failed lock comes first and is never cut.
+ * the one order of the notes, in full (-v, --no-marks) and brief, and
+ * the ones cut when there are more than fit.  A failed lock comes first
+ * and is never cut, nor are the counters --counters asked for.
  */
 static const struct note_kind {
 	const char *name;        /* in the line that counts the notes cut */
 	bool (*has)(const struct notes *n);
 	void (*full)(const struct notes *n, FILE *f);
 	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
+	bool keep;               /* never cut (what the user asked for) */
 } kinds[] = {
-	{"FAILED", has_failed, failed_full, failed_brief},
-	{"*", has_over, over_note, NULL},
-	{"# ~", has_sig, sig_notes, sig_brief},
-	{"!", has_noise, noise_full, noise_brief},
-	{"section lengths", has_cs_off, cs_off_full, cs_off_brief},
-	{"?", has_cv, cv_note, NULL},
-	{"^", has_unfair, unfair_note, NULL},
-	{"-", has_missing, missing_note, NULL},
-	{"environments", has_env, env_full, NULL},
-	{"CI target", has_ci, ci_full, NULL},
-	{"loops", has_loops, loops_full, NULL},
-	{"[k]", has_kernel, kernel_note, NULL},
-	{"geometric mean", has_geo, geo_full, geo_brief},
-	{"locktorture rates", has_lt, lt_full, lt_brief},
-	{"workload metrics", has_metrics, metrics_full, NULL},
+	{"FAILED", has_failed, failed_full, failed_brief, true},
+	{"*", has_over, over_note, NULL, false},
+	{"# ~", has_sig, sig_notes, sig_brief, false},
+	{"environments", has_env, env_full, NULL, false},
+	{"!", has_noise, noise_full, noise_brief, false},
+	{"section lengths", has_cs_off, cs_off_full, cs_off_brief, false},
+	{"?", has_cv, cv_note, NULL, false},
+	{"^", has_unfair, unfair_note, unfair_brief, false},
+	{"-", has_missing, missing_note, NULL, false},
+	{"CI target", has_ci, ci_full, NULL, false},
+	{"loops", has_loops, loops_full, NULL, false},
+	{"[k]", has_kernel, kernel_note, kernel_brief, false},
+	{"geometric mean", has_geo, geo_full, geo_brief, false},
+	{"locktorture rates", has_lt, lt_full, lt_brief, false},
+	{"workload metrics", has_metrics, metrics_full, NULL, false},
+	{"counters", has_counters, counters_full, counters_full, true},
+	{"machine", has_machine, machine_full, NULL, false},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
-/* "N more notes (-v prints them all): ?, ^", on one line. */
-static void more_line(const unsigned *have, unsigned from, unsigned nh, FILE *f)
+/* The kinds of note this table has (indexes into kinds[]), in order. */
+static unsigned notes_have(const struct notes *n, unsigned *have)
 {
-	char line[1024];
-	const char *sep = ": ";
-
-	snprintf(line, sizeof(line), "%u more note%s (-v prints them all)", nh - from,
-		 nh - from == 1 ? "" : "s");
-	for (unsigned i = from; i < nh; i++, sep = ", ")
-		line_add(line, sizeof(line), "%s%s", sep, kinds[have[i]].name);
-	one_line(line, f);
-}
-
-/*
- * One line per kind of note, most important first, at most
- * RENDER_NOTE_LINES lines: when there are more kinds, the last line
- * counts the ones left out and names them.
- */
-static void notes_brief(const struct notes *n, FILE *f)
-{
-	unsigned have[NKINDS], nh = 0, shown;
+	unsigned nh = 0;
 
 	for (unsigned k = 0; k < NKINDS; k++)
 		if (kinds[k].has(n))
 			have[nh++] = k;
+	return nh;
+}
+
+/* Every note in full (-v, and the --no-marks layouts). */
+static void notes_full(const struct notes *n, FILE *f)
+{
+	unsigned have[NKINDS], nh = notes_have(n, have);
+
+	if (nh)
+		fputc('\n', f);
+	for (unsigned i = 0; i < nh; i++)
+		kinds[have[i]].full(n, f);
+}
+
+/* "N more notes (-v prints them all): ?, ^" for the kinds not shown. */
+static char *more_text(const unsigned *have, const bool *show, unsigned nh)
+{
+	char *line = malloc(1024);
+	const char *sep = ": ";
+	unsigned cut = 0;
+
+	if (!line)
+		return NULL;
+	for (unsigned i = 0; i < nh; i++)
+		cut += !show[i];
+	snprintf(line, 1024, "%u more note%s (-v prints them all)", cut, cut == 1 ? "" : "s");
+	for (unsigned i = 0; i < nh; i++)
+		if (!show[i]) {
+			line_add(line, 1024, "%s%s", sep, kinds[have[i]].name);
+			sep = ", ";
+		}
+	return line;
+}
+
+/* Render into a malloc'ed string (NULL: out of memory) and count its lines. */
+static char *brief_text(const struct notes *n, const struct note_kind *k, unsigned *lines)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	*lines = 0;
+	if (!m)
+		return NULL;
+	if (k->brief)
+		k->brief(n, m);
+	else
+		brief_of(n, k->full, m);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		*lines += buf[i] == '\n';
+	return buf;
+}
+
+/* The lines a text takes wrapped as a note. */
+static unsigned wrapped_lines(const char *text)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned lines = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return 1;
+	render_wrapped(m, text, 3);
+	if (!fclose(m))
+		for (size_t i = 0; i < len; i++)
+			lines += buf[i] == '\n';
+	free(buf);
+	return lines ? lines : 1;
+}
+
+/*
+ * Which kinds fit in RENDER_NOTE_LINES lines with the line that counts
+ * the rest: the kept ones always, the others in order while they fit.
+ */
+static void brief_choose(const unsigned *have, const unsigned *lines, unsigned nh,
+			 bool *show)
+{
+	unsigned all = 0, kept = 0, reserve = 1, used;
+	char *more;
+
+	for (unsigned i = 0; i < nh; i++) {
+		all += lines[i];
+		kept += kinds[have[i]].keep ? lines[i] : 0;
+		show[i] = true;
+	}
+	if (all <= RENDER_NOTE_LINES)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		used = kept + reserve;
+		for (unsigned i = 0; i < nh; i++) {
+			show[i] = kinds[have[i]].keep || used + lines[i] <= RENDER_NOTE_LINES;
+			used += kinds[have[i]].keep || !show[i] ? 0 : lines[i];
+		}
+		more = more_text(have, show, nh);
+		reserve = more ? wrapped_lines(more) : 1;
+		free(more);
+	}
+}
+
+/*
+ * The notes by default: each kind's brief note whole (wrapped, never
+ * cut), most important first, in at most RENDER_NOTE_LINES lines: when
+ * not all fit, the last line counts the ones left out and names them.
+ */
+static void notes_brief(const struct notes *n, FILE *f)
+{
+	unsigned have[NKINDS], lines[NKINDS], nh = notes_have(n, have);
+	char *text[NKINDS], *more;
+	bool show[NKINDS], cut = false;
+
 	if (!nh)
 		return;
 	fputc('\n', f);
-	shown = nh <= RENDER_NOTE_LINES ? nh : RENDER_NOTE_LINES - 1;
-	for (unsigned i = 0; i < shown; i++) {
-		const struct note_kind *k = &kinds[have[i]];
-
-		if (k->brief)
-			k->brief(n, f);
-		else
-			brief_of(n, k->full, f);
+	for (unsigned i = 0; i < nh; i++)
+		text[i] = brief_text(n, &kinds[have[i]], &lines[i]);
+	brief_choose(have, lines, nh, show);
+	for (unsigned i = 0; i < nh; i++) {
+		if (show[i] && text[i])
+			fputs(text[i], f);
+		cut |= !show[i];
+		free(text[i]);
 	}
-	if (shown < nh)
-		more_line(have, shown, nh, f);
+	if (cut && (more = more_text(have, show, nh))) {
+		render_wrapped(f, more, 3);
+		free(more);
+	}
 }
 
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)

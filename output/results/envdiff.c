@@ -199,7 +199,50 @@ static void calib_key(json_t *out, const struct results *const *in,
 		json_decref(vals[i]);
 }
 
-/* Every calibration figure any file has, by name, in first-seen order. */
+/*
+ * Can a difference in this calibration figure move a result?  The
+ * core's speed moves every operation; how a section's delay is made
+ * (cs_delay, ncs_delay: on the clock or of turns) changes what is
+ * measured; and where some file
+ * made a delay of calibrated turns (below the delay floor) its length
+ * rests on every figure of the delays.  A delay made on the clock's
+ * deadline holds its length whatever the clock read, pause or empty
+ * loop cost (docs/method.md, "The worker loop": delays that hold
+ * whatever the host), and the window is timed, not
+ * counted: a difference in those figures alone moves no result and
+ * gets no line.
+ */
+static bool calib_moves(const struct results *const *in, unsigned n, const char *key)
+{
+	static const char *const delays[] = {"cs_delay", "ncs_delay"};
+
+	if (!strcmp(key, "core_speed_ghz"))
+		return true;
+	/* "none" against a delay follows from --cs-ns/--ncs-ns 0 or not:
+	 * a configuration, not an environment */
+	if (!strcmp(key, "cs_delay") || !strcmp(key, "ncs_delay")) {
+		for (unsigned i = 0; i < n; i++) {
+			const char *how = json_string_value(json_object_get(in[i]->calibration,
+									    key));
+
+			if (how && !strcmp(how, "none"))
+				return false;
+		}
+		return true;
+	}
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned d = 0; d < 2; d++) {
+			const char *how = json_string_value(json_object_get(in[i]->calibration,
+									    delays[d]));
+
+			if (how && !strncmp(how, "turns", 5))
+				return true;
+		}
+	return false;
+}
+
+/* Every calibration figure any file has that can move a result
+ * (calib_moves), by name, in first-seen order. */
 static void calib_diffs(json_t *out, const struct results *const *in,
 			const char *const *names, unsigned n)
 {
@@ -214,7 +257,8 @@ static void calib_diffs(json_t *out, const struct results *const *in,
 			    ends_with(key, "_spread_pct"))
 				continue;
 			json_object_set_new(seen, key, json_true());
-			calib_key(out, in, names, n, key);
+			if (calib_moves(in, n, key))
+				calib_key(out, in, names, n, key);
 		}
 	}
 	json_decref(seen);

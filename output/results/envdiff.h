@@ -29,7 +29,9 @@ bool results_json_same(const json_t *a, const json_t *b, bool sets);
 /*
  * What differs between the n files in[] (named names[] in the lines),
  * in this order, one item each:
- * - every figure of `calibration`, by name (a number, or an object's
+ * - every figure of `calibration` that can move a result (the core's
+ *   speed, how the delays are made, and every delay figure where a file
+ *   made a delay of calibrated turns), by name (a number, or an object's
  *   "median"/"value"): when two files' values are further apart than
  *   the larger recorded spread (KEY_spread, KEY_spread_pct, or the
  *   object's spread/spread_pct), or without one by more than
