@@ -27,8 +27,8 @@ static int numa_ok(void)
  * ways, and on AMD for the L1's way predictor, which tells lines of one
  * set apart by a hash of their virtual address (M. Lipp et al., "Take A
  * Way", AsiaCCS 2020) - a hash that mmap's addresses change from run to
- * run.  At 1 thread on an AMD EPYC VM, anderson then took 5 to 28 ns a
- * pair from one run to the next.  So each allocation starts MEM_COLOUR
+ * run, so the cost of one operation would move from run to run with
+ * addresses nothing else controls.  So each allocation starts MEM_COLOUR
  * bytes times its colour into its page: colours 1 to 31 in steps of 5
  * lines (an object a few lines long does not run into the next one's),
  * counted from mem_colour_reset(), which a run calls before it

@@ -188,10 +188,10 @@ static inline uint64_t lb_ticks(void)
  * For the start of a delay or of a timed interval: the plain read may
  * execute before the cache misses just ahead of it have been served, so
  * the wait for a miss that the section took on a shared line just
- * before a delay would count as part of the delay (at 2 threads on a
- * 2-vCPU VM, parallel and critical sections sampled 10-30% long).
- * Costs a few cycles when nothing is outstanding; delays and sampled
- * timings only, never the bare loop.
+ * before a delay would count as part of the delay, and the sampled
+ * section lengths would read long by it.  Costs a few cycles when
+ * nothing is outstanding; delays and sampled timings only, never the
+ * bare loop.
  */
 static inline uint64_t lb_ticks_ordered(void)
 {
