@@ -1214,7 +1214,7 @@ static void test_report_quiet(void **state)
 	json_decref(d);
 }
 
-/* Like this VM: no cpufreq -> nulls, and the report says so. */
+/* A VM without cpufreq: nulls, and the report says so. */
 static void test_describe_no_cpufreq(void **state)
 {
 	json_t *d = machine_describe(NULL, 0), *cpus;	/* 0: all online */
