@@ -204,9 +204,9 @@ static uint64_t turns_cal(const struct lb_tick_rate *r, const struct wl_spin_cal
  * (sub-ticks): the sample's span, less the reads' own, of a delay of no
  * turns (the mean of 255 within `lim`; a mean, for a counter coarser
  * than the delay), less what one costs in a batch timed from outside
- * (delay_over(), the median of three).  Not nothing: the fence ahead of the turns waits for
- * the read that starts the sample to complete (on a host whose read
- * costs 30 ns more, about 5 ns), which neither the reads' own span nor
+ * (delay_over(), the median of three).  Not nothing: the fence ahead of
+ * the turns waits for the read that starts the sample to complete
+ * (longer the dearer the read), which neither the reads' own span nor
  * an untimed delay pays.  The run's samples are held to the request
  * plus this (wl_delay_learn()), so that the turns are their length from
  * outside.
