@@ -46,8 +46,8 @@ peers_build_lockhammer() {
 # STEPS turns) built with STEPS=$2 into $W/ck.$2.  Not its pthread one:
 # that benchmark runs in a process that never starts a thread, where
 # glibc (2.32 and later: __libc_single_threaded) takes and drops a mutex
-# with plain stores instead of locked instructions: 6.8 against 15 ns a
-# pair on an AMD EPYC host, not the same lock as in a threaded harness.
+# with plain stores instead of locked instructions: a cheaper
+# operation, not the same lock as in a threaded harness.
 peers_build_ck() {
 	local src=$1 steps=$2 d
 	rm -rf "$W/ck.$steps"
