@@ -482,15 +482,16 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
  * follow its mean: there the errors of short draws (paying the debt, no
  * spin) and of long ones (a spin and its exit) differ, the median of
  * that mix is not its mean, and the mean is what makes the section's
- * length (the median made an exponential 50 ns read 54 where a pause
- * cost 120 ns more).  A delay interrupted (over eight reads off, or
+ * length (held to the median, an exponential mean reads long where a
+ * pause is dear and the draws that spin pay it).  A delay interrupted (over eight reads off, or
  * eight ticks on a counter coarser than a read) teaches nothing.
  *
  * A section below the floor (cap 0): its samples are held to the
  * request plus `extra`, what a sample reads beyond the delay's cost
  * from outside (turns_bias()), by scaling its turns a tick, `fine`, by
- * 1/128 of the error relative to the section's mean (at most half), so that under a busy SMT sibling or a
- * slower core the turns still make the length asked.  Relative to the
+ * 1/128 of the error relative to the section's mean (at most half), so
+ * that under a busy SMT sibling or a slower core the turns still make
+ * the length asked.  Relative to the
  * mean, not to the draw: the error of a short draw is mostly the reads'
  * jitter.  A share of the error, not a step: on a counter coarser than
  * the delay a sample reads 0 or 1 tick, and only their mean says how
