@@ -1,145 +1,167 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Run lockbench through the engines kernel performance fleets use, as
-# far as this machine allows (docs/fleet.md):
+# Run lockbench through lkp-tests and mmtests exactly as a fleet does,
+# with the engines' own commands (docs/fleet.md):
 #
-#   scripts/check-engines.sh LKP=DIR MMTESTS=DIR [LOCKBENCH=./lockbench]
+#   scripts/check-engines.sh LKP_DIR MMTESTS_DIR
 #
-# DIR are checkouts of lkp-tests and mmtests; each is copied under a
-# temporary directory and lockbench's files (scripts/lkp-tests,
-# scripts/mmtests) are installed into the copy, never into DIR.  The
-# locally built binary stands in for the package (no network: the
-# PKGBUILD and the shellpack installer cannot download).  For two
-# "kernels" (labels k0 and k1) each engine runs one short job through
-# its own entry points, then its own comparison shows lockbench's
-# figures side by side.  Each step prints "ok", "FAILED" or "skipped"
-# with the reason; the exit status is 1 when a step that could run
-# failed.  Needs ruby and the gems lkp's libraries load (Debian: ruby
-# ruby-tty-command ruby-activesupport ruby-gnuplot ruby-term-ansicolor
-# ruby-git) for lkp-tests, and perl with File::Which and YAML::PP
-# (libfile-which-perl libyaml-pp-perl) for mmtests' reports.
+# LKP_DIR and MMTESTS_DIR are clean checkouts of intel/lkp-tests and
+# gormanm/mmtests; each is copied under a work directory and set up with
+# scripts/lkp-tests/setup and scripts/mmtests/setup; the checkouts are
+# never written.  lockbench is built by the engines' own installers from
+# LOCKBENCH_SRC (default: this checkout's HEAD), offline.
+#
+# The engines run as root and install packages, write /lkp, /var/lib/dpkg
+# and /sys/kernel/mm/transparent_hugepage: every engine command runs in
+# a sandbox, a chroot on an overlay of / (its writes land in the work
+# directory) in private mount and pid namespaces, with /sys and
+# /proc/sys read-only but for a copy of the THP directory.  lockbench
+# runs with --no-tune (tune: "no" in the lkp job, LOCKBENCH_EXTRA_OPTS in
+# the mmtests configuration): nothing of the machine is changed.
+#
+# One line per step: "PASS: step" or "FAIL: step: the engine's own
+# error"; the exit status is 1 when a step failed, 2 on a usage error.
+# Logs stay in the work directory (printed at the end).  Needs root,
+# unshare and overlayfs, ruby and the gems lkp loads (Debian: ruby-git
+# ruby-activesupport ruby-tty-command ruby-gnuplot ruby-term-ansicolor
+# ruby-colorize), perl's File::Which and YAML::PP for mmtests' reports.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$HERE")
-LKP= MMTESTS= LOCKBENCH=$TOP/lockbench
-for a in "$@"; do
-	case "$a" in
-	LKP=*) LKP=${a#LKP=} ;;
-	MMTESTS=*) MMTESTS=${a#MMTESTS=} ;;
-	LOCKBENCH=*) LOCKBENCH=${a#LOCKBENCH=} ;;
-	*) echo "check-engines: unknown argument ($a); usage: LKP=DIR MMTESTS=DIR [LOCKBENCH=BIN]" >&2
-	   exit 2 ;;
-	esac
-done
-[ -n "$LKP$MMTESTS" ] || { echo "check-engines: give LKP=DIR and/or MMTESTS=DIR" >&2; exit 2; }
-LOCKBENCH=$(realpath "$LOCKBENCH" 2>/dev/null) && [ -x "$LOCKBENCH" ] ||
-	{ echo "check-engines: no lockbench binary (build it: make lockbench)" >&2; exit 2; }
-W=$(mktemp -d /tmp/check-engines.XXXXXX)
-failed=0
-say() { echo "check-engines: $*"; }
-step() { # step WHAT CMD...: run, log to $W/log, say ok or FAILED
-	local what=$1; shift
-	if "$@" >>"$W/log" 2>&1; then say "ok: $what"; return 0; fi
-	say "FAILED: $what (see $W/log)"; failed=1; return 1
+usage() { echo "check-engines: $*; usage: scripts/check-engines.sh LKP_DIR MMTESTS_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || usage "two checkouts needed"
+[ -f "$1/lib/install.sh" ] || usage "$1: not an lkp-tests checkout"
+[ -x "$2/run-mmtests.sh" ] || usage "$2: not an mmtests checkout"
+[ "$(id -u)" = 0 ] || usage "needs root (lkp install, the sandbox)"
+LKP_IN=$(realpath "$1") MM_IN=$(realpath "$2")
+export LOCKBENCH_SRC=${LOCKBENCH_SRC:-$TOP}
+W=$(mktemp -d /tmp/check-engines.XXXXXX) || exit 2
+L=$W/lkp M=$W/mmtests LOGS=$W/logs
+mkdir -p "$LOGS"
+nfail=0 n=0
+
+# ---- reporting --------------------------------------------------------
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: ${2:-see $LOGS}"; nfail=$((nfail + 1)); }
+# err LOG: the engine's own error, the last lines that look like one.
+err()
+{
+	grep -aE -i 'error|fail|cannot|could not|unknow|not found|die|no such|refus|exit' "$1" |
+		grep -av '^+' | tail -3 | tr '\n' ' ' | cut -c1-400
 }
-version() { git -C "$1" describe --always --tags 2>/dev/null || echo unknown; }
-# One short job's settings: two locks, two runs, a short window.
-LOCKS=tas,ticket
+# step NAME CMD...: run CMD (output to a log); PASS or FAIL with its error.
+step()
+{
+	local name=$1 log
+	shift
+	n=$((n + 1))
+	log=$LOGS/$(printf '%02d' $n)-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_' | cut -c1-50).log
+	LAST_LOG=$log
+	if "$@" >"$log" 2>&1; then pass "$name"; return 0; fi
+	fail "$name" "$(err "$log") (log: $log)"
+	return 1
+}
+# want WHAT CONDITION...: a check inside a step; its message on failure.
+want() { local what=$1; shift; "$@" || { echo "error: $what" >&2; return 1; }; }
+
+# ---- the sandbox --------------------------------------------------------
+
+# sb CMD...: CMD as root in a chroot on an overlay of / whose writes go to
+# $W/ov/up; $W is bound in at its own path (shared with this script).
+sb()
+{
+	mkdir -p "$W/ov/up" "$W/ov/work" "$W/ov/root"
+	unshare -m -p --fork --kill-child --propagation private \
+		bash "$HERE/check-engines-sandbox.sh" "$W" "$@"
+}
 
 # ---- lkp-tests ------------------------------------------------------------
 
-lkp_one() { # lkp_one LABEL: run, parse, dump-stat into $W/lkp-rt/LABEL
-	local rt=$W/lkp-rt/$1
-	mkdir -p "$rt" "$W/lkp-tmp/$1"
-	(cd "$W/lkp" && export LKP_SRC=$W/lkp RESULT_ROOT=$rt \
-		TMP_RESULT_ROOT=$W/lkp-tmp/$1 LOCKBENCH=$LOCKBENCH LOCKBENCH_LABEL=$1 \
-		BENCHMARK_ROOT=$W/lkp-bm && set -a && . "$W/job.env" && set +a &&
-	 programs/lockbench/run >"$rt/lockbench" &&
-	 programs/lockbench/parse <"$rt/lockbench" >"$rt/lockbench.stats" &&
-	 sbin/dump-stat lockbench "$rt/lockbench.json" <"$rt/lockbench.stats")
+same_tree() { diff -r --no-dereference "$1" "$2" >/dev/null; }
+
+lkp_setup_twice()
+{
+	cp -a "$LKP_IN" "$L" && "$TOP/scripts/lkp-tests/setup" "$L" || return
+	cp -a "$L" "$W/lkp.once" && "$TOP/scripts/lkp-tests/setup" "$L" || return
+	want "a second setup changed the checkout" same_tree "$L" "$W/lkp.once"
+	rm -rf "$W/lkp.once"
 }
 
-check_lkp() {
-	local job
-	say "lkp-tests $(version "$LKP") from $LKP"
-	cp -a "$LKP" "$W/lkp" && cp -r "$TOP/scripts/lkp-tests/." "$W/lkp/" &&
-		cat "$W/lkp/etc/index-perf-lockbench.yaml" >>"$W/lkp/etc/index-perf.yaml" ||
-		{ say "FAILED: install into the copy"; failed=1; return; }
-	command -v ruby >/dev/null || { say "skipped: lkp-tests needs ruby (apt-get install ruby)"; return; }
-	# The testbox file `lkp install` makes (hosts/HOSTNAME: nr_cpu,
-	# memory), by lkp's own function, in the copy.
-	step "lkp lib/host.sh create_host_config (in the copy)" env LKP_SRC="$W/lkp" \
-		bash -c '. "$LKP_SRC/lib/host.sh"; create_host_config' || return
-	# lkp's own job splitter: one job file per combination.
-	mkdir -p "$W/jobs"
-	step "lkp split-job jobs/lockbench.yaml" \
-		env LKP_SRC="$W/lkp" ruby "$W/lkp/sbin/split-job" -o "$W/jobs" "$W/lkp/jobs/lockbench.yaml" || return
-	job=$(ls "$W/jobs"/*tas_ticket*100%*.yaml | head -1)
-	say "   $(ls "$W/jobs" | wc -l) jobs; running the parameters of $(basename "$job"), shortened"
-	# That job's lockbench parameters as shell variables, shortened.
-	ruby -ryaml -e 'j = YAML.load_file(ARGV[0]); p = j["lockbench"] || {}
-		puts "nr_threads=#{j["nr_threads"]}"
-		%w[cs_ns ncs_ns placement workload].each { |k| puts "#{k}=#{p[k]}" if p[k] }' \
-		"$job" >"$W/job.env"
-	echo "locks=$LOCKS runs=2 runtime=0.4s" >>"$W/job.env"
-	step "programs/lockbench/run + parse + lkp's sbin/dump-stat, kernel k0" lkp_one k0 &&
-	step "programs/lockbench/run + parse + lkp's sbin/dump-stat, kernel k1" lkp_one k1 || return
-	# lkp's own comparison of two stats files (lib/stats.rb, as its
-	# compare and bisect use): the changed stats, then every stat.
-	step "lkp lib/stats.rb get_changed_stats k0 vs k1" env LKP_SRC="$W/lkp" ruby -e '
-		require ENV["LKP_SRC"] + "/lib/stats"
-		a, b = ARGV
-		ch = get_changed_stats(a, b, {"distance" => 0, "gap" => 0}) || {}
-		puts "changed stats (lkp thresholds): #{ch.size}"
-		ma, mb = load_json(a), load_json(b)
-		printf("%-34s %14s %14s %8s %s\n", "stat", "k0", "k1", "change", "")
-		(ma.keys | mb.keys).sort.each do |k|
-			x, y = ma[k], mb[k]
-			x = x.sum.to_f / x.size if x.is_a?(Array)
-			y = y.sum.to_f / y.size if y.is_a?(Array)
-			pct = x && y && x != 0 ? format("%+.1f%%", (y - x) * 100.0 / x) : "-"
-			printf("%-34s %14s %14s %8s %s\n", k, x, y, pct,
-			       failure_stat?(k) ? "failure" : (perf_metric?(k) ? "perf" : ""))
-		end' "$W/lkp-rt/k0/lockbench.json" "$W/lkp-rt/k1/lockbench.json" &&
-		sed -n '/changed stats (lkp/,$p' "$W/log"
+lkp() { sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && exec bin/lkp "$@"' lkp "$@"; }
+
+# The job files: the smoke job as shipped, and the same with the busted
+# lock (admitted with include_broken), split by lkp's own split-job.
+lkp_split()
+{
+	sed -e 's/^  locks: .*/  locks: busted/' -e 's/^  tune:/  include_broken: 1\n  tune:/' \
+		"$L/jobs/lockbench-smoke.yaml" >"$L/jobs/lockbench-busted-check.yaml"
+	mkdir -p "$L/split" && lkp split-job -o "$L/split" jobs/lockbench-smoke.yaml \
+		jobs/lockbench-busted-check.yaml || return
+	JOB=$(ls "$L"/split/lockbench-smoke-*.yaml) && BJOB=$(ls "$L"/split/lockbench-busted-check-*.yaml) ||
+		{ echo "error: split-job made no job file" >&2; return 1; }
 }
 
-# ---- mmtests --------------------------------------------------------------
+lkp_install_job()
+{
+	lkp install --skip-base "$JOB" || return
+	want "no /lkp/benchmarks/lockbench/lockbench after lkp install" \
+		test -x "$W/ov/up/lkp/benchmarks/lockbench/lockbench" &&
+	want "lkp install did not build lockbench with makepkg" grep -q '^==> Finished making: lockbench' "$LAST_LOG"
+}
 
-check_mmtests() {
-	say "mmtests $(version "$MMTESTS") from $MMTESTS"
-	cp -a "$MMTESTS" "$W/mmtests" && cp -r "$TOP/scripts/mmtests/." "$W/mmtests/" ||
-		{ say "FAILED: install into the copy"; failed=1; return; }
-	command -v perl >/dev/null || { say "skipped: mmtests needs perl"; return; }
-	# A short config of the shipped one: two locks, 1..2 threads.
-	sed -e "s/^export LOCKBENCH_LOCKS=.*/export LOCKBENCH_LOCKS=$LOCKS/" \
-	    -e 's/^export LOCKBENCH_MAX_THREADS=.*/export LOCKBENCH_MAX_THREADS=2/' \
-	    -e 's/^export LOCKBENCH_DURATION=.*/export LOCKBENCH_DURATION=0.1/' \
-	    -e 's/^export LOCKBENCH_ITERATIONS=.*/export LOCKBENCH_ITERATIONS=3/' \
-	    -e 's/^export RUN_MONITOR=.*/export RUN_MONITOR=no/' \
-	    "$W/mmtests/configs/config-workload-lockbench-spinlocks" >"$W/mmtests/configs/config-check-lockbench"
-	for k in k0 k1; do
-		(cd "$W/mmtests" && LOCKBENCH_BINARY=$LOCKBENCH MMTESTS_SKIP_PKG_INSTALL=yes \
-			timeout 600 ./run-mmtests.sh -n -c configs/config-check-lockbench "$k") \
-			>>"$W/log" 2>&1 </dev/null
-		if ls "$W/mmtests/work/log/$k"/lockbench*/logs/lockbench-*.json >/dev/null 2>&1 ||
-		   find "$W/mmtests/work/log/$k" -name 'lockbench-*.json' 2>/dev/null | grep -q .; then
-			say "ok: run-mmtests.sh, kernel $k"
-		else
-			say "FAILED: run-mmtests.sh, kernel $k (see $W/log)"; failed=1; return
-		fi
+# lkp_run KERNEL JOB [ENV...]: one `lkp run`; echo its result root.
+lkp_run()
+{
+	local k=$1 job=$2
+	shift 2
+	rm -f "$L/result"
+	sb env "$@" LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "commit: $0" "$1"' "$k" "$job" >&2 ||
+		{ echo "error: lkp run exited $?" >&2; return 1; }
+	RT=$(readlink "$L/result") && [ -n "$RT" ] || { echo "error: no result root" >&2; return 1; }
+	echo "result root: $RT" >&2
+}
+
+# stat RT KEY: the value of KEY in RT's stats.json (via the overlay).
+stat_of() { ruby -rjson -e 'v = JSON.parse(File.read(ARGV[0]))[ARGV[1]]; puts(v.nil? ? "" : v)' "$W/ov/up$1/stats.json" "$2" 2>/dev/null; }
+
+lkp_three_runs()
+{
+	local i v
+	for i in 1 2 3; do
+		lkp_run "$1" "$JOB" || return
+		v=$(stat_of "$RT" lockbench.tas.2.ops_per_sec)
+		want "run $i: no lockbench.tas.2.ops_per_sec in $RT/stats.json" test -n "$v" || return
+		want "run $i: a failure stat" test -z "$(stat_of "$RT" lockbench.run.fail)$(stat_of "$RT" lockbench.tas.2.fail)" || return
+		echo "run $i: lockbench.tas.2.ops_per_sec $v"
 	done
-	# mmtests' report: its own statistics (Hmean, ...) of each LOCK-THREADS.
-	step "compare-kernels.sh k0 k1 shows lockbench's operations" bash -c "
-		cd '$W/mmtests/work/log' &&
-		../../compare-kernels.sh --baseline k0 --compare k1 >'$W/mm-compare.txt' &&
-		grep -q '^Hmean *tas-1 ' '$W/mm-compare.txt'" &&
-		grep -E '^(Hmean|HStddev|Min|Max) ' "$W/mm-compare.txt"
+	eval "RT_$1=\$(dirname \"\$RT\")"
 }
 
-[ -n "$LKP" ] && check_lkp
-[ -n "$MMTESTS" ] && check_mmtests
-say "work directory: $W"
-exit $failed
+lkp_base()
+{
+	lkp install && return
+	echo "error: lkp's base install failed (its own dependencies, see above)" >&2
+	return 1
+}
+
+check_lkp()
+{
+	step "lkp-tests: scripts/lkp-tests/setup, twice: the same checkout" lkp_setup_twice || return
+	if ! step "lkp-tests: lkp install (lkp's base: its packages, hosts/\$HOSTNAME)" lkp_base; then
+		echo "note: continuing with lkp's own create_host_config and bin/event/wakeup"
+		sb env LKP_SRC="$L" bash -c '. "$LKP_SRC/lib/host.sh" && create_host_config &&
+			make -C "$LKP_SRC/bin/event" wakeup' >>"$LAST_LOG" 2>&1
+	fi
+	step "lkp-tests: lkp split-job jobs/lockbench-smoke.yaml" lkp_split || return
+	step "lkp-tests: lkp install --skip-base $(basename "$JOB") (makepkg from the local tarball)" \
+		lkp_install_job || return
+	step "lkp-tests: lkp run, kernel k0, 3 runs" lkp_three_runs k0 || return
+	step "lkp-tests: lkp run, kernel k1, 3 runs" lkp_three_runs k1 || return
+}
+
+check_lkp
+echo "check-engines: work directory $W"
+exit $((nfail > 0))
