@@ -96,7 +96,7 @@ lkp() { sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && exec bin/lkp "$@"' lkp "$@
 # lock (admitted with include_broken), split by lkp's own split-job.
 lkp_split()
 {
-	sed -e 's/^  locks: .*/  locks: busted/' -e 's/^  tune:/  include_broken: 1\n  tune:/' \
+	sed -e 's/^  locks: .*/  locks: busted/' -e 's/^nr_threads: .*/nr_threads: 2/' -e 's/^  tune:/  include_broken: 1\n  tune:/' \
 		"$L/jobs/lockbench-smoke.yaml" >"$L/jobs/lockbench-busted-check.yaml"
 	mkdir -p "$L/split" && lkp split-job -o "$L/split" jobs/lockbench-smoke.yaml \
 		jobs/lockbench-busted-check.yaml || return
@@ -132,12 +132,104 @@ lkp_three_runs()
 	local i v
 	for i in 1 2 3; do
 		lkp_run "$1" "$JOB" || return
-		v=$(stat_of "$RT" lockbench.tas.2.ops_per_sec)
-		want "run $i: no lockbench.tas.2.ops_per_sec in $RT/stats.json" test -n "$v" || return
-		want "run $i: a failure stat" test -z "$(stat_of "$RT" lockbench.run.fail)$(stat_of "$RT" lockbench.tas.2.fail)" || return
-		echo "run $i: lockbench.tas.2.ops_per_sec $v"
+		v=$(stat_of "$RT" lockbench.tas.1.ops_per_sec)
+		want "run $i: no lockbench.tas.1.ops_per_sec in $RT/stats.json" test -n "$v" || return
+		want "run $i: a failure stat" test -z "$(stat_of "$RT" lockbench.run.fail)$(stat_of "$RT" lockbench.tas.1.fail)" || return
+		echo "run $i: lockbench.tas.1.ops_per_sec $v"
 	done
 	eval "RT_$1=\$(dirname \"\$RT\")"
+}
+
+# lkp's compare of the two kernels, one lockbench KPI at a time.
+lkp_compare()
+{
+	local f
+	for f in lockbench.tas.1.ops_per_sec lockbench.ticket.1.ops_per_sec; do
+		sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && sbin/compare -c never -f "$0" "$1" "$2"' \
+			"$f" "$RT_k0" "$RT_k1" >"$W/compare.out" 2>&1
+		cat "$W/compare.out"
+		want "sbin/compare -f $f lists no $f" grep -q "GEO-MEAN $f" "$W/compare.out" || return
+	done
+}
+
+# lkp's own verdicts (lib/stats.rb): the changed stats of k0 against k1
+# (an A/A pair: none), the KPIs' direction, and the busted lock's fail
+# key as a failure stat.
+LKP_RB='require ENV["LKP_SRC"] + "/lib/stats"
+ch = get_changed_stats(ARGV[0] + "/matrix.json", ARGV[1] + "/matrix.json", {}) || {}
+puts "changed stats k0 -> k1: #{ch.size} #{ch.keys.join(" ")}"
+ok = ch.empty?
+{ "lockbench.tas.1.ops_per_sec" => ["improvement", "regression"],
+  "lockbench.tas.1.latency_p99_ns" => ["regression", "improvement"] }.each do |k, (up, down)|
+  d = [kpi_stat_direction(k, 5), kpi_stat_direction(k, -5)]
+  puts "#{k}: +5% #{d[0]}, -5% #{d[1]}"
+  ok &&= d == [up, down]
+end
+puts "perf metric lockbench.tas.1.ops_per_sec: #{perf_metric?("lockbench.tas.1.ops_per_sec")}"
+puts "failure stat lockbench.busted.2.fail: #{failure_stat?("lockbench.busted.2.fail")}"
+ok &&= failure_stat?("lockbench.busted.2.fail") && failure_stat?("lockbench.run.fail")
+exit(ok ? 0 : 1)'
+
+lkp_verdicts()
+{
+	sb env LKP_SRC="$L" ruby -W0 -e "$LKP_RB" "$RT_k0" "$RT_k1" ||
+		{ echo "error: a changed stat in an A/A pair, a wrong direction, or a fail key not a failure" >&2; return 1; }
+}
+
+# lkp_failed_run WHAT JOB [ENV...]: lkp run must end with lockbench's
+# failure in the stats (a fail key, or lkp's exit_code record).
+lkp_failed_run()
+{
+	local what=$1 job=$2 keys
+	shift 2
+	lkp_run kfail "$job" "$@"
+	[ -n "$RT" ] || return 1
+	keys=$(ruby -rjson -e 'JSON.parse(File.read(ARGV[0])).each { |k, v| puts "#{k}: #{v}" if k =~ /\.fail$|exit_code|exit_fail/ }' \
+		"$W/ov/up$RT/stats.json")
+	echo "$what: $keys"
+	want "$what: no fail key or exit code in $RT/stats.json" test -n "$keys" || return
+	want "$what: a throughput in the stats" test -z "$(grep -l ops_per_sec "$W/ov/up$RT/stats.json")"
+}
+
+# Wrappers standing in for lockbench: one interrupted by SIGINT in the
+# middle of its runs, one that exits 0 without writing anything.
+make_wrappers()
+{
+	printf '#!/bin/sh\n/lkp/benchmarks/lockbench/lockbench "$@" & pid=$!\nsleep 2.5; kill -TERM $pid; wait $pid\n' \
+		>"$W/lb-interrupted"
+	printf '#!/bin/sh\nexit 0\n' >"$W/lb-silent"
+	chmod +x "$W/lb-interrupted" "$W/lb-silent"
+}
+
+# The job parameter nr_threads='x[$(touch FILE)]%' through lkp run, and
+# the run script's dry run with it and with nr_cpu likewise: nothing runs.
+lkp_injection()
+{
+	local pwn=$W/PWN
+	rm -f "$pwn" "$L/result"
+	sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "nr_threads: x[\$(touch $0)]%" "$1"' \
+		"$pwn" "$JOB"
+	(cd "$L" && LOCKBENCH_DRY_RUN=1 nr_threads="x[\$(touch $pwn)]%" programs/lockbench/run;
+	 LOCKBENCH_DRY_RUN=1 nr_cpu="x[\$(touch $pwn)]" nr_threads=50% programs/lockbench/run)
+	want "an injected command ran ($pwn exists)" test ! -e "$pwn" &&
+	want "lkp recorded no failure of the refused job" \
+		grep -rqs 'exit_code.2: 1' "$W/ov/up$(readlink "$L/result")/last_state"
+}
+
+# Bad parameters and documents: one clear line each, no traceback.
+lkp_bad_input()
+{
+	local p=$L/programs/lockbench out
+	out=$(LOCKBENCH_DRY_RUN=1 locks=, "$p/run" 2>&1)
+	echo "locks=,: $out"
+	want "locks=, gave no one-line error" test "$(echo "$out" | wc -l)" = 1 -a -n "${out##*division*}" || return
+	for doc in '{"points":[{"variant":"tas","threads":null,"status":"ok"}]}' '{"points":[3]}' \
+		'{"points":[], "incomplete": true}' ''; do
+		out=$(printf '%s\n' "$doc" | "$p/parse" 2>&1)
+		echo "parse of '$doc': $(echo "$out" | tr '\n' '|')"
+		want "parse of '$doc': not one line and run.fail" \
+			test "$(echo "$out" | grep -c Traceback)" = 0 -a "$(echo "$out" | grep -c '^run.fail: 1$')" = 1 || return
+	done
 }
 
 lkp_base()
@@ -145,6 +237,109 @@ lkp_base()
 	lkp install && return
 	echo "error: lkp's base install failed (its own dependencies, see above)" >&2
 	return 1
+}
+
+# ---- mmtests --------------------------------------------------------------
+
+mm_setup_twice()
+{
+	cp -a "$MM_IN" "$M" && "$TOP/scripts/mmtests/setup" "$M" || return
+	cp -a "$M" "$W/mm.once" && "$TOP/scripts/mmtests/setup" "$M" || return
+	want "a second setup changed the checkout" same_tree "$M" "$W/mm.once"
+	rm -rf "$W/mm.once"
+}
+
+# mm_config NAME LOCKS EXTRA: a short copy of the spinlocks configuration.
+mm_config()
+{
+	sed -e "s/^export LOCKBENCH_LOCKS=.*/export LOCKBENCH_LOCKS=$2/" \
+	    -e 's/^export LOCKBENCH_MIN_THREADS=.*/export LOCKBENCH_MIN_THREADS=2/' \
+	    -e 's/^export LOCKBENCH_MAX_THREADS=.*/export LOCKBENCH_MAX_THREADS=2/' \
+	    -e 's/^export LOCKBENCH_DURATION=.*/export LOCKBENCH_DURATION=0.05/' \
+	    -e 's/^export LOCKBENCH_ITERATIONS=.*/export LOCKBENCH_ITERATIONS=3/' \
+	    -e 's/^export LOCKBENCH_WARMUP=.*/export LOCKBENCH_WARMUP=0.05/' \
+	    -e "s/^export LOCKBENCH_EXTRA_OPTS=.*/export LOCKBENCH_EXTRA_OPTS=\"$3\"/" \
+	    -e 's/^export RUN_MONITOR=.*/export RUN_MONITOR=no/' \
+	    "$M/configs/config-workload-lockbench-spinlocks" >"$M/configs/config-check-$1"
+}
+
+# mm_run CONFIG KERNEL [ENV...]: run-mmtests.sh in the sandbox, packages
+# taken as installed (mmtests' ASSUME_PACKAGE_INSTALLED).
+mm_run()
+{
+	local c=$1 k=$2
+	shift 2
+	sb env ASSUME_PACKAGE_INSTALLED=yes "$@" bash -c 'cd "$0" && ./run-mmtests.sh -n -c "configs/config-check-$1" "$2"' \
+		"$M" "$c" "$k" </dev/null
+}
+
+mm_json() { find "$M/work/log/$1" -name 'lockbench-2.json' 2>/dev/null | grep -q .; }
+
+mm_first()
+{
+	mm_run ok k0 LOCKBENCH_SRC="$LOCKBENCH_SRC" || return
+	want "no cached work/sources/lockbench-main.tar.gz" test -s "$M/work/sources/lockbench-main.tar.gz" &&
+	want "no lockbench-2.json in work/log/k0" mm_json k0
+}
+
+mm_second()
+{
+	rm -rf "$M/work/sources/lockbench-main-installed"
+	mm_run ok k1 LOCKBENCH_SRC= || return
+	want "the installer did not build from its cached tarball" grep -q 'building from the cached' "$LAST_LOG" &&
+	want "no lockbench-2.json in work/log/k1" mm_json k1
+}
+
+mm_compare()
+{
+	sb bash -c 'cd "$0/work/log" && ../../compare-kernels.sh --baseline k0 --compare "$1"' "$M" "$1" \
+		>"$W/mm-compare-$1.txt" || return
+	grep -E "^(Hmean|Min|Max) " "$W/mm-compare-$1.txt"
+	want "compare-kernels.sh shows no Hmean of $2" grep -Eq "^Hmean +$2 " "$W/mm-compare-$1.txt"
+}
+
+mm_failed_lock()
+{
+	mm_config bad tas,busted "--no-tune --include-broken"
+	mm_run bad kbad
+	want "no lockbench-2.failed mark" test -n "$(find "$M/work/log/kbad" -name lockbench-2.failed)" &&
+	mm_compare kbad busted-FAILED-2
+}
+
+# mm_refused NAME VAR VALUE: a configuration with VAR=VALUE; the run
+# must stop with lockbench's one line and write no result.
+mm_refused()
+{
+	sed "s/^export $2=.*/export $2=\"$3\"/" "$M/configs/config-check-ok" >"$M/configs/config-check-$1"
+	mm_run "$1" "k$1"
+	echo "run-mmtests.sh exit: $?"
+	want "no one-line refusal of $2=$3" grep -q "lockbench: $2 ($3)" "$LAST_LOG" &&
+	want "a result written for $2=$3" test -z "$(find "$M/work/log/k$1" -name 'lockbench-*.json' 2>/dev/null)"
+}
+
+mm_incomplete()
+{
+	local d=$W/mm-incomplete
+	mkdir -p "$d" && printf '{"points": [{"variant": "tas", "threads": 2, "status": "ok", "runs": [{"ops_per_sec": 5}]}], "incomplete": true}\n' >"$d/lockbench-2.json"
+	"$M/shellpack_src/src/lockbench/parse-results" "$d" >"$d/out"
+	local rc=$?
+	cat "$d/out"
+	want "parse-results of an interrupted run: exit $rc, not 1" test $rc = 1 &&
+	want "parse-results of an interrupted run: no run-FAILED-2 row" grep -q "^run	FAILED	2	" "$d/out" &&
+	want "parse-results of an interrupted run printed samples" test "$(grep -c . "$d/out")" = 1
+}
+
+check_mmtests()
+{
+	step "mmtests: scripts/mmtests/setup, twice: the same checkout" mm_setup_twice || return
+	mm_config ok tas,ticket --no-tune
+	step "mmtests: installer from LOCKBENCH_SRC (branch main) + run-mmtests.sh k0" mm_first || return
+	step "mmtests: installer again from its cached tarball (LOCKBENCH_SRC empty) + run-mmtests.sh k1" mm_second || return
+	step "mmtests: compare-kernels.sh k0 k1" mm_compare k1 tas-2
+	step "mmtests: a failed lock (busted): FAILED in compare-kernels.sh" mm_failed_lock
+	step "mmtests: LOCKBENCH_MAX_THREADS=abc refused" mm_refused abc LOCKBENCH_MAX_THREADS abc
+	step "mmtests: LOCKBENCH_LOCKS with a space refused" mm_refused space LOCKBENCH_LOCKS "tas ticket"
+	step "mmtests: parse-results of an interrupted run: FAILED, exit 1" mm_incomplete
 }
 
 check_lkp()
@@ -160,8 +355,21 @@ check_lkp()
 		lkp_install_job || return
 	step "lkp-tests: lkp run, kernel k0, 3 runs" lkp_three_runs k0 || return
 	step "lkp-tests: lkp run, kernel k1, 3 runs" lkp_three_runs k1 || return
+	step "lkp-tests: sbin/compare -f of the KPIs, k0 vs k1" lkp_compare
+	step "lkp-tests: get_changed_stats (A/A: none), KPI direction, fail keys are failures" lkp_verdicts
+	step "lkp-tests: lkp run of a busted lock: a failure in the stats" \
+		lkp_failed_run busted "$BJOB"
+	make_wrappers
+	step "lkp-tests: lkp run of an interrupted lockbench: a failure in the stats" \
+		lkp_failed_run interrupted "$JOB" LOCKBENCH="$W/lb-interrupted"
+	step "lkp-tests: lkp run of a lockbench that writes nothing: a failure in the stats" \
+		lkp_failed_run empty "$JOB" LOCKBENCH="$W/lb-silent"
+	step "lkp-tests: nr_threads/nr_cpu='x[\$(touch FILE)]': refused, nothing runs (also LOCKBENCH_DRY_RUN=1)" \
+		lkp_injection
+	step "lkp-tests: locks=, and malformed documents: one line, run.fail, no traceback" lkp_bad_input
 }
 
 check_lkp
+check_mmtests
 echo "check-engines: work directory $W"
 exit $((nfail > 0))
