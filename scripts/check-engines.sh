@@ -145,7 +145,7 @@ lkp_compare()
 {
 	local f
 	for f in lockbench.tas.1.ops_per_sec lockbench.ticket.1.ops_per_sec; do
-		sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && sbin/compare -c never -f "$0" "$1" "$2"' \
+		sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && sbin/compare -c never --no-hide-noises -f "$0" "$1" "$2"' \
 			"$f" "$RT_k0" "$RT_k1" >"$W/compare.out" 2>&1
 		cat "$W/compare.out"
 		want "sbin/compare -f $f lists no $f" grep -q "GEO-MEAN $f" "$W/compare.out" || return
@@ -201,19 +201,31 @@ make_wrappers()
 	chmod +x "$W/lb-interrupted" "$W/lb-silent"
 }
 
-# The job parameter nr_threads='x[$(touch FILE)]%' through lkp run, and
-# the run script's dry run with it and with nr_cpu likewise: nothing runs.
-lkp_injection()
+# inject PARAM: lkp run of the smoke job with PARAM='x[$(touch FILE)]'
+# (a lockbench parameter, or a top-level one); FILE must not appear and
+# lkp must record the refused job as a failure.
+lkp_inject()
 {
-	local pwn=$W/PWN
+	local pwn=$W/PWN-$1 set
 	rm -f "$pwn" "$L/result"
-	sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "nr_threads: x[\$(touch $0)]%" "$1"' \
-		"$pwn" "$JOB"
-	(cd "$L" && LOCKBENCH_DRY_RUN=1 nr_threads="x[\$(touch $pwn)]%" programs/lockbench/run;
-	 LOCKBENCH_DRY_RUN=1 nr_cpu="x[\$(touch $pwn)]" nr_threads=50% programs/lockbench/run)
-	want "an injected command ran ($pwn exists)" test ! -e "$pwn" &&
+	case $1 in
+	nr_threads) set="nr_threads: x[\$(touch $pwn)]%" ;;
+	*) set="lockbench: {locks: tas, runs: 2, tune: 'no', $1: 'x[\$(touch $pwn)]'}" ;;
+	esac
+	sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "commit: kinject" -s "$0" "$1"' "$set" "$JOB"
+	want "an injected command ran ($pwn exists)" test ! -e "$pwn" || return
 	want "lkp recorded no failure of the refused job" \
 		grep -rqs 'exit_code.2: 1' "$W/ov/up$(readlink "$L/result")/last_state"
+}
+
+# The run script itself, dry run or not, with nr_threads and nr_cpu.
+lkp_inject_script()
+{
+	local pwn=$W/PWN-script
+	(cd "$L" && LOCKBENCH_DRY_RUN=1 nr_threads="x[\$(touch $pwn)]%" programs/lockbench/run;
+	 LOCKBENCH_DRY_RUN=1 nr_cpu="x[\$(touch $pwn)]" nr_threads=50% programs/lockbench/run;
+	 LOCKBENCH=/bin/true nr_threads="x[\$(touch $pwn)]%" programs/lockbench/run)
+	want "an injected command ran ($pwn exists)" test ! -e "$pwn"
 }
 
 # Bad parameters and documents: one clear line each, no traceback.
@@ -292,7 +304,7 @@ mm_second()
 
 mm_compare()
 {
-	sb bash -c 'cd "$0/work/log" && ../../compare-kernels.sh --baseline k0 --compare "$1"' "$M" "$1" \
+	sb env ASSUME_PACKAGE_INSTALLED=yes bash -c 'cd "$0/work/log" && ../../compare-kernels.sh --baseline k0 --compare "$1"' "$M" "$1" \
 		>"$W/mm-compare-$1.txt" || return
 	grep -E "^(Hmean|Min|Max) " "$W/mm-compare-$1.txt"
 	want "compare-kernels.sh shows no Hmean of $2" grep -Eq "^Hmean +$2 " "$W/mm-compare-$1.txt"
@@ -364,8 +376,11 @@ check_lkp()
 		lkp_failed_run interrupted "$JOB" LOCKBENCH="$W/lb-interrupted"
 	step "lkp-tests: lkp run of a lockbench that writes nothing: a failure in the stats" \
 		lkp_failed_run empty "$JOB" LOCKBENCH="$W/lb-silent"
-	step "lkp-tests: nr_threads/nr_cpu='x[\$(touch FILE)]': refused, nothing runs (also LOCKBENCH_DRY_RUN=1)" \
-		lkp_injection
+	step "lkp-tests: programs/lockbench/run with nr_threads/nr_cpu='x[\$(touch FILE)]' (and LOCKBENCH_DRY_RUN=1): refused" \
+		lkp_inject_script
+	step "lkp-tests: lkp run with cs_ns='x[\$(touch FILE)]': refused, nothing runs" lkp_inject cs_ns
+	step "lkp-tests: lkp run with runtime='x[\$(touch FILE)]': refused, nothing runs" lkp_inject runtime
+	step "lkp-tests: lkp run with nr_threads='x[\$(touch FILE)]%': nothing runs" lkp_inject nr_threads
 	step "lkp-tests: locks=, and malformed documents: one line, run.fail, no traceback" lkp_bad_input
 }
 

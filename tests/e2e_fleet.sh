@@ -82,20 +82,24 @@ lkp_bad_doc "an interrupted run" "$(cat "$T/incomplete.json")"
 mkdir -p "$T/lkp/lib" "$T/lkp/programs" "$T/lkp/etc" "$T/lkp/distro/adaptation-pkg"
 touch "$T/lkp/lib/install.sh" "$T/lkp/etc/linux-perf-test-cases" "$T/lkp/distro/adaptation-pkg/debian"
 echo 'aim7\.jobs-per-min: 1' >"$T/lkp/etc/index-perf-all.yaml"
-if ! (cd "$TOP" && git rev-parse --verify -q HEAD >/dev/null 2>&1); then
-	bad "lkp setup: $TOP is not a git checkout"
-elif "$LKP/setup" "$T/lkp" >/dev/null 2>"$T/err" && cp -a "$T/lkp" "$T/lkp1" &&
-     "$LKP/setup" "$T/lkp" >/dev/null 2>>"$T/err"; then
+# The source: a tarball (lockbench-VERSION/Makefile inside), as a user
+# names it with LOCKBENCH_SRC; git is not needed.
+mkdir -p "$T/src/lockbench-9.9" && printf 'VERSION := 9.9\n' >"$T/src/lockbench-9.9/Makefile"
+tar -C "$T/src" -czf "$T/lockbench-9.9.tar.gz" lockbench-9.9
+if LOCKBENCH_SRC=$T/lockbench-9.9.tar.gz "$LKP/setup" "$T/lkp" >/dev/null 2>"$T/err" &&
+   cp -a "$T/lkp" "$T/lkp1" &&
+   LOCKBENCH_SRC=$T/lockbench-9.9.tar.gz "$LKP/setup" "$T/lkp" >/dev/null 2>>"$T/err"; then
 	if diff -r "$T/lkp" "$T/lkp1" >/dev/null; then ok; else bad "lkp setup: a second run changed the checkout"; fi
 	if grep -qx 'lockbench\\\.\.+\\\.ops_per_sec: 1' "$T/lkp/etc/index-perf-all.yaml" &&
 	   grep -qx 'lockbench\\\.\.+\\\.latency_p99_ns: -1' "$T/lkp/etc/index-perf-all.yaml" &&
-	   grep -qx lockbench "$T/lkp/etc/linux-perf-test-cases" &&
-	   grep -qx 'lockbench::' "$T/lkp/distro/adaptation-pkg/debian"; then ok
-	else bad "lkp setup: a KPI, test case or adaptation-pkg line is missing"; fi
-	ver=$(sed -n 's/^pkgver=//p' "$T/lkp/programs/lockbench/pkg/PKGBUILD")
-	if tar -tzf "$T/lkp/programs/lockbench/pkg/lockbench-$ver.tar.gz" 2>/dev/null | grep -qx "lockbench-$ver/Makefile" &&
+	   [ "$(grep -c lockbench "$T/lkp/etc/index-perf-all.yaml")" -eq 3 ] &&
+	   [ "$(grep -cx lockbench "$T/lkp/etc/linux-perf-test-cases")" -eq 1 ] &&
+	   [ "$(grep -cx 'lockbench::' "$T/lkp/distro/adaptation-pkg/debian")" -eq 1 ]; then ok
+	else bad "lkp setup: a KPI, test case or adaptation-pkg line is missing or twice"; fi
+	if [ "$(sed -n 's/^pkgver=//p' "$T/lkp/programs/lockbench/pkg/PKGBUILD")" = 9.9 ] &&
+	   cmp -s "$T/lockbench-9.9.tar.gz" "$T/lkp/programs/lockbench/pkg/lockbench-9.9.tar.gz" &&
 	   ! grep -q 'https\?://' "$T/lkp/programs/lockbench/pkg/PKGBUILD"; then ok
-	else bad "lkp setup: no lockbench-$ver.tar.gz with the source, or an address in the PKGBUILD"; fi
+	else bad "lkp setup: no lockbench-9.9.tar.gz beside the PKGBUILD, or an address in it"; fi
 else bad "lkp setup: $(cat "$T/err")"; fi
 "$LKP/setup" "$T/nowhere" >/dev/null 2>"$T/err"
 if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "lkp setup of no checkout: $(cat "$T/err")"; fi
