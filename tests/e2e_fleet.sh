@@ -159,6 +159,16 @@ nr_threads=2 locks=tas runs=2 runtime=0.2s LOCKBENCH=$LB "$LKP/programs/lockbenc
 if grep -Eq '^tas\.2\.ops_per_sec: [0-9]' "$T/live.txt"; then ok
 else bad "lkp run | parse: no tas.2.ops_per_sec: $(head -c 300 "$T/live.txt")"; fi
 
+# reproduce.sh (lkp's log_echo) gets the command line as it ran: no
+# temporary -o file, so running it again prints the JSON.
+mkdir -p "$T/lkpsrc/lib" "$T/rr"
+printf 'log_echo() { echo "$@" >>"$TMP_RESULT_ROOT/reproduce.sh"; }\n' >"$T/lkpsrc/lib/reproduce-log.sh"
+LKP_SRC=$T/lkpsrc TMP_RESULT_ROOT=$T/rr nr_threads=1 locks=tas runs=1 runtime=0.1s tune=no \
+	LOCKBENCH=$LB "$LKP/programs/lockbench/run" >/dev/null 2>&1
+if [ "$(grep -c . "$T/rr/reproduce.sh" 2>/dev/null)" = 1 ] && ! grep -q -- ' -o ' "$T/rr/reproduce.sh" &&
+   bash "$T/rr/reproduce.sh" 2>/dev/null | "$LKP/programs/lockbench/parse" 2>/dev/null | grep -q '^tas\.1\.ops_per_sec: '; then ok
+else bad "reproduce.sh: $(cat "$T/rr/reproduce.sh" 2>&1)"; fi
+
 # ---- mmtests: the extraction --------------------------------------------------
 
 mkdir -p "$T/mm"
