@@ -25,7 +25,8 @@
 # Logs stay in the work directory (printed at the end).  Needs root,
 # unshare and overlayfs, ruby and the gems lkp loads (Debian: ruby-git
 # ruby-activesupport ruby-tty-command ruby-gnuplot ruby-term-ansicolor
-# ruby-colorize), perl's File::Which and YAML::PP for mmtests' reports.
+# ruby-colorize), perl's File::Which, YAML::PP and File::Slurp for
+# mmtests' reports.
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -195,7 +196,7 @@ lkp_failed_run()
 # middle of its runs, one that exits 0 without writing anything.
 make_wrappers()
 {
-	printf '#!/bin/sh\n/lkp/benchmarks/lockbench/lockbench "$@" & pid=$!\nsleep 2.5; kill -TERM $pid; wait $pid\n' \
+	printf '#!/bin/sh\n/lkp/benchmarks/lockbench/lockbench "$@" -r 3 -d 2 & pid=$!\nsleep 2.5; kill -TERM $pid; wait $pid\n' \
 		>"$W/lb-interrupted"
 	printf '#!/bin/sh\nexit 0\n' >"$W/lb-silent"
 	chmod +x "$W/lb-interrupted" "$W/lb-silent"
@@ -302,12 +303,14 @@ mm_second()
 	want "no lockbench-2.json in work/log/k1" mm_json k1
 }
 
+# mm_compare BASELINE COMPARE OPERATION: compare-kernels.sh must show
+# mmtests' Hmean of OPERATION (its rows are the baseline's operations).
 mm_compare()
 {
-	sb env ASSUME_PACKAGE_INSTALLED=yes bash -c 'cd "$0/work/log" && ../../compare-kernels.sh --baseline k0 --compare "$1"' "$M" "$1" \
-		>"$W/mm-compare-$1.txt" || return
-	grep -E "^(Hmean|Min|Max) " "$W/mm-compare-$1.txt"
-	want "compare-kernels.sh shows no Hmean of $2" grep -Eq "^Hmean +$2 " "$W/mm-compare-$1.txt"
+	sb env ASSUME_PACKAGE_INSTALLED=yes bash -c 'cd "$0/work/log" && ../../compare-kernels.sh --baseline "$1" --compare "$2"' \
+		"$M" "$1" "$2" >"$W/mm-compare-$2.txt" || return
+	grep -E "^(Hmean|Min|Max) " "$W/mm-compare-$2.txt"
+	want "compare-kernels.sh shows no Hmean of $3" grep -Eq "^Hmean +$3 " "$W/mm-compare-$2.txt"
 }
 
 mm_failed_lock()
@@ -315,7 +318,7 @@ mm_failed_lock()
 	mm_config bad tas,busted "--no-tune --include-broken"
 	mm_run bad kbad
 	want "no lockbench-2.failed mark" test -n "$(find "$M/work/log/kbad" -name lockbench-2.failed)" &&
-	mm_compare kbad busted-FAILED-2
+	mm_compare kbad k0 busted-FAILED-2
 }
 
 # mm_refused NAME VAR VALUE: a configuration with VAR=VALUE; the run
@@ -347,8 +350,8 @@ check_mmtests()
 	mm_config ok tas,ticket --no-tune
 	step "mmtests: installer from LOCKBENCH_SRC (branch main) + run-mmtests.sh k0" mm_first || return
 	step "mmtests: installer again from its cached tarball (LOCKBENCH_SRC empty) + run-mmtests.sh k1" mm_second || return
-	step "mmtests: compare-kernels.sh k0 k1" mm_compare k1 tas-2
-	step "mmtests: a failed lock (busted): FAILED in compare-kernels.sh" mm_failed_lock
+	step "mmtests: compare-kernels.sh k0 k1" mm_compare k0 k1 tas-2
+	step "mmtests: a failed lock (busted): its FAILED row in compare-kernels.sh --baseline kbad" mm_failed_lock
 	step "mmtests: LOCKBENCH_MAX_THREADS=abc refused" mm_refused abc LOCKBENCH_MAX_THREADS abc
 	step "mmtests: LOCKBENCH_LOCKS with a space refused" mm_refused space LOCKBENCH_LOCKS "tas ticket"
 	step "mmtests: parse-results of an interrupted run: FAILED, exit 1" mm_incomplete
@@ -379,7 +382,7 @@ check_lkp()
 	step "lkp-tests: programs/lockbench/run with nr_threads/nr_cpu='x[\$(touch FILE)]' (and LOCKBENCH_DRY_RUN=1): refused" \
 		lkp_inject_script
 	step "lkp-tests: lkp run with cs_ns='x[\$(touch FILE)]': refused, nothing runs" lkp_inject cs_ns
-	step "lkp-tests: lkp run with runtime='x[\$(touch FILE)]': refused, nothing runs" lkp_inject runtime
+	step "lkp-tests: lkp run with ncs_ns='x[\$(touch FILE)]': refused, nothing runs" lkp_inject ncs_ns
 	step "lkp-tests: lkp run with nr_threads='x[\$(touch FILE)]%': nothing runs" lkp_inject nr_threads
 	step "lkp-tests: locks=, and malformed documents: one line, run.fail, no traceback" lkp_bad_input
 }

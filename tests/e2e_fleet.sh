@@ -178,14 +178,14 @@ gzip -c "$FIX/run-busted.json" >"$T/mm/lockbench-4.json.gz"
 [ $? -eq 1 ] || bad "mmtests parse-results with a failed lock: not exit 1"
 same "$G/mmtests-extract.txt" "$T/mm.txt" "mmtests extraction lines"
 if grep -q 'busted at 2 threads: failed' "$T/mm.err" &&
-   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t0.00\t_')" ]; then ok
+   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t0.01\t_')" ]; then ok
 else bad "mmtests extraction: busted must be one FAILED row, without samples"; fi
 # A run that gave no usable document is a run-FAILED row and exit 1.
 mm_bad() { # mm_bad WHAT FILE CONTENT
 	rm -rf "$T/mmb" && mkdir "$T/mmb" && printf '%s\n' "$3" >"$T/mmb/$2"
 	"$MMT/shellpack_src/src/lockbench/parse-results" "$T/mmb" >"$T/out" 2>"$T/err"
 	local rc=$?
-	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t0.00\t_')" ] &&
+	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t0.01\t_')" ] &&
 	   [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q Traceback "$T/err"; then ok
 	else bad "mmtests parse-results of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
 }
