@@ -51,9 +51,64 @@ else bad "lkp parse: busted shows no fail key, or a throughput"; fi
 # lkp's own rule: `key: value`, no blank in the key, the value a number.
 if grep -Evq '^[A-Za-z0-9_.+=%-]+: -?[0-9]+(\.[0-9]+)?$' "$T/lkp-k0.txt" "$T/lkp-busted.txt"
 then bad "lkp parse: a line is not 'key: number'"; else ok; fi
-echo "no json here" | "$LKP/programs/lockbench/parse" >"$T/out" 2>"$T/err"
-if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ]; then ok
-else bad "lkp parse: no JSON must exit 2 with one line"; fi
+# Only KPIs: lkp counts every lockbench.* key as a performance metric, so
+# no spread, CV, run count or fairness key may be a stat.
+if grep -Eq '_std:|cv_pct:|\.runs:|jain:' "$T/lkp-k0.txt"; then
+	bad "lkp parse: a stat that is not a KPI: $(grep -E '_std:|cv_pct:|\.runs:|jain:' "$T/lkp-k0.txt" | head -1)"
+else ok; fi
+# A run that gave no usable document is the stat run.fail (lkp's failure
+# pattern), with one line on stderr and exit 0 (lkp drops the stats of a
+# parser that fails), never a traceback.
+lkp_bad_doc() { # lkp_bad_doc WHAT DOCUMENT
+	printf '%s\n' "$2" | "$LKP/programs/lockbench/parse" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ $rc -eq 0 ] && [ "$(cat "$T/out")" = "run.fail: 1" ] &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q Traceback "$T/err"; then ok
+	else bad "lkp parse of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
+}
+lkp_bad_doc "no JSON" "no json here"
+lkp_bad_doc "an empty output" ""
+lkp_bad_doc "a null threads" '{"points":[{"variant":"tas","threads":null,"status":"ok","summary":{"mean":1}}]}'
+lkp_bad_doc "a non-object point" '{"points":[3]}'
+lkp_bad_doc "an empty points list" '{"points":[]}'
+lkp_bad_doc "an ok point without a mean" '{"points":[{"variant":"tas","threads":2,"status":"ok"}]}'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["incomplete"]=True; print(json.dumps(d))' \
+	"$FIX/run-k0.json" >"$T/incomplete.json"
+lkp_bad_doc "an interrupted run" "$(cat "$T/incomplete.json")"
+
+# The KPI lines and the rest setup writes, in a skeleton of an lkp-tests
+# checkout: every line once after two runs, the package's source a
+# tarball beside the PKGBUILD with the version it names.
+mkdir -p "$T/lkp/lib" "$T/lkp/programs" "$T/lkp/etc" "$T/lkp/distro/adaptation-pkg"
+touch "$T/lkp/lib/install.sh" "$T/lkp/etc/linux-perf-test-cases" "$T/lkp/distro/adaptation-pkg/debian"
+echo 'aim7\.jobs-per-min: 1' >"$T/lkp/etc/index-perf-all.yaml"
+# The source: a tarball (lockbench-VERSION/Makefile inside), as a user
+# names it with LOCKBENCH_SRC; git is not needed.
+mkdir -p "$T/src/lockbench-9.9" && printf 'VERSION := 9.9\n' >"$T/src/lockbench-9.9/Makefile"
+tar -C "$T/src" -czf "$T/lockbench-9.9.tar.gz" lockbench-9.9
+if LOCKBENCH_SRC=$T/lockbench-9.9.tar.gz "$LKP/setup" "$T/lkp" >/dev/null 2>"$T/err" &&
+   cp -a "$T/lkp" "$T/lkp1" &&
+   LOCKBENCH_SRC=$T/lockbench-9.9.tar.gz "$LKP/setup" "$T/lkp" >/dev/null 2>>"$T/err"; then
+	if diff -r "$T/lkp" "$T/lkp1" >/dev/null; then ok; else bad "lkp setup: a second run changed the checkout"; fi
+	if grep -qx 'lockbench\\\.\.+\\\.ops_per_sec: 1' "$T/lkp/etc/index-perf-all.yaml" &&
+	   grep -qx 'lockbench\\\.\.+\\\.latency_p99_ns: -1' "$T/lkp/etc/index-perf-all.yaml" &&
+	   [ "$(grep -c lockbench "$T/lkp/etc/index-perf-all.yaml")" -eq 3 ] &&
+	   [ "$(grep -cx lockbench "$T/lkp/etc/linux-perf-test-cases")" -eq 1 ] &&
+	   [ "$(grep -cx 'lockbench::' "$T/lkp/distro/adaptation-pkg/debian")" -eq 1 ]; then ok
+	else bad "lkp setup: a KPI, test case or adaptation-pkg line is missing or twice"; fi
+	if [ "$(sed -n 's/^pkgver=//p' "$T/lkp/programs/lockbench/pkg/PKGBUILD")" = 9.9 ] &&
+	   cmp -s "$T/lockbench-9.9.tar.gz" "$T/lkp/programs/lockbench/pkg/lockbench-9.9.tar.gz" &&
+	   ! grep -q 'https\?://' "$T/lkp/programs/lockbench/pkg/PKGBUILD"; then ok
+	else bad "lkp setup: no lockbench-9.9.tar.gz beside the PKGBUILD, or an address in it"; fi
+else bad "lkp setup: $(cat "$T/err")"; fi
+"$LKP/setup" "$T/nowhere" >/dev/null 2>"$T/err"
+if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "lkp setup of no checkout: $(cat "$T/err")"; fi
+LOCKBENCH_SRC=$T/nowhere.tar.gz "$LKP/setup" "$T/lkp" >/dev/null 2>"$T/err"
+if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else bad "lkp setup of a missing LOCKBENCH_SRC: $(cat "$T/err")"; fi
+# No address the project does not own, anywhere in the fleet files.
+if grep -rq 'github.com/lockbench' "$LKP" "$MMT" "$TOP/docs/fleet.md"; then
+	bad "an invented lockbench address: $(grep -rl 'github.com/lockbench' "$LKP" "$MMT" "$TOP/docs/fleet.md" | head -1)"
+else ok; fi
 
 # ---- lkp-tests: the job file expanded into command lines --------------------
 
@@ -69,9 +124,29 @@ if nr_threads=many LOCKBENCH_DRY_RUN=1 "$LKP/programs/lockbench/run" >/dev/null 
 	bad "nr_threads=many was accepted"
 elif grep -q 'nr_threads (many)' "$T/err"; then ok
 else bad "nr_threads=many: $(cat "$T/err")"; fi
+# Job parameters are data: an arithmetic injection is refused with one
+# line and exit 2 before anything runs, dry run or not.
+for v in 'nr_threads=x[$(touch PWN)]%' 'nr_cpu=x[$(touch PWN)]' 'locks=,' 'runs=a b' 'cs_ns=1;id' \
+	 'runtime=1e9' 'tune=maybe'; do
+	(cd "$T" && env LOCKBENCH_DRY_RUN=1 nr_threads=50% "${v%%=*}=${v#*=}" "$LKP/programs/lockbench/run" \
+		>"$T/out" 2>"$T/err")
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$T/PWN" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ]; then ok
+	else bad "lkp run with $v: exit $rc, $(cat "$T/err")"; rm -f "$T/PWN"; fi
+done
+(cd "$T" && nr_threads='x[$(touch PWN)]%' LOCKBENCH=/bin/true "$LKP/programs/lockbench/run" >/dev/null 2>&1)
+if [ ! -e "$T/PWN" ]; then ok; else bad "lkp run (not a dry run) ran an injected command"; rm -f "$T/PWN"; fi
+# A lockbench that exits 0 without a document, or fails, fails the run.
+printf '#!/bin/sh\nexit 0\n' >"$T/silent"; printf '#!/bin/sh\necho "{}"; exit 3\n' >"$T/three"
+chmod +x "$T/silent" "$T/three"
+nr_threads=1 LOCKBENCH=$T/silent "$LKP/programs/lockbench/run" >/dev/null 2>&1
+if [ $? -eq 1 ]; then ok; else bad "lkp run of a lockbench that writes nothing: not exit 1"; fi
+nr_threads=1 LOCKBENCH=$T/three "$LKP/programs/lockbench/run" >/dev/null 2>&1
+if [ $? -eq 3 ]; then ok; else bad "lkp run of a lockbench that exits 3: not exit 3"; fi
+
 # Every parameter the run script reads is declared in its header and in
 # meta.yaml, as lkp-tests expects.
-for p in locks nr_threads cs_ns ncs_ns runtime runs workload placement; do
+for p in locks nr_threads cs_ns ncs_ns runtime runs warmup workload placement tune include_broken; do
 	if grep -q "^# - $p\$" "$LKP/programs/lockbench/run" &&
 	   grep -q "^  $p:" "$LKP/programs/lockbench/meta.yaml"; then ok
 	else bad "parameter $p is not declared in run and meta.yaml"; fi
@@ -84,16 +159,41 @@ nr_threads=2 locks=tas runs=2 runtime=0.2s LOCKBENCH=$LB "$LKP/programs/lockbenc
 if grep -Eq '^tas\.2\.ops_per_sec: [0-9]' "$T/live.txt"; then ok
 else bad "lkp run | parse: no tas.2.ops_per_sec: $(head -c 300 "$T/live.txt")"; fi
 
+# reproduce.sh (lkp's log_echo) gets the command line as it ran: no
+# temporary -o file, so running it again prints the JSON.
+mkdir -p "$T/lkpsrc/lib" "$T/rr"
+printf 'log_echo() { echo "$@" >>"$TMP_RESULT_ROOT/reproduce.sh"; }\n' >"$T/lkpsrc/lib/reproduce-log.sh"
+LKP_SRC=$T/lkpsrc TMP_RESULT_ROOT=$T/rr nr_threads=1 locks=tas runs=1 runtime=0.1s tune=no \
+	LOCKBENCH=$LB "$LKP/programs/lockbench/run" >/dev/null 2>&1
+if [ "$(grep -c . "$T/rr/reproduce.sh" 2>/dev/null)" = 1 ] && ! grep -q -- ' -o ' "$T/rr/reproduce.sh" &&
+   bash "$T/rr/reproduce.sh" 2>/dev/null | "$LKP/programs/lockbench/parse" 2>/dev/null | grep -q '^tas\.1\.ops_per_sec: '; then ok
+else bad "reproduce.sh: $(cat "$T/rr/reproduce.sh" 2>&1)"; fi
+
 # ---- mmtests: the extraction --------------------------------------------------
 
 mkdir -p "$T/mm"
 cp "$FIX/run-k0.json" "$T/mm/lockbench-2.json"
 gzip -c "$FIX/run-busted.json" >"$T/mm/lockbench-4.json.gz"
-"$MMT/shellpack_src/src/lockbench/parse-results" "$T/mm" >"$T/mm.txt" 2>"$T/mm.err" ||
-	bad "mmtests parse-results: exit $?"
+"$MMT/shellpack_src/src/lockbench/parse-results" "$T/mm" >"$T/mm.txt" 2>"$T/mm.err"
+[ $? -eq 1 ] || bad "mmtests parse-results with a failed lock: not exit 1"
 same "$G/mmtests-extract.txt" "$T/mm.txt" "mmtests extraction lines"
-if grep -q 'busted at 2 threads: failed' "$T/mm.err" && ! grep -q '^busted' "$T/mm.txt"; then ok
-else bad "mmtests extraction: busted must be reported failed, without samples"; fi
+if grep -q 'busted at 2 threads: failed' "$T/mm.err" &&
+   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t0.01\t_')" ]; then ok
+else bad "mmtests extraction: busted must be one FAILED row, without samples"; fi
+# A run that gave no usable document is a run-FAILED row and exit 1.
+mm_bad() { # mm_bad WHAT FILE CONTENT
+	rm -rf "$T/mmb" && mkdir "$T/mmb" && printf '%s\n' "$3" >"$T/mmb/$2"
+	"$MMT/shellpack_src/src/lockbench/parse-results" "$T/mmb" >"$T/out" 2>"$T/err"
+	local rc=$?
+	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t0.01\t_')" ] &&
+	   [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q Traceback "$T/err"; then ok
+	else bad "mmtests parse-results of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
+}
+mm_bad "an interrupted run" lockbench-4.json "$(cat "$T/incomplete.json")"
+mm_bad "a failed mark without JSON" lockbench-4.failed "exit 1"
+mm_bad "an empty JSON file" lockbench-4.json ""
+mm_bad "a non-object point" lockbench-4.json '{"points":[3]}'
+mm_bad "a null threads" lockbench-4.json '{"points":[{"variant":"tas","threads":null,"status":"ok"}]}'
 mkdir "$T/empty"
 if "$MMT/shellpack_src/src/lockbench/parse-results" "$T/empty" >/dev/null 2>"$T/err"; then
 	bad "mmtests extraction of an empty directory succeeded"
