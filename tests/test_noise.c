@@ -92,6 +92,35 @@ static void test_flag_shared(void **state)
 	assert_true(noise_run_excluded(&n));
 }
 
+/* An oversubscribed run: 4 workers, two pinned to each CPU, each waits
+ * half the window by the run's own making; only a wait beyond that is
+ * the machine's. */
+static void test_flag_shared_own(void **state)
+{
+	struct noise_opts o = opts();
+	const double cpu[4] = {0.5, 0.5, 0.5, 0.5}, wait[4] = {0.5, 0.5, 0.5, 0.5};
+	const double wait2[4] = {0.5, 0.62, 0.5, 0.5};
+	struct run_noise n = run_of(4, cpu, wait, 0);
+	char why[128];
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++)
+		n.w[i].cpu = (int)(i / 2);
+	assert_int_equal(noise_run_flags(&n, &o), 0);
+	assert_false(noise_run_excluded(&n));
+	assert_true(noise_wait_share(&n) < 1e-9);
+	n = run_of(4, cpu, wait2, 0);
+	for (unsigned i = 0; i < 4; i++)
+		n.w[i].cpu = (int)(i / 2);
+	n.flags = noise_run_flags(&n, &o);
+	assert_int_equal(n.flags, NOISE_SHARED);
+	assert_string_equal(noise_reason(&n, why, sizeof(why)),
+			    "shared its CPU: waited 12% of the window");
+	/* The same waits on four CPUs of their own: all the machine's. */
+	n = run_of(4, cpu, wait, 0);
+	assert_true(noise_run_flags(&n, &o) & NOISE_SHARED);
+}
+
 /* stopped: the monitor's late wake-ups, confirmed by every worker. */
 static void test_flag_stopped(void **state)
 {
@@ -489,6 +518,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flag_shared),
+		cmocka_unit_test(test_flag_shared_own),
 		cmocka_unit_test(test_flag_stopped),
 		cmocka_unit_test(test_flags_recorded_cs),
 		cmocka_unit_test(test_summary_line),

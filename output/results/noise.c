@@ -70,13 +70,30 @@ bool noise_length_off(double req, double actual, const struct noise_opts *o)
 	return fabs(actual - req) > o->cs_tolerance * req;
 }
 
+/* The share of the window worker i must wait by the run's own making:
+ * (k - 1) / k when k of the run's workers are pinned to its CPU (an
+ * oversubscribed run, marked `*`, shares its CPUs by design). */
+static double own_wait(const struct run_noise *n, unsigned i)
+{
+	unsigned k = 0;
+
+	if (n->w[i].cpu < 0)
+		return 0;
+	for (unsigned j = 0; j < n->nworkers; j++)
+		k += n->w[j].cpu == n->w[i].cpu;
+	return k > 1 ? (double)(k - 1) / k : 0;
+}
+
 double noise_wait_share(const struct run_noise *n)
 {
 	double m = NAN;
 
-	for (unsigned i = 0; n->w && i < n->nworkers; i++)
-		if (isfinite(n->w[i].wait_share) && !(n->w[i].wait_share <= m))
-			m = n->w[i].wait_share;
+	for (unsigned i = 0; n->w && i < n->nworkers; i++) {
+		double x = n->w[i].wait_share - own_wait(n, i);
+
+		if (isfinite(x) && !(x <= m))
+			m = fmax(x, 0);
+	}
 	return m;
 }
 

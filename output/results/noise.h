@@ -97,8 +97,9 @@ struct run_noise {
 int noise_run_dup(struct run_noise *dst, const struct run_noise *src);
 void noise_run_free(struct run_noise *n);
 
-/* The largest share of the window a worker waited for its CPU (NAN
- * when none is known). */
+/* The largest share of the window a worker waited for its CPU beyond
+ * what the run's own workers pinned to that CPU make it wait (NAN when
+ * none is known). */
 double noise_wait_share(const struct run_noise *n);
 
 /*
