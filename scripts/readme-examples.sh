@@ -71,7 +71,7 @@ def problems_readme(text):
     n = text.count("\n")
     if n > 250:
         p.append("README.md has %d lines (at most 250)" % n)
-    must = ["./lockbench -l pthread_mutex,ticket,mcs -t 1,2,4 -r 3",
+    must = ["./lockbench -l pthread_mutex,ticket,mcs -t 1,2,4",
             "--cs-ns 0,100,1000", "jq ", "python3 -c", "--plugin stock=",
             "--kernel-tree", "system check", "compare --floor",
             "import locktorture", "locktorture --torture-type", "topo ",

@@ -162,7 +162,7 @@ while IFS= read -r cmd; do
 		grep -q "^Lock:" "$OUT/$n.out" && ok || bad "./lockbench: no table: $(head -5 "$OUT/$n.out")" ;;
 	"make test")
 		ok ;;  # the command running this test
-	"./lockbench -l pthread_mutex,ticket,mcs -t 1,2,4 -r 3")
+	"./lockbench -l pthread_mutex,ticket,mcs -t 1,2,4")
 		run $n "$cmd" || continue
 		shape "$OUT/quickstart.readme" >"$OUT/want.shape"
 		shape "$OUT/$n.out" >"$OUT/got.shape"
