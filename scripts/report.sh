@@ -16,6 +16,7 @@
 #   scripts/bench-cv.sh          1-thread run-to-run spread
 #   scripts/validate-marks.sh    is the `!` mark right? (causes made on purpose)
 #   scripts/aa-significance.sh   false significance and power of `#`
+#   scripts/bench-ktree.sh       a kernel tree's qspinlock beside the built-in
 # The peers are built from folders you name (LOCKHAMMER_DIR, CK_DIR,
 # LIBSLOCK_DIR, see scripts/bench-peers.sh); without them those two
 # sections say so and are skipped.
@@ -30,6 +31,9 @@
 #   MARKS_D (0.5) to scripts/validate-marks.sh as INV, REPS, RUNS and
 #   DURATION.
 #   AA_REPS (20) to scripts/aa-significance.sh as -n.
+#   KTREE, a kernel source tree for scripts/bench-ktree.sh (default the
+#   linux-source-6.12 that tests/e2e_ktree_real.sh extracted, if there;
+#   none: skip it), its rounds DURATION seconds long.
 set -uo pipefail
 
 LB=$(realpath "${1:-./lockbench}")
@@ -48,6 +52,7 @@ MARKS_REPS=${MARKS_REPS:-3}
 MARKS_RUNS=${MARKS_RUNS:-}
 MARKS_D=${MARKS_D:-0.5}
 AA_REPS=${AA_REPS:-20}
+KTREE=${KTREE:-}
 [ -x "$LB" ] || { echo "report: $LB is not an executable lockbench" >&2; exit 2; }
 case $RUNS in '' | *[!0-9]*) echo "report: RUNS ($RUNS) is not a number" >&2; exit 2 ;; esac
 case $DURATION in '' | *[!0-9.]*) echo "report: DURATION ($DURATION) is not a number of seconds" >&2; exit 2 ;; esac
@@ -133,7 +138,7 @@ section "1-thread run-to-run spread" \
 	env RUNS=$((RUNS * 2)) DURATION="$DURATION" scripts/bench-cv.sh "$LB"
 if [ "$(nproc)" -ge 2 ]; then
 	section "Noise marks" \
-		"Is the \`!\` mark right?  Each noise rule (docs/method.md, \"Noise\") on quiet runs of the default workload at 1 and 2 threads, $MARKS_INV invocations, and against causes made on purpose: a busy loop pinned to a worker's CPU for whole invocations and for 0.5 s of one run's 2 s window, a SIGSTOP of 100 ms in one run, a memory-hungry process on the other CPU; then whether flagged runs are further from their point's median than unflagged ones.  Targets: at most 5% of quiet runs flagged and 10% of points marked, at least 90% of the busy-loop runs caught." \
+		"Is the \`!\` mark right?  Each noise rule (docs/method.md, \"Noise\") on quiet runs of the default workload at 1 and 2 threads, $MARKS_INV invocations, and against causes made on purpose: a busy loop pinned to a worker's CPU for whole invocations and for 0.3 s of one run's 1 s window, a SIGSTOP of 100 ms (a tenth of the window) in one run, a memory-hungry process on the other CPU; then whether flagged runs are further from their point's median than unflagged ones.  Targets: at most 5% of quiet runs flagged and 10% of points marked, at least 90% of the busy-loop runs caught." \
 		env INV="$MARKS_INV" REPS="$MARKS_REPS" RUNS="$MARKS_RUNS" DURATION="$MARKS_D" \
 		scripts/validate-marks.sh "$LB"
 else
@@ -148,6 +153,15 @@ section "Significance: false alarms and power" \
 	"How often \`#\` marks a difference between two copies of one lock (A/A), and how often it finds a copy 2x slower, at -r 3, 5 and 10 within a run, a copy 10% slower at the default -r, and A/A with one invocation a side and the invocation floor; then the candidate tests on the same runs (docs/method.md, \"Statistics\")." \
 	env LB_OPTS="-d $DURATION --warmup $DURATION" SKIP=across \
 	scripts/aa-significance.sh -n "$AA_REPS" "${aa_floor[@]}" "$LB"
+[ -z "$KTREE" ] && [ -d build/ktree-real/linux-source-6.12/kernel/locking ] &&
+	KTREE=$ROOT/build/ktree-real/linux-source-6.12
+if [ -n "$KTREE" ] && [ "$KTREE" != none ]; then
+	section "A kernel tree's qspinlock beside the built-in" \
+		"The tree's qspinlock (on its inline loop, and on the generic loop) against the built-in \`qspinlock\` at 1 and 2 threads, interleaved in each round, 3 invocations of 5 rounds, with empty sections and with the default workload (docs/kernel-tree.md)." \
+		scripts/bench-ktree.sh -n 3 -r 5 -d "$DURATION" -T "$KTREE" "$LB"
+else
+	skipped "A kernel tree's qspinlock beside the built-in" "no kernel tree: set KTREE, or run tests/e2e_ktree_real.sh once to extract Debian's linux-source-6.12."
+fi
 exec 3>&-
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 

@@ -11,10 +11,11 @@
 #   busy      a busy loop pinned to worker 0's CPU for a whole
 #             invocation (shared_cpu should fire on every run);
 #   part      a busy loop on worker 0's CPU for PART_S seconds inside the
-#             second run of a 1-thread invocation of 3 runs of 2 s (that
+#             second run of a 1-thread invocation of 3 runs of 1 s (that
 #             run should be flagged);
 #   sigstop   the process stopped (SIGSTOP) for 100 ms inside the second
-#             run of such an invocation (stopped should fire on that run);
+#             run of such an invocation, a tenth of its window (stopped
+#             should fire on that run);
 #   memory    a memory-hungry process (dd from /dev/zero into a 64 MiB
 #             buffer) on the other CPU for a whole invocation: no rule
 #             claims to see it; the report says how often they fire and
@@ -26,8 +27,9 @@
 #   INV (3) invocations of the quiet and busy sets; RUNS (default -r of
 #   lockbench when empty) runs per invocation; DURATION (0.5, lockbench's
 #   default -d) seconds a window; REPS (3) repetitions of part, sigstop
-#   and memory; PART_S (0.5) the busy loop's seconds in one run's 2 s
-#   window; LB_ARGS (--no-tune) more lockbench options.  KEEP=DIR keeps
+#   and memory; PART_S (0.3) the busy loop's seconds in one run's 1 s
+#   window; LB_ARGS (--no-tune) more lockbench options; SETS (all of
+#   "quiet busy part sigstop memory") the sets to make.  KEEP=DIR keeps
 #   the JSON files.
 set -uo pipefail
 LB=${1:-./lockbench}
@@ -35,7 +37,8 @@ INV=${INV:-3}
 RUNS=${RUNS:-}
 DURATION=${DURATION:-0.5}
 REPS=${REPS:-3}
-PART_S=${PART_S:-0.5}
+PART_S=${PART_S:-0.3}
+SETS=" ${SETS:-quiet busy part sigstop memory} "
 read -r -a EXTRA <<<"${LB_ARGS:---no-tune}"
 die() { echo "validate-marks: $*" >&2; exit 2; }
 [ -x "$LB" ] || die "$LB is not an executable lockbench"
@@ -87,12 +90,12 @@ lb() {
 }
 
 # during NAME SECONDS ACTION ARGS...: one 1-thread invocation of tas on
-# CPU 1, 3 runs of -d 2; SECONDS after the second run's progress line
+# CPU 1, 3 runs of -d 1; SECONDS after the second run's progress line
 # (its start, a warm-up of 0.1 s, then SECONDS - 0.1 into its window,
 # with room for a slow start), ACTION.
 during() {
 	local name=$1 at=$2 action=$3 pid lbpid; shift 3
-	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 0.1 -d 2 "${EXTRA[@]}" \
+	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 0.1 -d 1 "${EXTRA[@]}" \
 		-f json -o "$dir/$name.json" 2>"$dir/$name.err" &
 	pid=$!
 	RUN=$pid
@@ -113,22 +116,29 @@ during() {
 part_hog() { hog 1 "$2" busy; sleep "$2"; unhog; }
 stop_for() { kill -STOP "$1"; sleep "$2"; kill -CONT "$1"; }
 
-echo "validate-marks: quiet, $INV invocations" >&2
-for i in $(seq "$INV"); do lb "quiet-$i" -t 1,2 -d "$DURATION" "${R[@]}"; done
-echo "validate-marks: busy loop on worker 0's CPU, $INV invocations" >&2
-for i in $(seq "$INV"); do
-	hog 1 3600 busy
-	lb "busy-$i" -t 1,2 -p cpus:1,0 -d "$DURATION" "${R[@]}"
-	unhog
-done
+want() { [[ $SETS == *" $1 "* ]]; }
+if want quiet; then
+	echo "validate-marks: quiet, $INV invocations" >&2
+	for i in $(seq "$INV"); do lb "quiet-$i" -t 1,2 -d "$DURATION" "${R[@]}"; done
+fi
+if want busy; then
+	echo "validate-marks: busy loop on worker 0's CPU, $INV invocations" >&2
+	for i in $(seq "$INV"); do
+		hog 1 3600 busy
+		lb "busy-$i" -t 1,2 -p cpus:1,0 -d "$DURATION" "${R[@]}"
+		unhog
+	done
+fi
 echo "validate-marks: causes inside one run, $REPS each" >&2
 for i in $(seq "$REPS"); do
-	during "part-$i" 0.6 part_hog "$PART_S"
-	during "sigstop-$i" 0.8 stop_for 0.1
-	hog 0 3600 memory
-	lb "memory-$i" -l tas -t 1 -p cpus:1 -d "$DURATION" "${R[@]}"
-	unhog
-	lb "memquiet-$i" -l tas -t 1 -p cpus:1 -d "$DURATION" "${R[@]}"
+	want part && during "part-$i" 0.4 part_hog "$PART_S"
+	want sigstop && during "sigstop-$i" 0.5 stop_for 0.1
+	if want memory; then
+		hog 0 3600 memory
+		lb "memory-$i" -l tas -t 1 -p cpus:1 -d "$DURATION" "${R[@]}"
+		unhog
+		lb "memquiet-$i" -l tas -t 1 -p cpus:1 -d "$DURATION" "${R[@]}"
+	fi
 done
 
 python3 - "$dir" "$PART_S" <<'PY'
@@ -202,7 +212,7 @@ def one_run(prefix, rule, what):
     if why:
         print("  e.g.:                  %s" % why[0])
 
-one_run("part", "shared_cpu", "a busy loop on worker 0's CPU for %.1f s of one 2 s window" % part_s)
+one_run("part", "shared_cpu", "a busy loop on worker 0's CPU for %.1f s of one 1 s window" % part_s)
 one_run("sigstop", "stopped", "the process stopped for 100 ms in one run")
 
 mem = [r for _, p in points(load("memory")) for r in p["runs"]]

@@ -24,7 +24,7 @@ done
 # one request, tolerances a 0.05 s window meets on a busy machine)
 env -u LOCKHAMMER_DIR -u CK_DIR -u LIBSLOCK_DIR RUNS=1 DURATION=0.05 \
 	DELAY_HOSTS=here DELAY_REQ=1000 DELAY_TOL=0.5 DELAY_TOL50=0.5 CALIB_N=3 CALIB_TOL=50 AA_REPS=1 \
-	MARKS_INV=1 MARKS_REPS=1 MARKS_RUNS=1 MARKS_D=0.05 \
+	MARKS_INV=1 MARKS_REPS=1 MARKS_RUNS=1 MARKS_D=0.05 KTREE="$(cd "$(dirname "$0")" && pwd)/fixtures/ktree-onefile" \
 	"$REPORT" "$BIN" "$OUT/perf.md" >"$OUT/stdout" 2>"$OUT/stderr" && ok ||
 	bad "report failed: $(tail -3 "$OUT/stderr")"
 python3 - "$OUT/perf.md" "$("$BIN" --version)" "$(uname -r)" <<'PY' && ok || bad "report contents"
@@ -40,7 +40,8 @@ assert "| lockbench | " + version.split()[1] in text, "no version"
 for cmd in ("$ lockbench system check", "$ tests/e2e_insn.sh lockbench",
             "scripts/bench-delays.sh lockbench", "scripts/bench-cv.sh lockbench",
             "scripts/bench-delays-hosts.sh lockbench", "scripts/bench-calib.sh lockbench",
-            "scripts/aa-significance.sh -n 1"):
+            "scripts/aa-significance.sh -n 1", "## A kernel tree's qspinlock beside the built-in",
+            "scripts/bench-ktree.sh -n 3 -r 5 -d 0.05 -T"):
     assert cmd in text, "no command line " + cmd
 import os
 if os.cpu_count() >= 2:
