@@ -303,6 +303,10 @@ assert all(v["spin_yield"] == 1 for v in d["config"]["lock_opts"].values()), d["
 assert len(d["points"]) == 2
 assert all(r["exclusion"]["ok"] for p in d["points"] for r in p["runs"])
 PY
+# A synthetic 2-node machine is not run here; its refusal names the
+# --fake-nodes that gives a run its two nodes.
+bad_input "synthetic 2-node --topology" "give --fake-nodes 2 (thread t on node t%2)\$" \
+	--topology "package:1 numa:2 core:2 pu:1" -l tas -t 4
 bad_input "spin_yield 2" "spin_yield" --kernel-tree cna="$OUT/cna" -l qspinlock_cna \
 	-t 1 --lock-opt qspinlock_cna.spin_yield=2
 expect_exit 0 "cna, one node" -- "$BIN" --kernel-tree cna="$OUT/cna" -l qspinlock_cna -t 4 \
