@@ -303,6 +303,46 @@ assert all(v["spin_yield"] == 1 for v in d["config"]["lock_opts"].values()), d["
 assert len(d["points"]) == 2
 assert all(r["exclusion"]["ok"] for p in d["points"] for r in p["runs"])
 PY
+# The layer's waits themselves: compiled as a tree file is (the layer
+# first, linux/kconfig.h included first), with a sched_yield() of the
+# probe's own that ends the wait on its third call; with the flag off
+# cpu_relax() does not yield (and a layer whose waits never yield would
+# spin until the timeout).
+cat >"$OUT/yprobe.c" <<'C'
+int lb_kc_spin_yield;
+__thread unsigned long lb_kc_resched_budget;
+static int yields;
+static atomic_t word;
+
+int sched_yield(void)
+{
+	if (++yields == 3)
+		atomic_set(&word, 1);
+	return 0;
+}
+
+int main(void)
+{
+	atomic_t a = ATOMIC_INIT(0);
+
+	cpu_relax();
+	printf("off %d\n", yields);
+	lb_kc_spin_yield = 1;
+	cpu_relax();
+	(void)smp_cond_load_acquire(&word.counter, VAL != 0);
+	printf("on %d\n", yields);
+	yields = 0;
+	atomic_set(&word, 0);
+	(void)atomic_cond_read_relaxed(&word, VAL != 0);
+	atomic_set(&a, 1);
+	(void)atomic_cond_read_acquire(&a, VAL == 1);
+	printf("cond %d\n", yields);
+	return 0;
+}
+C
+expect_exit 0 "spin_yield probe" -- sh -c "cc -O2 -I'$ROOT/kernel/compat/include' -I'$ROOT/locks' \
+	-include linux/kconfig.h '$OUT/yprobe.c' -o '$OUT/yprobe' && timeout 20 '$OUT/yprobe'"
+[ "$(tr '\n' ' ' <"$OUT/stdout")" = "off 0 on 3 cond 3 " ] && ok || bad "spin_yield probe: $(cat "$OUT/stdout")"
 # A synthetic 2-node machine is not run here; its refusal names the
 # --fake-nodes that gives a run its two nodes.
 bad_input "synthetic 2-node --topology" "give --fake-nodes 2 (thread t on node t%2)\$" \
