@@ -376,6 +376,12 @@ static void run_prepare(struct run *run, const struct cli *c)
 	run->dry_run = c->dry_run;
 	run->argc = c->full_argc;
 	run->argv = c->full_argv;
+	/* Its nodes on this machine: --fake-nodes (docs/kernel-tree.md). */
+	if (!run->dry_run && !run->t.real && run->t.nnodes > 1)
+		cli_die("--topology (%s) describes another machine: use it with "
+			"--dry-run or 'lockbench topo'; to run here over its %u NUMA "
+			"nodes, give --fake-nodes %u (thread t on node t%%%u)",
+			c->topology, run->t.nnodes, run->t.nnodes, run->t.nnodes);
 	if (!run->dry_run && !run->t.real)
 		cli_die("--topology (%s) describes another machine: use it with "
 			"--dry-run or 'lockbench topo'", c->topology);

@@ -267,6 +267,88 @@ for p in d["points"]:
 assert second > 0, second
 PY
 grep -q "qspinlock_stock.*qspinlock_cna" "$OUT/stdout" && ok || bad "no table of both: $(cat "$OUT/stdout")"
+# The tree locks' spin_yield option (docs/kernel-tree.md): off unless
+# given, recorded in the config; on, the waits yield the CPU and the
+# lock still excludes, and over two nodes the secondary queue is used.
+python3 - "$OUT/cna.json" <<'PY' && ok || bad "spin_yield not 0 by default in the config"
+import json, sys
+o = json.load(open(sys.argv[1]))["config"]["lock_opts"]
+assert o["qspinlock_stock"]["spin_yield"] == 0 and o["qspinlock_cna"]["spin_yield"] == 0, o
+PY
+expect_exit 0 "stock and cna, spin_yield" -- "$BIN" --kernel-tree stock="$ONE" --kernel-tree cna="$OUT/cna" \
+	-l qspinlock_stock,qspinlock_cna -t 1,4,8 --fake-nodes 2 --cs-ns 1000 --watchdog 60 \
+	--lock-opt qspinlock_stock.spin_yield=1 --lock-opt qspinlock_cna.spin_yield=1 \
+	-r 2 --warmup 0.02 -d 0.3 --no-tune -f json -o "$OUT/cnay.json"
+python3 - "$OUT/cnay.json" <<'PY' && ok || bad "stock and cna with spin_yield json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["config"]["lock_opts"]
+assert o["qspinlock_stock"]["spin_yield"] == 1 and o["qspinlock_cna"]["spin_yield"] == 1, o
+second = 0
+for p in d["points"]:
+    assert p["status"] == "ok", p["status"]
+    for r in p["runs"]:
+        assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
+        if p["variant"] == "qspinlock_cna" and p["threads"] == 4:
+            second += r["counters"]["mcs_handoff_2nd"]
+assert second > 0, second
+PY
+expect_exit 0 "qrwlock and osq, spin_yield" -- "$BIN" --kernel-tree one="$ONE" -l qrwlock_one,osq_one -t 4 \
+	--lock-opt qrwlock_one.spin_yield=1 --lock-opt osq_one.spin_yield=1 --cs-ns 300 --watchdog 60 \
+	"${RUN[@]}" -f json -o "$OUT/rwy.json"
+python3 - "$OUT/rwy.json" <<'PY' && ok || bad "qrwlock/osq with spin_yield json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(v["spin_yield"] == 1 for v in d["config"]["lock_opts"].values()), d["config"]["lock_opts"]
+assert len(d["points"]) == 2
+assert all(r["exclusion"]["ok"] for p in d["points"] for r in p["runs"])
+PY
+# The layer's waits themselves: compiled as a tree file is (the layer
+# first, linux/kconfig.h included first), with a sched_yield() of the
+# probe's own that ends the wait on its third call; with the flag off
+# cpu_relax() does not yield (and a layer whose waits never yield would
+# spin until the timeout).
+cat >"$OUT/yprobe.c" <<'C'
+int lb_kc_spin_yield;
+__thread unsigned long lb_kc_resched_budget;
+static int yields;
+static atomic_t word;
+
+int sched_yield(void)
+{
+	if (++yields == 3)
+		atomic_set(&word, 1);
+	return 0;
+}
+
+int main(void)
+{
+	atomic_t a = ATOMIC_INIT(0);
+
+	cpu_relax();
+	printf("off %d\n", yields);
+	lb_kc_spin_yield = 1;
+	cpu_relax();
+	(void)smp_cond_load_acquire(&word.counter, VAL != 0);
+	printf("on %d\n", yields);
+	yields = 0;
+	atomic_set(&word, 0);
+	(void)atomic_cond_read_relaxed(&word, VAL != 0);
+	atomic_set(&a, 1);
+	(void)atomic_cond_read_acquire(&a, VAL == 1);
+	printf("cond %d\n", yields);
+	return 0;
+}
+C
+expect_exit 0 "spin_yield probe" -- sh -c "cc -O2 -I'$ROOT/kernel/compat/include' -I'$ROOT/locks' \
+	-include linux/kconfig.h '$OUT/yprobe.c' -o '$OUT/yprobe' && timeout 20 '$OUT/yprobe'"
+[ "$(tr '\n' ' ' <"$OUT/stdout")" = "off 0 on 3 cond 3 " ] && ok || bad "spin_yield probe: $(cat "$OUT/stdout")"
+# A synthetic 2-node machine is not run here; its refusal names the
+# --fake-nodes that gives a run its two nodes.
+bad_input "synthetic 2-node --topology" "give --fake-nodes 2 (thread t on node t%2)\$" \
+	--topology "package:1 numa:2 core:2 pu:1" -l tas -t 4
+bad_input "spin_yield 2" "spin_yield" --kernel-tree cna="$OUT/cna" -l qspinlock_cna \
+	-t 1 --lock-opt qspinlock_cna.spin_yield=2
 expect_exit 0 "cna, one node" -- "$BIN" --kernel-tree cna="$OUT/cna" -l qspinlock_cna -t 4 \
 	--cs-ns 300 --watchdog 60 -r 2 --warmup 0.02 -d 0.3 --no-tune -f json -o "$OUT/cna1.json" \
 	--lock-opt qspinlock_cna.numa_spinlock_threshold_ns=1

@@ -192,38 +192,47 @@ static int kc_cna_thread(const struct lock_thread *t)
 	return pthread_setspecific(kc_cna_key, kc_cna_names) ? -ENOMEM : 0;
 }
 
-static const struct lock_opt kc_cna_opts[] = {
-	{"numa_spinlock_threshold_ns", "CNA: time a secondary queue may wait "
-	 "before the lock goes to another node (the tree's module parameter)",
+/* The qspinlock's first option (in->opt[0] above). */
+#define KC_CNA_OPT                                                             \
+	{"numa_spinlock_threshold_ns", "CNA: time a secondary queue may wait " \
+	 "before the lock goes to another node (the tree's module parameter)", \
 	 1000000, 1, 1ull << 40},
-};
 
 #define KC_CNA_INIT(in) kc_cna_init(in)
 #define KC_CNA_THREAD(t) kc_cna_thread(t)
 #if defined(CONFIG_LOCK_EVENT_COUNTS)
-#define KC_CNA_OPS .opts = kc_cna_opts, .nopts = 1,
+#define KC_CNA_OPS
 #else
 #define KC_CNA_OPS                                                             \
-	.opts = kc_cna_opts, .nopts = 1, .counter_names = kc_cna_names,        \
-	.ncounters = 2, .read_counters = kc_cna_read,
+	.counter_names = kc_cna_names, .ncounters = 2, .read_counters = kc_cna_read,
 #endif
 #else
+#define KC_CNA_OPT
 #define KC_CNA_INIT(in) 0
 #define KC_CNA_THREAD(t) 0
 #define KC_CNA_OPS
 #endif
+
+/* Every tree lock's last option: its spin waits give up the CPU
+ * (<linux/kconfig.h>, lb_kc_relax(); docs/kernel-tree.md). */
+#define KC_YIELD_OPT                                                           \
+	{"spin_yield", "1: the tree's spin waits call sched_yield(), as a "   \
+	 "kernel waiter is never preempted (for more threads than CPUs)",       \
+	 0, 0, 1}
 
 /* The build's identity (compiler, flags, tree, files and their hashes),
  * read by the loader into the results' provenance. */
 const char lockbench_plugin_identity[] = LB_KC_IDENTITY;
 
 __thread unsigned long lb_kc_resched_budget;
+int lb_kc_spin_yield;
 
-static int kc_init(void *lock, const struct lock_init *in)
+/* yield: the index of the lock's spin_yield option (KC_YIELD_OPT). */
+static int kc_init(const struct lock_init *in, unsigned yield)
 {
-	(void)lock;
 	KC_EVENTS_RESET();
-	return in->nthreads > CONFIG_NR_CPUS ? -ERANGE : KC_CNA_INIT(in);
+	__atomic_store_n(&lb_kc_spin_yield, in->opt[yield] != 0, __ATOMIC_RELAXED);
+	return in->nthreads > CONFIG_NR_CPUS ? -ERANGE : 0;
 }
 
 static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
@@ -247,6 +256,16 @@ static int kc_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 #define KC_QSPIN_DESC "the tree's queued spinlock, native path"
 #endif
 
+static const struct lock_opt kc_qspin_opts[] = {KC_CNA_OPT KC_YIELD_OPT};
+
+static int kc_qspin_init(void *lock, const struct lock_init *in)
+{
+	int e = kc_init(in, ARRAY_SIZE(kc_qspin_opts) - 1);
+
+	(void)lock;
+	return e ? e : KC_CNA_INIT(in);
+}
+
 static inline void kc_spin_lock(void *l, void *c)
 {
 	(void)c;
@@ -269,7 +288,9 @@ static const struct lock_ops kc_qspinlock_ops = {
 	KC_OPS("qspinlock", KC_QSPIN_DESC,
 	       "kernel/locking/qspinlock.c", LOCK_FAMILY_SPIN,
 	       LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK, struct qspinlock),
-	.init = kc_init,
+	.opts = kc_qspin_opts,
+	.nopts = ARRAY_SIZE(kc_qspin_opts),
+	.init = kc_qspin_init,
 	.lock = kc_spin_lock,
 	.unlock = kc_spin_unlock,
 	.trylock = kc_spin_trylock,
@@ -281,6 +302,14 @@ KC_LOOPS(kc_qspinlock_ops, kc_spin_lock, kc_spin_unlock);
 #endif
 
 #ifdef LB_KC_QRWLOCK
+static const struct lock_opt kc_qrw_opts[] = {KC_YIELD_OPT};
+
+static int kc_qrw_init(void *lock, const struct lock_init *in)
+{
+	(void)lock;
+	return kc_init(in, 0);
+}
+
 static inline void kc_write_lock(void *l, void *c)
 {
 	(void)c;
@@ -315,7 +344,9 @@ static const struct lock_ops kc_qrwlock_ops = {
 	KC_OPS("qrwlock", "the tree's queued rwlock (its wait lock the tree's qspinlock)",
 	       "kernel/locking/qrwlock.c", LOCK_FAMILY_RW,
 	       LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK, struct qrwlock),
-	.init = kc_init,
+	.opts = kc_qrw_opts,
+	.nopts = ARRAY_SIZE(kc_qrw_opts),
+	.init = kc_qrw_init,
 	.lock = kc_write_lock,
 	.unlock = kc_write_unlock,
 	.trylock = kc_write_trylock,
@@ -331,6 +362,7 @@ KC_LOOPS(kc_qrwlock_ops, kc_write_lock, kc_write_unlock, kc_read_lock, kc_read_u
 static const struct lock_opt kc_osq_opts[] = {
 	{"spins", "need_resched() polls before a waiter gives up its queue "
 		  "place and queues again (0: never)", 1u << 16, 0, 1ull << 40},
+	KC_YIELD_OPT,
 };
 
 struct kc_osq {
@@ -341,7 +373,7 @@ struct kc_osq {
 static int kc_osq_init(void *lock, const struct lock_init *in)
 {
 	((struct kc_osq *)lock)->spins = (unsigned long)in->opt[0];
-	return kc_init(lock, in);
+	return kc_init(in, 1);
 }
 
 /* osq_lock() returns false when it gave up (need_resched()); then it
@@ -367,7 +399,7 @@ static const struct lock_ops kc_osq_ops = {
 	       "kernel/locking/osq_lock.c", LOCK_FAMILY_SPIN, LOCK_CAP_EXCLUSIVE,
 	       struct kc_osq),
 	.opts = kc_osq_opts,
-	.nopts = 1,
+	.nopts = ARRAY_SIZE(kc_osq_opts),
 	.init = kc_osq_init,
 	.lock = kc_osq_lock,
 	.unlock = kc_osq_unlock,

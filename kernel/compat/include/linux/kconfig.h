@@ -63,6 +63,40 @@ static inline bool need_resched(void)
 	return lb_kc_resched_budget && !--lb_kc_resched_budget;
 }
 
+/*
+ * Spin waits that give up the CPU (the tree's locks' option `spin_yield`,
+ * set by the glue; docs/kernel-tree.md): a kernel waiter spins with
+ * preemption off, so the CPU it spins on is its own; a worker is an
+ * ordinary thread, and with more workers than CPUs the one the queue
+ * waits for (the MCS head, the lock's next owner) may sit preempted
+ * while the others spin out their time slices.  With the option on,
+ * every wait of the tree's code (cpu_relax() and the smp_cond_load_*()
+ * waits under it) calls sched_yield() instead of pausing, so the CPU
+ * goes to a worker that can make progress.  Off (the default), a wait
+ * costs one load of a flag and a predicted branch more than the pause.
+ */
+#include <sched.h>
+extern int lb_kc_spin_yield;
+static inline void lb_kc_relax(void)
+{
+	if (unlikely(__atomic_load_n(&lb_kc_spin_yield, __ATOMIC_RELAXED)))
+		sched_yield();
+	else
+		cpu_relax();
+}
+#define cpu_relax() lb_kc_relax()
+#if defined(__aarch64__)
+/* arm64 waits in WFE (<lockbench/kernel.h>, lb_k_wait): yield instead. */
+#undef lb_k_wait
+#define lb_k_wait(p, val)                                                      \
+	do {                                                                   \
+		if (unlikely(__atomic_load_n(&lb_kc_spin_yield, __ATOMIC_RELAXED))) \
+			sched_yield();                                         \
+		else                                                           \
+			lb_k_cmpwait((p), (uint64_t)(uintptr_t)(val), sizeof(*(p))); \
+	} while (0)
+#endif
+
 /* Endianness as asm/byteorder.h states it. */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #ifndef __LITTLE_ENDIAN
