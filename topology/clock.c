@@ -8,7 +8,7 @@
 #include <cpuid.h>
 #endif
 
-#include "../output/results/stats.h"
+#include "../output/results/median.h"
 #include "clock.h"
 #include "corespeed.h"
 
