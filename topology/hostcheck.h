@@ -18,7 +18,8 @@
 struct hc_clock {
 	const char *name;  /* "tsc", "cntvct" or "vdso" */
 	double read_ns;    /* cost of one read */
-	double tick_ns;    /* ns per counter tick (its resolution) */
+	double tick_ns;    /* ns per counter tick (not its resolution: a read
+			    * may cost more, lb_clock_resolution_ns()) */
 };
 void hc_clock(struct hc_clock *c);
 
