@@ -349,7 +349,7 @@ report: lockbench
 # headers the loop is made of and stamped with their hash, the loop ABI
 # that workloads/loop_api.c is built with too.  -Wl,--no-undefined: a
 # plugin's loops must call lockbench only through the table it binds.
-LOOP_TEMPLATE_SRC := workloads/clock.h workloads/sample.h workloads/workload.h \
+LOOP_TEMPLATE_SRC := topology/clock.h workloads/sample.h workloads/workload.h \
 	workloads/loop.h workloads/loop_api.h
 LOOP_TEMPLATE := build/include/lockbench/loop_template.h
 LOOP_ABI = $(shell scripts/gen-loop-template.sh --abi)

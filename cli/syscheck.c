@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `lockbench system check`: the measures.  The clock, cpu_relax() and
- * the core-to-core probe run in this process (workloads/hostcheck.h);
+ * the core-to-core probe run in this process (topology/hostcheck.h);
  * everything a run measures is measured by runs: short invocations of
  * this same binary (/proc/self/exe, --no-tune, JSON on a pipe), so the
  * figures are those a user's run would get, and the spread between
@@ -31,7 +31,7 @@
 #include "../topology/irqs.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
-#include "../workloads/clock.h"
+#include "../topology/clock.h"
 #include "cmds.h"
 #include "err.h"
 #include "machctl.h"
@@ -579,7 +579,7 @@ static int takes_with_irqs(struct syscheck *s, const int *cpus, unsigned n)
 	return rc;
 }
 
-/* The host takes on every usable CPU at once (workloads/takes.h), and
+/* The host takes on every usable CPU at once (topology/takes.h), and
  * their summary: the CPUs' mean fraction and rate, the longest take. */
 static void measure_takes(struct syscheck *s, const struct topo *t)
 {

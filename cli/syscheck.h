@@ -11,8 +11,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../workloads/hostcheck.h"
-#include "../workloads/takes.h"
+#include "../topology/hostcheck.h"
+#include "../topology/takes.h"
 #include "options.h"
 
 /* The requested delays tried, shortest first, and the tolerance they

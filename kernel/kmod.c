@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../topology/atomicfile.h"
 #include "../topology/machine.h"
 #include "../topology/sysfs.h"
 
@@ -257,43 +258,29 @@ static int record_is_file(const char *path)
 	return !lstat(path, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid();
 }
 
+/* af_replace()'s last word: never rename over what we did not write. */
+static int record_ours(int fd, const char *path, void *arg)
+{
+	(void)fd, (void)arg;
+	return !access(path, F_OK) && !record_is_file(path) ? -EEXIST : 0;
+}
+
 int kmod_record(const char *name)
 {
-	char path[PATH_MAX + 16], tmp[PATH_MAX + 48], *slash;
-	FILE *f;
-	int fd;
+	char path[PATH_MAX + 16], dir[PATH_MAX + 16], line[256], *slash;
+	int n;
 
 	record_path(path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	slash = strrchr(tmp, '/');
-	if (slash && slash != tmp) {
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
 		*slash = '\0';
-		mkdir(tmp, 0700);	/* as the state file's own directory */
+		mkdir(dir, 0700);	/* as the state file's own directory */
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		int e = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		return -e;
-	}
-	fprintf(f, "%s %d\n", name, (int)getpid());
-	if (fflush(f) || fsync(fileno(f)) || fclose(f)) {
-		int e = errno;
-
-		unlink(tmp);
-		return -e;
-	}
-	if (!access(path, F_OK) && !record_is_file(path)) {
-		unlink(tmp);	/* never rename over what we did not write */
-		return -EEXIST;
-	}
-	return rename(tmp, path) ? -errno : 0;
+	n = snprintf(line, sizeof(line), "%s %d\n", name, (int)getpid());
+	if (n < 0 || n >= (int)sizeof(line))
+		return -ENAMETOOLONG;
+	return af_replace(path, line, (size_t)n, record_ours, NULL);
 }
 
 void kmod_forget(void)

@@ -23,28 +23,9 @@ LT=$ROOT/tests/fixtures/locktorture
 # Short runs: one thread count, one run, a short window.
 QUICK=(-t 1 -r 1 --warmup 0 -d 0.05 -q)
 
-# one_line WHAT PATTERN: the last command's stderr is one line with PATTERN.
-one_line() {
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
-	elif ! grep -q -- "$2" "$OUT/stderr"; then
-		bad "$1: stderr lacks '$2': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
-}
-
 # A fake sysfs tree with cpufreq for the machine settings; the state
 # file inside it too.
-"$CC" -std=gnu11 -O2 -I"$ROOT/tests/fakesys" "$ROOT/tests/fakesys/mkfake.c" \
-	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
-fresh_tree() {
-	rm -rf "$OUT/tree"
-	local d
-	d=$("$OUT/mkfake" acpi) || exit 1
-	mv "$d" "$OUT/tree"
-	export LOCKBENCH_SYSROOT=$OUT/tree/root LOCKBENCH_STATE=$OUT/tree/state/state.json
-}
+build_mkfake
 GOV=$OUT/tree/root/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
 restored() {	# restored WHAT: governor back, no state file
 	[ "$(cat "$GOV")" = schedutil ] && ok || bad "$1: governor $(cat "$GOV")"

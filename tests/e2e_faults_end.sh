@@ -20,15 +20,7 @@ export TMPDIR=$OUT
 . "$ROOT/tests/lib.sh"
 cd "$OUT" || exit 1
 
-"$CC" -std=gnu11 -O2 -I"$ROOT/tests/fakesys" "$ROOT/tests/fakesys/mkfake.c" \
-	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
-fresh_tree() {
-	rm -rf "$OUT/tree"
-	local d
-	d=$("$OUT/mkfake" acpi) || exit 1
-	mv "$d" "$OUT/tree"
-	export LOCKBENCH_SYSROOT=$OUT/tree/root LOCKBENCH_STATE=$OUT/tree/state/state.json
-}
+build_mkfake
 CPUF=$OUT/tree/root/sys/devices/system/cpu
 # Every file of the fake tree with its value (a restore writes a value
 # without the fake file's newline, as a sysfs attribute takes it).
@@ -46,16 +38,6 @@ untouched() {
 		"governor $(cat "$CPUF/cpu0/cpufreq/scaling_governor")," \
 		"setspeed $(cat "$CPUF/cpu0/cpufreq/scaling_setspeed"), boost $(cat "$CPUF/cpufreq/boost")"
 	[ ! -e "$LOCKBENCH_STATE" ] && ok || bad "$1: state file left"
-}
-# one_line WHAT PATTERN: stderr is one line holding PATTERN.
-one_line() {
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
-	elif ! grep -q -- "$2" "$OUT/stderr"; then
-		bad "$1: stderr lacks '$2': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
 }
 now() { date +%s.%N; }
 # within WHAT START LIMIT: less than LIMIT seconds since START.

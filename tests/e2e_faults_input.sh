@@ -23,17 +23,6 @@ cd "$OUT" || exit 1
 # left alone.
 QUICK=(-l tas -t 1 -r 1 --warmup 0 -d 0.02 --no-probe --no-tune -q)
 
-# one_line WHAT PATTERN: the last command's stderr is one line with PATTERN.
-one_line() {
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
-	elif ! grep -q -- "$2" "$OUT/stderr"; then
-		bad "$1: stderr lacks '$2': $(head -c 400 "$OUT/stderr")"
-	else
-		ok
-	fi
-}
-
 # refused WHAT PATTERN ARGS...: exit 2 with one line holding PATTERN.
 refused() {
 	local what=$1 pattern=$2
@@ -41,17 +30,8 @@ refused() {
 	expect_exit 2 "$what" -- "$BIN" "$@" && one_line "$what" "$pattern"
 }
 
-"$CC" -std=gnu11 -O2 -I"$ROOT/tests/fakesys" "$ROOT/tests/fakesys/mkfake.c" \
-	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
+build_mkfake
 # fresh_tree: a new fake machine with cpufreq; its state file inside it.
-fresh_tree() {
-	local d
-	rm -rf "$OUT/tree"
-	d=$("$OUT/mkfake" acpi) || exit 1
-	mv "$d" "$OUT/tree"	# inside $OUT: removed with it
-	TREE=$OUT/tree
-	export LOCKBENCH_SYSROOT=$TREE/root LOCKBENCH_STATE=$TREE/state/state.json
-}
 # tree_sum: every file of the fake tree with its value, as one hash (a
 # restore writes the value without the fake file's newline, as a sysfs
 # attribute takes it; scaling_setspeed's "<unsupported>" is written back

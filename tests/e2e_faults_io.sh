@@ -36,15 +36,6 @@ QUICK=(-t 1 -r 2 --warmup 0 -d 0.02 --no-probe --no-tune -q)
 ONE=$ROOT/tests/fixtures/ktree-onefile
 LT=$ROOT/tests/fixtures/locktorture/new-kernel.log
 
-one_line() {	# one_line WHAT PATTERN: the last stderr is one line with PATTERN
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
-	elif ! grep -q -- "$2" "$OUT/stderr"; then
-		bad "$1: stderr lacks '$2': $(head -c 400 "$OUT/stderr")"
-	else
-		ok
-	fi
-}
 # refused WHAT PATTERN ARGS...: exit 2 within 20 s, one line with PATTERN.
 refused() {
 	local what=$1 pattern=$2

@@ -32,38 +32,18 @@ trap 'rm -rf "$OUT"' EXIT
 cd "$OUT" || exit 1     # a relative path a bug might create lands here
 QUICK=(-t 1 -r 1 --warmup 0 -d 0.05 -q)
 
-one_line() {	# one_line WHAT PATTERN: the last stderr is one line with PATTERN
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
-	elif ! grep -q -- "$2" "$OUT/stderr"; then
-		bad "$1: stderr lacks '$2': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
-}
 json_ok() {	# json_ok WHAT FILE [python condition on d]
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert ${3:-True}" "$2" \
 		2>/dev/null && ok || bad "$1: $2 is not the JSON expected"
 }
 
-"$CC" -std=gnu11 -O2 -I"$ROOT/tests/fakesys" "$ROOT/tests/fakesys/mkfake.c" \
-	"$ROOT/tests/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
+build_mkfake
 "$CC" -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC "$ROOT/tests/fault_preload.c" \
 	-o "$OUT/fault.so" -ldl || exit 1
 for p in init_fails init_hangs thread_init_hangs; do
 	"$CC" -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -I"$ROOT/locks" \
 		"$ROOT/tests/plugins/$p.c" -o "$OUT/$p.so" || exit 1
 done
-fresh_tree() {	# fresh_tree [NAME]: a new tree in $OUT/NAME, exported
-	local d t=$OUT/${1:-tree}
-	rm -rf "$t"
-	d=$("$OUT/mkfake" acpi) || exit 1
-	mv "$d" "$t"
-	export LOCKBENCH_SYSROOT=$t/root LOCKBENCH_STATE=$t/state/state.json
-	GOV=$t/root/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
-	BOOST=$t/root/sys/devices/system/cpu/cpufreq/boost
-	NUMA=$t/root/proc/sys/kernel/numa_balancing
-}
 restored() {	# restored WHAT: governor, boost, numa_balancing back; no state file
 	[ "$(cat "$GOV")" = schedutil ] && ok || bad "$1: governor $(cat "$GOV")"
 	[ "$(cat "$BOOST")" = 1 ] && ok || bad "$1: boost $(cat "$BOOST")"

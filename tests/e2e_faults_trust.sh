@@ -44,15 +44,6 @@ export LOCKBENCH_CACHE=$OUT/cache
 RUN=(-t 1 -r 1 --warmup 0 -d 0.05 --no-tune -q)
 TO=(timeout -s KILL 60)
 
-one_line() {	# one_line WHAT PATTERN: the last stderr is one line with PATTERN
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
-	elif ! grep -q -- "$2" "$OUT/stderr"; then
-		bad "$1: stderr lacks '$2': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
-}
 no_mark() {	# no_mark WHAT FILE: FILE (a constructor's or hook's mark) is absent
 	[ ! -e "$2" ] && ok || bad "$1: code ran ($2 exists)"
 }

@@ -18,21 +18,13 @@ dirs=()
 bgpid=
 cleanup() {
 	[ -n "$bgpid" ] && kill -9 "$bgpid" 2>/dev/null
-	# A fake daemon left by a failed test: stop it through the fake.
-	for d in "${dirs[@]}"; do
-		[ -f "$d/root/fakelt/daemon.pid" ] &&
-			LOCKBENCH_SYSROOT=$d/root "$OUT/fake_modprobe" -r locktorture 2>/dev/null
-		rm -rf "$d"
-	done
-	rm -rf "$OUT"
+	lt_cleanup
 }
 trap cleanup EXIT
 . "$HERE/lib.sh"
 
-cc=${CC:-cc}
-$cc -std=gnu11 -O2 -I"$HERE/fakesys" "$HERE/fakesys/mkfake.c" "$HERE/fakesys/fakesys.c" \
-	-o "$OUT/mkfake" || exit 1
-$cc -std=gnu11 -O2 -Wall -Wextra "$HERE/fakelt/fake_modprobe.c" -o "$OUT/fake_modprobe" -lm || exit 1
+build_mkfake
+build_fake_modprobe
 export LOCKBENCH_MODPROBE=$OUT/fake_modprobe
 cpu=/sys/devices/system/cpu
 
@@ -44,13 +36,7 @@ tree() {
 	dirs+=("$d")
 	export LOCKBENCH_SYSROOT=$d/root LOCKBENCH_STATE=$d/state/state.json
 	R=$d/root
-	mkdir -p "$R/dev" "$R/proc/sys/kernel" "$R/lib/modules/6.6.0-fake"
-	: >"$R/dev/kmsg"
-	echo 6.6.0-fake >"$R/proc/sys/kernel/osrelease"
-	echo "kernel/kernel/locking/locktorture.ko.xz: kernel/kernel/torture.ko.xz" \
-		>"$R/lib/modules/6.6.0-fake/modules.dep"
-	: >"$R/lib/modules/6.6.0-fake/modules.builtin"
-	[ "${1:-}" = noloader ] || : >"$R/proc/modules"
+	lt_machine "$d" "${1:-}"
 }
 
 # restored WHAT: the fake machine is as it was and nothing is loaded.

@@ -11,17 +11,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=${1:-${LOCKBENCH:-$here/../lockbench}}
 [ -x "$bin" ] || { echo "skip: no binary at $bin"; exit 77; }
 
-mkfake=$(mktemp /tmp/lockbench-mkfake.XXXXXX)
+OUT=$(mktemp -d)
+mkfake=$OUT/mkfake
 dirs=()
-cleanup() { rm -f "$mkfake"; for d in "${dirs[@]}"; do rm -rf "$d"; done; }
+cleanup() { rm -rf "$OUT"; for d in "${dirs[@]}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
-${CC:-cc} -std=gnu11 -O2 -I"$here/fakesys" "$here/fakesys/mkfake.c" \
-	"$here/fakesys/fakesys.c" -o "$mkfake" || exit 1
+. "$here/lib.sh"
+build_mkfake
 
-fails=0
 check() {	# check NAME CONDITION...
 	local name=$1; shift
-	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+	if "$@"; then ok; else bad "$name"; fi
 }
 tree() {	# tree FLAVOUR: new fake tree, exports the env for it
 	local d; d=$("$mkfake" "$@") || exit 1
@@ -77,5 +77,5 @@ assert len(d["cpus"]) == 4
 "$bin" system show -f csv >/dev/null 2>&1
 check "show -f csv is exit 2" [ $? -eq 2 ]
 
-[ $fails -eq 0 ] && echo "e2e_machine: all passed" || echo "e2e_machine: $fails failed"
-[ $fails -eq 0 ]
+echo "e2e_machine: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

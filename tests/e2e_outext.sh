@@ -87,8 +87,7 @@ clash "locktorture -f table -o .json" x.json locktorture -f table -t 1 -r 1 -d 1
 # ---- system check and the README's floor recipe ------------------------------
 # (on a fake machine whose /proc/stat does not move: the check refuses a
 # floor measured beside other work, which this test is not about)
-${CC:-cc} -std=gnu11 -O2 -I"$HERE/fakesys" "$HERE/fakesys/mkfake.c" "$HERE/fakesys/fakesys.c" \
-	-o "$OUT/mkfake" || exit 1
+build_mkfake
 fk=$("$OUT/mkfake" acpi) || exit 1
 trap 'rm -rf "$OUT" "$fk"' EXIT
 quiet_proc "$fk/root"

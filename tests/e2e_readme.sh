@@ -27,15 +27,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 README=$(realpath "${README:-$ROOT/README.md}")
 OUT=$(mktemp -d)
 dirs=()
-cleanup() {
-	for d in "${dirs[@]}"; do
-		[ -f "$d/root/fakelt/daemon.pid" ] &&
-			LOCKBENCH_SYSROOT=$d/root "$OUT/fake_modprobe" -r locktorture 2>/dev/null
-		rm -rf "$d"
-	done
-	rm -rf "$OUT"
-}
-trap cleanup EXIT
+trap lt_cleanup EXIT
 . "$HERE/lib.sh"
 # The scale itself: a bad factor is one line, exit 2, nothing run.
 for f in 0 2 x -1; do
@@ -79,23 +71,15 @@ cp "$ROOT/tests/fixtures/locktorture/new-kernel.log" "$W/dmesg-1.log"
 cp "$ROOT/tests/fixtures/locktorture/one-report.log" "$W/dmesg-2.log"
 sed 's/"ticket_backoff"/"mylock"/' "$ROOT/examples/ticket_backoff.c" >"$W/mylock.c"
 mkdir -p "$W/a" "$W/b"
-cc=${CC:-cc}
 # The fake machine and module of `sudo ./lockbench locktorture`.
-$cc -std=gnu11 -O2 -I"$HERE/fakesys" "$HERE/fakesys/mkfake.c" "$HERE/fakesys/fakesys.c" \
-	-o "$OUT/mkfake" || exit 1
-$cc -std=gnu11 -O2 -Wall -Wextra "$HERE/fakelt/fake_modprobe.c" -o "$OUT/fake_modprobe" -lm || exit 1
+build_mkfake
+build_fake_modprobe
 fake_machine() {
 	local d R
 	d=$("$OUT/mkfake" acpi) || exit 1
 	dirs+=("$d")
 	R=$d/root
-	mkdir -p "$R/dev" "$R/proc/sys/kernel" "$R/lib/modules/6.6.0-fake"
-	: >"$R/dev/kmsg"
-	: >"$R/proc/modules"
-	echo 6.6.0-fake >"$R/proc/sys/kernel/osrelease"
-	echo "kernel/kernel/locking/locktorture.ko.xz: kernel/kernel/torture.ko.xz" \
-		>"$R/lib/modules/6.6.0-fake/modules.dep"
-	: >"$R/lib/modules/6.6.0-fake/modules.builtin"
+	lt_machine "$d"
 	FAKE_ENV=(LOCKBENCH_SYSROOT="$R" LOCKBENCH_STATE="$d/state/state.json"
 		  LOCKBENCH_MODPROBE="$OUT/fake_modprobe")
 }

@@ -15,11 +15,7 @@ G=$HERE/golden
 FIX=$HERE/fixtures/locktorture
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fails=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$HERE/lib.sh"
 
 # same FILE1 FILE2 WHAT: byte-for-byte equality.
 same() {
@@ -513,5 +509,5 @@ for f in table box lkp speedup csv json; do
 done
 ok
 
-echo "e2e_results: $pass passed, $fails failed"
-[ $fails -eq 0 ]
+echo "e2e_results: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

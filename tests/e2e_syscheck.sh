@@ -18,8 +18,7 @@ cleanup() { rm -rf "$OUT"; for d in "${dirs[@]}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-${CC:-cc} -std=gnu11 -O2 -I"$here/fakesys" "$here/fakesys/mkfake.c" \
-	"$here/fakesys/fakesys.c" -o "$mkfake" || exit 1
+build_mkfake
 
 # A fake tree with cpufreq (a run that tuned would change its governor)
 # and a /proc/stat with steal fields.

@@ -11,10 +11,7 @@ UPDATE=${2:-}
 OUT_ERR=$(mktemp)
 OUT_JSON=$(mktemp)
 trap 'rm -f "$OUT_ERR" "$OUT_JSON"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/lib.sh"
 
 # name|topology|pus
 TOPOS="kunpeng-2x48|package:2 numa:2 core:24 pu:1|96

@@ -1,10 +1,15 @@
 # Shared helpers of the end-to-end scripts: source after setting BIN and
 # OUT (a scratch directory).  Each script counts with ok/bad and ends
-# with its own "NAME: N passed, N failed" line.
+# with its own "NAME: N passed, N failed" line.  Here: the counters, a
+# command's exit and its one-line stderr (expect_exit, one_line,
+# bad_input), waiting on a background run (until_stderr, SIGDFL), and
+# the fake machines (build_mkfake, fresh_tree, quiet_proc; for the
+# fake locktorture build_fake_modprobe, lt_machine, lt_cleanup).
 pass=0
 fail=0
 
 ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # until_stderr FILE PATTERN: wait (about 30 s at most) until FILE, a
 # background run's stderr, holds PATTERN (e.g. a progress line: start-up
@@ -16,7 +21,80 @@ until_stderr() {
 	done
 	return 1
 }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# This folder (tests/), wherever the script that sources this runs from.
+LIB_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# one_line WHAT PATTERN: the last command's stderr ($OUT/stderr) is one
+# line holding PATTERN; counts a failure otherwise.
+one_line() {
+	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
+		bad "$1: want one line on stderr, got: $(head -c 400 "$OUT/stderr")"
+	elif ! grep -q -- "$2" "$OUT/stderr"; then
+		bad "$1: stderr lacks '$2': $(head -c 400 "$OUT/stderr")"
+	else
+		ok
+	fi
+}
+
+# build_mkfake: compile the fake sysroot maker (tests/fakesys/mkfake.c)
+# into $OUT/mkfake; the script ends if it cannot.
+build_mkfake() {
+	"${CC:-cc}" -std=gnu11 -O2 -I"$LIB_TESTS/fakesys" "$LIB_TESTS/fakesys/mkfake.c" \
+		"$LIB_TESTS/fakesys/fakesys.c" -o "$OUT/mkfake" || exit 1
+}
+
+# build_fake_modprobe: compile the fake modprobe of the locktorture
+# tests (tests/fakelt/fake_modprobe.c) into $OUT/fake_modprobe.
+build_fake_modprobe() {
+	"${CC:-cc}" -std=gnu11 -O2 -Wall -Wextra "$LIB_TESTS/fakelt/fake_modprobe.c" \
+		-o "$OUT/fake_modprobe" -lm || exit 1
+}
+
+# lt_machine DIR [noloader]: the fake machine DIR (made by mkfake) made
+# one that can load the fake locktorture: a kernel release, /dev/kmsg,
+# the release's modules.dep and modules.builtin, and /proc/modules
+# unless noloader (a kernel without module support).
+lt_machine() {
+	local R=$1/root
+	mkdir -p "$R/dev" "$R/proc/sys/kernel" "$R/lib/modules/6.6.0-fake"
+	: >"$R/dev/kmsg"
+	echo 6.6.0-fake >"$R/proc/sys/kernel/osrelease"
+	echo "kernel/kernel/locking/locktorture.ko.xz: kernel/kernel/torture.ko.xz" \
+		>"$R/lib/modules/6.6.0-fake/modules.dep"
+	: >"$R/lib/modules/6.6.0-fake/modules.builtin"
+	[ "${2:-}" = noloader ] || : >"$R/proc/modules"
+}
+
+# lt_cleanup: for the EXIT trap of a script whose fake machines are in
+# the array dirs: each one's fake locktorture daemon (left running by a
+# failed test) stopped through the fake modprobe, the machines and $OUT
+# removed.
+lt_cleanup() {
+	for d in "${dirs[@]}"; do
+		[ -f "$d/root/fakelt/daemon.pid" ] &&
+			LOCKBENCH_SYSROOT=$d/root "$OUT/fake_modprobe" -r locktorture 2>/dev/null
+		rm -rf "$d"
+	done
+	rm -rf "$OUT"
+}
+
+# fresh_tree [NAME]: a new fake machine (`mkfake acpi`, after
+# build_mkfake) in $OUT/NAME (default: tree), removed with $OUT, and
+# lockbench pointed at it: LOCKBENCH_SYSROOT its root, LOCKBENCH_STATE
+# a state file inside it.  TREE names it; GOV, BOOST and NUMA its CPU
+# 0 governor, boost and numa_balancing files.
+fresh_tree() {
+	local d
+	TREE=$OUT/${1:-tree}
+	rm -rf "$TREE"
+	d=$("$OUT/mkfake" acpi) || exit 1
+	mv "$d" "$TREE"
+	export LOCKBENCH_SYSROOT=$TREE/root LOCKBENCH_STATE=$TREE/state/state.json
+	GOV=$TREE/root/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+	BOOST=$TREE/root/sys/devices/system/cpu/cpufreq/boost
+	NUMA=$TREE/root/proc/sys/kernel/numa_balancing
+}
 
 # expect_exit CODE DESCRIPTION -- command...: run it, stdout and stderr
 # into $OUT/stdout and $OUT/stderr; count a failure unless it exits CODE.
@@ -44,13 +122,7 @@ bad_input() {
 		set -- "$@" -o "$BAD_OUT"
 	fi
 	expect_exit 2 "$what" -- "$BIN" "$@" -q || return
-	if [ "$(wc -l <"$OUT/stderr")" -ne 1 ]; then
-		bad "$what: want one line on stderr, got: $(cat "$OUT/stderr")"
-	elif ! grep -q -- "$pattern" "$OUT/stderr"; then
-		bad "$what: stderr lacks '$pattern': $(cat "$OUT/stderr")"
-	else
-		ok
-	fi
+	one_line "$what" "$pattern"
 	if [ -n "${BAD_OUT:-}" ]; then
 		if ls "$BAD_OUT"* >/dev/null 2>&1; then bad "$what: left an output file"; else ok; fi
 	fi

@@ -26,7 +26,7 @@
 #include "testlib.h"
 #include "../topology/steal.h"
 #include "../topology/sysfs.h"
-#include "../workloads/probe.h"
+#include "../topology/probe.h"
 #include "fakesys.h"
 
 static struct noise_opts opts(void)

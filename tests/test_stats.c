@@ -55,6 +55,23 @@ static uint64_t rng_next(uint64_t *s)
 
 /* The rtmutex baseline at 1 writer: mean 899.91, std 24.95 over 5 runs,
  * realised as m-s, m-s, m, m+s, m+s (sum of squares 4 s^2, / (5-1)). */
+/* The one median (median.h): odd and even counts, sorted in place, and
+ * none of nothing. */
+static void test_median(void **state)
+{
+	double odd[] = {5, 1, 4, 2, 3}, even[] = {10, 2, 8, 4}, one[] = {7};
+	const double sorted[] = {2, 4, 8, 10};
+
+	(void)state;
+	assert_float_equal(stats_median(odd, 5), 3, 0);
+	assert_float_equal(stats_median(even, 4), 6, 0);
+	assert_memory_equal(even, sorted, sizeof(sorted));
+	assert_float_equal(stats_median_sorted(sorted, 3), 4, 0);
+	assert_float_equal(stats_median(one, 1), 7, 0);
+	assert_true(isnan(stats_median(one, 0)));
+	assert_true(isnan(stats_median_sorted(sorted, 0)));
+}
+
 static void test_summary_five(void **state)
 {
 	const double m = 899.91, s = 24.95;
@@ -1487,6 +1504,7 @@ static void test_json_same_by_value(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_summary_five),
 		cmocka_unit_test(test_summary_empty),
 		cmocka_unit_test(test_summary_one),

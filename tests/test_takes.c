@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host takes (workloads/takes.h): the counting fed synthetic stamps with
+ * Host takes (topology/takes.h): the counting fed synthetic stamps with
  * known gaps, on a counter finer than a read (1 ns ticks, 10 ns reads)
  * and on one coarser (40 ns ticks, as arm64's 25 MHz counter, 10 ns
  * reads: consecutive reads return the same value), the threshold from
@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "../topology/irqs.h"
-#include "../workloads/takes.h"
+#include "../topology/takes.h"
 
 /*
  * Stamps of a loop that reads every read_ns on a counter of tick_ns:

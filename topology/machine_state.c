@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "machine_impl.h"
 #include "sysfs.h"
 
@@ -137,43 +138,6 @@ json_t *mstate_changes_json(int from, int to)
 	return arr;
 }
 
-/* Write all of @buf to @fd; 0 or -errno. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* fsync the directory holding @path so a rename in it is durable. */
-static void fsync_dir_of(const char *path)
-{
-	char dir[PATH_MAX], *slash;
-	int fd;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 /*
  * 1 when @path still names the state file this process owns: the
  * regular file it created (or loaded for a reset), by device and inode.
@@ -209,7 +173,8 @@ static int own_fd(int fd)
 }
 
 /* The state file's text (@persist: left on purpose by `system tune`),
- * marked as lockbench's; malloc'd, NULL when out of memory. */
+ * marked as lockbench's, a newline at its end; malloc'd, NULL when out
+ * of memory. */
 static char *state_text(bool persist)
 {
 	json_t *doc = json_pack("{s:s, s:i, s:i, s:s, s:b, s:o}",
@@ -217,22 +182,33 @@ static char *state_text(bool persist)
 				"pid", (int)getpid(), "root", sysfs_root(),
 				"persist", persist,
 				"changes", mstate_changes_json(0, atomic_load(&nchg)));
-	char *text = doc ? json_dumps(doc, JSON_INDENT(1)) : NULL;
+	char *text = doc ? json_dumps(doc, JSON_INDENT(1)) : NULL, *nl;
 
 	json_decref(doc);
-	return text;
+	nl = text ? realloc(text, strlen(text) + 2) : NULL;
+	if (!nl) {
+		free(text);
+		return NULL;
+	}
+	return strcat(nl, "\n");
 }
 
-/* Write @text and a newline to @fd and fsync it; 0 or -errno. */
+/* Write @text to @fd and fsync it; 0 or -errno. */
 static int state_write_fd(int fd, const char *text)
 {
-	int err = write_all(fd, text, strlen(text));
+	int err = af_write_all(fd, text, strlen(text));
 
-	if (!err)
-		err = write_all(fd, "\n", 1);
 	if (!err && fsync(fd))
 		err = -errno;
 	return err;
+}
+
+/* af_replace()'s last word: the new file is the state file this
+ * process owns from now on. */
+static int own_new(int fd, const char *path, void *arg)
+{
+	(void)path, (void)arg;
+	return own_fd(fd);
 }
 
 /*
@@ -246,36 +222,23 @@ static int state_write_fd(int fd, const char *text)
 static int state_save(bool persist)
 {
 	const char *path = machine_state_path();
-	char tmp[PATH_MAX + 32], *text;
 	dev_t dev = own_dev;
 	ino_t ino = own_ino;
-	int fd, err;
+	char *text;
+	int err;
 
 	if (!path_is_ours(path))
 		return -ESTALE;
 	text = state_text(persist);
 	if (!text)
 		return -ENOMEM;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	err = fd < 0 ? -errno : state_write_fd(fd, text);
+	err = af_replace(path, text, strlen(text), own_new, NULL);
 	free(text);
-	if (fd < 0)
-		return err;
-	if (!err)
-		err = own_fd(fd);	/* the renamed file is ours from now on */
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
 	if (err) {
-		unlink(tmp);
 		own_dev = dev;
 		own_ino = ino;
-		return err;
 	}
-	fsync_dir_of(path);
-	return 0;
+	return err;
 }
 
 /*
@@ -313,7 +276,7 @@ int mstate_claim(void)
 	if (err && own_state)
 		state_unlink();
 	else if (!err)
-		fsync_dir_of(path);
+		af_fsync_dir(path);
 	return err;
 }
 

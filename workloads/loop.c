@@ -32,19 +32,6 @@ static uint64_t ns_to_sub(const struct lb_tick_rate *r, uint64_t ns)
 	return ns && t < 1 ? 1 : (uint64_t)t;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t median31(uint64_t *x)
-{
-	qsort(x, 31, sizeof(x[0]), cmp_u64);
-	return x[15];
-}
-
 static double least(const double *x, unsigned n)
 {
 	double m = x[0];
@@ -90,7 +77,7 @@ static void spin_trim(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 {
 	struct wl_spin_cal none = {0, 0, 0, 0};
-	uint64_t x[31], d;
+	double x[31], d;
 	double step = fmax(r->read_ticks, r->step_ticks);
 
 	c->step = (uint64_t)ceil(step);
@@ -101,10 +88,10 @@ static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
 		uint64_t t0 = lb_ticks_ordered();
 
 		wl_spin(1, &none);
-		x[i] = lb_ticks() - t0;
+		x[i] = (double)(lb_ticks() - t0);
 	}
-	d = median31(x);
-	c->cost = (double)d > r->span_ticks ? (uint64_t)((double)d - r->span_ticks) : 0;
+	d = stats_median(x, 31);
+	c->cost = d > r->span_ticks ? (uint64_t)(d - r->span_ticks) : 0;
 	spin_trim(r, c);
 }
 
@@ -167,14 +154,6 @@ static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin
 	return fmax(least(x, 9), 1);
 }
 
-/* The median of three. */
-static double median3(const double x[3])
-{
-	double lo = fmin(x[0], x[1]), hi = fmax(x[0], x[1]);
-
-	return fmax(lo, fmin(hi, x[2]));
-}
-
 /*
  * The turns a tick of a section below the floor (cap 0, loop.h
  * wl_delay()), from outside: starting from the empty loop's figure
@@ -222,7 +201,7 @@ static int64_t turns_bias(const struct lb_tick_rate *r, const struct wl_spin_cal
 
 	for (unsigned i = 0; i < 3; i++)
 		x[i] = delay_over(r, c, &none, 0, false, &rng);
-	out = median3(x);
+	out = stats_median(x, 3);
 	for (unsigned i = 0; i < 255; i++) {
 		uint64_t t0 = lb_ticks_ordered(), t1;
 		double d;
@@ -284,7 +263,7 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 		ok++;
 	}
 	if (ok == 5)
-		dc.extra = (int64_t)median3(est);
+		dc.extra = (int64_t)stats_median(est, 3);
 	else if (ok > 2)
 		dc.extra = (int64_t)est[ok - 3];
 	if (dc.extra < 0)
@@ -313,13 +292,6 @@ double wl_delay_floor_ns(void)
 static pthread_once_t over_once = PTHREAD_ONCE_INIT;
 static double over_ns = NAN;
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median of five calibrations of a fixed 100 ns delay, ~1 ms each. */
 static void over_init(void)
 {
@@ -329,10 +301,8 @@ static void over_init(void)
 
 	while (n < 5 && !wl_delay_measure(100, false, 0.2, &dc))
 		x[n++] = dc.overhead_ns;
-	if (n) {
-		qsort(x, n, sizeof(x[0]), cmp_dbl);
-		over_ns = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-	}
+	if (n)
+		over_ns = stats_median(x, n);
 }
 
 double wl_delay_overhead_ns(void)

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "../topology/clock.h"
 #include "loop.h"
 
 /*

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "../topology/clock.h"
 #include "../topology/mem.h"
 #include "noise_run.h"
 #include "runner.h"

@@ -82,22 +82,6 @@ static double sample_var(const double *x, unsigned n, double m)
 
 /* ---- summary ------------------------------------------------------ */
 
-/* Median of an ascending array s[0..n-1], n >= 1. */
-static double median_sorted(const double *s, unsigned n)
-{
-	if (n & 1)
-		return s[n / 2];
-	return s[n / 2 - 1] / 2 + s[n / 2] / 2;
-}
-
-double stats_median(double *x, unsigned n)
-{
-	if (!n)
-		return NAN;
-	qsort(x, n, sizeof(*x), cmp_double);
-	return median_sorted(x, n);
-}
-
 void stats_summarize(const double *x, unsigned n, struct summary *out)
 {
 	double *s;
@@ -129,7 +113,7 @@ void stats_summarize(const double *x, unsigned n, struct summary *out)
 	}
 
 	s = sorted_copy(x, n);
-	out->median = s ? median_sorted(s, n) : NAN;
+	out->median = s ? stats_median_sorted(s, n) : NAN;
 	free(s);
 
 	if (n < 2)
@@ -874,8 +858,8 @@ bool stats_bimodal(const double *x, unsigned n, double factor, unsigned min_each
 	qsort(v, n, sizeof(*v), cmp_dbl);
 	k = widest_gap(v, n);
 	gap = v[k] / v[k - 1];
-	mlo = median_sorted(v, k);
-	mhi = median_sorted(v + k, n - k);
+	mlo = stats_median_sorted(v, k);
+	mhi = stats_median_sorted(v + k, n - k);
 	two = k >= min_each && n - k >= min_each && gap > v[k - 1] / v[0] &&
 	      gap > v[n - 1] / v[k] && mhi > factor * mlo;
 	free(v);

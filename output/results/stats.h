@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 
+#include "median.h"
+
 struct summary {
 	unsigned n;
 	double mean;
@@ -42,9 +44,8 @@ void stats_summarize(const double *x, unsigned n, struct summary *out);
  */
 double stats_ci_rel(const struct summary *s);
 
-/* The median of x[0..n-1], which it sorts; NAN when n == 0.  The one
- * median of the tree. */
-double stats_median(double *x, unsigned n);
+/* stats_median(), stats_median_sorted(): median.h, the one median of
+ * the tree (a leaf, shared with topology/). */
 
 struct sigtest {
 	bool valid;      /* false when the test cannot be computed (too few samples) */

@@ -86,7 +86,7 @@ struct lb_tick_rate {
 /*
  * The tick source, its rate and the costs above, measured once (about
  * 25 ms: 2 ms the TSC against CLOCK_MONOTONIC, arm64 reads its rate
- * from CNTFRQ_EL0; the costs' nine rounds, workloads/clock.c).  Thread
+ * from CNTFRQ_EL0; the costs' nine rounds, topology/clock.c).  Thread
  * safe; call it before the workers start so they only read the result.
  * The simulated-host test knobs (LOCKBENCH_SIM_CLOCK_NS,
  * LOCKBENCH_SIM_PAUSE_NS: lockbench.1, ENVIRONMENT) are read here,

@@ -12,20 +12,14 @@
 #include <time.h>
 
 #include "../locks/lockbench/atomics.h"
+#include "../output/results/median.h"
 #include "clock.h"
 #include "probe.h"
 #include "takes.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorted here rather than by stats_summarize(): the measuring threads
- * call this at once, and its t quantile's lgamma() writes the global
- * signgam. */
+/* The measuring threads call this at once: stats_median() keeps no
+ * state (not stats_summarize(), whose t quantile's lgamma() writes the
+ * global signgam). */
 double ht_read_ticks(const uint64_t *stamps, size_t n)
 {
 	double mean[HT_CAL_BLOCKS];
@@ -38,9 +32,7 @@ double ht_read_ticks(const uint64_t *stamps, size_t n)
 		mean[b] = s[HT_CAL_BLOCK] > s[0] ? (double)(s[HT_CAL_BLOCK] - s[0]) / HT_CAL_BLOCK
 						 : 0;
 	}
-	qsort(mean, HT_CAL_BLOCKS, sizeof(mean[0]), cmp_double);
-	return HT_CAL_BLOCKS % 2 ? mean[HT_CAL_BLOCKS / 2]
-				 : (mean[HT_CAL_BLOCKS / 2 - 1] + mean[HT_CAL_BLOCKS / 2]) / 2;
+	return stats_median(mean, HT_CAL_BLOCKS);
 }
 
 double ht_threshold_ns(double read_ns, double tick_ns)

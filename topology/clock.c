@@ -8,7 +8,7 @@
 #include <cpuid.h>
 #endif
 
-#include "../output/results/stats.h"
+#include "../output/results/median.h"
 #include "clock.h"
 #include "corespeed.h"
 
@@ -176,13 +176,6 @@ static void call_turns(void *arg)
 	lb_turns(64);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The counter's step: the median of the nonzero differences between
  * consecutive reads in a loop of 1024 reads.  On a counter that ticks
  * slower than it is read, the tick; else about a read's cost.  (Not the
@@ -190,19 +183,19 @@ static int cmp_u64(const void *a, const void *b)
  * pipeline would make either a single tick.) */
 static double counter_step(void)
 {
-	uint64_t d[1024], prev = lb_ticks(), now;
+	uint64_t prev = lb_ticks(), now;
+	double d[1024];
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < 1024; i++) {
 		now = lb_ticks();
 		if (now != prev)
-			d[n++] = now - prev;
+			d[n++] = (double)(now - prev);
 		prev = now;
 	}
 	if (!n)
 		return 1;
-	qsort(d, n, sizeof(d[0]), cmp_u64);
-	return (double)d[n / 2];
+	return stats_median(d, n);
 }
 
 /* An empty interval as the samples time it: the mean of 512 pairs, a

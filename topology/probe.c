@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/results/stats.h"
+#include "../output/results/median.h"
 #include "clock.h"
 #include "lockbench/atomics.h"
 #include "probe.h"
@@ -27,8 +27,8 @@
 #define ROUND_LIMIT_S 0.002 /* a round longer than this ends early */
 #define PAIR_LIMIT_S 0.01   /* rounds of one pair after this are skipped */
 /* Rounds kept before the pair limit may cut the rest short: a median of
- * one or two rounds is a stall (the host descheduling a vCPU for
- * milliseconds), not a placement, and would flag a run by itself. */
+ * one or two rounds can be a stall (the host descheduling a vCPU for
+ * milliseconds), not the pair's round trip. */
 #define PAIR_MIN_ROUNDS 3
 
 /* The bounced line and the command lines, each on its own line. */
