@@ -96,6 +96,10 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 	       t->ncores, t->ncores == 1 ? "" : "s",
 	       t->nnodes, t->nnodes == 1 ? "" : "s",
 	       t->npackages, t->npackages == 1 ? "" : "s");
+	if (cf->here)
+		printf("mapped onto this machine's %u usable CPUs: worker i on the "
+		       "(i mod %u)-th, its node from the placement above (--map-topology)\n",
+		       usable_cpus(cf, t), usable_cpus(cf, t));
 	printf("locks: ");
 	for (unsigned i = 0; i < cf->nlocks; i++)
 		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
@@ -151,6 +155,8 @@ static int dry_run(const struct config *cf, const struct topo *t)
 		printf("threads %u%s: cpus", nt, nt > usable ? " (oversubscribed)" : "");
 		for (unsigned k = 0; k < nt; k++)
 			printf("%s%d", k ? "," : " ", pl[k].cpu);
+		for (unsigned k = 0; cf->here && k < nt; k++)
+			printf("%s%u", k ? "," : " nodes ", pl[k].node);
 		printf("\n");
 		free(pl);
 	}
