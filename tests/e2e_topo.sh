@@ -179,7 +179,8 @@ PY
 		ok || bad "-v --header does not say the placement is mapped: $(head -3 "$MAPD/out")"
 	# its dry run shows the CPUs the workers will run on
 	taskset -c 0,1 "$BIN" --topology "$SYN" --map-topology -l tas -t 4 --dry-run >"$MAPD/out" 2>"$OUT_ERR"
-	grep -q "^threads 4 (oversubscribed): cpus 0,1,0,1\$" "$MAPD/out" && ok || bad "mapped dry run: $(cat "$MAPD/out")"
+	grep -q "^threads 4 (oversubscribed): cpus 0,1,0,1 nodes 0,0,1,1\$" "$MAPD/out" &&
+	grep -q "^mapped onto this machine.s 2 usable CPUs" "$MAPD/out" && ok || bad "mapped dry run: $(cat "$MAPD/out")"
 fi
 
 echo "e2e_topo: $pass passed, $fail failed"
