@@ -374,6 +374,10 @@ static void topology_prepare(struct run *run, const struct cli *c)
 		cli_die("--fake-nodes (%llu) and --map-topology both set the workers' "
 			"NUMA nodes: give one (--map-topology takes them from the "
 			"placement on --topology)", c->fake_nodes);
+	if (!c->dry_run && !run->t.real && !run->mapped && c->fake_nodes)
+		cli_die("--fake-nodes (%llu) gives nodes on this machine, not on "
+			"--topology (%s): drop --topology, or give --map-topology "
+			"instead of --fake-nodes", c->fake_nodes, c->topology);
 	if (c->map_topology &&
 	    topo_load(&run->here, NULL, isolated_cpus(), err, sizeof(err)))
 		cli_die_msg(err);

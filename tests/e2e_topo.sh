@@ -146,6 +146,8 @@ refused "one-node synthetic run without --map-topology" "or run here with --map-
 	--topology "package:1 core:2 pu:1" -l tas -t 2
 refused "--map-topology with --fake-nodes" "--fake-nodes (2) and --map-topology both set" \
 	--topology "$SYN" --map-topology --fake-nodes 2 -l tas -t 4
+refused "--fake-nodes over a synthetic --topology" "--fake-nodes (2) gives nodes on this machine, not on --topology" \
+	--topology "$SYN" --fake-nodes 2 -l tas -t 4
 refused "--map-topology without --topology" "--map-topology: .*give --topology SPEC" \
 	--map-topology -l tas -t 2
 if taskset -c 0,1 true 2>/dev/null; then
