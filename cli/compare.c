@@ -286,7 +286,7 @@ static const char *const conf[] = {
 	"warmup_s", "duration_s", "stat_interval_s", "cs_ns", "ncs_ns",
 	"ncs_dist", "cs_lines", "cs_write_lines", "read_pct", "readers",
 	"writers", "long_hold_ms", "stutter_s", "lat_sample", "placement",
-	"mem_node", "fake_nodes", "order", NULL,
+	"mem_node", "fake_nodes", "map_topology", "order", NULL,
 };
 
 /*

@@ -753,6 +753,12 @@ static void config_spin_bound(const struct config *cf, unsigned usable)
 
 void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 {
+	config_build_mapped(cf, c, t, NULL);
+}
+
+void config_build_mapped(struct config *cf, const struct cli *c, const struct topo *t,
+			 const struct topo *here)
+{
 	struct opt seed = {.name = "seed", .type = OPT_UINT, .max = 18446744073709551615.0};
 	unsigned long long v;
 	struct lopt_dims ld = {0};
@@ -762,7 +768,7 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	config_variants(cf, c, &ld);
 	usable = config_placement(cf, c, t);
 	config_threads(cf, c, usable);
-	config_memnode(cf, c, t);
+	config_memnode(cf, c, here ? here : t);
 	cf->order = strcmp(c->order, "sequential") ? ORDER_INTERLEAVED : ORDER_SEQUENTIAL;
 	if (c->seed)
 		opt_set(&seed, &v, c->seed);
@@ -782,7 +788,9 @@ void config_build(struct config *cf, const struct cli *c, const struct topo *t)
 	cf->inv_floor = c->floor ? floor_from_arg("floor", c->floor) : NULL;
 	config_params(cf, c);
 	config_sweep(cf, c, &ld);
-	config_spin_bound(cf, usable);
+	/* Mapped: the CPUs the workers end up on are this machine's. */
+	cf->here = here;
+	config_spin_bound(cf, here ? placement_map_cpus(here, c->isolated, NULL) : usable);
 	lopt_dims_free(&ld);
 	config_noise(cf, c);
 	config_counters(cf, c);

@@ -62,6 +62,7 @@ struct cli {
 	/* where, the machine */
 	const char *placement, *mem_node, *topology;
 	unsigned long long fake_nodes;
+	bool map_topology;
 	bool isolated;
 	struct machine_req machine;      /* --freq, --numa-balancing, --no-tune */
 	/* noise */

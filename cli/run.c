@@ -96,6 +96,10 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 	       t->ncores, t->ncores == 1 ? "" : "s",
 	       t->nnodes, t->nnodes == 1 ? "" : "s",
 	       t->npackages, t->npackages == 1 ? "" : "s");
+	if (cf->here)
+		printf("mapped onto this machine's %u usable CPUs: worker i on the "
+		       "(i mod %u)-th, its node from the placement above (--map-topology)\n",
+		       usable_cpus(cf, t), usable_cpus(cf, t));
 	printf("locks: ");
 	for (unsigned i = 0; i < cf->nlocks; i++)
 		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
@@ -142,13 +146,17 @@ static int dry_run(const struct config *cf, const struct topo *t)
 		struct thread_place *pl = calloc(nt, sizeof(*pl));
 		char err[256];
 
-		if (!pl || placement_assign(t, &cf->placement, nt, pl, err, sizeof(err))) {
+		if (!pl || placement_assign(t, &cf->placement, nt, pl, err, sizeof(err)) ||
+		    (cf->here && placement_map(cf->here, cf->placement.use_isolated, pl, nt,
+					       err, sizeof(err)) < 0)) {
 			free(pl);
 			continue;
 		}
 		printf("threads %u%s: cpus", nt, nt > usable ? " (oversubscribed)" : "");
 		for (unsigned k = 0; k < nt; k++)
 			printf("%s%d", k ? "," : " ", pl[k].cpu);
+		for (unsigned k = 0; cf->here && k < nt; k++)
+			printf("%s%u", k ? "," : " nodes ", pl[k].node);
 		printf("\n");
 		free(pl);
 	}
@@ -224,7 +232,7 @@ static void results_setup(struct results *r, const struct config *cf,
 	r->label = cf->label ? strdup(cf->label) : NULL;
 	r->workload = strdup(cf->workload->name);
 	r->ncpus = usable_cpus(cf, t);
-	r->machine = machine_json(t);
+	r->machine = machine_json(cf->here ? cf->here : t); /* the real machine */
 	r->config = config_json(cf, o);
 	r->placement = placement_json(cf, t);
 	r->run_order = run_order_json(cf);
@@ -242,6 +250,8 @@ static json_t *json_or_null(json_t *j)
  * line is not read after run_prepare(). */
 struct run {
 	struct topo t;
+	struct topo here;       /* --map-topology: this machine */
+	bool mapped;
 	struct config cf;
 	struct outputs o;
 	struct resume rs;
@@ -345,19 +355,56 @@ static const char *rows_dim(const struct cli *c)
 		valid, c->dims.n ? "" : " (give an option a list to sweep it)");
 }
 
+/*
+ * The topology the placement is made on, and with --map-topology this
+ * machine's, onto which it is mapped (docs/guide.md, "Placement").
+ * Another machine's topology runs only mapped (or with --dry-run).
+ */
+static void topology_prepare(struct run *run, const struct cli *c)
+{
+	char err[512] = "";
+
+	if (topo_load(&run->t, c->topology, isolated_cpus(), err, sizeof(err)))
+		cli_die_msg(err);
+	run->mapped = c->map_topology;
+	if (c->map_topology && run->t.real)
+		cli_die("--map-topology: maps the placement on another machine's "
+			"--topology onto this one; give --topology SPEC");
+	if (c->map_topology && c->fake_nodes)
+		cli_die("--fake-nodes (%llu) and --map-topology both set the workers' "
+			"NUMA nodes: give one (--map-topology takes them from the "
+			"placement on --topology)", c->fake_nodes);
+	if (!c->dry_run && !run->t.real && !run->mapped && c->fake_nodes)
+		cli_die("--fake-nodes (%llu) gives nodes on this machine, not on "
+			"--topology (%s): drop --topology, or give --map-topology "
+			"instead of --fake-nodes", c->fake_nodes, c->topology);
+	if (c->map_topology &&
+	    topo_load(&run->here, NULL, isolated_cpus(), err, sizeof(err)))
+		cli_die_msg(err);
+	/* Its nodes on this machine (docs/kernel-tree.md, "The CNA series"). */
+	if (!c->dry_run && !run->t.real && !run->mapped && run->t.nnodes > 1)
+		cli_die("--topology (%s) describes another machine: use it with "
+			"--dry-run or 'lockbench topo'; to run here over its %u NUMA "
+			"nodes, give --map-topology (its placement on this machine's "
+			"CPUs) or --fake-nodes %u (thread t on node t%%%u)",
+			c->topology, run->t.nnodes, run->t.nnodes, run->t.nnodes);
+	if (!c->dry_run && !run->t.real && !run->mapped)
+		cli_die("--topology (%s) describes another machine: use it with "
+			"--dry-run or 'lockbench topo', or run here with --map-topology "
+			"(its placement on this machine's CPUs)", c->topology);
+}
+
 /* Validate the whole command line into run (exit 2 on bad usage). */
 static void run_prepare(struct run *run, const struct cli *c)
 {
-	char err[512] = "";
 	unsigned combos = 1;
 
 	if (c->argc)
 		bad_word(c->argv[0]);
 	if (c->c2c)
 		cli_die("--c2c is an option of 'topo' (lockbench topo --c2c), not of a run");
-	if (topo_load(&run->t, c->topology, isolated_cpus(), err, sizeof(err)))
-		cli_die_msg(err);
-	config_build(&run->cf, c, &run->t);
+	topology_prepare(run, c);
+	config_build_mapped(&run->cf, c, &run->t, run->mapped ? &run->here : NULL);
 	outputs_parse(&run->o, outputs_formats(c->formats, c->formats_given, c->output),
 		      c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;
@@ -376,18 +423,9 @@ static void run_prepare(struct run *run, const struct cli *c)
 	run->dry_run = c->dry_run;
 	run->argc = c->full_argc;
 	run->argv = c->full_argv;
-	/* Its nodes on this machine: --fake-nodes (docs/kernel-tree.md). */
-	if (!run->dry_run && !run->t.real && run->t.nnodes > 1)
-		cli_die("--topology (%s) describes another machine: use it with "
-			"--dry-run or 'lockbench topo'; to run here over its %u NUMA "
-			"nodes, give --fake-nodes %u (thread t on node t%%%u)",
-			c->topology, run->t.nnodes, run->t.nnodes, run->t.nnodes);
-	if (!run->dry_run && !run->t.real)
-		cli_die("--topology (%s) describes another machine: use it with "
-			"--dry-run or 'lockbench topo'", c->topology);
-	if (run->cf.inv_floor && run->t.real) {
+	if (run->cf.inv_floor && (run->t.real || run->mapped)) {
 		/* A floor from another host: refused before anything is tuned. */
-		json_t *m = machine_json(&run->t);
+		json_t *m = machine_json(run->mapped ? &run->here : &run->t);
 
 		floor_check_host(run->cf.inv_floor, m, "this run");
 		json_decref(m);
@@ -463,6 +501,8 @@ int cmd_run(const struct cli *c)
 		rc = interrupt_status(wrc ? wrc : rc);
 	}
 	topo_free(&run.t);
+	if (run.mapped)
+		topo_free(&run.here);
 	config_free(&run.cf);
 	return rc;
 }

@@ -158,6 +158,8 @@ json_t *config_json(const struct config *cf, const struct outputs *o)
 		      "workload", cf->workload->name);
 	config_json_wl(j, cf);
 	json_object_set_new(j, "counters", counters_json(cf));
+	if (j && cf->here)
+		json_object_set_new(j, "map_topology", map_json(cf));
 	if (j && cf->sweep)
 		json_object_set(j, "sweep", cf->sweep);
 	return j;
@@ -174,11 +176,36 @@ static struct thread_place *place_max(const struct config *cf, const struct topo
 	for (unsigned i = 0; i < cf->nthreads; i++)
 		*maxthr = cf->threads[i] > *maxthr ? cf->threads[i] : *maxthr;
 	pl = calloc(*maxthr + 1, sizeof(*pl));
-	if (!pl || placement_assign(t, &cf->placement, *maxthr, pl, err, sizeof(err))) {
+	if (!pl || placement_assign(t, &cf->placement, *maxthr, pl, err, sizeof(err)) ||
+	    (cf->here && placement_map(cf->here, cf->placement.use_isolated, pl, *maxthr,
+				       err, sizeof(err)) < 0)) {
 		free(pl);
 		return NULL;
 	}
 	return pl;
+}
+
+/*
+ * --map-topology: the topology the placement was made on, and the CPUs
+ * of this machine its workers run on (worker i on the (i mod N)-th,
+ * placement_map()); null when the run is not mapped.
+ */
+json_t *map_json(const struct config *cf)
+{
+	int *cpus;
+	unsigned n;
+	json_t *a;
+
+	if (!cf->here)
+		return json_null();
+	cpus = calloc(cf->here->npu + 1, sizeof(*cpus));
+	n = cpus ? placement_map_cpus(cf->here, cf->placement.use_isolated, cpus) : 0;
+	a = json_array();
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(a, json_integer(cpus[i]));
+	free(cpus);
+	return json_pack("{s:s, s:o, s:s}", "topology", cf->topology ? cf->topology : "",
+			 "cpus", a, "rule", "worker i on the (i mod N)-th of the N cpus");
 }
 
 /* Placement of the largest thread count (every smaller count is a
@@ -187,20 +214,29 @@ json_t *placement_json(const struct config *cf, const struct topo *t)
 {
 	unsigned maxthr;
 	struct thread_place *pl = place_max(cf, t, &maxthr);
-	json_t *a = json_array();
+	json_t *a = json_array(), *o;
 
 	if (!pl) {
 		json_decref(a);
 		return json_null();
 	}
-	for (unsigned i = 0; i < maxthr; i++)
-		json_array_append_new(a, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b}",
+	for (unsigned i = 0; i < maxthr; i++) {
+		o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b}",
 			"thread", i, "cpu", pl[i].cpu, "core", pl[i].core, "l3", pl[i].l3,
 			"node", cf->fake_nodes ? i % cf->fake_nodes : pl[i].node,
 			"node_os", pl[i].node_os, "package", pl[i].package,
-			"shared_cpu", pl[i].shared, "not_allowed", pl[i].not_allowed));
+			"shared_cpu", pl[i].shared, "not_allowed", pl[i].not_allowed);
+
+		/* Mapped: the PU the placement chose on the given topology. */
+		if (o && pl[i].mapped)
+			json_object_set_new(o, "synthetic_cpu", json_integer(pl[i].synth_cpu));
+		json_array_append_new(a, o);
+	}
 	free(pl);
-	return json_pack("{s:s, s:o}", "policy", cf->placement.text, "threads", a);
+	o = json_pack("{s:s, s:o}", "policy", cf->placement.text, "threads", a);
+	if (o && cf->here)
+		json_object_set_new(o, "mapped", map_json(cf));
+	return o;
 }
 
 json_t *run_order_json(const struct config *cf)
@@ -273,6 +309,9 @@ unsigned usable_cpus(const struct config *cf, const struct topo *t)
 	unsigned *order, n = 0;
 	char err[256];
 
+	/* Mapped: the workers run on this machine's CPUs. */
+	if (cf->here)
+		return placement_map_cpus(cf->here, cf->placement.use_isolated, NULL);
 	if (!placement_order(t, &cf->placement, &order, &n, err, sizeof(err)))
 		free(order);
 	return n;
@@ -282,10 +321,11 @@ int *used_cpus(const struct config *cf, const struct topo *t, unsigned *n)
 {
 	unsigned maxthr, k = 0;
 	struct thread_place *pl = place_max(cf, t, &maxthr);
-	int *cpus = calloc(maxthr + t->npu + 1, sizeof(*cpus));
+	const struct topo *on = cf->here ? cf->here : t;
+	int *cpus = calloc(maxthr + on->npu + 1, sizeof(*cpus));
 
 	if (pl && cpus)
-		k = placement_distinct_cpus(t, pl, maxthr, cpus);
+		k = placement_distinct_cpus(on, pl, maxthr, cpus);
 	free(pl);
 	*n = k;
 	return cpus;

@@ -16,6 +16,9 @@
 json_t *machine_json(const struct topo *t);
 json_t *config_json(const struct config *cf, const struct outputs *o);
 json_t *placement_json(const struct config *cf, const struct topo *t);
+/* --map-topology: the given topology and this machine's CPUs the
+ * workers run on; null when not mapped. */
+json_t *map_json(const struct config *cf);
 json_t *run_order_json(const struct config *cf);
 /* The clock the delays and the sampled timings use, and how each
  * requested delay is made (docs/json.md, "calibration"). */

@@ -293,6 +293,27 @@ for p in d["points"]:
             second += r["counters"]["mcs_handoff_2nd"]
 assert second > 0, second
 PY
+# The same over a synthetic 2-node machine mapped onto this one
+# (--map-topology): each worker's node from the placement on it (nodes
+# 0, 0, 1, 1 at 4 threads), so the secondary queue is used here too.
+expect_exit 0 "stock and cna, synthetic 2 nodes" -- "$BIN" --kernel-tree stock="$ONE" \
+	--kernel-tree cna="$OUT/cna" -l qspinlock_stock,qspinlock_cna -t 1,4 \
+	--topology "numa:2 core:2 pu:1" --map-topology --cs-ns 1000 --watchdog 60 \
+	--lock-opt qspinlock_stock.spin_yield=1 --lock-opt qspinlock_cna.spin_yield=1 \
+	-r 2 --warmup 0.02 -d 0.3 --no-tune -f json -o "$OUT/cnat.json"
+python3 - "$OUT/cnat.json" <<'PY' && ok || bad "stock and cna over a synthetic topology json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [t["node"] for t in d["placement"]["threads"]] == [0, 0, 1, 1], d["placement"]
+second = 0
+for p in d["points"]:
+    assert p["status"] == "ok", p["status"]
+    for r in p["runs"]:
+        assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
+        if p["variant"] == "qspinlock_cna" and p["threads"] == 4:
+            second += r["counters"]["mcs_handoff_2nd"]
+assert second > 0, second
+PY
 expect_exit 0 "qrwlock and osq, spin_yield" -- "$BIN" --kernel-tree one="$ONE" -l qrwlock_one,osq_one -t 4 \
 	--lock-opt qrwlock_one.spin_yield=1 --lock-opt osq_one.spin_yield=1 --cs-ns 300 --watchdog 60 \
 	"${RUN[@]}" -f json -o "$OUT/rwy.json"
@@ -343,9 +364,10 @@ C
 expect_exit 0 "spin_yield probe" -- sh -c "cc -O2 -I'$ROOT/kernel/compat/include' -I'$ROOT/locks' \
 	-include linux/kconfig.h '$OUT/yprobe.c' -o '$OUT/yprobe' && timeout 20 '$OUT/yprobe'"
 [ "$(tr '\n' ' ' <"$OUT/stdout")" = "off 0 on 3 cond 3 " ] && ok || bad "spin_yield probe: $(cat "$OUT/stdout")"
-# A synthetic 2-node machine is not run here; its refusal names the
-# --fake-nodes that gives a run its two nodes.
-bad_input "synthetic 2-node --topology" "give --fake-nodes 2 (thread t on node t%2)\$" \
+# A synthetic 2-node machine is not run here without --map-topology;
+# its refusal names that and the --fake-nodes that gives a run its two
+# nodes.
+bad_input "synthetic 2-node --topology" "give --map-topology .* or --fake-nodes 2 (thread t on node t%2)\$" \
 	--topology "package:1 numa:2 core:2 pu:1" -l tas -t 4
 bad_input "spin_yield 2" "spin_yield" --kernel-tree cna="$OUT/cna" -l qspinlock_cna \
 	-t 1 --lock-opt qspinlock_cna.spin_yield=2

@@ -123,5 +123,67 @@ grep -q -- '--dry-run  *tune: print what it would change' <<<"$h" && ok ||
 "$BIN" topo --topology "package:1 core:4 pu:1" -t 3 -f json | python3 -c 'import json,sys; json.load(sys.stdin)' &&
 	ok || bad "topo -f json: not JSON"
 
+# --map-topology (docs/guide.md, "Placement"): a synthetic 2-node
+# machine run here, on real CPUs 0 and 1 (taskset: the same on any
+# machine of 2 or more CPUs), worker i on CPU i mod 2; the nodes and
+# synthetic CPUs from the placement, the machine record and the CPUs
+# described (and tuned) the real ones, 4 threads marked oversubscribed.
+SYN="numa:2 core:2 pu:1"
+MAPD=$(mktemp -d)
+trap 'rm -f "$OUT_ERR" "$OUT_JSON"; rm -rf "$MAPD"' EXIT
+# refused: one line on stderr, exit 2, naming what it wants
+refused() {
+	local what=$1 pattern=$2
+	shift 2
+	"$BIN" "$@" -q >"$MAPD/out" 2>"$OUT_ERR"
+	local rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$OUT_ERR")" = 1 ] && grep -q -- "$pattern" "$OUT_ERR" && ok ||
+		bad "$what: exit $rc, stderr $(cat "$OUT_ERR")"
+}
+refused "synthetic run without --map-topology" "give --map-topology (its placement on this machine's CPUs) or --fake-nodes 2" \
+	--topology "$SYN" -l tas -t 4
+refused "one-node synthetic run without --map-topology" "or run here with --map-topology" \
+	--topology "package:1 core:2 pu:1" -l tas -t 2
+refused "--map-topology with --fake-nodes" "--fake-nodes (2) and --map-topology both set" \
+	--topology "$SYN" --map-topology --fake-nodes 2 -l tas -t 4
+refused "--fake-nodes over a synthetic --topology" "--fake-nodes (2) gives nodes on this machine, not on --topology" \
+	--topology "$SYN" --fake-nodes 2 -l tas -t 4
+refused "--map-topology without --topology" "--map-topology: .*give --topology SPEC" \
+	--map-topology -l tas -t 2
+if taskset -c 0,1 true 2>/dev/null; then
+	taskset -c 0,1 "$BIN" --topology "$SYN" --map-topology -l tas,pthread_mutex -t 2,4 -r 1 \
+		--warmup 0.02 -d 0.1 --no-tune -q -f table,json -o "$MAPD/m.json" >"$MAPD/out" 2>"$OUT_ERR" &&
+		ok || bad "mapped run: exit $?: $(cat "$OUT_ERR")"
+	python3 - "$MAPD/m.json" "$SYN" <<'PY' && ok || bad "mapped run's JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+th = d["placement"]["threads"]
+assert [t["node"] for t in th] == [0, 0, 1, 1], th
+assert [t["cpu"] for t in th] == [0, 1, 0, 1], th
+assert [t["synthetic_cpu"] for t in th] == [0, 1, 2, 3], th
+assert [t["shared_cpu"] for t in th] == [True] * 4, th
+m = d["config"]["map_topology"]
+assert m["topology"] == sys.argv[2] and m["cpus"] == [0, 1], m
+assert d["placement"]["mapped"] == m
+assert d["machine"]["topology"] == "this machine", d["machine"]["topology"]
+assert [c["cpu"] for c in d["machine"]["state_before"]["cpus"]] == [0, 1]
+runs = [r for p in d["points"] for r in p["runs"]]
+assert len(runs) == 4 and all(r["exclusion"]["checked"] and r["exclusion"]["ok"] for r in runs)
+over = {p["threads"]: p["oversubscribed"] for p in d["points"]}
+assert over == {2: False, 4: True} and d["ncpus"] == 2, (over, d["ncpus"])
+PY
+	grep -q '^4\*' "$MAPD/out" && ok || bad "4 threads on 2 real CPUs not marked *: $(cat "$MAPD/out")"
+	grep -qx "placement on synthetic \"$SYN\" mapped onto 2 real CPUs (0,1): worker i on the (i mod 2)-th (--map-topology)" \
+		"$MAPD/out" && ok || bad "no mapped note: $(cat "$MAPD/out")"
+	taskset -c 0,1 "$BIN" --topology "$SYN" --map-topology -l tas -t 4 -r 1 --warmup 0.02 -d 0.1 \
+		--no-tune -q -v --header >"$MAPD/out" 2>"$OUT_ERR"
+	grep -q "^# measured: .*placement cores on synthetic \"$SYN\" mapped onto 2 real CPUs (0,1)" "$MAPD/out" &&
+		ok || bad "-v --header does not say the placement is mapped: $(head -3 "$MAPD/out")"
+	# its dry run shows the CPUs the workers will run on
+	taskset -c 0,1 "$BIN" --topology "$SYN" --map-topology -l tas -t 4 --dry-run >"$MAPD/out" 2>"$OUT_ERR"
+	grep -q "^threads 4 (oversubscribed): cpus 0,1,0,1 nodes 0,0,1,1\$" "$MAPD/out" &&
+	grep -q "^mapped onto this machine.s 2 usable CPUs" "$MAPD/out" && ok || bad "mapped dry run: $(cat "$MAPD/out")"
+fi
+
 echo "e2e_topo: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -305,6 +305,7 @@ static const char *const elsewhere[] = {
 	"min-effect",                                   /* "significance" */
 	"floor",                                        /* "invocation_floor" */
 	"topology", "freq", "numa-balancing", "no-tune", /* "machine" */
+	"map-topology",         /* config.map_topology, placement.mapped: when given */
 	"label", "row-name",                            /* top level */
 	"c2c", "format", "output", "no-marks", "header", "width", "dry-run", "resume", "quiet",
 	"rows",

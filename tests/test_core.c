@@ -194,6 +194,57 @@ static void test_place_oversubscribed(void **state)
 	topo_free(&t);
 }
 
+/* --map-topology: a placement on a synthetic 2-node machine mapped onto
+ * another's usable CPUs, worker i on the (i mod N)-th; nodes and cores
+ * kept, CPUs shared only past N threads, isolated CPUs only when asked. */
+static void test_placement_map(void **state)
+{
+	struct topo syn, here;
+	struct placement_policy p;
+	struct thread_place pl[4];
+	int cpus[3];
+	char err[256];
+
+	(void)state;
+	assert_int_equal(topo_load(&syn, "numa:2 core:2 pu:1", NULL, err, sizeof(err)), 0);
+	assert_int_equal(topo_load(&here, "core:3 pu:1", "1", err, sizeof(err)), 0);
+	assert_int_equal(placement_map_cpus(&here, false, cpus), 2);
+	assert_true(cpus[0] == 0 && cpus[1] == 2);
+	assert_int_equal(placement_parse("spread", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_assign(&syn, &p, 4, pl, err, sizeof(err)), 0);
+	assert_int_equal(placement_map(&here, false, pl, 4, err, sizeof(err)), 2);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_true(pl[i].mapped && pl[i].shared);
+		assert_int_equal(pl[i].cpu, i % 2 ? 2 : 0);
+		assert_int_equal(pl[i].node, i % 2);  /* spread: the nodes alternate */
+		assert_int_equal(syn.pu[pl[i].pu].os, pl[i].synth_cpu);
+		assert_int_equal(pl[i].node_os, here.pu[0].node_os);
+	}
+	assert_true(pl[2].synth_cpu == 1 && pl[2].cpu == 0); /* the synthetic CPU is not the real one */
+	/* 2 threads on 2 CPUs share nothing; with the isolated CPU, 3 CPUs */
+	assert_int_equal(placement_assign(&syn, &p, 2, pl, err, sizeof(err)), 0);
+	assert_int_equal(placement_map(&here, false, pl, 2, err, sizeof(err)), 2);
+	assert_false(pl[0].shared || pl[1].shared);
+	assert_int_equal(placement_assign(&syn, &p, 4, pl, err, sizeof(err)), 0);
+	assert_int_equal(placement_map(&here, true, pl, 4, err, sizeof(err)), 3);
+	assert_true(pl[1].cpu == 1 && pl[3].cpu == 0 && pl[0].shared && pl[3].shared);
+	assert_false(pl[1].shared || pl[2].shared);
+	placement_policy_free(&p);
+	/* -p none: nothing pinned, nothing mapped */
+	assert_int_equal(placement_parse("none", &p, err, sizeof(err)), 0);
+	assert_int_equal(placement_assign(&syn, &p, 2, pl, err, sizeof(err)), 0);
+	assert_int_equal(placement_map(&here, false, pl, 2, err, sizeof(err)), 2);
+	assert_true(pl[0].cpu == -1 && !pl[0].mapped);
+	placement_policy_free(&p);
+	topo_free(&here);
+	/* no usable CPU: one line */
+	assert_int_equal(topo_load(&here, "core:1 pu:1", "0", err, sizeof(err)), 0);
+	assert_int_equal(placement_map(&here, false, pl, 2, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no usable CPU"));
+	topo_free(&here);
+	topo_free(&syn);
+}
+
 /* The distinct CPUs of a placement, in thread order: oversubscribed
  * threads counted once; unpinned ones by their PU only with a topology. */
 static void test_place_distinct_cpus(void **state)
@@ -687,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_numlist_bad),
 		cmocka_unit_test(test_numlist_huge),
 		cmocka_unit_test(test_place_cores_smt_last),
+		cmocka_unit_test(test_placement_map),
 		cmocka_unit_test(test_place_distinct_cpus),
 		cmocka_unit_test(test_place_smt),
 		cmocka_unit_test(test_place_spread),

@@ -367,3 +367,48 @@ unsigned placement_distinct_cpus(const struct topo *t, const struct thread_place
 	free(seen);
 	return k;
 }
+
+unsigned placement_map_cpus(const struct topo *here, bool use_isolated, int *cpus)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < here->npu; i++) {
+		const struct topo_pu *pu = &here->pu[i];
+
+		if (!pu->allowed || (pu->isolated && !use_isolated))
+			continue;
+		if (cpus)
+			cpus[k] = pu->os;
+		k++;
+	}
+	return k;
+}
+
+int placement_map(const struct topo *here, bool use_isolated, struct thread_place *pl,
+		  unsigned n, char *err, size_t errlen)
+{
+	int *cpus = calloc(here->npu + 1, sizeof(*cpus));
+	unsigned k = cpus ? placement_map_cpus(here, use_isolated, cpus) : 0;
+
+	if (!k) {
+		free(cpus);
+		snprintf(err, errlen, "lockbench: --map-topology: %s", cpus ?
+			 "no usable CPU on this machine (allowed and not isolated; "
+			 "see --isolated)" : "out of memory");
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int pu = topo_find_os(here, cpus[i % k]);
+
+		if (pl[i].cpu < 0)
+			continue;
+		pl[i].synth_cpu = pl[i].cpu;
+		pl[i].mapped = true;
+		pl[i].cpu = cpus[i % k];
+		pl[i].node_os = pu >= 0 ? here->pu[pu].node_os : -1;
+		pl[i].shared = i % k + k < n;
+		pl[i].not_allowed = false;
+	}
+	free(cpus);
+	return (int)k;
+}

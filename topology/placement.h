@@ -35,6 +35,12 @@ struct thread_place {
 	int node_os;
 	bool shared;       /* another thread got the same CPU (oversubscribed) */
 	bool not_allowed;  /* pinned outside the process's allowed CPUs */
+	/* Mapped (placement_map): cpu is a CPU of this machine, and
+	 * synth_cpu the OS index of the PU the placement chose on the
+	 * given (synthetic) topology, whose core, l3, node and package the
+	 * thread keeps. */
+	bool mapped;
+	int synth_cpu;
 };
 
 /* Names and one-line descriptions, for --help and `list placements`. */
@@ -75,5 +81,27 @@ int placement_assign(const struct topo *t, const struct placement_policy *p,
  */
 unsigned placement_distinct_cpus(const struct topo *t, const struct thread_place *pl,
 				 unsigned n, int *cpus);
+
+/*
+ * The CPUs a placement over another topology is mapped onto
+ * (--map-topology, docs/guide.md "Placement"): this machine's PUs in
+ * hwloc logical order that this process may run on, not isolated unless
+ * use_isolated.  Their OS numbers into cpus (here->npu entries) if not
+ * NULL; returns how many.
+ */
+unsigned placement_map_cpus(const struct topo *here, bool use_isolated, int *cpus);
+
+/*
+ * Map n threads placed on another topology onto this machine (`here`):
+ * thread i is pinned to the (i mod N)-th of the N CPUs
+ * placement_map_cpus() gives, so two threads share a CPU only when
+ * there are more threads than CPUs; each keeps its placed core, l3,
+ * node and package (what NUMA-aware locks read), its node_os becomes
+ * the real CPU's (memory is bound on this machine).  Unpinned threads
+ * (-p none) are left as they are.  Returns N, or -EINVAL with err when
+ * no CPU is usable.
+ */
+int placement_map(const struct topo *here, bool use_isolated, struct thread_place *pl,
+		  unsigned n, char *err, size_t errlen);
 
 #endif

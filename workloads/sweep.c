@@ -227,7 +227,9 @@ static int sweep_step(const struct config *c, const struct topo *topo,
 	struct run_spec sp;
 	int rc;
 
-	if (placement_assign(topo, &c->placement, c->threads[st->row], place, msg, len))
+	if (placement_assign(topo, &c->placement, c->threads[st->row], place, msg, len) ||
+	    (c->here && placement_map(c->here, c->placement.use_isolated, place,
+				      c->threads[st->row], msg, len) < 0))
 		rc = RUN_ERROR;
 	else {
 		spec_for(c, st, place, interrupted, vp, &sp);

@@ -32,6 +32,9 @@ struct config {
 	struct wl_params params;
 	struct placement_policy placement;
 	const char *topology;              /* --topology, NULL = this machine */
+	/* --map-topology: this machine, onto which the placement made on
+	 * --topology is mapped (placement_map()); NULL otherwise. */
+	const struct topo *here;
 	unsigned fake_nodes;
 	int mem_node;
 	enum run_order order;

@@ -145,6 +145,36 @@ static const char *cfg_num(const struct results *r, const char *key, char *buf, 
 	return buf;
 }
 
+const char *render_mapped_words(const struct results *r, char *buf, size_t len)
+{
+	json_t *m = json_object_get(r->placement, "mapped"), *c;
+	const char *topo = json_string_value(json_object_get(m, "topology"));
+	size_t n = json_array_size(json_object_get(m, "cpus")), i, k;
+
+	if (!topo)
+		return NULL;
+	k = (size_t)snprintf(buf, len, "on synthetic \"%s\" mapped onto %zu real CPU%s (",
+			     topo, n, n == 1 ? "" : "s");
+	json_array_foreach(json_object_get(m, "cpus"), i, c)
+		if (k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%s%lld", i ? "," : "",
+					      (long long)json_integer_value(c));
+	if (k < len)
+		snprintf(buf + k, len - k, ")");
+	return buf;
+}
+
+void render_mapped(const struct results *r, FILE *f)
+{
+	size_t n = json_array_size(json_object_get(json_object_get(r->placement, "mapped"),
+						   "cpus"));
+	char words[512];
+
+	if (render_mapped_words(r, words, sizeof(words)))
+		fprintf(f, "\nplacement %s: worker i on the (i mod %zu)-th (--map-topology)\n",
+			words, n);
+}
+
 /*
  * The header's second line: what was measured (workload, sections,
  * lines, runs, window, placement, host), from the configuration the
@@ -157,7 +187,7 @@ static void render_header_measured(const struct results *r, FILE *f)
 	const char *pl = json_string_value(json_object_get(r->config, "placement"));
 	const char *host = json_string_value(json_object_get(r->machine, "hostname"));
 	json_t *pus = json_object_get(r->machine, "pus");
-	char a[32], b[32], c[32], d[32], e[32], g[32];
+	char a[32], b[32], c[32], d[32], e[32], g[32], mw[512];
 	const char *cs = cfg_num(r, "cs_ns", a, sizeof(a)), *ncs = cfg_num(r, "ncs_ns", b, sizeof(b));
 	const char *lines = cfg_num(r, "cs_lines", c, sizeof(c)), *runs = cfg_num(r, "runs", d, sizeof(d));
 	const char *dur = cfg_num(r, "duration_s", e, sizeof(e)), *wu = cfg_num(r, "warmup_s", g, sizeof(g));
@@ -178,6 +208,8 @@ static void render_header_measured(const struct results *r, FILE *f)
 		fprintf(f, " after %s s warm-up", wu);
 	if (pl)
 		fprintf(f, ", placement %s", pl);
+	if (pl && render_mapped_words(r, mw, sizeof(mw)))
+		fprintf(f, " %s", mw);
 	if (host)
 		fprintf(f, ", host %s", host);
 	if (json_is_integer(pus))

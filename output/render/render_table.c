@@ -224,6 +224,7 @@ int render_table(const struct results *r, const struct render_opts *o, FILE *f)
 	if (!rc) {
 		render_notes(r, o, f);
 		render_trees(r, f);
+		render_mapped(r, f);
 	}
 	free(g.cell);
 	free(g.width);
