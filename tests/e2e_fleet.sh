@@ -115,6 +115,16 @@ else ok; fi
 "$HERE/lkp_job_expand.py" "$LKP/jobs/lockbench.yaml" "$LKP/programs/lockbench/run" 8 \
 	>"$T/jobs.txt" 2>"$T/err" || bad "job expansion: $(cat "$T/err")"
 same "$G/lkp-jobs-8cpus.txt" "$T/jobs.txt" "lkp job file on 8 CPUs"
+# The thread count is lockbench's own parameter, inside the lockbench
+# map of each job: lkp shell-expands top-level values (on a local run)
+# and puts a top-level nr_threads through its filters/nr_threads, both
+# before the run script can check the value.
+for j in lockbench lockbench-smoke; do
+	if awk '/^lockbench:/ { m = 1; next } /^[^ #]/ { m = 0 }
+	        /^nr_threads:/ { top = 1 } m && /^  nr_threads:/ { nested = 1 }
+	        END { exit !(nested && !top) }' "$LKP/jobs/$j.yaml"; then ok
+	else bad "jobs/$j.yaml: nr_threads is not inside the lockbench map, or also top-level"; fi
+done
 for n in 100% 50% 1 3%; do
 	nr_threads=$n nr_cpu=48 LOCKBENCH_DRY_RUN=1 "$LKP/programs/lockbench/run"
 done >"$T/threads.txt"
