@@ -179,6 +179,16 @@ if [ "$(grep -c . "$T/rr/reproduce.sh" 2>/dev/null)" = 1 ] && ! grep -q -- ' -o 
    bash "$T/rr/reproduce.sh" 2>/dev/null | "$LKP/programs/lockbench/parse" 2>/dev/null | grep -q '^tas\.1\.ops_per_sec: '; then ok
 else bad "reproduce.sh: $(cat "$T/rr/reproduce.sh" 2>&1)"; fi
 
+# scripts/check-engines.sh needs both engines, so make test does not run
+# it: its syntax (its Ruby and awk are quoted inside it), and a usage
+# error is one line and exit 2, before anything is copied.
+if bash -n "$TOP/scripts/check-engines.sh" 2>"$T/err" && bash -n "$TOP/scripts/check-engines-sandbox.sh" 2>>"$T/err"
+then ok; else bad "check-engines: $(cat "$T/err")"; fi
+"$TOP/scripts/check-engines.sh" "$T/nowhere" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
+else bad "check-engines with one argument: exit $rc, $(cat "$T/out" "$T/err")"; fi
+
 # ---- mmtests: the extraction --------------------------------------------------
 
 mkdir -p "$T/mm"
