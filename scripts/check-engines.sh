@@ -53,18 +53,22 @@ err()
 	grep -aE -i 'error|fail|cannot|could not|unknow|not found|die|no such|refus|exit' "$1" |
 		grep -av '^+' | tail -3 | tr '\n' ' ' | cut -c1-400
 }
-# step NAME CMD...: run CMD (output to a log); PASS or FAIL with its error.
+# step NAME CMD...: run CMD (output to a log); PASS or FAIL with its
+# error: the lines CMD gave with why(), else the log's last error lines.
 step()
 {
-	local name=$1 log
+	local name=$1 log msg
 	shift
 	n=$((n + 1))
 	log=$LOGS/$(printf '%02d' $n)-$(echo "$name" | tr -c 'A-Za-z0-9\n' '_' | cut -c1-50).log
 	LAST_LOG=$log
 	if "$@" >"$log" 2>&1; then pass "$name"; return 0; fi
-	fail "$name" "$(err "$log") (log: $log)"
+	msg=$(grep -a '^why: ' "$log" | cut -c6- | tr '\n' ' ')
+	fail "$name" "${msg:-$(err "$log")} (log: $log)"
 	return 1
 }
+# why TEXT: the reason a step gives for its FAIL line.
+why() { echo "why: $*" >&2; }
 # want WHAT CONDITION...: a check inside a step; its message on failure.
 want() { local what=$1; shift; "$@" || { echo "error: $what" >&2; return 1; }; }
 
@@ -97,7 +101,7 @@ lkp() { sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && exec bin/lkp "$@"' lkp "$@
 # lock (admitted with include_broken), split by lkp's own split-job.
 lkp_split()
 {
-	sed -e 's/^  locks: .*/  locks: busted/' -e 's/^nr_threads: .*/nr_threads: 2/' -e 's/^  tune:/  include_broken: 1\n  tune:/' \
+	sed -e 's/^  locks: .*/  locks: busted/' -e 's/^  nr_threads: .*/  nr_threads: 2/' -e 's/^  tune:/  include_broken: 1\n  tune:/' \
 		"$L/jobs/lockbench-smoke.yaml" >"$L/jobs/lockbench-busted-check.yaml"
 	mkdir -p "$L/split" && lkp split-job -o "$L/split" jobs/lockbench-smoke.yaml \
 		jobs/lockbench-busted-check.yaml || return
@@ -160,15 +164,19 @@ LKP_RB='require ENV["LKP_SRC"] + "/lib/stats"
 ch = get_changed_stats(ARGV[0] + "/matrix.json", ARGV[1] + "/matrix.json", {}) || {}
 puts "changed stats k0 -> k1: #{ch.size} #{ch.keys.join(" ")}"
 ok = ch.empty?
+$stderr.puts "why: lkp get_changed_stats of an A/A pair (one machine, k0 then k1) found #{ch.size} changed: #{ch.keys.join(" ")} (load average #{File.read("/proc/loadavg").split[0, 3].join(" ")} on #{`nproc`.strip} CPUs)" unless ok
 { "lockbench.tas.1.ops_per_sec" => ["improvement", "regression"],
   "lockbench.tas.1.latency_p99_ns" => ["regression", "improvement"] }.each do |k, (up, down)|
   d = [kpi_stat_direction(k, 5), kpi_stat_direction(k, -5)]
   puts "#{k}: +5% #{d[0]}, -5% #{d[1]}"
+  $stderr.puts "why: #{k}: lkp direction #{d.inspect}, not #{[up, down].inspect}" unless d == [up, down]
   ok &&= d == [up, down]
 end
 puts "perf metric lockbench.tas.1.ops_per_sec: #{perf_metric?("lockbench.tas.1.ops_per_sec")}"
 puts "failure stat lockbench.busted.2.fail: #{failure_stat?("lockbench.busted.2.fail")}"
-ok &&= failure_stat?("lockbench.busted.2.fail") && failure_stat?("lockbench.run.fail")
+fs = %w[lockbench.busted.2.fail lockbench.run.fail].reject { |k| failure_stat?(k) }
+$stderr.puts "why: not failure stats for lkp: #{fs.join(" ")}" unless fs.empty?
+ok &&= fs.empty?
 exit(ok ? 0 : 1)'
 
 lkp_verdicts()
@@ -202,21 +210,45 @@ make_wrappers()
 	chmod +x "$W/lb-interrupted" "$W/lb-silent"
 }
 
-# inject PARAM: lkp run of the smoke job with PARAM='x[$(touch FILE)]'
-# (a lockbench parameter, or a top-level one); FILE must not appear and
+# lkp_inject PARAM: lkp run of the smoke job with lockbench's PARAM (in
+# the lockbench map) set to 'x[$(touch FILE)]'; FILE must not appear and
 # lkp must record the refused job as a failure.
 lkp_inject()
 {
-	local pwn=$W/PWN-$1 set
+	local pwn=$W/PWN-$1
 	rm -f "$pwn" "$L/result"
-	case $1 in
-	nr_threads) set="nr_threads: x[\$(touch $pwn)]%" ;;
-	*) set="lockbench: {locks: tas, runs: 2, tune: 'no', $1: 'x[\$(touch $pwn)]'}" ;;
-	esac
-	sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "commit: kinject" -s "$0" "$1"' "$set" "$JOB"
+	sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "commit: kinject" -s "$0" "$1"' \
+		"lockbench: {locks: tas, runs: 2, tune: 'no', $1: 'x[\$(touch $pwn)]'}" "$JOB"
+	echo "lkp run exit: $?"
 	want "an injected command ran ($pwn exists)" test ! -e "$pwn" || return
 	want "lkp recorded no failure of the refused job" \
 		grep -rqs 'exit_code.2: 1' "$W/ov/up$(readlink "$L/result")/last_state"
+}
+
+# lkp_inject_top: lkp run with a top-level nr_threads (lkp's key, which
+# lockbench's jobs do not use) whose injected command appends the
+# command line of the shell that ran it to FILE, to name lkp's code that
+# evaluated the value: lib/job.rb's expand_shell_var (`eval echo` of each
+# top-level value on a local run) or filters/nr_threads (bash arithmetic).
+lkp_inject_top()
+{
+	local pwn=$W/PWN-top who=
+	rm -f "$pwn" "$L/result"
+	sb env LKP_SRC="$L" bash -c 'cd "$LKP_SRC" && bin/lkp run -s "commit: kinject" -s "$0" "$1"' \
+		"nr_threads: x[\$(tr '\\0' ' ' </proc/\$\$/cmdline >>$pwn; echo >>$pwn)]%" "$JOB"
+	echo "lkp run exit: $?"
+	if [ ! -e "$pwn" ]; then
+		want "lkp recorded no failure of the refused job" \
+			grep -rqs 'exit_code.2: 1' "$W/ov/up$(readlink "$L/result")/last_state"
+		return
+	fi
+	echo "the injected command ran, in:" && cat "$pwn"
+	grep -q 'eval echo' "$pwn" &&
+		who="lkp's lib/job.rb expand_shell_var (\`eval echo\` of each top-level job value on a local run)"
+	grep -q 'filters/nr_threads' "$pwn" && who="${who:+$who and }lkp's filters/nr_threads (bash arithmetic)"
+	why "the injected command ran in ${who:-$(head -1 "$pwn")}, before lockbench's run script started;" \
+		"lockbench's jobs keep nr_threads inside the lockbench map, which lkp neither shell-expands nor filters"
+	return 1
 }
 
 # The run script itself, dry run or not, with nr_threads and nr_cpu.
@@ -245,10 +277,17 @@ lkp_bad_input()
 	done
 }
 
+# lkp's base: the packages of its distro/depends/lkp and lkp-dev (on
+# x86_64 with i386 ones: lkp's distro/debian runs dpkg --add-architecture
+# i386 and apt-get update itself).  A FAIL line carries apt's own errors:
+# the index it could not fetch, the packages it could not install.
 lkp_base()
 {
+	local apt
 	lkp install && return
-	echo "error: lkp's base install failed (its own dependencies, see above)" >&2
+	apt=$(grep -aE '^E: |^ [^ ]+ : (Pre-?Depends|Depends|Breaks|Conflicts): ' "$LAST_LOG" |
+		grep -av '^E: Some index files failed' | sed 's/^ *//' | tr '\n' ' ' | tr -s ' ' | cut -c1-900)
+	why "lkp's base install failed${apt:+; apt: $apt}"
 	return 1
 }
 
@@ -383,7 +422,10 @@ check_lkp()
 		lkp_inject_script
 	step "lkp-tests: lkp run with cs_ns='x[\$(touch FILE)]': refused, nothing runs" lkp_inject cs_ns
 	step "lkp-tests: lkp run with ncs_ns='x[\$(touch FILE)]': refused, nothing runs" lkp_inject ncs_ns
-	step "lkp-tests: lkp run with nr_threads='x[\$(touch FILE)]%': nothing runs" lkp_inject nr_threads
+	step "lkp-tests: lkp run with lockbench's nr_threads='x[\$(touch FILE)]' (the jobs' thread count): refused, nothing runs" \
+		lkp_inject nr_threads
+	step "lkp-tests: lkp run with a top-level nr_threads='x[\$(cmd)]%' (lkp's key; lockbench's jobs do not use it): nothing runs" \
+		lkp_inject_top
 	step "lkp-tests: locks=, and malformed documents: one line, run.fail, no traceback" lkp_bad_input
 }
 

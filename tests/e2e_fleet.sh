@@ -115,6 +115,16 @@ else ok; fi
 "$HERE/lkp_job_expand.py" "$LKP/jobs/lockbench.yaml" "$LKP/programs/lockbench/run" 8 \
 	>"$T/jobs.txt" 2>"$T/err" || bad "job expansion: $(cat "$T/err")"
 same "$G/lkp-jobs-8cpus.txt" "$T/jobs.txt" "lkp job file on 8 CPUs"
+# The thread count is lockbench's own parameter, inside the lockbench
+# map of each job: lkp shell-expands top-level values (on a local run)
+# and puts a top-level nr_threads through its filters/nr_threads, both
+# before the run script can check the value.
+for j in lockbench lockbench-smoke; do
+	if awk '/^lockbench:/ { m = 1; next } /^[^ #]/ { m = 0 }
+	        /^nr_threads:/ { top = 1 } m && /^  nr_threads:/ { nested = 1 }
+	        END { exit !(nested && !top) }' "$LKP/jobs/$j.yaml"; then ok
+	else bad "jobs/$j.yaml: nr_threads is not inside the lockbench map, or also top-level"; fi
+done
 for n in 100% 50% 1 3%; do
 	nr_threads=$n nr_cpu=48 LOCKBENCH_DRY_RUN=1 "$LKP/programs/lockbench/run"
 done >"$T/threads.txt"
@@ -168,6 +178,16 @@ LKP_SRC=$T/lkpsrc TMP_RESULT_ROOT=$T/rr nr_threads=1 locks=tas runs=1 runtime=0.
 if [ "$(grep -c . "$T/rr/reproduce.sh" 2>/dev/null)" = 1 ] && ! grep -q -- ' -o ' "$T/rr/reproduce.sh" &&
    bash "$T/rr/reproduce.sh" 2>/dev/null | "$LKP/programs/lockbench/parse" 2>/dev/null | grep -q '^tas\.1\.ops_per_sec: '; then ok
 else bad "reproduce.sh: $(cat "$T/rr/reproduce.sh" 2>&1)"; fi
+
+# scripts/check-engines.sh needs both engines, so make test does not run
+# it: its syntax (its Ruby and awk are quoted inside it), and a usage
+# error is one line and exit 2, before anything is copied.
+if bash -n "$TOP/scripts/check-engines.sh" 2>"$T/err" && bash -n "$TOP/scripts/check-engines-sandbox.sh" 2>>"$T/err"
+then ok; else bad "check-engines: $(cat "$T/err")"; fi
+"$TOP/scripts/check-engines.sh" "$T/nowhere" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
+else bad "check-engines with one argument: exit $rc, $(cat "$T/out" "$T/err")"; fi
 
 # ---- mmtests: the extraction --------------------------------------------------
 
