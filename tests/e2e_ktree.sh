@@ -324,6 +324,17 @@ assert all(v["spin_yield"] == 1 for v in d["config"]["lock_opts"].values()), d["
 assert len(d["points"]) == 2
 assert all(r["exclusion"]["ok"] for p in d["points"] for r in p["runs"])
 PY
+# The harness's own pauses (the section delays, compiled into the tree
+# lock's inline loop) are not the tree's cpu_relax(): with spin_yield on
+# a 1 us section is still 1 us (it read half when they yielded).
+expect_exit 0 "spin_yield, 1 thread, --cs-ns 1000" -- "$BIN" --kernel-tree one="$ONE" -l qspinlock_one -t 1 \
+	--lock-opt qspinlock_one.spin_yield=1 --cs-ns 1000 -r 2 -d 0.2 --warmup 0.1 --no-tune -q -f json -o "$OUT/csy.json"
+python3 - "$OUT/csy.json" <<'PY' && ok || bad "spin_yield moved the section delay"
+import json, sys
+d = json.load(open(sys.argv[1]))
+cs = [r["cs_ns_actual_median"] for p in d["points"] for r in p["runs"]]
+assert cs and all(750 <= c <= 1500 for c in cs), cs
+PY
 # The layer's waits themselves: compiled as a tree file is (the layer
 # first, linux/kconfig.h included first), with a sched_yield() of the
 # probe's own that ends the wait on its third call; with the flag off

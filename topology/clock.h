@@ -121,7 +121,10 @@ void lb_relax_slow(void);
  */
 static inline void lb_relax(void)
 {
-	cpu_relax();
+	/* (cpu_relax)(): the harness's own pause, never a lock's macro of
+	 * that name (a kernel tree's layer makes cpu_relax() yield with
+	 * its spin_yield option; docs/kernel-tree.md). */
+	(cpu_relax)();
 	if (__builtin_expect(lb_relax_sim, 0))
 		lb_relax_slow();
 }

@@ -399,7 +399,7 @@ WL_INLINE void wl_stutter(const struct worker *w)
 {
 	while (atomic_load_explicit(w->pause, lb_rlx) &&
 	       !atomic_load_explicit(w->stop, lb_rlx))
-		cpu_relax();
+		(cpu_relax)(); /* the harness's pause (lb_relax()) */
 }
 
 /* ---- the loops --------------------------------------------------------- */
