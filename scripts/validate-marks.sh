@@ -91,25 +91,31 @@ lb() {
 
 # during NAME SECONDS ACTION ARGS...: one 1-thread invocation of tas on
 # CPU 1, 3 runs of -d 1; SECONDS after the second run's progress line
-# (its start, a warm-up of 0.1 s, then SECONDS - 0.1 into its window,
-# with room for a slow start), ACTION.
+# (its start, a warm-up of 1 s, then SECONDS - 1 into its window, with
+# room for a slow start), ACTION.  The script waits for that line in a
+# blocking read of lockbench's stderr (a FIFO), never polling: a poll
+# loop on the other CPU is itself a cause (on a host whose two vCPUs
+# share a core it cost the first run about 10%, unflagged).
 during() {
-	local name=$1 at=$2 action=$3 pid lbpid; shift 3
-	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 0.1 -d 1 "${EXTRA[@]}" \
-		-f json -o "$dir/$name.json" 2>"$dir/$name.err" &
+	local name=$1 at=$2 action=$3 pid lbpid= line done=; shift 3
+	rm -f "$dir/fifo"
+	mkfifo "$dir/fifo" || die "cannot make a FIFO in $dir"
+	timeout 600 "$LB" -l tas -t 1 -p cpus:1 -r 3 --warmup 1 -d 1 "${EXTRA[@]}" \
+		-f json -o "$dir/$name.json" 2>"$dir/fifo" &
 	pid=$!
 	RUN=$pid
-	for _ in $(seq 6000); do
-		grep -q "run 2/3" "$dir/$name.err" 2>/dev/null && break
-		sleep 0.01
-	done
-	lbpid=$(ps -o pid= --ppid "$pid" | tr -d ' ')
-	sleep "$at"
-	if [ -n "$lbpid" ]; then
-		"$action" "$lbpid" "$@"
-	else
-		echo "validate-marks: $name: lockbench did not start" >&2
-	fi
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >>"$dir/$name.err"
+		[ -n "$done" ] && continue
+		case $line in *"run 2/3"*) ;; *) continue ;; esac
+		done=1
+		lbpid=$(ps -o pid= --ppid "$pid" | tr -d ' ')
+		sleep "$at"
+		if [ -n "$lbpid" ]; then
+			"$action" "$lbpid" "$@"
+		fi
+	done <"$dir/fifo"
+	[ -n "$lbpid" ] || echo "validate-marks: $name: lockbench did not reach its second run" >&2
 	wait "$pid" || echo "validate-marks: $name: lockbench exit $?" >&2
 	RUN=
 }
@@ -131,8 +137,8 @@ if want busy; then
 fi
 echo "validate-marks: causes inside one run, $REPS each" >&2
 for i in $(seq "$REPS"); do
-	want part && during "part-$i" 0.4 part_hog "$PART_S"
-	want sigstop && during "sigstop-$i" 0.5 stop_for 0.1
+	want part && during "part-$i" 1.3 part_hog "$PART_S"
+	want sigstop && during "sigstop-$i" 1.4 stop_for 0.1
 	if want memory; then
 		hog 0 3600 memory
 		lb "memory-$i" -l tas -t 1 -p cpus:1 -d "$DURATION" "${R[@]}"
