@@ -251,12 +251,15 @@ expect_exit 2 "make-cna-tree.sh, no mails" -- "$ROOT/scripts/make-cna-tree.sh" "
 expect_exit 0 "stock and cna" -- "$BIN" --kernel-tree stock="$ONE" --kernel-tree cna="$OUT/cna" \
 	-l qspinlock_stock,qspinlock_cna -t 1,2,4 --fake-nodes 2 --cs-ns 300 --watchdog 60 \
 	-r 2 --warmup 0.02 -d 0.3 --no-tune -f table,json -o "$OUT/cna.json"
-python3 - "$OUT/cna.json" <<'PY' && ok || bad "stock and cna json"
+# cnachk FILE [cflags] [spin_yield=N] [nodes=A,B,...]: a stock and CNA
+# run's JSON: every point ok, every run's exclusion checked and held,
+# the CNA lock's handoffs at 4 threads carried a secondary queue; then
+# the facts asked (the CNA build's flag, the spin_yield recorded, the
+# workers' nodes).
+cat >"$OUT/cnachk.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-v = {x["name"]: x for x in d["variants"]}
-assert "-DCONFIG_NUMA_AWARE_SPINLOCKS" in v["qspinlock_cna"]["source"]["cflags"]
-assert "-DCONFIG_NUMA_AWARE_SPINLOCKS" not in v["qspinlock_stock"]["source"]["cflags"]
+want = dict((a + "=").split("=")[:2] for a in sys.argv[2:])
 second = 0
 for p in d["points"]:
     assert p["status"] == "ok", p["status"]
@@ -265,7 +268,19 @@ for p in d["points"]:
         if p["variant"] == "qspinlock_cna" and p["threads"] == 4:
             second += r["counters"]["mcs_handoff_2nd"]
 assert second > 0, second
+if "cflags" in want:
+    v = {x["name"]: x for x in d["variants"]}
+    assert "-DCONFIG_NUMA_AWARE_SPINLOCKS" in v["qspinlock_cna"]["source"]["cflags"]
+    assert "-DCONFIG_NUMA_AWARE_SPINLOCKS" not in v["qspinlock_stock"]["source"]["cflags"]
+if "spin_yield" in want:
+    o = d["config"]["lock_opts"]
+    n = int(want["spin_yield"])
+    assert o["qspinlock_stock"]["spin_yield"] == n and o["qspinlock_cna"]["spin_yield"] == n, o
+if "nodes" in want:
+    nodes = [int(x) for x in want["nodes"].split(",")]
+    assert [t["node"] for t in d["placement"]["threads"]] == nodes, d["placement"]
 PY
+python3 "$OUT/cnachk.py" "$OUT/cna.json" cflags && ok || bad "stock and cna json"
 grep -q "qspinlock_stock.*qspinlock_cna" "$OUT/stdout" && ok || bad "no table of both: $(cat "$OUT/stdout")"
 # The tree locks' spin_yield option (docs/kernel-tree.md): off unless
 # given, recorded in the config; on, the waits yield the CPU and the
@@ -279,20 +294,7 @@ expect_exit 0 "stock and cna, spin_yield" -- "$BIN" --kernel-tree stock="$ONE" -
 	-l qspinlock_stock,qspinlock_cna -t 1,4,8 --fake-nodes 2 --cs-ns 1000 --watchdog 60 \
 	--lock-opt qspinlock_stock.spin_yield=1 --lock-opt qspinlock_cna.spin_yield=1 \
 	-r 2 --warmup 0.02 -d 0.3 --no-tune -f json -o "$OUT/cnay.json"
-python3 - "$OUT/cnay.json" <<'PY' && ok || bad "stock and cna with spin_yield json"
-import json, sys
-d = json.load(open(sys.argv[1]))
-o = d["config"]["lock_opts"]
-assert o["qspinlock_stock"]["spin_yield"] == 1 and o["qspinlock_cna"]["spin_yield"] == 1, o
-second = 0
-for p in d["points"]:
-    assert p["status"] == "ok", p["status"]
-    for r in p["runs"]:
-        assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
-        if p["variant"] == "qspinlock_cna" and p["threads"] == 4:
-            second += r["counters"]["mcs_handoff_2nd"]
-assert second > 0, second
-PY
+python3 "$OUT/cnachk.py" "$OUT/cnay.json" spin_yield=1 && ok || bad "stock and cna with spin_yield json"
 # The same over a synthetic 2-node machine mapped onto this one
 # (--map-topology): each worker's node from the placement on it (nodes
 # 0, 0, 1, 1 at 4 threads), so the secondary queue is used here too.
@@ -301,19 +303,7 @@ expect_exit 0 "stock and cna, synthetic 2 nodes" -- "$BIN" --kernel-tree stock="
 	--topology "numa:2 core:2 pu:1" --map-topology --cs-ns 1000 --watchdog 60 \
 	--lock-opt qspinlock_stock.spin_yield=1 --lock-opt qspinlock_cna.spin_yield=1 \
 	-r 2 --warmup 0.02 -d 0.3 --no-tune -f json -o "$OUT/cnat.json"
-python3 - "$OUT/cnat.json" <<'PY' && ok || bad "stock and cna over a synthetic topology json"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert [t["node"] for t in d["placement"]["threads"]] == [0, 0, 1, 1], d["placement"]
-second = 0
-for p in d["points"]:
-    assert p["status"] == "ok", p["status"]
-    for r in p["runs"]:
-        assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
-        if p["variant"] == "qspinlock_cna" and p["threads"] == 4:
-            second += r["counters"]["mcs_handoff_2nd"]
-assert second > 0, second
-PY
+python3 "$OUT/cnachk.py" "$OUT/cnat.json" nodes=0,0,1,1 && ok || bad "stock and cna over a synthetic topology json"
 expect_exit 0 "qrwlock and osq, spin_yield" -- "$BIN" --kernel-tree one="$ONE" -l qrwlock_one,osq_one -t 4 \
 	--lock-opt qrwlock_one.spin_yield=1 --lock-opt osq_one.spin_yield=1 --cs-ns 300 --watchdog 60 \
 	"${RUN[@]}" -f json -o "$OUT/rwy.json"
