@@ -30,35 +30,34 @@ static bool tsc_invariant(void)
 	return d & (1u << 8);
 }
 
+/* One edge of tsc_per_ns(): the counter read between two monotonic
+ * reads, three times; the tightest bracket's midpoint and counter. */
+static void tsc_edge(uint64_t *m, uint64_t *t)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (unsigned i = 0; i < 3; i++) {
+		uint64_t a = lb_mono_ns(), c = __rdtsc(), b = lb_mono_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*m = a + (b - a) / 2;
+			*t = c;
+		}
+	}
+}
+
 /* TSC ticks per ns: the counter against CLOCK_MONOTONIC over ~2 ms,
  * each edge bracketed by two monotonic reads so a preemption between
- * the reads cannot skew it (the tighter bracket of three is kept). */
+ * the reads cannot skew it (tsc_edge()). */
 static double tsc_per_ns(void)
 {
-	uint64_t m0 = 0, t0 = 0, best = UINT64_MAX, m1, t1;
+	uint64_t m0 = 0, t0 = 0, m1 = 0, t1 = 0;
 
-	for (unsigned i = 0; i < 3; i++) {
-		uint64_t a = lb_mono_ns(), t = __rdtsc(), b = lb_mono_ns();
-
-		if (b - a < best) {
-			best = b - a;
-			m0 = a + (b - a) / 2;
-			t0 = t;
-		}
-	}
+	tsc_edge(&m0, &t0);
 	while (lb_mono_ns() - m0 < 2000000)
 		;
-	best = UINT64_MAX;
-	m1 = t1 = 0;
-	for (unsigned i = 0; i < 3; i++) {
-		uint64_t a = lb_mono_ns(), t = __rdtsc(), b = lb_mono_ns();
-
-		if (b - a < best) {
-			best = b - a;
-			m1 = a + (b - a) / 2;
-			t1 = t;
-		}
-	}
+	tsc_edge(&m1, &t1);
 	return m1 > m0 && t1 > t0 ? (double)(t1 - t0) / (double)(m1 - m0) : 0;
 }
 #endif
