@@ -429,9 +429,28 @@ static void measure_tas_cv(struct syscheck *s)
 	json_decref(doc);
 }
 
+/* Sleep until lb_mono_s() reads t (at once when it is past). */
+static void sleep_until(double t)
+{
+	double d = t - lb_mono_s();
+	struct timespec ts;
+
+	if (!(d > 0))
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /* The invocation floor: SC_INVOCATIONS separate invocations of tas at
- * 1 thread, the default workload, SC_INV_RUNS runs each; the standard
- * deviation of their means and stats_invocation_floor() of it. */
+ * 1 thread, the default workload, SC_INV_RUNS short runs each, spread
+ * over SC_FLOOR_SPAN_WINDOWS windows; the standard deviation of their
+ * medians and stats_invocation_floor() of
+ * it.  The median, not the mean: a hiccup of a few ms costs a 0.1 s run
+ * tens of times what it costs a default run, and one such run of three
+ * must not stand for the invocation (docs/method.md, "The invocation
+ * floor"). */
 static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *))
 {
 	char runs[16], err[256] = "";
@@ -440,10 +459,12 @@ static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *)
 
 	s->sd_between_pct = s->floor_pct = NAN;
 	s->floor_at = (long long)time(NULL);
+	double t0 = lb_mono_s(), gap = SC_FLOOR_SPAN_WINDOWS * s->window_s / (SC_INVOCATIONS - 1);
+
 	snprintf(runs, sizeof(runs), "%u", SC_INV_RUNS);
 	for (unsigned i = 0; i < SC_INVOCATIONS; i++) {
 		json_t *doc = child_json(s, extra, err, sizeof(err));
-		double x[SC_INV_RUNS];
+		double x[SC_INV_RUNS], med;
 		unsigned n;
 
 		if (!doc)
@@ -451,18 +472,21 @@ static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *)
 		note_child_clock(s, doc);
 		n = run_rates(s, json_array_get(json_object_get(doc, "points"), 0), x,
 			      SC_INV_RUNS);
-		stats_summarize(x, n, &sm);
-		if (n && sm.mean > 0)
-			s->inv_mean[s->ninv++] = sm.mean;
+		med = n ? stats_median(x, n) : NAN;
+		if (med > 0)
+			s->inv_median[s->ninv++] = med;
 		json_decref(doc);
+		if (i + 1 == SC_INVOCATIONS)
+			break;
 		between(s);
+		sleep_until(t0 + (i + 1) * gap);
 	}
 	if (s->ninv < 2) {
 		snprintf(s->floor_err, sizeof(s->floor_err), "%u of %u invocations measured%s%s",
 			 s->ninv, SC_INVOCATIONS, *err ? ": " : "", err);
 		return;
 	}
-	stats_summarize(s->inv_mean, s->ninv, &sm);
+	stats_summarize(s->inv_median, s->ninv, &sm);
 	s->sd_between_pct = 100 * sm.std / sm.mean;
 	s->floor_pct = stats_invocation_floor(s->sd_between_pct, s->ninv);
 }

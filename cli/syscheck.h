@@ -21,9 +21,15 @@
 #define SC_DELAY_TOL 0.05
 /* Separate invocations behind the floor, runs in each, and the runs of
  * the run-to-run spread. */
-#define SC_INVOCATIONS 6
-#define SC_INV_RUNS 2
+#define SC_INVOCATIONS 12
+#define SC_INV_RUNS 3
 #define SC_CV_RUNS 10
+/* The floor's invocations are spread evenly over this many of its
+ * windows (30 s at the default 0.1 s), so that it sees the host drift
+ * over tens of seconds that a comparison of two invocations made apart
+ * meets, not only the spread of processes started back to back
+ * (docs/method.md, "The invocation floor"). */
+#define SC_FLOOR_SPAN_WINDOWS 300
 /* The floor is refused when other processes ran more than this many
  * CPUs' worth beside its invocations: a process with a quarter of a CPU
  * can take a quarter of a 1-thread worker's window when they share it,
@@ -59,7 +65,7 @@ struct syscheck {
 	unsigned c2c_classes;
 	double tas_cv_pct;
 	char tas_err[256];
-	double inv_mean[SC_INVOCATIONS];         /* ops/s of each invocation */
+	double inv_median[SC_INVOCATIONS];       /* ops/s of each invocation (median run) */
 	unsigned ninv;
 	double sd_between_pct, floor_pct;        /* NAN: not measured */
 	char floor_err[256];

@@ -125,13 +125,13 @@ static json_t *floor_json(const struct syscheck *s)
 	json_t *m = json_array(), *f;
 
 	for (unsigned i = 0; i < s->ninv; i++)
-		json_array_append_new(m, json_real(s->inv_mean[i]));
+		json_array_append_new(m, json_real(s->inv_median[i]));
 	f = json_pack("{s:o, s:i, s:o, s:s, s:i, s:s, s:s, s:i, s:f, s:o}",
 		      "rel_pct", num(s->floor_pct), "invocations", s->ninv,
 		      "sd_between_pct", num(s->sd_between_pct), "lock", "tas",
 		      "threads", 1, "workload", "cs", "source", "system check",
 		      "runs_each", SC_INV_RUNS, "window_s", s->window_s,
-		      "means_ops_per_sec", m);
+		      "medians_ops_per_sec", m);
 	if (f)
 		floor_provenance(f, s);
 	return f;

@@ -126,11 +126,11 @@ void system_check_usage(FILE *f)
 {
 	fprintf(f,
 		"\nusage: lockbench system check [-f json] [-o FILE] [-d S] [-q]\n"
-		"Measure, in about 10 s and changing nothing on the machine, what the\n"
+		"Measure, in about 40 s and changing nothing on the machine, what the\n"
 		"numbers depend on here: the clock's read cost and tick, cpu_relax(), the\n"
 		"empty loop, the shortest delay held within 5%%, the core-to-core round\n"
 		"trip by distance class (probed again and again), the 1-thread\n"
-		"run-to-run spread of tas, the invocation floor (the spread between 6\n"
+		"run-to-run spread of tas, the invocation floor (the spread between 12\n"
 		"separate invocations), the time the host takes from each CPU without\n"
 		"reporting it as steal, steal and the hypervisor; then one line per\n"
 		"finding (\"1-thread differences below X%% are not resolvable here\").\n\n"

@@ -116,23 +116,52 @@ print(p["summary"]["mean"])
 EOF
 }
 
-# Calibration: how much slower is padded with pad=P?  Pad for a slowdown
-# s solves 1/(1-s) - 1 = pad * (1/R - 1) / P, R the throughput ratio.
-calibrate() {
+# Calibration: how much slower is padded_b at a given pad?  The cost
+# of a pad turn is far from linear in the turns (a few overlap with the
+# lock's own work, many do not), so each slowdown s is searched for: the
+# time excess r0/r1 - 1 that s means, 1/(1-s) - 1, is interpolated
+# piecewise-linearly between the pads measured so far (and 0 at 0),
+# that pad measured, and so on, a few times for each target; the pads
+# printed are the interpolations at the end.
+# cal_ratio PAD: r0/r1 - 1 of one -r 5 run with padded_b at PAD.
+cal_ratio() {
 	local r0 r1 saved=("${EXTRA[@]}")
 	# Its own -r 5 (an option given twice is refused): without LB_OPTS.
 	EXTRA=()
-	run "$W/cal.json" -l padded_a,padded_b -r 5 --lock-opt "padded_b.$KNOB=$P"
+	run "$W/cal.json" -l padded_a,padded_b -r 5 --lock-opt "padded_b.$KNOB=$1"
 	EXTRA=("${saved[@]}")
 	r0=$(rate "$W/cal.json" padded_a)
 	r1=$(rate "$W/cal.json" padded_b)
-	python3 -c "
+	python3 -c "print($r0 / $r1 - 1)"
+}
+# pad_for S: the pad interpolated for slowdown S from $W/cal-points.
+pad_for() {
+	python3 - "$W/cal-points" "$1" <<'PY'
 import sys
-P, r0, r1 = $P, $r0, $r1
-k = (r0 / r1 - 1) / P            # extra time per pad iteration / base time
-for s in (0.05, 0.02, 0.10, 0.50):
-    print(max(1, round((1 / (1 - s) - 1) / k)), end=' ')
-print()"
+pts = {0: 0.0}
+for line in open(sys.argv[1]):
+    a, b = line.split()
+    pts[int(a)] = float(b)
+pts = sorted(pts.items())
+e = 1 / (1 - float(sys.argv[2])) - 1
+# the first segment whose end reaches e, else the last one
+k = next((i for i in range(1, len(pts)) if pts[i][1] >= e), len(pts) - 1)
+(p0, x0), (p1, x1) = pts[k - 1], pts[k]
+pad = p1 if x1 <= x0 else p0 + (e - x0) * (p1 - p0) / (x1 - x0)
+print(max(1, min(1 << 20, round(pad))))
+PY
+}
+calibrate() {
+	local pad
+	echo "$P $(cal_ratio "$P")" >"$W/cal-points"
+	for s in 0.10 0.05 0.02; do
+		for _ in 1 2 3; do
+			pad=$(pad_for "$s")
+			grep -q "^$pad " "$W/cal-points" && break
+			echo "$pad $(cal_ratio "$pad")" >>"$W/cal-points"
+		done
+	done
+	echo "$(pad_for 0.05) $(pad_for 0.02) $(pad_for 0.10) $(pad_for 0.50)"
 }
 
 # tally NAME FILE: count of significant lines, out of all, and the rel%s.
@@ -148,7 +177,7 @@ meth = sorted(set(r[3] for r in rows))
 med = statistics.median(rel) if rel else float("nan")
 mde = [float(r[4]) for r in rows if len(r) > 4 and r[4] != "None"]
 few = sum(int(r[6]) for r in rows if len(r) > 6)
-flo = sorted(set(r[5] for r in rows if len(r) > 5 and r[5] != "None"))
+flo = sorted(set(f"{float(r[5]):.2f}" for r in rows if len(r) > 5 and r[5] != "None"))
 extra = f"  median detectable {statistics.median(mde):.2f}%" if mde else ""
 extra += f"  floor {','.join(flo)}%" if flo else ""
 extra += f"  too few to judge (_) {few}/{len(rows)}" if few else ""
@@ -161,6 +190,7 @@ echo "aa-significance: $(date -u +%FT%TZ) $(uname -r) $(nproc) CPUs, load $(cut 
 echo "options: -t 1 ${LB_OPTS:-} (defaults otherwise), $REPS repetitions, $INV invocations per label, slower copy: ${PAD:-cycles}"
 read -r PAD5 PAD2 PAD10 PADX2 < <(calibrate)
 echo "calibrated: $KNOB $PAD5 for 5%, $KNOB $PAD2 for 2%, $KNOB $PAD10 for 10%, $KNOB $PADX2 for 2x"
+echo "measured: $(sort -n "$W/cal-points" | awk '{printf "%s%s %s %.1f%% slower", (NR > 1 ? ", " : ""), K, $1, 100 * (1 - 1 / (1 + $2))}' K="$KNOB")"
 
 if [[ " $SKIP " != *" within "* ]]; then
 	for r in $RS; do

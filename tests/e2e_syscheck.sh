@@ -104,11 +104,13 @@ need(set(f) >= {"rel_pct", "invocations", "sd_between_pct", "lock", "threads",
 starved = [e for e in d["errors"] if "counted no operation" in e]
 need(d["errors"] == starved, "no run failed: %s" % d["errors"])
 N = f["invocations"]
-need(N == 6 or (starved and 2 <= N < 6), "floor.invocations 6 (%s)" % N)
+need(N == 12 or (starved and 2 <= N < 12), "floor.invocations 12 (%s)" % N)
 need((f["lock"], f["threads"], f["workload"], f["source"]) ==
      ("tas", 1, "cs", "system check"), "floor lock/threads/workload/source")
 need(pos(f["rel_pct"]) and pos(f["sd_between_pct"]), "floor figures positive")
-m = f["means_ops_per_sec"]
+need(f["duration_s"] >= 0.99 * 300 * f["window_s"],
+     "the floor's invocations spread over 300 windows (%s s)" % f.get("duration_s"))
+m = f["medians_ops_per_sec"]
 need(len(m) == N and all(pos(x) for x in m), "floor means")
 if len(m) < 2 or not all(pos(x) for x in m):
     m = [1, 1]
@@ -116,10 +118,13 @@ mean = sum(m) / len(m)
 sd = math.sqrt(sum((x - mean) ** 2 for x in m) / (len(m) - 1))
 need(abs(100 * sd / mean - f["sd_between_pct"]) < 1e-6 * f["sd_between_pct"],
      "sd_between_pct is the sd of the invocation means")
-# t(0.975, N-1) from t tables
-t975 = {1: 12.7062047, 2: 4.3026527, 3: 3.1824463, 4: 2.7764451, 5: 2.5705818}
-need(abs(f["rel_pct"] - t975.get(N - 1, 0) * math.sqrt(2) * f["sd_between_pct"]) <
-     1e-6 * f["rel_pct"], "rel_pct = t(0.975, N-1) * sqrt(2) * sd_between_pct")
+# z(0.975) sqrt(2) sqrt((N-1) / chi2(0.05, N-1)), chi-square from tables
+chi05 = {1: 0.00393214, 2: 0.1025866, 3: 0.3518463, 4: 0.7107230, 5: 1.1454762,
+         6: 1.6353829, 7: 2.1673499, 8: 2.7326368, 9: 3.3251128, 10: 3.9402991,
+         11: 4.5748131}
+want = 1.959964 * math.sqrt(2) * f["sd_between_pct"] * math.sqrt((N - 1) / chi05.get(N - 1, 1e9))
+need(abs(f["rel_pct"] - want) < 1e-5 * f["rel_pct"],
+     "rel_pct = z(0.975) * sqrt(2) * sd_between_pct * sqrt((N-1) / chi2(0.05, N-1))")
 df = d["delay_floor_ns"]
 need(df is None or df in (25, 50, 100, 200, 400), "delay_floor_ns from the ladder or null")
 for dist in ("fixed", "exp"):
@@ -277,7 +282,7 @@ import json, sys
 f = json.load(open(sys.argv[1]))["floor"]
 assert f["refused"] is None and f["rel_pct"] > 0, f
 assert f["load"]["others_cpus"] == 0, f["load"]   # a /proc/stat that did not move
-assert f["runs_each"] == 2 and f["window_s"] == 0.02 and f["duration_s"] > 0, f
+assert f["runs_each"] == 3 and f["window_s"] == 0.02 and f["duration_s"] > 0, f
 assert f["measured_at"][:2] == "20" and f["host"]["hostname"], f
 EOF
 

@@ -761,18 +761,37 @@ static void test_mw_degenerate(void **state)
 
 /* ---- the invocation floor and the bimodality detector ------------- */
 
+static void test_chi2_quantile(void **state)
+{
+	(void)state;
+	/* chi-square tables (lower 5% and 95% points) */
+	assert_float_equal(stats_chi2_quantile(0.05, 1), 0.0039321400, 1e-9);
+	assert_float_equal(stats_chi2_quantile(0.05, 5), 1.1454762260, 1e-8);
+	assert_float_equal(stats_chi2_quantile(0.05, 11), 4.5748130790, 1e-8);
+	assert_float_equal(stats_chi2_quantile(0.05, 19), 10.117013060, 1e-7);
+	assert_float_equal(stats_chi2_quantile(0.95, 1), 3.8414588207, 1e-8);
+	assert_float_equal(stats_chi2_quantile(0.95, 10), 18.307038053, 1e-7);
+	assert_float_equal(stats_chi2_quantile(0.5, 2), 2 * log(2.0), 1e-9);
+	assert_float_equal(stats_chi2_quantile(0, 4), 0, 0);
+	assert_true(isnan(stats_chi2_quantile(1, 4)));
+	assert_true(isnan(stats_chi2_quantile(-0.1, 4)));
+	assert_true(isnan(stats_chi2_quantile(0.5, 0)));
+	assert_true(isnan(stats_chi2_quantile(NAN, 4)));
+}
+
 static void test_invocation_floor_values(void **state)
 {
 	(void)state;
-	/* t_{0.975,5} = 2.5705818 (t tables): 6 invocations, sd 1% */
-	assert_float_equal(stats_invocation_floor(1.0, 6), 3.6353517, 1e-6);
-	/* t_{0.975,1} = 12.7062047: 2 invocations, sd 0.5% */
-	assert_float_equal(stats_invocation_floor(0.5, 2), 8.9846435, 1e-6);
-	/* t_{0.975,9} = 2.2621572: 10 invocations, sd 2% */
-	assert_float_equal(stats_invocation_floor(2.0, 10), 6.3983467, 1e-6);
+	/* z_{0.975} sqrt(2) sqrt((n-1) / chi2_{0.05,n-1}), from chi-square
+	 * tables: 12 invocations, sd 1% */
+	assert_float_equal(stats_invocation_floor(1.0, 12), 4.2980628, 1e-6);
+	/* 6 invocations, sd 0.5% */
+	assert_float_equal(stats_invocation_floor(0.5, 6), 0.5 * 5.7910198, 1e-6);
+	/* 2 invocations, sd 0.1% */
+	assert_float_equal(stats_invocation_floor(0.1, 2), 4.4202680, 1e-6);
 	assert_float_equal(stats_invocation_floor(0.0, 6), 0.0, 0);
 	/* more invocations, a tighter floor for the same sd */
-	assert_true(stats_invocation_floor(1.0, 20) < stats_invocation_floor(1.0, 6));
+	assert_true(stats_invocation_floor(1.0, 20) < stats_invocation_floor(1.0, 12));
 	assert_true(isnan(stats_invocation_floor(1.0, 1)));
 	assert_true(isnan(stats_invocation_floor(1.0, 0)));
 	assert_true(isnan(stats_invocation_floor(-1.0, 6)));
@@ -792,28 +811,35 @@ static double floor_gauss(uint64_t *s)
 	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
 }
 
-/* What the floor promises: estimated from 6 invocations, the difference
- * of two further single invocations of the same thing exceeds it in 5%
- * of A/A pairs (normal invocation means; 40000 trials, binomial sd
- * 0.11%). */
+/* What the floor promises: measured once from 12 invocations (normal
+ * invocation means, sigma 1), it lets through more than 5% of A/A pairs
+ * (two further single invocations, their difference sd sqrt(2)) in 5%
+ * of measurements; 40000 measurements, binomial sd 0.11%.  A floor that
+ * held only on average (the t prediction interval, t_{0.975,11} sqrt(2)
+ * s) would fail that in about a third of them. */
 static void test_invocation_floor_aa_rate(void **state)
 {
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
-	unsigned over = 0, trials = 40000;
+	unsigned bad = 0, trials = 40000;
+	double rate = 0;
 
 	(void)state;
 	for (unsigned t = 0; t < trials; t++) {
-		double m[6], mean = 0, ss = 0, a, b;
+		double m[12], mean = 0, ss = 0, f, over;
 
-		for (int i = 0; i < 6; i++)
-			mean += (m[i] = 100 + floor_gauss(&seed)) / 6;
-		for (int i = 0; i < 6; i++)
+		for (int i = 0; i < 12; i++)
+			mean += (m[i] = 100 + floor_gauss(&seed)) / 12;
+		for (int i = 0; i < 12; i++)
 			ss += (m[i] - mean) * (m[i] - mean);
-		a = 100 + floor_gauss(&seed);
-		b = 100 + floor_gauss(&seed);
-		over += fabs(a - b) > stats_invocation_floor(sqrt(ss / 5), 6);
+		f = stats_invocation_floor(sqrt(ss / 11), 12);
+		/* P(|a - b| > f) for a - b ~ N(0, 2) */
+		over = erfc(f / 2);
+		bad += over > 0.05;
+		rate += over / trials;
 	}
-	assert_true(over > trials * 0.045 && over < trials * 0.055);
+	assert_true(bad > trials * 0.045 && bad < trials * 0.055);
+	/* on average far fewer than 5% of A/A pairs pass */
+	assert_true(rate < 0.02);
 }
 
 static void test_bimodal(void **state)
@@ -1535,6 +1561,7 @@ int main(void)
 		cmocka_unit_test(test_trimmed_degenerate),
 		cmocka_unit_test(test_sig_trim_rounds),
 		cmocka_unit_test(test_holm),
+		cmocka_unit_test(test_chi2_quantile),
 		cmocka_unit_test(test_invocation_floor_values),
 		cmocka_unit_test(test_invocation_floor_aa_rate),
 		cmocka_unit_test(test_bimodal),

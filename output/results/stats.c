@@ -811,11 +811,58 @@ double stats_ci_rel(const struct summary *s)
 	return s->ci95_half / fabs(s->mean);
 }
 
+/*
+ * The regularized lower incomplete gamma P(a, x) by its power series,
+ * x^a e^-x / Gamma(a + 1) * sum_k x^k / ((a + 1)...(a + k)) (Abramowitz
+ * & Stegun 6.5.29); the terms fall once k > x, so for the small a and x
+ * of a chi-square quantile it converges in a few dozen terms.
+ */
+static double gamma_p(double a, double x)
+{
+	double term = 1, sum = 1;
+
+	if (!(x > 0))
+		return 0;
+	for (unsigned k = 1; k < 100000; k++) {
+		term *= x / (a + k);
+		sum += term;
+		if (term < sum * DBL_EPSILON)
+			break;
+	}
+	return exp(a * log(x) - x - lgamma(a + 1) + log(sum));
+}
+
+double stats_chi2_quantile(double p, double df)
+{
+	double lo = 0, hi = df + 10 * sqrt(2 * df) + 10;
+
+	if (isnan(p) || isnan(df) || df <= 0 || p < 0 || p >= 1)
+		return NAN;
+	while (gamma_p(df / 2, hi / 2) < p)
+		hi *= 2;
+	/* P(df/2, x/2) rises with x: bisection to the double's resolution */
+	for (int i = 0; i < 200 && hi - lo > 4 * DBL_EPSILON * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (gamma_p(df / 2, mid / 2) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 double stats_invocation_floor(double sd_between_pct, unsigned n)
 {
+	/* z_{0.975}: the normal quantile of a two-sided 5% */
+	const double z975 = 1.959963984540054;
+	double up;
+
 	if (n < 2 || !isfinite(sd_between_pct) || sd_between_pct < 0)
 		return NAN;
-	return stats_t_quantile(0.975, n - 1) * sqrt(2.0) * sd_between_pct;
+	/* the one-sided 95% upper confidence bound of sigma_b */
+	up = sd_between_pct * sqrt((n - 1) / stats_chi2_quantile(0.05, n - 1));
+	return z975 * sqrt(2.0) * up;
 }
 
 static int cmp_dbl(const void *a, const void *b)

@@ -175,16 +175,23 @@ double stats_t_cdf(double t, double df);
 double stats_t_quantile(double p, double df);
 
 /*
+ * Chi-square quantile: x with P(X <= x) = p for df degrees of freedom
+ * (df > 0, 0 <= p < 1), by bisection on the regularized incomplete
+ * gamma P(df/2, x/2).  NAN outside that domain.
+ */
+double stats_chi2_quantile(double p, double df);
+
+/*
  * The invocation floor (docs/method.md, "The invocation floor"): the
  * difference, in percent, that the means of two single invocations of
- * the same thing exceed about 5% of the time, from the between-
- * invocation standard deviation `sd_between_pct` (percent of the mean)
- * of n invocation means:
- *	floor = t_{0.975, n-1} * sqrt(2) * sd_between_pct.
- * The difference of two new invocations has standard deviation sqrt(2)
- * sigma_b; estimating sigma_b from n invocations makes the ratio a
- * Student t with n - 1 degrees of freedom.  NAN when n < 2 or the sd is
- * negative or not finite.
+ * the same thing exceed in at most 5% of A/A pairs, with 95% confidence
+ * over the n invocations it was measured from (a tolerance bound: one
+ * floor serves many comparisons, so it must hold for them, not only on
+ * average over floors).  From the between-invocation standard deviation
+ * `sd_between_pct` (percent of the mean) of n invocation means s:
+ *	floor = z_{0.975} * sqrt(2) * s * sqrt((n - 1) / chi2_{0.05, n-1}),
+ * the last factor taking s to the one-sided 95% upper confidence bound
+ * of sigma_b.  NAN when n < 2 or the sd is negative or not finite.
  */
 double stats_invocation_floor(double sd_between_pct, unsigned n);
 
