@@ -507,7 +507,7 @@ void syscheck_print(const struct syscheck *s, const json_t *doc, FILE *f)
 	print_c2c(s, f);
 	fprintf(f, "%-16s CV %s%% over %u runs of tas (1 thread, one invocation)\n",
 		"run-to-run", fig(b[0], 32, "%.2f", s->tas_cv_pct), SC_CV_RUNS);
-	fprintf(f, "%-16s floor %s%%: sd %s%% between the means of %u invocations of tas\n",
+	fprintf(f, "%-16s floor %s%%: sd %s%% between the medians of %u invocations of tas\n",
 		"invocations", fig(b[0], 32, "%.2f", s->floor_pct),
 		fig(b[1], 32, "%.2f", s->sd_between_pct), s->ninv);
 	print_takes(s, f);
