@@ -271,10 +271,12 @@ one_line "plugin lock_size 0" "lock_size 0"
 # ---- 7. signals ---------------------------------------------------------
 
 # Every catchable terminating signal restores the machine and writes
-# what was measured: here after a random delay into a tuned run.
+# what was measured: here after a random delay into a tuned run.  The
+# signal sent is set to its default action too (a suite started under
+# nohup would otherwise hand lockbench SIGHUP ignored, which it keeps).
 sig_case() {	# sig_case SIGNAL DELAY
 	fresh_tree
-	"${SIGDFL[@]}" "$BIN" -l tas,ticket -t 1 -r 30 --warmup 0 -d 0.1 -q -f json \
+	env --default-signal="INT,QUIT,$1" "$BIN" -l tas,ticket -t 1 -r 30 --warmup 0 -d 0.1 -q -f json \
 		-o "$OUT/sig.json" >/dev/null 2>"$OUT/sig.err" &
 	local pid=$!
 	sleep "$2"
