@@ -838,6 +838,8 @@ double stats_chi2_quantile(double p, double df)
 
 	if (isnan(p) || isnan(df) || df <= 0 || p < 0 || p >= 1)
 		return NAN;
+	if (p == 0)
+		return 0;
 	while (gamma_p(df / 2, hi / 2) < p)
 		hi *= 2;
 	/* P(df/2, x/2) rises with x: bisection to the double's resolution */
