@@ -445,7 +445,7 @@ static void sleep_until(double t)
 
 /* The invocation floor: SC_INVOCATIONS separate invocations of tas at
  * 1 thread, the default workload, SC_INV_RUNS short runs each, spread
- * over SC_FLOOR_SPAN_WINDOWS windows; the standard deviation of their
+ * over SC_FLOOR_SPAN_WINDOWS windows (at most SC_FLOOR_SPAN_S); the standard deviation of their
  * medians and stats_invocation_floor() of it.  The median, not the
  * mean: a hiccup of a few ms costs a 0.1 s run tens of times what it
  * costs a default run, and one such run of three must not stand for the
@@ -455,7 +455,8 @@ static void measure_floor(struct syscheck *s, void (*between)(struct syscheck *)
 	char runs[16], err[256] = "";
 	const char *extra[] = {"-l", "tas", "-r", runs, NULL};
 	struct summary sm;
-	double t0 = lb_mono_s(), gap = SC_FLOOR_SPAN_WINDOWS * s->window_s / (SC_INVOCATIONS - 1);
+	double t0 = lb_mono_s(),
+	       gap = fmin(SC_FLOOR_SPAN_WINDOWS * s->window_s, SC_FLOOR_SPAN_S) / (SC_INVOCATIONS - 1);
 
 	s->sd_between_pct = s->floor_pct = NAN;
 	s->floor_at = (long long)time(NULL);

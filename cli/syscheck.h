@@ -25,11 +25,13 @@
 #define SC_INV_RUNS 3
 #define SC_CV_RUNS 10
 /* The floor's invocations are spread evenly over this many of its
- * windows (30 s at the default 0.1 s), so that it sees the host drift
- * over tens of seconds that a comparison of two invocations made apart
- * meets, not only the spread of processes started back to back
- * (docs/method.md, "The invocation floor"). */
+ * windows, at most SC_FLOOR_SPAN_S seconds (30 s from the default 0.1 s
+ * on; a longer -d makes the invocations themselves that long), so that
+ * it sees the host drift over tens of seconds that a comparison of two
+ * invocations made apart meets, not only the spread of processes
+ * started back to back (docs/method.md, "The invocation floor"). */
 #define SC_FLOOR_SPAN_WINDOWS 300
+#define SC_FLOOR_SPAN_S 30.0
 /* The floor is refused when other processes ran more than this many
  * CPUs' worth beside its invocations: a process with a quarter of a CPU
  * can take a quarter of a 1-thread worker's window when they share it,

@@ -207,7 +207,7 @@ json_t *syscheck_json(const struct syscheck *s, const struct cli *c)
 
 	return json_pack("{s:s, s:s, s:o, s:O, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i,"
 			 " s:o, s:{s:o, s:f}, s:o, s:o, s:O, s:f, s:f, s:o, s:O}",
-		"schema", "lockbench-system-check", "schema_version", "1.0",
+		"schema", "lockbench-system-check", "schema_version", "1.1",
 		"lockbench", provenance_json(c->full_argc, c->full_argv, false, 0),
 		"machine", s->machine, "clock", clock_json(s),
 		"relax_ns", num(s->relax_ns), "empty_loop_ns", num(s->empty_ns),
