@@ -24,18 +24,38 @@
  * that thread_init fills.
  *
  * The kernel updates the locked byte, the pending byte and the 16-bit
- * tail with byte and halfword stores and xchg.  C11 forbids accessing
- * one object with different sizes, so every update here is a whole-word
- * RMW: fetch_and, fetch_add(LOCKED - PENDING), fetch_sub, and a CAS loop
- * for xchg_tail.  Where the kernel relies on an address dependency
- * (decode_tail() of a value read by a relaxed xchg, READ_ONCE(node->next)
- * then a store through it), C11 has no dependency ordering we may rely
- * on, so those accesses are acquire / acq_rel instead.
+ * tail with byte and half-word stores and a half-word xchg (the
+ * _Q_PENDING_BITS == 8 half of kernel/locking/qspinlock.c), and so does
+ * this file: each such access is a C11 atomic on a uint8_t or uint16_t
+ * view of the word (qspin_locked() and friends below).  Strict C11 has
+ * no mixed-size access to one object, but both architectures (and the
+ * kernel, and gcc's __atomic builtins) give it the meaning used here: a
+ * byte or half-word access is atomic and ordered with the word's other
+ * accesses like any access to the same location.  Building with
+ * -DLB_STRICT_C11 turns every one back into a whole-word RMW (fetch_and,
+ * fetch_add, fetch_or, a CAS loop for xchg_tail): the _Q_PENDING_BITS
+ * == 1 half of the kernel file, with locked instructions where the
+ * kernel has plain stores.
+ *
+ * The pending bit is set as the compiler's target sets it in the
+ * kernel: on x86 with `lock btsl` and a separate read of the rest of the
+ * word (queued_fetch_set_pending_acquire() in
+ * arch/x86/include/asm/qspinlock.h), elsewhere with asm-generic's
+ * atomic_fetch_or_acquire() (arm64 lists qspinlock.h as generic-y in
+ * arch/arm64/include/asm/Kbuild).  Where the kernel relies on an address
+ * dependency (decode_tail() of a value read by a relaxed xchg,
+ * READ_ONCE(node->next) then a store through it), C11 has no dependency
+ * ordering we may rely on, so those accesses are acquire / acq_rel
+ * instead; on x86 that is the same instruction.
  *
  * Spin loops that end in an acquire (the kernel's smp_cond_load_acquire)
  * spin with acquire loads rather than relaxed loads and a fence: the
- * same code on x86, what arm64's own smp_cond_load_acquire does (LDAXR
+ * same code on x86, what arm64's own smp_cond_load_acquire does (LDAR
  * in the loop), and visible to ThreadSanitizer, which ignores fences.
+ * Between two loads a waiter waits as the kernel's smp_cond_load_*()
+ * do on its target: x86 `pause` (cpu_relax), arm64 a load-exclusive of
+ * the word and WFE until another CPU writes its line (__cmpwait() in
+ * arch/arm64/include/asm/cmpxchg.h), see qspin_cmpwait().
  */
 #ifndef LOCKS_QSPINLOCK_H
 #define LOCKS_QSPINLOCK_H
@@ -112,6 +132,89 @@ struct qspinlock {
 	struct qspin_stats *stats;  /* [nthreads] */
 	void (*free_mem)(void *p, size_t size);
 };
+
+/*
+ * The kernel's views of the word (struct qspinlock in
+ * include/asm-generic/qspinlock_types.h): the locked and pending bytes,
+ * locked_pending (both, as a half-word) and the 16-bit tail.  With
+ * QSPIN_MIXED 0 (-DLB_STRICT_C11, or no known byte order) none of them
+ * is used.
+ */
+#if defined(LB_STRICT_C11) || !defined(__BYTE_ORDER__)
+#define QSPIN_MIXED 0
+#else
+#define QSPIN_MIXED 1
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define QSPIN_BYTE(n) (3 - (n))
+#define QSPIN_HALF(n) (1 - (n))
+#else
+#define QSPIN_BYTE(n) (n)
+#define QSPIN_HALF(n) (n)
+#endif
+static inline _Atomic uint8_t *qspin_locked(struct qspinlock *l)
+{
+	return (_Atomic uint8_t *)&l->val + QSPIN_BYTE(0);
+}
+
+static inline _Atomic uint8_t *qspin_pending(struct qspinlock *l)
+{
+	return (_Atomic uint8_t *)&l->val + QSPIN_BYTE(1);
+}
+
+static inline _Atomic uint16_t *qspin_locked_pending(struct qspinlock *l)
+{
+	return (_Atomic uint16_t *)&l->val + QSPIN_HALF(0);
+}
+
+static inline _Atomic uint16_t *qspin_tail16(struct qspinlock *l)
+{
+	return (_Atomic uint16_t *)&l->val + QSPIN_HALF(1);
+}
+#endif
+
+/*
+ * Wait until *p may have changed from @val (1, 4 or 8 bytes), as the
+ * kernel's smp_cond_load_*() waits between two loads.  arm64: SEVL+WFE
+ * consumes a stale event, the load-exclusive arms the monitor so that a
+ * write to the line by another CPU ends the second WFE, which is skipped
+ * if *p already differs.  Elsewhere cpu_relax().  The caller reloads *p
+ * with the ordering it needs; this wait orders nothing.
+ */
+#if defined(__aarch64__)
+#define QSPIN_CMPWAIT(bits, w, sfx)                                            \
+	static inline void qspin_cmpwait##bits(const volatile void *p,         \
+					       uint##bits##_t val)             \
+	{                                                                      \
+		uint64_t tmp;                                                  \
+		__asm__ __volatile__("	sevl\n	wfe\n"                          \
+				     "	ldxr" sfx "	%" w "0, %1\n"          \
+				     "	eor	%" w "0, %" w "0, %" w "2\n"   \
+				     "	cbnz	%" w "0, 1f\n	wfe\n1:"       \
+				     : "=&r"(tmp)                              \
+				     : "Q"(*(const volatile uint##bits##_t *)p), \
+				       "r"(val)                                \
+				     : "memory");                              \
+	}
+QSPIN_CMPWAIT(8, "w", "b")
+QSPIN_CMPWAIT(32, "w", "")
+QSPIN_CMPWAIT(64, "x", "")
+#undef QSPIN_CMPWAIT
+static inline void qspin_cmpwait_n(const volatile void *p, uint64_t val,
+				   size_t size)
+{
+	if (size == 1)
+		qspin_cmpwait8(p, (uint8_t)val);
+	else if (size == 4)
+		qspin_cmpwait32(p, (uint32_t)val);
+	else
+		qspin_cmpwait64(p, val);
+}
+#define qspin_cmpwait(p, val)                                                  \
+	qspin_cmpwait_n((const volatile void *)(p), (uint64_t)(uintptr_t)(val), \
+			sizeof(*(p)))
+#else
+#define qspin_cmpwait(p, val) ((void)(p), (void)(val), cpu_relax())
+#endif
 
 /*
  * Slow-path hooks, the kernel's pv_/cna_ overrides.  The template below is
@@ -194,39 +297,45 @@ static inline void qspin_lock(struct qspinlock *l, struct qspin_node *node)
 }
 
 /*
- * queued_spin_unlock(): like the kernel, a release store of 0 to the
- * locked byte alone.  Only the holder writes that byte, while others may
- * set pending or swap the tail in the same word, so a whole-word store
- * would lose their updates; the kernel's answer is a byte store, which
- * costs a plain `mov` on x86 (`stlrb` on arm64) instead of a locked RMW.
- * A byte-sized atomic access to part of a 32-bit atomic is outside strict
- * C11 but exactly what both architectures (and the kernel) rely on.
- * Building with -DLB_STRICT_C11 uses a whole-word fetch_sub instead,
- * which clears the same bit with one more atomic RMW (about 8 ns here).
+ * queued_spin_unlock(): like the kernel (asm-generic, and x86's
+ * native_queued_spin_unlock()), a release store of 0 to the locked byte
+ * alone: a plain `mov` on x86, `stlrb` on arm64.  Only the holder writes
+ * that byte, while others may set pending or swap the tail in the same
+ * word, so a whole-word store would lose their updates.  Pairs with the
+ * acquire loads of the locked byte / word in the waiters' spins.
+ * QSPIN_MIXED 0: a whole-word fetch_sub, which clears the same bit with
+ * a locked RMW.
  */
 static inline void qspin_unlock(struct qspinlock *l)
 {
-#if defined(LB_STRICT_C11) || !defined(__BYTE_ORDER__)
-	atomic_fetch_sub_explicit(&l->val, Q_LOCKED_VAL, lb_rel);
+#if QSPIN_MIXED
+	atomic_store_explicit(qspin_locked(l), 0, lb_rel);
 #else
-	_Atomic uint8_t *locked = (_Atomic uint8_t *)&l->val;
-
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	locked += 3;
-#endif
-	atomic_store_explicit(locked, 0, lb_rel);
+	atomic_fetch_sub_explicit(&l->val, Q_LOCKED_VAL, lb_rel);
 #endif
 }
 
 /*
  * xchg_tail(): publish @tail, keeping the locked and pending bytes, and
- * return the old word.  acq_rel: release publishes our initialised node
- * to whoever decodes the new tail; acquire orders us after the previous
- * tail's initialisation, since we are about to store into prev->next
- * (the kernel relies on the address dependency through decode_tail()).
+ * return the old tail (the other bits of the result are not the word's:
+ * callers use only old & Q_TAIL_MASK).  The kernel exchanges the 16-bit
+ * tail (`xchgw` on x86, swph / ldxrh-stxrh on arm64), relaxed after an
+ * smp_wmb(), and relies on the address dependency through decode_tail()
+ * for what it then reads of the previous node.  Here acq_rel: release
+ * publishes our initialised node to whoever decodes the new tail (pairs
+ * with the acquire of the next xchg_tail); acquire orders us after the
+ * previous tail's initialisation, since we are about to store into
+ * prev->next.  On x86 the same `xchg`.  QSPIN_MIXED 0: a whole-word CAS
+ * loop, the kernel's _Q_PENDING_BITS == 1 xchg_tail().
  */
 static inline uint32_t qspin_xchg_tail(struct qspinlock *l, uint32_t tail)
 {
+#if QSPIN_MIXED
+	uint16_t old = atomic_exchange_explicit(
+		qspin_tail16(l), (uint16_t)(tail >> Q_TAIL_IDX_OFFSET), lb_ar);
+
+	return (uint32_t)old << Q_TAIL_IDX_OFFSET;
+#else
 	uint32_t old = atomic_load_explicit(&l->val, lb_rlx), new;
 
 	do {
@@ -234,6 +343,86 @@ static inline uint32_t qspin_xchg_tail(struct qspinlock *l, uint32_t tail)
 	} while (!atomic_compare_exchange_weak_explicit(&l->val, &old, new,
 							lb_ar, lb_rlx));
 	return old;
+#endif
+}
+
+/*
+ * queued_fetch_set_pending_acquire(): set PENDING with acquire and
+ * return the word as it was.  x86 (arch/x86/include/asm/qspinlock.h):
+ * `lock btsl` returns only the old PENDING bit, the rest of the word is
+ * a plain read after it (the kernel's "val |= atomic_read(...)"): gcc
+ * compiles a fetch_or of one bit of which only that bit is used into
+ * `lock bts`, where the whole old value would need a `lock cmpxchg`
+ * loop, which under contention fails and retries.  Elsewhere
+ * asm-generic's atomic_fetch_or_acquire() (arm64: LSE ldseta, or an
+ * ldaxr/stxr loop, chosen at run time by gcc's outline atomics as the
+ * kernel chooses by its alternatives).  The acquire pairs with the
+ * holder's release of the locked byte in qspin_unlock().
+ */
+static inline uint32_t qspin_fetch_set_pending_acquire(struct qspinlock *l)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t val = atomic_fetch_or_explicit(&l->val, Q_PENDING_VAL, lb_acq) &
+		       Q_PENDING_VAL;
+
+	return val | (atomic_load_explicit(&l->val, lb_rlx) & ~Q_PENDING_MASK);
+#else
+	return atomic_fetch_or_explicit(&l->val, Q_PENDING_VAL, lb_acq);
+#endif
+}
+
+/* clear_pending(): *,1,* -> *,0,*, undoing our PENDING.  Only its setter
+ * writes the pending byte: a relaxed byte store (WRITE_ONCE in the
+ * kernel).  QSPIN_MIXED 0: a whole-word fetch_and. */
+static inline void qspin_clear_pending(struct qspinlock *l)
+{
+#if QSPIN_MIXED
+	atomic_store_explicit(qspin_pending(l), 0, lb_rlx);
+#else
+	atomic_fetch_and_explicit(&l->val, ~Q_PENDING_VAL, lb_rlx);
+#endif
+}
+
+/* clear_pending_set_locked(): 0,1,0 -> 0,0,1.  While we are pending
+ * nobody else writes locked or pending, so the kernel stores the
+ * locked_pending half-word (relaxed: the acquire came from our wait for
+ * the locked byte).  QSPIN_MIXED 0: one whole-word fetch_add. */
+static inline void qspin_clear_pending_set_locked(struct qspinlock *l)
+{
+#if QSPIN_MIXED
+	atomic_store_explicit(qspin_locked_pending(l), Q_LOCKED_VAL, lb_rlx);
+#else
+	atomic_fetch_add_explicit(&l->val, Q_LOCKED_VAL - Q_PENDING_VAL, lb_rlx);
+#endif
+}
+
+/* set_locked(): *,*,0 -> *,*,1 by the queue head, the only one that may
+ * set locked now: a relaxed byte store as in the kernel (the acquire came
+ * from qspin_wait_lock_free()).  QSPIN_MIXED 0: a whole-word fetch_or. */
+static inline void qspin_set_locked(struct qspinlock *l)
+{
+#if QSPIN_MIXED
+	atomic_store_explicit(qspin_locked(l), Q_LOCKED_VAL, lb_rlx);
+#else
+	atomic_fetch_or_explicit(&l->val, Q_LOCKED_VAL, lb_rlx);
+#endif
+}
+
+/* smp_cond_load_acquire(&lock->locked, !VAL): spin with acquire loads of
+ * the locked byte (of the word with QSPIN_MIXED 0) until it is clear. */
+static inline void qspin_wait_unlocked(struct qspinlock *l)
+{
+#if QSPIN_MIXED
+	uint8_t v;
+
+	while ((v = atomic_load_explicit(qspin_locked(l), lb_acq)))
+		qspin_cmpwait(qspin_locked(l), v);
+#else
+	uint32_t v;
+
+	while ((v = atomic_load_explicit(&l->val, lb_acq)) & Q_LOCKED_MASK)
+		qspin_cmpwait(&l->val, v);
+#endif
 }
 
 /*
@@ -250,7 +439,7 @@ static inline bool qspin_try_pending(struct qspinlock *l,
 	 * 0,0,1), for a bounded number of spins so that we are guaranteed
 	 * forward progress. */
 	while (val == Q_PENDING_VAL && cnt--) {
-		cpu_relax();
+		qspin_cmpwait(&l->val, val);
 		val = atomic_load_explicit(&l->val, lb_rlx);
 	}
 
@@ -258,10 +447,8 @@ static inline bool qspin_try_pending(struct qspinlock *l,
 	if (val & ~Q_LOCKED_MASK)
 		return false;
 
-	/* Trylock or pending: 0,0,* -> 0,1,*.  The acquire orders our
-	 * critical section after the holder's, which clears locked with a
-	 * release. */
-	val = atomic_fetch_or_explicit(&l->val, Q_PENDING_VAL, lb_acq);
+	/* Trylock or pending: 0,0,* -> 0,1,*. */
+	val = qspin_fetch_set_pending_acquire(l);
 
 	/* A concurrent locker got in between: undo PENDING if we were the
 	 * one to set it (our PENDING may have failed the queue head's
@@ -269,21 +456,17 @@ static inline bool qspin_try_pending(struct qspinlock *l,
 	 * queue. */
 	if (q_unlikely(val & ~Q_LOCKED_MASK)) {
 		if (!(val & Q_PENDING_MASK))
-			atomic_fetch_and_explicit(&l->val, ~Q_PENDING_VAL,
-						  lb_rlx);
+			qspin_clear_pending(l);
 		return false;
 	}
 
 	/* We are pending: wait for the owner to go away, 0,1,1 -> 0,1,0,
-	 * with acquire loads matching its release. */
-	if (val & Q_LOCKED_MASK) {
-		while (atomic_load_explicit(&l->val, lb_acq) & Q_LOCKED_MASK)
-			cpu_relax();
-	}
+	 * with acquire loads of the locked byte matching its release in
+	 * qspin_unlock() (clear_pending_set_locked() implies no barrier). */
+	if (val & Q_LOCKED_MASK)
+		qspin_wait_unlocked(l);
 
-	/* clear_pending_set_locked(): 0,1,0 -> 0,0,1 in one add, since
-	 * nobody else may touch locked or pending while we are pending. */
-	atomic_fetch_add_explicit(&l->val, Q_LOCKED_VAL - Q_PENDING_VAL, lb_rlx);
+	qspin_clear_pending_set_locked(l);
 	qspin_stat_inc(node, QSTAT_PENDING);
 	return true;
 }
@@ -295,7 +478,7 @@ static inline uint32_t qspin_wait_node(struct qspin_node *node)
 	uint32_t v;
 
 	while (!(v = atomic_load_explicit(&node->locked, lb_acq)))
-		cpu_relax();
+		qspin_cmpwait(&node->locked, v);
 	return v;
 }
 
@@ -307,7 +490,7 @@ static inline uint32_t qspin_wait_lock_free(struct qspinlock *l)
 
 	while ((val = atomic_load_explicit(&l->val, lb_acq)) &
 	       Q_LOCKED_PENDING_MASK)
-		cpu_relax();
+		qspin_cmpwait(&l->val, val);
 	return val;
 }
 
@@ -317,7 +500,7 @@ static inline struct qspin_node *qspin_wait_next(struct qspin_node *node)
 	struct qspin_node *next;
 
 	while (!(next = atomic_load_explicit(&node->next, lb_acq)))
-		cpu_relax();
+		qspin_cmpwait(&node->next, next);
 	return next;
 }
 
@@ -372,10 +555,8 @@ qspin_queue_tmpl(struct qspinlock *l, struct qspin_node *node,
 	if ((val & Q_TAIL_MASK) == tail && h->try_clear_tail(l, val, node))
 		return;
 
-	/* Somebody is queued behind us: *,*,0 -> *,*,1.  Nobody but the
-	 * head may set locked now, so a relaxed fetch_or is the kernel's
-	 * set_locked() byte store. */
-	atomic_fetch_or_explicit(&l->val, Q_LOCKED_VAL, lb_rlx);
+	/* Somebody is queued behind us: *,*,0 -> *,*,1. */
+	qspin_set_locked(l);
 
 	/* Wait for the successor to link in if it has not yet, then hand
 	 * it the head of the queue. */

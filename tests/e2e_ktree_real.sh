@@ -59,6 +59,7 @@ if [ $ARM -eq 1 ]; then
 	printf '#!/bin/sh\nLOCKBENCH_CC=${LOCKBENCH_CC:-aarch64-linux-gnu-gcc} exec timeout 300 %s %s "$@"\n' \
 		"$*" "$(realpath "$BIN")" >"$OUT/lockbench"
 	chmod +x "$OUT/lockbench"
+	ARMBIN=$BIN
 	BIN=$OUT/lockbench
 	TAG=realarm
 else
@@ -88,6 +89,13 @@ elif [ "$(uname -m)" = x86_64 ]; then
 	grep -q "   arch/x86/include/asm/qspinlock.h sha256:" "$OUT/stdout" && ok \
 		|| bad "source files lack arch/x86/include/asm/qspinlock.h: $(cat "$OUT/stdout")"
 	objdump -d "$OUT/q.so" | grep -q "lock bts" && ok || bad "no lock bts: not x86's pending path"
+fi
+# The built-in qspinlock's slow path takes the same kinds of atomic
+# instructions and stores as the tree's (docs/locks.md).
+if [ $ARM -eq 1 ]; then
+	"$ROOT/tests/disasm_qspin.sh" arm64 "$ARMBIN" "$OUT/q.so" && ok || bad "built-in qspinlock is not arm64's"
+elif [ "$(uname -m)" = x86_64 ]; then
+	"$ROOT/tests/disasm_qspin.sh" native "$BIN" "$OUT/q.so" && ok || bad "built-in qspinlock is not x86's"
 fi
 
 # The tree's own lock events at 2 threads: the pending or the slow path
