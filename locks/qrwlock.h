@@ -36,6 +36,8 @@ struct qrwlock {
 static __attribute__((noinline)) void
 qrw_read_lock_slowpath(struct qrwlock *l, struct qspin_node *node)
 {
+	uint32_t cnts;
+
 	qspin_stat_inc(node, RWSTAT_READ_SLOW);
 	atomic_fetch_sub_explicit(&l->cnts, QR_BIAS, lb_rlx);
 
@@ -46,8 +48,8 @@ qrw_read_lock_slowpath(struct qrwlock *l, struct qspin_node *node)
 	/* Acquire, so our read section cannot move up past the writer's
 	 * release of the writer byte.  A WAITING writer behind us cannot
 	 * take the lock now: our bias keeps cnts != WAITING. */
-	while (atomic_load_explicit(&l->cnts, lb_acq) & QW_LOCKED)
-		cpu_relax();
+	while ((cnts = atomic_load_explicit(&l->cnts, lb_acq)) & QW_LOCKED)
+		qspin_cmpwait(&l->cnts, cnts);
 
 	/* Let the next waiter become the queue head. */
 	qspin_unlock(&l->wait_lock);
@@ -115,7 +117,7 @@ qrw_write_lock_slowpath(struct qrwlock *l, struct qspin_node *node)
 	do {
 		while ((cnts = atomic_load_explicit(&l->cnts, lb_rlx)) !=
 		       QW_WAITING)
-			cpu_relax();
+			qspin_cmpwait(&l->cnts, cnts);
 	} while (!atomic_compare_exchange_weak_explicit(
 		&l->cnts, &cnts, QW_LOCKED, lb_acq, lb_rlx));
 unlock:
@@ -148,16 +150,26 @@ static inline bool qrw_write_trylock(void *lock, void *ctx)
 }
 
 /*
- * queued_write_unlock(): the kernel stores 0 to the writer byte with
- * release.  Readers may add and remove their bias and a writer may set
- * WAITING meanwhile, so clear the byte with a whole-word subtraction.
+ * queued_write_unlock(): as the kernel (include/asm-generic/qrwlock.h,
+ * which x86 and arm64 both use), a release store of 0 to the writer
+ * byte alone (wlocked): a plain `mov` on x86, `stlrb` on arm64.  Only
+ * the writer writes that byte; readers add and remove their bias and a
+ * writer sets WAITING in the other bytes meanwhile.  Pairs with the
+ * acquire of the readers' fetch_add / spin and of the next writer's CAS.
+ * The byte view of the word is qspinlock.h's (QSPIN_MIXED); without it,
+ * a whole-word subtraction with release.
  */
 static void qrw_write_unlock(void *lock, void *ctx)
 {
 	struct qrwlock *l = lock;
 
 	(void)ctx;
+#if QSPIN_MIXED
+	atomic_store_explicit((_Atomic uint8_t *)&l->cnts + QSPIN_BYTE(0), 0,
+			      lb_rel);
+#else
 	atomic_fetch_sub_explicit(&l->cnts, QW_LOCKED, lb_rel);
+#endif
 }
 
 #endif
