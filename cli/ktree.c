@@ -26,7 +26,7 @@
 
 struct bkl_args {
 	const char *lock, *output;
-	bool quiet, help, events;
+	bool quiet, help, events, verbose;
 };
 
 static const struct opt bkl_rows[] = {
@@ -41,6 +41,9 @@ static const struct opt bkl_rows[] = {
 	 .help = "count the tree's own lock events (CONFIG_LOCK_EVENT_COUNTS)"},
 	{.name = "quiet", .sname = 'q', .type = OPT_FLAG,
 	 .off = offsetof(struct bkl_args, quiet), .help = "print nothing but errors"},
+	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,
+	 .off = offsetof(struct bkl_args, verbose),
+	 .help = "print each compiler command (flags, include path in order) on stderr"},
 	{.name = "help", .sname = 'h', .type = OPT_FLAG,
 	 .off = offsetof(struct bkl_args, help), .help = "this help"},
 };
@@ -111,6 +114,7 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	if (a.output)
 		outfile_open(&out, a.output, true);
 	ktree_set_lock_events(a.events);
+	ktree_set_verbose(a.verbose);
 	if (ktree_build(pos[0], a.lock, NULL, path, sizeof(path), &cached, err,
 			sizeof(err)))
 		cli_die_msg(err);
@@ -279,6 +283,7 @@ void ktrees_load(struct cli *c)
 	if (c->lock_events && !c->ktrees.n)
 		cli_die("--lock-events: the tree's counters need --kernel-tree");
 	ktree_set_lock_events(c->lock_events);
+	ktree_set_verbose(c->verbose);
 	if (!c->locks_given && c->ktrees.n)
 		sweep = cli_strdup(c->locks);
 	for (unsigned i = 0; i < c->ktrees.n; i++)

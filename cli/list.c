@@ -52,6 +52,8 @@ static void list_source(const char *identity)
 		       json_is_true(json_object_get(git, "dirty")) ? ", dirty" : "");
 	else
 		printf(" (not a git work tree)\n");
+	if (json_string_value(json_object_get(o, "arch")))
+		printf("%-30s arch: %s\n", "", json_string_value(json_object_get(o, "arch")));
 	json_object_foreach(json_object_get(o, "files"), k, v)
 		printf("%-30s   %s sha256:%.16s\n", "", k, json_string_value(v) ?: "?");
 	printf("%-30s compiler: %s\n%-30s flags: %s\n", "",

@@ -63,6 +63,14 @@ void ktree_set_lock_events(bool on)
 {
 	lock_events = on;
 }
+
+/* -v: print each compiler command before it runs (show_cmd). */
+static bool verbose;
+
+void ktree_set_verbose(bool on)
+{
+	verbose = on;
+}
 const unsigned ktree_nlocks = sizeof(klocks) / sizeof(klocks[0]);
 
 /* The generic lock headers every lock source includes: checked to be
@@ -87,6 +95,8 @@ struct kbuild {
 	char cc[256];
 	char ccid[512];             /* `cc --version` first line, target */
 	char arch[16];              /* the tree's arch/ARCH/include, or "" */
+	char arch_note[96];         /* generic although the target maps to an
+				     * arch: "generic: no arch/x86/include/asm" */
 	char *extra;                /* $LOCKBENCH_KTREE_CFLAGS */
 	const char *defs[4];        /* -D flags of this build, in the key and the
 				     * recorded flags: CONFIG_LOCK_EVENT_COUNTS,
@@ -334,42 +344,20 @@ static void hash_dir(struct sha256 *s, const char *dir, const char *sub, bool de
 		free(ents);
 }
 
-/* The tree files a build reads: those the dependency pass listed,
- * the fixed headers, and
- * kernel/locking/ (NULL-ended, each freed with the array by
- * files_free()).  Only existing regular files. */
+/* The tree files a build reads: those the dependency pass listed, the
+ * files the key hashes (NULL-ended, each freed with the array).  Their
+ * git state is the tree's (docs/kernel-tree.md): a change elsewhere in
+ * the tree (kernel/locking/mutex.c) neither rebuilds nor dirties. */
 static char **known_files(const struct kbuild *b)
 {
-	unsigned nh = sizeof(tree_headers) / sizeof(tree_headers[0]), n = 0;
-	size_t nd = b->files ? json_object_size(b->files) : 0;
-	char **v = calloc(nh + nd + 256 + 1, sizeof(*v)), rel[PATH_MAX];
-	struct dirent **ents;
+	size_t nd = b->files ? json_object_size(b->files) : 0, n = 0;
+	char **v = calloc(nd + 1, sizeof(*v));
 	const char *dep;
 	json_t *val;
-	int ne;
 
 	json_object_foreach(b->files, dep, val)
-		if (v)
-			v[n++] = strdup(dep);
-
-	pjoin(rel, sizeof(rel), b->root, "kernel/locking");
-	ne = scandir(rel, &ents, NULL, alphasort);
-	for (int i = 0; i < ne; i++) {
-		pjoin(rel, sizeof(rel), "kernel/locking", ents[i]->d_name);
-		if (v && n < 256 && ents[i]->d_name[0] != '.' && is_file(b->root, rel))
-			v[n++] = strdup(rel);
-		free(ents[i]);
-	}
-	if (ne >= 0)
-		free(ents);
-	for (unsigned i = 0; v && i < nh; i++)
-		if (is_file(b->root, tree_headers[i]))
-			v[n++] = strdup(tree_headers[i]);
-	for (unsigned i = 0; v && i < n; i++)
-		if (!v[i]) {
-			n = i;  /* out of memory: fewer files compared */
-			break;
-		}
+		if (v && !(v[n++] = strdup(dep)))
+			n--;  /* out of memory: fewer files compared */
 	if (v)
 		v[n] = NULL;
 	return v;
@@ -389,6 +377,90 @@ static json_t *git_state(struct kbuild *b)
 	return g;
 }
 
+/* Add to v (room for `cap`) the tree files that the layer's shim `rel`
+ * (a path under kernel/compat/include) stands in for: include/REL, and
+ * for asm/X the tree's arch/ARCH/include/asm/X and asm-generic/X. */
+static unsigned shadow_add(const struct kbuild *b, const char *rel, char **v, unsigned n,
+			   unsigned cap)
+{
+	char c[3][PATH_MAX + 64];
+	unsigned k = 0;
+
+	if (!strncmp(rel, "asm/", 4)) {
+		if (b->arch[0])
+			snprintf(c[k++], sizeof(c[0]), "arch/%s/include/%s", b->arch, rel);
+		snprintf(c[k++], sizeof(c[0]), "include/asm-generic/%s", rel + 4);
+	} else {
+		snprintf(c[k++], sizeof(c[0]), "include/%s", rel);
+	}
+	for (unsigned i = 0; i < k && n < cap; i++)
+		if (is_file(b->root, c[i]) && (v[n] = strdup(c[i])))
+			n++;
+	return n;
+}
+
+/* Walk kernel/compat/include/`sub` for shims (shadow_add). */
+static unsigned shadow_walk(const struct kbuild *b, const char *sub, char **v, unsigned n,
+			    unsigned cap)
+{
+	char p[PATH_MAX * 3], rel[PATH_MAX];
+	struct dirent **ents;
+	struct stat st;
+	int ne;
+
+	snprintf(p, sizeof(p), "%s/include%s%s", b->compat, *sub ? "/" : "", sub);
+	ne = scandir(p, &ents, NULL, alphasort);
+	for (int i = 0; i < ne; i++) {
+		snprintf(rel, sizeof(rel), "%s%s%s", sub, *sub ? "/" : "", ents[i]->d_name);
+		snprintf(p, sizeof(p), "%s/include/%s", b->compat, rel);
+		if (ents[i]->d_name[0] != '.' && !stat(p, &st))
+			n = S_ISDIR(st.st_mode) ? shadow_walk(b, rel, v, n, cap)
+						: shadow_add(b, rel, v, n, cap);
+		free(ents[i]);
+	}
+	if (ne >= 0)
+		free(ents);
+	return n;
+}
+
+/*
+ * The tree files the layer stands in for are never compiled, so a change
+ * to one would not be measured: each that differs from the tree's commit
+ * is a warning naming it and makes the tree dirty (in the key, so a
+ * clean build is not reused).  Outside git there is nothing to compare.
+ */
+static void shadowed_check(struct kbuild *b)
+{
+	enum { CAP = 256 };
+	char **v = calloc(CAP + 1, sizeof(*v));
+	bool *changed = calloc(CAP, sizeof(*changed)), any = false;
+	unsigned n = v ? shadow_walk(b, "", v, 0, CAP) : 0;
+
+	if (v && changed && json_is_object(b->git) &&
+	    !kcache_git_changed(b->root, (const char *const *)v, b->tmp, changed))
+		for (unsigned i = 0; i < n; i++) {
+			if (!changed[i])
+				continue;
+			fprintf(stderr, "lockbench: warning: kernel tree (%s): %s differs from "
+				"the tree's commit, but lockbench's layer stands in for it "
+				"(kernel/compat): the change is not built; the tree counts as "
+				"dirty\n", b->root, v[i]);
+			any = true;
+		}
+	if (any && json_is_true(json_object_get(b->git, "dirty")) == 0) {
+		const char *d = json_string_value(json_object_get(b->git, "describe"));
+		char desc[400];
+
+		snprintf(desc, sizeof(desc), "%s-dirty", d ? d : "");
+		json_object_set_new(b->git, "describe", json_string(desc));
+		json_object_set_new(b->git, "dirty", json_true());
+	}
+	for (unsigned i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+	free(changed);
+}
+
 /* CONFIG_NR_CPUS: the machine's CPUs rounded up to a power of two, at
  * least 64 (threads beyond the CPUs are allowed), at most the 16383 the
  * queued spinlock's tail encodes. */
@@ -406,24 +478,40 @@ static unsigned nr_cpus(void)
  * The tree's architecture directory for the compiler's target, as the
  * kernel's build puts arch/$(SRCARCH)/include on its include path:
  * x86 for x86_64 and i?86, arm64 for aarch64; "" (the generic headers
- * only) for a target lockbench does not map or a tree without that
- * directory (docs/kernel-tree.md).
+ * only) for a target lockbench does not map.  A tree with an arch/
+ * directory but not the target's is refused: its lock would be built
+ * as no kernel for this CPU builds it.  LOCKBENCH_KTREE_ARCH=generic
+ * builds it with the generic headers anyway, and a tree without arch/
+ * at all (the lock files alone) builds that way too; either is named
+ * in b->arch_note, which the identity and the table's tree line carry
+ * (docs/kernel-tree.md).
  */
-static void tree_arch(struct kbuild *b, const char *target)
+static int tree_arch(struct kbuild *b, const char *target)
 {
 	static const char *const map[][2] = {
 		{"x86_64-", "x86"}, {"i386-", "x86"}, {"i686-", "x86"}, {"aarch64-", "arm64"},
 	};
+	const char *env = getenv("LOCKBENCH_KTREE_ARCH");
 	char p[PATH_MAX + 64];
 	struct stat st;
 
-	b->arch[0] = 0;
+	b->arch[0] = b->arch_note[0] = 0;
 	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strncmp(target, map[i][0], strlen(map[i][0])))
 			snprintf(b->arch, sizeof(b->arch), "%s", map[i][1]);
 	snprintf(p, sizeof(p), "%s/arch/%s/include/asm", b->root, b->arch);
-	if (b->arch[0] && (stat(p, &st) || !S_ISDIR(st.st_mode)))
-		b->arch[0] = 0;
+	if (!b->arch[0] || (!stat(p, &st) && S_ISDIR(st.st_mode)))
+		return 0;
+	snprintf(b->arch_note, sizeof(b->arch_note), "generic: no arch/%s/include/asm",
+		 b->arch);
+	snprintf(p, sizeof(p), "%s/arch", b->root);
+	if (!stat(p, &st) && S_ISDIR(st.st_mode) && !(env && !strcmp(env, "generic")))
+		return kerr(b, -ENOENT, "cannot build %s: the tree has no arch/%s/include/asm "
+			    "for the compiler's target (%s); LOCKBENCH_KTREE_ARCH=generic "
+			    "builds it with the generic headers only", b->k->name, b->arch,
+			    target);
+	b->arch[0] = 0;
+	return 0;
 }
 
 /* The compiler's identity (version line and target), or an error when it
@@ -437,8 +525,7 @@ static int compiler_id(struct kbuild *b)
 	if (!cmd_line(b, a_ver, ver, sizeof(ver)) || !cmd_line(b, a_tgt, target, sizeof(target)))
 		return kerr(b, -ENOENT, "compiler %s does not run (set LOCKBENCH_CC)", b->cc);
 	snprintf(b->ccid, sizeof(b->ccid), "%s; %s", ver, target);
-	tree_arch(b, target);
-	return 0;
+	return tree_arch(b, target);
 }
 
 /* The flags every file is compiled with, before the include paths: the
@@ -543,6 +630,21 @@ static unsigned include_path(const struct kbuild *b, char inc[][2 * PATH_MAX + 8
 	return n;
 }
 
+/* -v: the command on stderr, one line, a word with a space or a quote
+ * in single quotes. */
+static void show_cmd(const struct kbuild *b, char *const argv[])
+{
+	if (!verbose)
+		return;
+	fprintf(stderr, "lockbench: kernel tree (%s):", b->root);
+	for (unsigned i = 0; argv[i]; i++)
+		if (argv[i][strcspn(argv[i], " \t'\"\\$")])
+			fprintf(stderr, " '%s'", argv[i]);
+		else
+			fprintf(stderr, " %s", argv[i]);
+	fputc('\n', stderr);
+}
+
 /*
  * Compile `src` (absolute) to `obj`, or with obj NULL only list what it
  * includes into `dep` (-M: the preprocessor's pass, which the key is
@@ -582,6 +684,7 @@ static int compile(struct kbuild *b, const char *src, const char *obj, const cha
 	}
 	argv[n] = NULL;
 	pjoin(log, sizeof(log), b->tmp, "cc.log");
+	show_cmd(b, argv);
 	rc = run_cmd(argv, log);
 	free(extra);
 	return rc;
@@ -681,15 +784,41 @@ static void deps_add(struct kbuild *b, const char *dep, json_t *files)
 		fclose(f);
 }
 
+/* The recorded flags with what follows them on the compiler's command
+ * line: -include linux/kconfig.h and the include path, in order, the
+ * private build directory shown as BUILD (it is removed afterwards). */
+static char *cmd_flags(const struct kbuild *b)
+{
+	char inc[8][2 * PATH_MAX + 80], *s = flags_text(b), *t;
+	unsigned ni = include_path(b, inc);
+	size_t tl = strlen(b->tmp);
+
+	if (s && asprintf(&t, "%s -include linux/kconfig.h", s) < 0)
+		t = NULL;
+	free(s);
+	for (unsigned i = 0; t && i < ni; i++) {
+		const char *d = inc[i] + 2;
+		bool priv = tl && !strncmp(d, b->tmp, tl);
+
+		s = t;
+		if (asprintf(&t, "%s -I%s%s", s, priv ? "BUILD" : "", priv ? d + tl : d) < 0)
+			t = NULL;
+		free(s);
+	}
+	return t;
+}
+
 /* The build's identity, a JSON object (its text goes into the plugin). */
 static char *identity(struct kbuild *b, json_t *files)
 {
-	char *flags = flags_text(b), *s;
-	json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:s, s:s, s:i, s:s, s:s, s:s, s:b}", "lock",
-			      b->k->name, "tree", b->root, "git", b->git, "files", files,
+	char *flags = cmd_flags(b), *s;
+	const char *arch = b->arch[0] ? b->arch : b->arch_note[0] ? b->arch_note : "generic";
+	json_t *o = json_pack("{s:s, s:s, s:O, s:O, s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:s}",
+			      "lock", b->k->name, "tree", b->root, "git", b->git, "files", files,
 			      "compiler", b->ccid, "cflags", flags ? flags : "",
 			      "nr_cpus", (int)b->nr_cpus, "layer", b->compat, "key", b->key,
-			      "loop", b->tmpl[0] ? "inline" : "generic", "lock_events", b->events);
+			      "loop", b->tmpl[0] ? "inline" : "generic", "lock_events", b->events,
+			      "arch", arch);
 
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
@@ -775,6 +904,39 @@ static int compile_all(struct kbuild *b)
 	return rc;
 }
 
+/* One line for a failed link: the symbols the linker found undefined
+ * ("undefined reference to `SYM'"), each once, else its first error. */
+static int link_error(struct kbuild *b, int status)
+{
+	char log[PATH_MAX], line[1024], syms[600] = ",", *p, *q, key[260];
+	unsigned n = 0;
+	FILE *f;
+
+	pjoin(log, sizeof(log), b->tmp, "cc.log");
+	f = fopen(log, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!(p = strstr(line, "undefined reference to `")) || !(q = strchr(p += 24, '\'')))
+			continue;
+		*q = 0;
+		snprintf(key, sizeof(key), ",%.250s,", p);
+		if (strstr(syms, key) || strlen(syms) + strlen(key) >= sizeof(syms))
+			continue;
+		strcat(syms, key + 1);
+		n++;
+	}
+	if (f)
+		fclose(f);
+	if (!n)
+		return compile_error(b, "the link", status);
+	syms[strlen(syms) - 1] = 0;
+	for (p = syms; (p = strchr(p, ',')) && p[1]; p++)
+		if (p != syms)
+			*p = ' ';
+	return kerr(b, -ENOEXEC, "cannot build %s: the link failed: undefined symbol%s: %s "
+		    "(neither the tree's files nor lockbench's layer define %s)", b->k->name,
+		    n > 1 ? "s" : "", syms + 1, n > 1 ? "them" : "it");
+}
+
 /* Link the objects into tmp/plugin.so; undefined symbols are refused. */
 static int link_plugin(struct kbuild *b)
 {
@@ -800,9 +962,10 @@ static int link_plugin(struct kbuild *b)
 	argv[n++] = out;
 	argv[n] = NULL;
 	pjoin(log, sizeof(log), b->tmp, "cc.log");
+	show_cmd(b, argv);
 	st = run_cmd(argv, log);
 	free(extra);
-	return st ? compile_error(b, "the link", st) : 0;
+	return st ? link_error(b, st) : 0;
 }
 
 /* mkdir -p for the cache directory (0700: it holds code we will load). */
@@ -1061,6 +1224,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 	if ((rc = scan_deps(b)))
 		return rc;
 	b->git = git_state(b);
+	shadowed_check(b);
 	build_key(b);
 	return 0;
 }

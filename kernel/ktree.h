@@ -48,4 +48,8 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
  * build, cached under another key. */
 void ktree_set_lock_events(bool on);
 
+/* -v: later builds print each compiler command (its flags and include
+ * path, in order) on stderr before running it. */
+void ktree_set_verbose(bool on);
+
 #endif

@@ -46,6 +46,15 @@ void kcache_drop(const char *so);
  */
 json_t *kcache_git_state(const char *root, const char *const *files, const char *tmp);
 
+/*
+ * Which of the tree-relative `files` (NULL-ended, existing) differ from
+ * the tree's HEAD commit, compared as kcache_git_state() compares: into
+ * changed[i].  0, or -1 when `root` is not a git work tree or git cannot
+ * tell (changed[] then all false).
+ */
+int kcache_git_changed(const char *root, const char *const *files, const char *tmp,
+		       bool *changed);
+
 /* Arm removal of the build directory `tmp` (a child of the cache) on
  * SIGINT, SIGTERM and SIGHUP, then the signal's own action.  0 or
  * -errno. */

@@ -330,3 +330,43 @@ json_t *kcache_git_state(const char *root, const char *const *files, const char 
 	free(d);
 	return o ? o : json_null();
 }
+
+/* The id line `i` of hash-object's output (`ids`), or NULL. */
+static const char *id_line(const char *ids, unsigned i)
+{
+	for (unsigned k = 0; k < i && ids; k++)
+		ids = (ids = strchr(ids, '\n')) ? ids + 1 : NULL;
+	return ids;
+}
+
+int kcache_git_changed(const char *root, const char *const *files, const char *tmp,
+		       bool *changed)
+{
+	const char *hob[] = {"hash-object", "--no-filters", "--", NULL};
+	struct gitdirs *d = calloc(1, sizeof(*d));
+	char oid[65], la[PATH_MAX + 16], lb[PATH_MAX + 16], *tree = NULL, *ids = NULL;
+	const char *lst[] = {"ls-tree", "-z", "--full-name", oid, "--", NULL};
+	size_t nt = 0, ni;
+	int rc = -1;
+
+	for (unsigned i = 0; files[i]; i++)
+		changed[i] = false;
+	snprintf(la, sizeof(la), "%s/git-tree.log", tmp);
+	snprintf(lb, sizeof(lb), "%s/git-ids.log", tmp);
+	if (d && files[0] && git_dirs(root, d) && head_oid(d, oid) &&
+	    !git_run(root, d, lst, files, la) && !git_run(root, d, hob, files, lb) &&
+	    (tree = slurp(la, &nt)) && (ids = slurp(lb, &ni))) {
+		for (unsigned i = 0; files[i]; i++) {
+			const char *one[] = {files[i], NULL}, *id = id_line(ids, i);
+
+			changed[i] = !id || !files_clean(one, id, tree, nt);
+		}
+		rc = 0;
+	}
+	free(tree);
+	free(ids);
+	free(d);
+	unlink(la);
+	unlink(lb);
+	return rc;
+}

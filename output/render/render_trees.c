@@ -25,19 +25,26 @@ static const char *tree_tag(const struct variant *v)
 	return v->name;
 }
 
-/* One tree's line into buf. */
+/* One tree's line into buf; a lock built with the generic headers
+ * although the target has an arch ("generic: no arch/x86/include/asm")
+ * says so at the end. */
 static void tree_line(const struct variant *v, char *buf, size_t len)
 {
 	json_t *git = json_object_get(v->source, "git");
 	const char *tree = json_string_value(json_object_get(v->source, "tree"));
 	const char *desc = json_string_value(json_object_get(git, "describe"));
 	const char *commit = json_string_value(json_object_get(git, "commit"));
+	const char *arch = json_string_value(json_object_get(v->source, "arch"));
+	int k;
 
 	if (desc && commit)
-		snprintf(buf, len, "tree %s: %s (git %s, commit %.12s%s)", tree_tag(v), tree,
-			 desc, commit, json_is_true(json_object_get(git, "dirty")) ? ", dirty" : "");
+		k = snprintf(buf, len, "tree %s: %s (git %s, commit %.12s%s)", tree_tag(v), tree,
+			     desc, commit,
+			     json_is_true(json_object_get(git, "dirty")) ? ", dirty" : "");
 	else
-		snprintf(buf, len, "tree %s: %s (not a git work tree)", tree_tag(v), tree);
+		k = snprintf(buf, len, "tree %s: %s (not a git work tree)", tree_tag(v), tree);
+	if (arch && !strncmp(arch, "generic:", 8) && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, " [%s]", arch);
 }
 
 /* The index of counter `name` of variant v, or -1. */
