@@ -18,6 +18,13 @@ export LOCKBENCH_CACHE=$OUT/cache
 ONE=$ROOT/tests/fixtures/ktree-onefile
 SPLIT=$ROOT/tests/fixtures/ktree-split
 RUN=(-r 1 --warmup 0.02 -d 0.1 --no-tune -q)
+# The fixture trees hold no arch/: their locks are built with the
+# generic headers, which the tree line says on a target with an arch.
+case $(${LOCKBENCH_CC:-cc} -dumpmachine) in
+x86_64-* | i?86-*) ARCH=x86 GEN=" [generic: no arch/x86/include/asm]" ;;
+aarch64-*) ARCH=arm64 GEN=" [generic: no arch/arm64/include/asm]" ;;
+*) ARCH= GEN= ;;
+esac
 
 # sos: the .so files in the cache.
 sos() { ls "$LOCKBENCH_CACHE"/*.so 2>/dev/null | wc -l; }
@@ -420,12 +427,102 @@ names = [v['name'] for v in d['variants']]
 want = ['pthread_mutex', 'ticket', 'mcs', 'qspinlock', 'qspinlock_g', 'qrwlock_g', 'osq_g',
         'qspinlock_one', 'qrwlock_one', 'osq_one']
 assert names == want, names" && ok || bad "the sweep without -l lacks the tree's locks"
-	grep -qx "tree g: $OUT/git (git ${head:0:12}-dirty, commit ${head:0:12}, dirty)" "$OUT/stdout" \
+	grep -qFx "tree g: $OUT/git (git ${head:0:12}-dirty, commit ${head:0:12}, dirty)$GEN" "$OUT/stdout" \
 		&& ok || bad "no line for the git tree: $(tail -4 "$OUT/stdout")"
-	grep -qx "tree one: $ONE (not a git work tree)" "$OUT/stdout" && ok \
+	grep -qFx "tree one: $ONE (not a git work tree)$GEN" "$OUT/stdout" && ok \
 		|| bad "no line for the tree outside git: $(tail -4 "$OUT/stdout")"
-	[ "$(grep -c "^tree " "$OUT/stdout")" -eq 2 ] && ok || bad "a tree named twice"
+	# osq_g reads none of the changed files: its git state is clean,
+	# and its tree line says so (the dirty check covers the files each
+	# lock's build reads).
+	grep -qFx "tree g: $OUT/git (git ${head:0:12}, commit ${head:0:12})$GEN" "$OUT/stdout" \
+		&& ok || bad "no clean line for osq_g: $(tail -4 "$OUT/stdout")"
+	[ "$(grep -c "^tree " "$OUT/stdout")" -eq 3 ] && ok || bad "a tree line twice"
+
+	# The layer's stand-ins: a tree file the layer replaces
+	# (include/linux/atomic.h, asm/barrier.h through asm-generic/)
+	# changed against the commit is a warning naming it and dirties the
+	# tree: another build, not "cached" and clean.  A change to a file
+	# the build does not read (kernel/locking/mutex.c) neither rebuilds
+	# nor dirties (the dirty check covers what the key hashes).
+	S=$OUT/stand
+	cp -r "$ONE" "$S"
+	mkdir -p "$S/include/linux" "$S/include/asm-generic"
+	echo "/* the tree's */" >"$S/include/linux/atomic.h"
+	echo "/* the tree's */" >"$S/include/asm-generic/barrier.h"
+	echo "/* the tree's */" >"$S/kernel/locking/mutex.c"
+	git -C "$S" init -q && git -C "$S" add -A &&
+		git -C "$S" -c user.name=t -c user.email=t@t commit -qm v1
+	shead=$(git -C "$S" rev-parse HEAD)
+	expect_exit 0 "stand-ins clean" -- "$BIN" build-kernel-lock "$S" -o "$OUT/stand.so"
+	[ ! -s "$OUT/stderr" ] && ok || bad "a clean tree warned: $(cat "$OUT/stderr")"
+	echo "/* unrelated */" >>"$S/kernel/locking/mutex.c"
+	expect_exit 0 "unrelated change" -- "$BIN" build-kernel-lock "$S" -o "$OUT/stand.so"
+	grep -q "^cached $OUT/stand.so" "$OUT/stdout" && ok \
+		|| bad "mutex.c changed: rebuilt: $(cat "$OUT/stdout")"
+	"$BIN" list locks -v --plugin s="$OUT/stand.so" >"$OUT/list" 2>&1
+	grep -q "tree: $S (git ${shead:0:12}, commit ${shead:0:12})\$" "$OUT/list" && ok \
+		|| bad "mutex.c changed: dirty: $(grep tree: "$OUT/list")"
+	git -C "$S" checkout -q -- .
+	echo "#error changed" >>"$S/include/linux/atomic.h"
+	echo "#error changed" >>"$S/include/asm-generic/barrier.h"
+	expect_exit 0 "stand-ins changed" -- "$BIN" build-kernel-lock "$S" -o "$OUT/stand.so"
+	grep -q "^built $OUT/stand.so" "$OUT/stdout" && ok \
+		|| bad "changed stand-ins: not a new build: $(cat "$OUT/stdout")"
+	for f in include/linux/atomic.h include/asm-generic/barrier.h; do
+		grep -q "warning: kernel tree ($S): $f differs from the tree's commit, but lockbench's layer stands in for it" \
+			"$OUT/stderr" && ok || bad "no warning naming $f: $(cat "$OUT/stderr")"
+	done
+	"$BIN" list locks -v --plugin s="$OUT/stand.so" >"$OUT/list" 2>&1
+	grep -q "tree: $S (git ${shead:0:12}-dirty, commit ${shead:0:12}, dirty)" "$OUT/list" && ok \
+		|| bad "changed stand-ins: not dirty: $(grep tree: "$OUT/list")"
 fi
+
+# A tree with arch/ but not the compiler's target's is refused in one
+# line; LOCKBENCH_KTREE_ARCH=generic builds it with the generic headers,
+# which its identity and the table's tree line name.
+if [ -n "$ARCH" ]; then
+	A=$OUT/noarch
+	cp -r "$ONE" "$A"
+	other=$([ "$ARCH" = x86 ] && echo arm64 || echo x86)
+	mkdir -p "$A/arch/$other/include/asm"
+	expect_exit 2 "no arch/$ARCH" -- "$BIN" build-kernel-lock "$A"
+	one_line "no arch/$ARCH" "cannot build qspinlock: the tree has no arch/$ARCH/include/asm for the compiler's target"
+	expect_exit 0 "LOCKBENCH_KTREE_ARCH=generic" -- env LOCKBENCH_KTREE_ARCH=generic \
+		"$BIN" build-kernel-lock "$A" -o "$OUT/noarch.so"
+	"$BIN" list locks -v --plugin na="$OUT/noarch.so" >"$OUT/list" 2>&1
+	grep -q "arch: generic: no arch/$ARCH/include/asm" "$OUT/list" && ok \
+		|| bad "generic build not named: $(cat "$OUT/list" | tail -5)"
+	expect_exit 0 "generic in the table" -- "$BIN" --plugin na="$OUT/noarch.so" -l qspinlock_na \
+		-t 1 "${RUN[@]}"
+	# (the same content as $ONE: one cache entry, named by the tree
+	# that built it first)
+	grep -qx "tree na: .* (not a git work tree) \[generic: no arch/$ARCH/include/asm\]" "$OUT/stdout" \
+		&& ok || bad "tree line lacks the generic headers: $(tail -3 "$OUT/stdout")"
+fi
+
+# A failed link names the undefined symbols, in one line.
+cp -r "$ONE" "$OUT/empty"
+: >"$OUT/empty/kernel/locking/qspinlock.c"
+expect_exit 2 "empty qspinlock.c" -- "$BIN" build-kernel-lock "$OUT/empty"
+one_line "empty qspinlock.c" "cannot build qspinlock: the link failed: undefined symbol: queued_spin_lock_slowpath"
+
+# -v prints each compiler command: its flags and include path in order,
+# the same the plugin records; --kernel-tree -v too.
+expect_exit 0 "build -v" -- env LOCKBENCH_CACHE="$OUT/vcache" "$BIN" build-kernel-lock -v "$ONE" \
+	-o "$OUT/v.so"
+c=$(grep -m1 -- " -c .*kernel/locking/qspinlock.c -o " "$OUT/stderr")
+incs=$(grep -o -- " -I[^ ]*" <<<"$c" | tr -d ' ' | tr '\n' ' ')
+case $incs in
+"-I$ROOT/kernel/compat/include -I"*"/inc "*"-I$ROOT/kernel/compat/generic -I$ONE/include -I$ROOT/kernel/compat ") ok ;;
+*) bad "-v: no compile command with the include path in order: $c" ;;
+esac
+grep -q -- "-include linux/kconfig.h" <<<"$c" && ok || bad "-v: no -include: $c"
+"$BIN" list locks -v --plugin v="$OUT/v.so" >"$OUT/list" 2>&1
+grep -q -- "flags: .*-include linux/kconfig.h -I$ROOT/kernel/compat/include -IBUILD/inc .*-I$ONE/include" \
+	"$OUT/list" && ok || bad "recorded flags lack the include path: $(grep flags: "$OUT/list")"
+expect_exit 0 "--kernel-tree -v" -- "$BIN" --kernel-tree v="$ONE" -l qspinlock_v -t 1 -v \
+	"${RUN[@]}"
+grep -q -- "-I$ONE/include" "$OUT/stderr" && ok || bad "--kernel-tree -v: no command"
 
 # help and usage name the command and the option.
 expect_exit 0 "help build-kernel-lock" -- "$BIN" help build-kernel-lock
