@@ -61,7 +61,9 @@ void bkl_usage(FILE *f)
 		"include/asm-generic/qspinlock.h; qrwlock.c and qrwlock.h with the tree's\n"
 		"qspinlock as wait lock; osq_lock.c).  Builds are cached by content\n"
 		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
-		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.  The cache\n"
+		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.  A tree with\n"
+		"arch/ but not the target's arch/ARCH/include/asm is refused unless\n"
+		"LOCKBENCH_KTREE_ARCH=generic.  The cache\n"
 		"must be this user's alone (else exit 2); a cached plugin that does not\n"
 		"match the digest beside it is built again, with a warning.\n");
 	opt_help(&bkl_options, f);

@@ -98,6 +98,26 @@ elif [ "$(uname -m)" = x86_64 ]; then
 	"$ROOT/tests/disasm_qspin.sh" native "$BIN" "$OUT/q.so" && ok || bad "built-in qspinlock is not x86's"
 fi
 
+# -v: the compile command, the tree's arch directory on the include
+# path after the layer's shims and before the generic-y wrappers and the
+# tree's include/, as the kernel orders them.
+if [ $ARM -eq 0 ] && [ "$(uname -m)" = x86_64 ]; then
+	expect_exit 0 "build -v" -- "$BIN" build-kernel-lock -v "$TREE"
+	c=$(grep -m1 -- "-M.*$TREE/kernel/locking/qspinlock.c" "$OUT/stderr")
+	incs=$(grep -o -- " -I[^ ]*" <<<"$c" | tr -d ' ' | tr '\n' ' ')
+	case $incs in
+	"-I$ROOT/kernel/compat/include "*"-I$TREE/arch/x86/include -I$ROOT/kernel/compat/generic -I$TREE/include "*) ok ;;
+	*) bad "-v: the include path is not in the kernel's order: $incs" ;;
+	esac
+	# The same tree without arch/x86 (the other directories linked in):
+	# refused in one line, not built against the generic headers.
+	mkdir -p "$OUT/nox86/arch"
+	for d in kernel include Makefile; do ln -s "$TREE/$d" "$OUT/nox86/$d"; done
+	ln -s "$TREE/arch/arm64" "$OUT/nox86/arch/arm64"
+	expect_exit 2 "no arch/x86" -- "$BIN" build-kernel-lock "$OUT/nox86"
+	one_line "no arch/x86" "the tree has no arch/x86/include/asm for the compiler's target"
+fi
+
 # The tree's own lock events at 2 threads: the pending or the slow path
 # counted, by the tree's names, and their share under the table.
 expect_exit 0 "--lock-events" -- "$BIN" --kernel-tree "$TAG=$TREE" -l "qspinlock_$TAG" \
