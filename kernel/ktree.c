@@ -431,7 +431,7 @@ static unsigned shadow_walk(const struct kbuild *b, const char *sub, char **v, u
  */
 static void shadowed_check(struct kbuild *b)
 {
-	enum { CAP = 256 };
+	enum { CAP = 200 };  /* within what git_run passes on one command line */
 	char **v = calloc(CAP + 1, sizeof(*v));
 	bool *changed = calloc(CAP, sizeof(*changed)), any = false;
 	unsigned n = v ? shadow_walk(b, "", v, 0, CAP) : 0;
