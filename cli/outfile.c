@@ -203,7 +203,8 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	if (!o->n)
 		cli_die("--format: empty list");
 	if (unit_parse(unit, &o->ropts.unit))
-		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm, ns", unit);
+		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm, ns, handovers/s, "
+			"ns/handover", unit);
 	o->ropts.marks = marks;
 	o->ropts.width = RENDER_WIDTH;
 	if (path && !*path)
@@ -234,6 +235,11 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	for (unsigned i = 0; i < o->n; i++) {
 		const char *pi = o->dest[i].path;
 
+		if (!unit_shown_by(o->ropts.unit, o->fmt[i]->name) &&
+		    UNIT_IS_XFER(o->ropts.unit))
+			cli_die("--unit %s: the %s format shows a throughput; the "
+				"handovers are shown by table (and always in json)",
+				unit_name(o->ropts.unit), o->fmt[i]->name);
 		if (!unit_shown_by(o->ropts.unit, o->fmt[i]->name))
 			cli_die("--unit ns: the %s format shows a throughput; ns per "
 				"operation is shown by table and csv", o->fmt[i]->name);
