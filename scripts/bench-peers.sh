@@ -18,6 +18,11 @@
 # CPU: run every contender on that one CPU (lockbench -p cpus:CPU,
 # lockhammer -o CPU, taskset for the others; default: lockbench's and
 # lockhammer's first CPU, the scheduler's choice for ck and libslock).
+# CLOCK: cpu (default) times the 1-thread runs by the CPU time of the
+# thread (lockbench's task-clock counter per operation, lockhammer's
+# cpu_ns/lock, getrusage of ck's and libslock's processes, whose one
+# thread runs the loop): time spent waiting for a CPU on a loaded
+# machine is not in it; wall, by the wall clock, as each tool reports.
 # RUNS (default 5) runs of DURATION (default 1) seconds each; LB_ARGS:
 # more lockbench options (e.g. LB_ARGS="--lat-sample 0": no latency
 # sampling, whose two clock reads per 256 operations the default pays).
@@ -46,6 +51,8 @@ shift || true
 . "$(dirname "$0")/peers-build.sh"
 peers_args bench-peers "lockhammer ck libslock" "$@"
 RUNS=${RUNS:-5}
+CLOCK=${CLOCK:-cpu}
+case $CLOCK in cpu | wall) ;; *) echo "bench-peers: CLOCK ($CLOCK): cpu or wall" >&2; exit 2 ;; esac
 DURATION=${DURATION:-1}
 PIN=() LB_PIN=() LH_PIN=()
 if [ -n "${CPU:-}" ]; then
@@ -116,33 +123,51 @@ if [ -n "${LIBSLOCK_DIR:-}" ]; then
 fi
 
 # ---- one run of one contender: ns per pair on stdout -------------------------
+# cpu_s OUT CMD...: run CMD (stdout and stderr to OUT); print the CPU
+# seconds (user + system) it used, from getrusage (microseconds).
+cpu_s() {
+	python3 -c 'import resource, subprocess, sys
+with open(sys.argv[1], "w") as o:
+    subprocess.run(sys.argv[2:], stdout=o, stderr=subprocess.STDOUT)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f" % (r.ru_utime + r.ru_stime))' "$@"
+}
 run_one() {
-	local kind=$1
+	local kind=$1 c
 	shift
 	case $kind in
 	lb)
 		"$BIN" -l "$1" -t 1 -r 1 --warmup 0.2 -d "$DURATION" --cs-lines 0 --ncs-ns 0 \
 			--no-tune --no-probe -q -f json -o "$W/lb.json" "${LB_PIN[@]}" \
+			--counters "$([ "$CLOCK" = cpu ] && echo task-clock || echo off)" \
 			${LB_ARGS:-} >/dev/null # split on purpose
-		python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+		CLOCK=$CLOCK python3 -c 'import json,os,sys; d=json.load(open(sys.argv[1]));
 r=d["points"][0]["runs"][0]
 assert d["points"][0]["status"] == "ok", d["points"][0]["status"]
-print("%.3f" % (1e9 / r["ops_per_sec"]))' "$W/lb.json"
+if os.environ["CLOCK"] == "cpu": print("%.3f" % r["perf"]["events"]["task-clock"]["per_op"])
+else: print("%.3f" % (1e9 / r["ops_per_sec"]))' "$W/lb.json"
 		;;
-	lh)
+	lh) # its cpu_ns/lock (the thread's CPU time) or locks/wall_sec
 		"$1" -c 0 -p 0 -t 1 -D "$DURATION" "${LH_PIN[@]}" 2>&1 |
-			awk '/locks\/wall_sec/ {h = 1; next} h && NF {v = $NF} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
+			awk -v cpu="$([ "$CLOCK" = cpu ] && echo 1 || echo 0)" -F'|' \
+				'/locks\/wall_sec/ {h = 1; next}
+				h && NF > 2 {split($2, a, " "); c = a[1]; n = split($NF, b, " "); v = b[n]}
+				END {if (cpu && c > 0) printf "%.3f\n", c; else if (!cpu && v > 0) printf "%.3f\n", 1e9 / v}'
 		;;
 	ck)
 		local steps=$1 t0 t1
 		t0=$(date +%s%N)
-		"${PIN[@]}" "$2" >/dev/null
+		c=$(cpu_s "$W/ck.out" "${PIN[@]}" "$2")
 		t1=$(date +%s%N)
+		[ "$CLOCK" = cpu ] && t0=0 t1=$(awk -v c="$c" 'BEGIN {printf "%.0f", c * 1e9}')
 		awk -v a="$t0" -v b="$t1" -v s="$steps" 'BEGIN {printf "%.3f\n", (b - a) / (4 * s)}'
 		;;
 	sl)
-		"${PIN[@]}" "$1" -n 1 -a 0 -p 0 -c 0 -d "$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 1000}')" 2>&1 |
-			awk -F'[( ]+' '/^#acquires/ {for (i = 1; i <= NF; i++) if ($i == "/") v = $(i - 1)} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
+		c=$(cpu_s "$W/sl.out" "${PIN[@]}" "$1" -n 1 -a 0 -p 0 -c 0 \
+			-d "$(awk -v d="$DURATION" 'BEGIN {printf "%d", d * 1000}')")
+		awk -F'[( ]+' -v cpu="$([ "$CLOCK" = cpu ] && echo "$c" || echo 0)" \
+			'/^#acquires/ {n = $3; for (i = 1; i <= NF; i++) if ($i == "/") v = $(i - 1)}
+			END {if (cpu > 0 && n > 0) printf "%.3f\n", cpu * 1e9 / n; else if (!cpu && v > 0) printf "%.3f\n", 1e9 / v}' "$W/sl.out"
 		;;
 	esac
 }
@@ -198,7 +223,7 @@ done
 # ---- tables ---------------------------------------------------------------------
 if [ "$ONE" = 1 ]; then
 touch "$W/results"
-LB_ARGS=${LB_ARGS:-} CPU=${CPU:-} python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
+CLOCK=$CLOCK LB_ARGS=${LB_ARGS:-} CPU=${CPU:-} python3 - "$W/results" "$RUNS" "$BIN" <<'PY'
 import collections, statistics, subprocess, sys
 res = collections.defaultdict(list)
 for line in open(sys.argv[1]):
@@ -207,8 +232,9 @@ for line in open(sys.argv[1]):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
             if l.startswith("model name")), "?")
 import os
-print("ns per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s%s%s"
-      % (sys.argv[2], cpu, "; CPU " + os.environ["CPU"] if os.environ.get("CPU") else "",
+print("%s per lock+unlock pair at 1 thread, empty sections, median of %s interleaved runs; %s%s%s"
+      % ("CPU-time ns" if os.environ["CLOCK"] == "cpu" else "ns", sys.argv[2], cpu,
+         "; CPU " + os.environ["CPU"] if os.environ.get("CPU") else "",
          "; lockbench " + os.environ["LB_ARGS"] if os.environ.get("LB_ARGS") else ""))
 print("%-14s %10s %11s %11s %11s  %-11s %s" % ("lock", "lockbench", "lockhammer", "ck",
                                              "libslock", "best peer", "lockbench/best"))
