@@ -32,6 +32,11 @@
 # which is a calibrated loop of 0-30 iterations, not an empty section);
 # ck's LATENCY benchmarks (lock, unlock, nothing between); libslock's
 # stress_one -n 1 -a 0 -p 0 -c 0.
+# lh+check: lockhammer with lockbench's counter word patched into its
+# loop (scripts/peers/lockhammer-handover.patch: a load, a store and a
+# load of a line of its own per operation, as lockbench's check does), and
+# lockbench's ratio against it: what is left of the difference from the
+# best peer once both loops do the same work.
 #
 # THREADS (default: 1 and every count from 2 to the CPUs online): at
 # each count above 1, ns per handover (the lock passing from one thread
@@ -95,12 +100,12 @@ if [ -n "${LOCKHAMMER_DIR:-}" ]; then
 	[ ${#MANY[@]} -gt 0 ] && while read -r lock bin; do
 		[ "$lock" = null ] || hadd "lockhammer-plain $lock hlp $bin"
 	done <"$W/lh.list"
-	if [ ${#MANY[@]} -gt 0 ]; then
-		log "building lockhammer with the handover count patched in"
-		peers_build_lockhammer_handover "$LOCKHAMMER_DIR" >"$W/lhh.list" ||
-			log "patched lockhammer did not build: skipped"
-		while read -r lock bin; do hadd "lockhammer $lock hlh $bin"; done <"$W/lhh.list"
-	fi
+	log "building lockhammer with the handover count patched in"
+	peers_build_lockhammer_handover "$LOCKHAMMER_DIR" >"$W/lhh.list" ||
+		log "patched lockhammer did not build: skipped"
+	# at 1 thread too: lockhammer's loop doing what lockbench's does
+	[ "$ONE" = 1 ] && while read -r lock bin; do add "lockhammer+check $lock lh $bin"; done <"$W/lhh.list"
+	[ ${#MANY[@]} -gt 0 ] && while read -r lock bin; do hadd "lockhammer $lock hlh $bin"; done <"$W/lhh.list"
 fi
 if [ -n "${CK_DIR:-}" ]; then
 	log "building Concurrency Kit's spinlock benchmarks from $CK_DIR"
@@ -236,22 +241,24 @@ print("%s per lock+unlock pair at 1 thread, empty sections, median of %s interle
       % ("CPU-time ns" if os.environ["CLOCK"] == "cpu" else "ns", sys.argv[2], cpu,
          "; CPU " + os.environ["CPU"] if os.environ.get("CPU") else "",
          "; lockbench " + os.environ["LB_ARGS"] if os.environ.get("LB_ARGS") else ""))
-print("%-14s %10s %11s %11s %11s  %-11s %s" % ("lock", "lockbench", "lockhammer", "ck",
-                                             "libslock", "best peer", "lockbench/best"))
+print("%-14s %10s %11s %11s %11s  %-11s %-15s %11s %s" % ("lock", "lockbench", "lockhammer", "ck",
+      "libslock", "best peer", "lockbench/best", "lh+check", "lockbench/lh+check"))
 locks = ["null", "tas", "ttas", "ticket", "anderson", "mcs", "clh", "qspinlock", "pthread_mutex"]
 for lock in locks:
     med = {p: statistics.median(v) for (l, p), v in res.items() if l == lock}
     if "lockbench" not in med:
         continue
-    peers = {p: v for p, v in med.items() if p != "lockbench"}
+    peers = {p: v for p, v in med.items() if p not in ("lockbench", "lockhammer+check")}
     cell = lambda p: "%11.2f" % med[p] if p in med else "%11s" % "-"
     if peers:
         best = min(peers, key=peers.get)
         ratio = "%.2f" % (peers[best] / med["lockbench"])
     else:
         best, ratio = "-", "-"
-    print("%-14s %10.2f %s %s %s  %-11s %s" % (lock, med["lockbench"], cell("lockhammer"),
-                                             cell("ck"), cell("libslock"), best, ratio))
+    same = ("%.2f" % (med["lockhammer+check"] / med["lockbench"])
+            if "lockhammer+check" in med else "-")
+    print("%-14s %10.2f %s %s %s  %-11s %-15s %s %s" % (lock, med["lockbench"], cell("lockhammer"),
+          cell("ck"), cell("libslock"), best, ratio, cell("lockhammer+check"), same))
 PY
 fi
 if [ ${#MANY[@]} -gt 0 ]; then
