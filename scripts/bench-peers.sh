@@ -20,7 +20,7 @@
 # lockhammer's first CPU, the scheduler's choice for ck and libslock).
 # CLOCK: cpu (default) times the 1-thread runs by the CPU time of the
 # thread (lockbench's task-clock counter per operation, lockhammer's
-# cpu_ns/lock, getrusage of ck's and libslock's processes, whose one
+# cputime_ns_per_lock_acquire, getrusage of ck's and libslock's processes, whose one
 # thread runs the loop): time spent waiting for a CPU on a loaded
 # machine is not in it; wall, by the wall clock, as each tool reports.
 # RUNS (default 5) runs of DURATION (default 1) seconds each; LB_ARGS:
@@ -152,12 +152,14 @@ assert d["points"][0]["status"] == "ok", d["points"][0]["status"]
 if os.environ["CLOCK"] == "cpu": print("%.3f" % r["perf"]["events"]["task-clock"]["per_op"])
 else: print("%.3f" % (1e9 / r["ops_per_sec"]))' "$W/lb.json"
 		;;
-	lh) # its cpu_ns/lock (the thread's CPU time) or locks/wall_sec
-		"$1" -c 0 -p 0 -t 1 -D "$DURATION" "${LH_PIN[@]}" 2>&1 |
-			awk -v cpu="$([ "$CLOCK" = cpu ] && echo 1 || echo 0)" -F'|' \
-				'/locks\/wall_sec/ {h = 1; next}
-				h && NF > 2 {split($2, a, " "); c = a[1]; n = split($NF, b, " "); v = b[n]}
-				END {if (cpu && c > 0) printf "%.3f\n", c; else if (!cpu && v > 0) printf "%.3f\n", 1e9 / v}'
+	lh) # its cputime_ns_per_lock_acquire (-v: to the decimal) or locks/wall_sec
+		if [ "$CLOCK" = cpu ]; then
+			"$1" -c 0 -p 0 -t 1 -D "$DURATION" -v "${LH_PIN[@]}" 2>&1 |
+				awk '/^cputime_ns_per_lock_acquire = / {v = $3} END {if (v > 0) printf "%.3f\n", v}'
+		else
+			"$1" -c 0 -p 0 -t 1 -D "$DURATION" "${LH_PIN[@]}" 2>&1 |
+				awk '/locks\/wall_sec/ {h = 1; next} h && NF {v = $NF} END {if (v > 0) printf "%.3f\n", 1e9 / v}'
+		fi
 		;;
 	ck)
 		local steps=$1 t0 t1
