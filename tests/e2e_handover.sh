@@ -66,6 +66,24 @@ expect_exit 0 "compare --unit handovers/s" -- "$BIN" compare "$OUT/h.json" --uni
 awk '/^1 / {exit !($2 == "0" && $4 == "0")}' "$OUT/stdout" && ok ||
 	bad "handovers/s at 1 thread: $(cat "$OUT/stdout")"
 
+# A file written before the handovers were counted: null, never 0, and
+# the table shows "-" for them.
+expect_exit 0 "compare an older file" -- "$BIN" compare -f json -o "$OUT/old.json" \
+	"$(dirname "$0")/fixtures/fleet/run-k0.json"
+python3 - "$OUT/old.json" <<'PY' && ok || bad "older file: handovers not null"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    for r in p["runs"]:
+        h = r["handover"]
+        assert h["handovers"] is None and h["ns_per_handover"] is None, h
+    assert p["handover"]["handovers_per_sec"] is None, p["handover"]
+PY
+expect_exit 0 "older file in ns/handover" -- "$BIN" compare --unit ns/handover --no-marks \
+	"$(dirname "$0")/fixtures/fleet/run-k0.json"
+awk '/^[0-9]/ {n++; for (i = 2; i <= NF; i++) if ($i != "-") bad = 1} END {exit bad || !n}' \
+	"$OUT/stdout" && ok || bad "older file in ns/handover: $(cat "$OUT/stdout")"
+
 # The exclusion check catches busted in every run with empty sections
 # (the case where the check's own word is most of what the section
 # does): five invocations each at 2 and 4 threads exit 1 naming the
