@@ -274,6 +274,10 @@ for line in open(sys.argv[1]):
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
             if l.startswith("model name")), "?")
 load = open("/proc/loadavg").read().split()[0]
+ncpu = os.cpu_count() or 1
+if float(load) >= ncpu:
+    print("bench-peers: load average %s on %d CPUs: threads seldom run at once, so the times "
+          "below are the scheduler's more than the locks'; rerun on a quiet machine" % (load, ncpu))
 med = lambda v, i: statistics.median(x[i] for x in v)
 for n in sorted({k[0] for k in res}):
     print()
