@@ -1,5 +1,3 @@
-PEERS_PATCHES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peers
-
 # Builders of the peers for scripts/bench-peers.sh and
 # scripts/insn-peers.sh (sourced; nothing is downloaded: each copies the
 # source folder the user named into the scratch directory $W and builds
@@ -7,6 +5,9 @@ PEERS_PATCHES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peers
 #   LOCK BINARY
 # (LOCK: lockbench's name for the algorithm) and returns non-zero, with
 # the tail of the build log on stderr, if the build failed.
+
+# The patches of the peers' loops (scripts/peers/).
+PEERS_PATCHES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peers
 
 # peers_args PROG "WORDS" ARGS...: LOCKHAMMER_DIR, CK_DIR, LIBSLOCK_DIR
 # from ARGS of the form lockhammer=DIR, ck=DIR, libslock=DIR (only those
