@@ -169,6 +169,7 @@ e2e: lockbench | $(PYBIN)
 	tests/e2e_ktree.sh ./lockbench
 	tests/e2e_ktree_real.sh ./lockbench
 	tests/e2e_work.sh ./lockbench
+	tests/e2e_handover.sh ./lockbench
 	tests/e2e_noise.sh ./lockbench
 	tests/e2e_delays_sim.sh ./lockbench
 	tests/e2e_cli.sh ./lockbench

@@ -211,7 +211,8 @@ static const struct opt rows[] = {
 	 .help = "name of this run (e.g. the kernel), used by compare"},
 	{.name = "unit", .type = OPT_STR, .arg = "UNIT",
 	 .def = "kops/s", .off = F(unit),
-	 .help = "ops/s, kops/s, Mops/s, jpm; ns: per op of one thread (table, csv)"},
+	 .help = "ops/s, kops/s, Mops/s, jpm; ns: per op of one thread (table, csv); "
+		 "handovers/s, ns/handover: the lock passing between threads (table)"},
 	{.name = "row-name", .type = OPT_STR, .arg = "NAME",
 	 .def = "threads", .off = F(row_name), .given = G(row_name_given),
 	 .help = "heading of the thread-count rows (e.g. nwriters_stress)"},

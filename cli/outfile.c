@@ -189,6 +189,19 @@ static void plain_file(struct outputs *o, const char *path)
 	o->dest[data].path = path;
 }
 
+/* Can `format` show `u`?  Else one line and exit 2. */
+static void unit_or_die(enum unit u, const char *format)
+{
+	if (unit_shown_by(u, format))
+		return;
+	if (UNIT_IS_XFER(u))
+		cli_die("--unit %s: the %s format shows a throughput; the "
+			"handovers are shown by table (and always in json)",
+			unit_name(u), format);
+	cli_die("--unit ns: the %s format shows a throughput; ns per "
+		"operation is shown by table and csv", format);
+}
+
 void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 		   const char *path, bool marks)
 {
@@ -203,7 +216,8 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	if (!o->n)
 		cli_die("--format: empty list");
 	if (unit_parse(unit, &o->ropts.unit))
-		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm, ns", unit);
+		cli_die("--unit (%s): valid: ops/s, kops/s, Mops/s, jpm, ns, handovers/s, "
+			"ns/handover", unit);
 	o->ropts.marks = marks;
 	o->ropts.width = RENDER_WIDTH;
 	if (path && !*path)
@@ -234,9 +248,7 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
 	for (unsigned i = 0; i < o->n; i++) {
 		const char *pi = o->dest[i].path;
 
-		if (!unit_shown_by(o->ropts.unit, o->fmt[i]->name))
-			cli_die("--unit ns: the %s format shows a throughput; ns per "
-				"operation is shown by table and csv", o->fmt[i]->name);
+		unit_or_die(o->ropts.unit, o->fmt[i]->name);
 		if (pi && !strcmp(pi, "-"))
 			asked = true;
 		nstdout += !pi || !strcmp(pi, "-");

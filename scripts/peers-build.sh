@@ -6,6 +6,9 @@
 # (LOCK: lockbench's name for the algorithm) and returns non-zero, with
 # the tail of the build log on stderr, if the build failed.
 
+# The patches of the peers' loops (scripts/peers/).
+PEERS_PATCHES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peers
+
 # peers_args PROG "WORDS" ARGS...: LOCKHAMMER_DIR, CK_DIR, LIBSLOCK_DIR
 # from ARGS of the form lockhammer=DIR, ck=DIR, libslock=DIR (only those
 # whose word is in WORDS); anything else: one line and exit 2.
@@ -80,4 +83,48 @@ peers_build_libslock() {
 		fi
 	done
 	rm -rf "$W/sl"
+}
+
+# The same peers with lockbench's handover count and exclusion check
+# patched into their timed loops (scripts/peers/*-handover.patch; the
+# owner word that lockbench's worker loop keeps, docs/method.md,
+# "Handovers"): each thread prints
+#   lb-handover: ... acquires A handovers H violations V walltime_ns W
+# on stderr.  lockhammer: the whole checkout, patched, in $W/sbh.
+peers_build_lockhammer_handover() {
+	local src=$1 lh b
+	rm -rf "$W/sbh"
+	cp -r "$src" "$W/sbh"
+	lh=$W/sbh/benchmarks/lockhammer
+	if ! patch -s -d "$W/sbh" -p1 <"$PEERS_PATCHES/lockhammer-handover.patch" >"$W/lhh.log" 2>&1 ||
+	   ! make -C "$lh" -j2 >>"$W/lhh.log" 2>&1; then
+		tail -5 "$W/lhh.log" >&2
+		return 1
+	fi
+	b=$(ls -d "$lh"/build.relax_pause 2>/dev/null || ls -d "$lh"/build.* | head -1)
+	printf '%s\n' "tas $b/lh_swap_mutex" \
+		"ticket $b/lh_ticket_spinlock" "clh $b/lh_clh_spinlock" \
+		"qspinlock $b/lh_queued_spinlock" "pthread_mutex $b/lh_pthread_mutex_lock"
+}
+
+# Concurrency Kit's THROUGHPUT benchmarks (threads taking the lock for
+# LB_SECONDS=$2 seconds; argv: threads, affinity delta, critical), patched,
+# in $W/ckh.
+peers_build_ck_handover() {
+	local src=$1 secs=$2 d
+	rm -rf "$W/ckh"
+	cp -r "$src" "$W/ckh"
+	d=$W/ckh/regressions/ck_spinlock/benchmark
+	if ! patch -s -d "$W/ckh" -p1 <"$PEERS_PATCHES/ck-handover.patch" >"$W/ckh.log" 2>&1 ||
+	   ! (cd "$W/ckh" && ./configure >/dev/null 2>&1) ||
+	   ! make -B -C "$d" ck_fas.THROUGHPUT ck_ticket.THROUGHPUT ck_mcs.THROUGHPUT \
+		ck_clh.THROUGHPUT ck_anderson.THROUGHPUT \
+		CFLAGS="-O2 -I../../../include -D_GNU_SOURCE -DLB_SECONDS=$secs -pthread -lm" \
+		>>"$W/ckh.log" 2>&1; then
+		tail -5 "$W/ckh.log" >&2
+		return 1
+	fi
+	printf '%s\n' "tas $d/ck_fas.THROUGHPUT" "ticket $d/ck_ticket.THROUGHPUT" \
+		"mcs $d/ck_mcs.THROUGHPUT" "clh $d/ck_clh.THROUGHPUT" \
+		"anderson $d/ck_anderson.THROUGHPUT"
 }

@@ -9,7 +9,8 @@
 #   lockbench system check       what this machine can resolve
 #   tests/e2e_insn.sh            the loop's instructions per operation (valgrind)
 #   scripts/insn-peers.sh        the same for the peers' loops (if built)
-#   scripts/bench-peers.sh       ns per lock+unlock beside the peers (if built)
+#   scripts/bench-peers.sh       ns per lock+unlock beside the peers (if built),
+#                                and ns per handover at 2 threads and more
 #   scripts/bench-delays.sh      do --cs-ns and --ncs-ns hold?
 #   scripts/bench-delays-hosts.sh  ... on this host and simulated ones?
 #   scripts/bench-calib.sh       calibrations from one invocation to the next
@@ -119,9 +120,18 @@ fi
 if [ -n "${LOCKHAMMER_DIR:-}${CK_DIR:-}${LIBSLOCK_DIR:-}" ]; then
 	section "Time beside the peers" \
 		"ns per lock+unlock at 1 thread, empty sections, interleaved with the peers." \
-		env RUNS="$RUNS" DURATION="$DURATION" scripts/bench-peers.sh "$LB"
+		env RUNS="$RUNS" DURATION="$DURATION" THREADS=1 scripts/bench-peers.sh "$LB"
 else
 	skipped "Time beside the peers" "the peers are not built: set LOCKHAMMER_DIR, CK_DIR and/or LIBSLOCK_DIR to their source checkouts (scripts/bench-peers.sh)."
+fi
+if [ -n "${LOCKHAMMER_DIR:-}${CK_DIR:-}" ] && [ "$(getconf _NPROCESSORS_ONLN)" -gt 1 ]; then
+	section "Handovers beside the peers" \
+		"ns per handover (the lock passing from one thread to another) at every thread count from 2 to the CPUs, empty sections, interleaved with lockhammer and ck carrying the same counter word (scripts/peers/), the handovers per acquisition in brackets, and the exclusion check's cost per handover measured in lockhammer with and without it (docs/method.md, \"Handovers\")." \
+		env RUNS="$RUNS" DURATION="$(awk -v d="$DURATION" 'BEGIN {print d < 1 ? 1 : d}')" \
+		THREADS="$(seq 2 "$(getconf _NPROCESSORS_ONLN)" | tr '\n' ' ' | sed 's/ $//')" \
+		scripts/bench-peers.sh "$LB"
+else
+	skipped "Handovers beside the peers" "the peers are not built (set LOCKHAMMER_DIR and/or CK_DIR), or this machine has one CPU (scripts/bench-peers.sh)."
 fi
 section "Section delays" \
 	"Do \`--cs-ns\` and \`--ncs-ns\` hold?  Sampled lengths and the cost added per operation, 1 thread, then beside a waiter." \

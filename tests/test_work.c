@@ -194,6 +194,15 @@ static void test_cs_metrics(void **state)
 	if (s.ops >= 1000) /* a busy window (not a starved, loaded machine) */
 		assert_true(s.lat->n > 0 && s.hand_n > 0);
 	assert_true(s.hand_node <= s.hand_n && s.hand_core <= s.hand_l3 + s.hand_n);
+	/* the handovers proper: from another thread, so at most the
+	 * acquisitions that followed one and, with 2 threads taking turns,
+	 * at most one more than the other thread's operations */
+	assert_true(s.hand_xfer <= s.hand_n);
+	assert_true(s.hand_xfer <= 2 * (s.thread_ops[0] < s.thread_ops[1] ? s.thread_ops[0]
+									 : s.thread_ops[1]) + 2 * 16);
+	run_sample_free(&s);
+	run_wl("mcs", "cs", &wp, 1, 2, &s);
+	assert_true(s.has_hand && s.hand_xfer == 0); /* alone: never handed over */
 	run_sample_free(&s);
 	wp.lat_sample = 0;
 	run_wl("mcs", "cs", &wp, 2, 0, &s);
@@ -590,7 +599,7 @@ static void one_run_results(struct results *r, json_t *config)
 		.has_rw = true, .read_ops = 400, .thread_reads = treads,
 		.thread_kind = kinds,
 		.lat_sample = 64, .has_hand = true, .hand_n = 500, .hand_node = 250,
-		.hand_l3 = 200, .hand_core = 100,
+		.hand_l3 = 200, .hand_core = 100, .hand_xfer = 400,
 	};
 	static struct hist h;
 
@@ -637,6 +646,13 @@ static void test_json_metrics_round_trip(void **state)
 							    "write_ops")), 600);
 	assert_true(json_real_value(json_object_get(json_object_get(run, "handover"),
 						    "same_node_frac")) == 0.5);
+	/* 400 handovers from another thread in a 1 s window: 2.5 us each */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "handover"),
+							    "handovers")), 400);
+	assert_true(json_real_value(json_object_get(json_object_get(run, "handover"),
+						    "ns_per_handover")) == 2.5e6);
+	assert_true(json_real_value(json_object_get(json_object_get(json_array_get(
+		json_object_get(doc, "points"), 0), "handover"), "handovers_per_sec")) == 400);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "fairness"),
 							    "min")), 400);
 	txt = json_dumps(doc, 0);
@@ -650,6 +666,8 @@ static void test_json_metrics_round_trip(void **state)
 	assert_non_null(s->lat);
 	assert_memory_equal(s->lat, results_point(&r, 0, 0)->runs[0].lat, sizeof(struct hist));
 	assert_true(s->has_hand && s->hand_n == 500 && s->hand_core == 100);
+	assert_true(s->hand_xfer == 400);
+	assert_true(results_point(&back, 0, 0)->xfer_rate == 400);
 	assert_null(s->extra); /* every 1.2 member is known to the reader */
 	free(txt);
 	json_decref(doc);

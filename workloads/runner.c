@@ -109,6 +109,7 @@ static void slots_copy(const struct worker_slot *slot, unsigned n,
 		atomic_init(&out[i].same_node, atomic_load_explicit(&s->same_node, lb_rlx));
 		atomic_init(&out[i].same_l3, atomic_load_explicit(&s->same_l3, lb_rlx));
 		atomic_init(&out[i].same_core, atomic_load_explicit(&s->same_core, lb_rlx));
+		atomic_init(&out[i].xfer, atomic_load_explicit(&s->xfer, lb_rlx));
 	}
 }
 
@@ -143,6 +144,7 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 		out->hand_node += SLOT_DELTA(&x1[i], &x0[i], same_node);
 		out->hand_l3 += SLOT_DELTA(&x1[i], &x0[i], same_l3);
 		out->hand_core += SLOT_DELTA(&x1[i], &x0[i], same_core);
+		out->hand_xfer += SLOT_DELTA(&x1[i], &x0[i], xfer);
 	}
 	/* The handover counters (and with empty sections the operation
 	 * count) reach the slot on the loop's sampled operations
@@ -164,6 +166,7 @@ static void metrics_fill(const struct run_spec *sp, struct run_sample *out,
 	out->hand_node = out->hand_node < out->hand_n ? out->hand_node : out->hand_n;
 	out->hand_l3 = out->hand_l3 < out->hand_n ? out->hand_l3 : out->hand_n;
 	out->hand_core = out->hand_core < out->hand_n ? out->hand_core : out->hand_n;
+	out->hand_xfer = out->hand_xfer < out->hand_n ? out->hand_xfer : out->hand_n;
 	out->lat_sample = sp->params->lat_sample;
 	if (out->lat_sample && (out->lat = malloc(sizeof(*out->lat))))
 		*out->lat = rl->h;

@@ -82,13 +82,15 @@ struct wl_shared {
  * A worker's counters, alone on their line (the monitor snapshots them
  * at the end of the warm-up and of the window): completed operations,
  * those taken in shared (read) mode, and lock handovers: exclusive
- * acquisitions that followed another one (hand_n) and how many of them
- * the previous holder made from the same NUMA node / L3 / core.
+ * acquisitions that followed another one (hand_n), how many of them
+ * the previous holder made from the same NUMA node / L3 / core, and how
+ * many took the lock from another thread (xfer: the handovers proper,
+ * docs/method.md, "Handovers").
  */
 struct worker_slot {
 	LB_ALIGNED _Atomic uint64_t ops;
 	_Atomic uint64_t reads;
-	_Atomic uint64_t hand_n, same_node, same_l3, same_core;
+	_Atomic uint64_t hand_n, same_node, same_l3, same_core, xfer;
 };
 
 struct cs_samples;
@@ -262,6 +264,7 @@ static inline void wl_publish(struct worker *w, uint64_t ops, uint64_t reads)
 	atomic_store_explicit(&s->same_node, self + h->node, lb_rlx);
 	atomic_store_explicit(&s->same_l3, self + h->l3, lb_rlx);
 	atomic_store_explicit(&s->same_core, self + h->core, lb_rlx);
+	atomic_store_explicit(&s->xfer, h->other, lb_rlx);
 	atomic_store_explicit(&s->reads, reads, lb_rlx);
 	atomic_store_explicit(&s->ops, ops, lb_rlx);
 }

@@ -60,6 +60,8 @@ static const struct {
 	[UNIT_MOPS] = {"Mops/s", 1e-6},
 	[UNIT_JPM] = {"jpm", 60},
 	[UNIT_NS] = {"ns", 1},
+	[UNIT_XFER] = {"handovers/s", 1},
+	[UNIT_XFER_NS] = {"ns/handover", 1},
 };
 
 const char *unit_title(enum unit u)
@@ -93,8 +95,25 @@ double unit_scale(enum unit u)
 
 bool unit_shown_by(enum unit u, const char *format)
 {
+	if (UNIT_IS_XFER(u))
+		return !strcmp(format, "table") || !strcmp(format, "json");
 	return u != UNIT_NS || !strcmp(format, "table") || !strcmp(format, "csv") ||
 	       !strcmp(format, "json");
+}
+
+/* unit_point() of the handover units. */
+static void xfer_point(const struct render_opts *o, const struct point *p,
+		       double *mean, double *std, double *rel)
+{
+	double m = p->xfer_rate, ns = m > 0 ? 1e9 / m : NAN;
+	bool per = o->unit == UNIT_XFER;
+
+	if (mean)
+		*mean = per ? m : ns;
+	if (std)
+		*std = per ? p->xfer_std : m > 0 ? ns * p->xfer_std / m : NAN;
+	if (rel)
+		*rel = per ? p->xfer_rel : 100 / (1 + p->xfer_rel / 100) - 100;
 }
 
 void unit_point(const struct results *r, const struct render_opts *o, unsigned row,
@@ -103,6 +122,10 @@ void unit_point(const struct results *r, const struct render_opts *o, unsigned r
 	bool metric = r->row_desc && r->row_desc[row].metric;
 	double k = metric ? 1 : unit_scale(o->unit), threads, ns;
 
+	if (UNIT_IS_XFER(o->unit)) {
+		xfer_point(o, p, mean, std, rel);
+		return;
+	}
 	if (o->unit != UNIT_NS || metric) {
 		if (mean)
 			*mean = p->sum.mean * k;

@@ -14,9 +14,14 @@
  * The unit of the text formats: a throughput, scaled (unit_scale()), or
  * UNIT_NS, the time one thread spends per operation (one lock + unlock
  * pair with its sections) in ns: threads * 1e9 / ops/s (docs/formats.md,
- * "Units"; unit_point()).
+ * "Units"; unit_point()); or the handovers (the lock passing from one
+ * thread to another, docs/method.md, "Handovers"): UNIT_XFER per second,
+ * UNIT_XFER_NS the ns per handover (the window over their count).
  */
-enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM, UNIT_NS };
+enum unit { UNIT_OPS, UNIT_KOPS, UNIT_MOPS, UNIT_JPM, UNIT_NS, UNIT_XFER, UNIT_XFER_NS };
+
+/* A unit of handovers, not of operations. */
+#define UNIT_IS_XFER(u) ((u) == UNIT_XFER || (u) == UNIT_XFER_NS)
 
 struct render_opts {
 	enum unit unit;
@@ -62,6 +67,9 @@ bool unit_shown_by(enum unit u, const char *format);
  * operation of one thread (the point's thread count, else the row's):
  * mean threads * 1e9 / mean ops/s, the std at the same CV, and the
  * change of that time (+ slower); rows of another metric keep theirs.
+ * With UNIT_XFER(_NS) every row shows the point's handovers per second
+ * (or ns per handover, at the same CV) and their change; NAN where the
+ * point counted none.
  */
 void unit_point(const struct results *r, const struct render_opts *o, unsigned row,
 		const struct point *p, double *mean, double *std, double *rel);

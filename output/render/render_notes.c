@@ -842,7 +842,7 @@ static void geo_brief(const struct notes *n, FILE *f)
 
 	geo_rows(r, rows, sizeof(rows));
 	snprintf(line, sizeof(line), "geometric mean over %s%s:", rows,
-		 n->o->unit == UNIT_NS ? " (throughput)" : "");
+		 n->o->unit == UNIT_NS || UNIT_IS_XFER(n->o->unit) ? " (throughput)" : "");
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)
 			line_add(line, sizeof(line), "%s%s %+.1f%%", sep, r->variants[v].name,

@@ -46,6 +46,9 @@ static void put_point(const struct results *r, const struct render_opts *o,
 		      char *std, char *rel)
 {
 	double m, s, rl;
+	bool xfer;
+	int prec = o->unit == UNIT_NS || o->unit == UNIT_XFER_NS ? 1 :
+		   o->unit == UNIT_XFER ? 0 : 2;
 
 	switch (p->status) {
 	case POINT_OK:
@@ -55,18 +58,25 @@ static void put_point(const struct results *r, const struct render_opts *o,
 			break;
 		}
 		unit_point(r, o, row, p, &m, &s, &rl);
+		/* A unit of handovers where none were counted (1 thread). */
+		if (isnan(m)) {
+			snprintf(mean, CELL, "-");
+			break;
+		}
 		/* ns per operation to a tenth (a fast lock takes a few). */
-		snprintf(mean, CELL, "%.*f%s%s", o->unit == UNIT_NS ? 1 : 2, m,
+		snprintf(mean, CELL, "%.*f%s%s", prec, m,
 			 o->marks && p->noise.flagged ? "!" : "",
 			 o->marks && p->lt_unfair ? "^" : "");
+		/* the ? and the significance marks judge the throughput */
+		xfer = UNIT_IS_XFER(o->unit);
 		/* One run has no spread: "-", never a reassuring 0.00. */
-		if (isnan(p->sum.std))
+		if (isnan(p->sum.std) || isnan(s))
 			snprintf(std, CELL, "-");
 		else
-			snprintf(std, CELL, "%.*f%s", o->unit == UNIT_NS ? 1 : 2, s,
-				 o->marks && p->high_cv ? "?" : "");
-		if (!base && p->has_rel)
-			snprintf(rel, CELL, "%+.0f%%%s", rl, render_sig_mark(o, p));
+			snprintf(std, CELL, "%.*f%s", prec, s,
+				 o->marks && p->high_cv && !xfer ? "?" : "");
+		if (!base && p->has_rel && !isnan(rl))
+			snprintf(rel, CELL, "%+.0f%%%s", rl, xfer ? "" : render_sig_mark(o, p));
 		else if (!base)
 			snprintf(rel, CELL, "-");
 		return;
@@ -80,6 +90,7 @@ static void put_point(const struct results *r, const struct render_opts *o,
 		snprintf(mean, CELL, "ERROR");
 		break;
 	case POINT_MISSING:
+	default:
 		snprintf(mean, CELL, "-");
 		break;
 	}

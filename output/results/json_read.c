@@ -567,7 +567,8 @@ static int read_handover(struct rd *d, json_t *o, const char *where,
 	if ((rc = get_uint(d, h, "acquisitions", w, UINT64_MAX, 0, &s->hand_n)) ||
 	    (rc = get_uint(d, h, "same_node", w, s->hand_n, 0, &s->hand_node)) ||
 	    (rc = get_uint(d, h, "same_l3", w, s->hand_n, 0, &s->hand_l3)) ||
-	    (rc = get_uint(d, h, "same_core", w, s->hand_n, 0, &s->hand_core)))
+	    (rc = get_uint(d, h, "same_core", w, s->hand_n, 0, &s->hand_core)) ||
+	    (rc = get_uint(d, h, "handovers", w, s->hand_n, UINT64_MAX, &s->hand_xfer)))
 		return rc;
 	return 0;
 }

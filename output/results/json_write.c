@@ -114,18 +114,55 @@ static json_t *rw_json(const struct run_sample *s)
 							     : NAN));
 }
 
+/* The handovers proper (lock from one thread to another, docs/method.md,
+ * "Handovers") into o: their count, per second of the window and ns per
+ * handover (null without any, or when the source did not count them). */
+static void xfer_json(json_t *o, const struct run_sample *s)
+{
+	bool known = s->hand_xfer != UINT64_MAX && s->window_s > 0;
+
+	if (!o)
+		return;
+	json_object_set_new(o, "handovers", s->hand_xfer != UINT64_MAX ?
+			    json_integer((json_int_t)s->hand_xfer) : json_null());
+	json_object_set_new(o, "handovers_per_sec",
+			    num(known ? (double)s->hand_xfer / s->window_s : NAN));
+	json_object_set_new(o, "ns_per_handover",
+			    num(known && s->hand_xfer ? s->window_s * 1e9 / (double)s->hand_xfer
+						      : NAN));
+}
+
 static json_t *handover_json(const struct run_sample *s)
 {
+	json_t *o;
+
 	if (!s->has_hand)
 		return json_null();
-	return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
-			 "acquisitions", (json_int_t)s->hand_n,
-			 "same_node", (json_int_t)s->hand_node,
-			 "same_l3", (json_int_t)s->hand_l3,
-			 "same_core", (json_int_t)s->hand_core,
-			 "same_node_frac", frac(s->hand_node, s->hand_n),
-			 "same_l3_frac", frac(s->hand_l3, s->hand_n),
-			 "same_core_frac", frac(s->hand_core, s->hand_n));
+	o = json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
+		      "acquisitions", (json_int_t)s->hand_n,
+		      "same_node", (json_int_t)s->hand_node,
+		      "same_l3", (json_int_t)s->hand_l3,
+		      "same_core", (json_int_t)s->hand_core,
+		      "same_node_frac", frac(s->hand_node, s->hand_n),
+		      "same_l3_frac", frac(s->hand_l3, s->hand_n),
+		      "same_core_frac", frac(s->hand_core, s->hand_n));
+	xfer_json(o, s);
+	return o;
+}
+
+/* A point's handover object: the same-X shares and the handovers per
+ * second over its runs (null when it has neither). */
+static json_t *point_handover_json(const struct point *p)
+{
+	if (isnan(p->hand_node) && isnan(p->xfer_rate))
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "same_node_frac", num(p->hand_node),
+			 "same_l3_frac", num(p->hand_l3),
+			 "same_core_frac", num(p->hand_core),
+			 "handovers_per_sec", num(p->xfer_rate),
+			 "handovers_per_sec_std", num(p->xfer_std),
+			 "ns_per_handover", num(p->xfer_rate > 0 ? 1e9 / p->xfer_rate : NAN));
 }
 
 /* The 1.2 members of a run. */
@@ -155,10 +192,7 @@ static void point_metrics_json(json_t *o, const struct point *p)
 	if (!o)
 		return;
 	json_object_set_new(o, "latency", latency_json(p->lat, every, q, false));
-	json_object_set_new(o, "handover", isnan(p->hand_node) ? json_null() :
-		json_pack("{s:o, s:o, s:o}", "same_node_frac", num(p->hand_node),
-			  "same_l3_frac", num(p->hand_l3),
-			  "same_core_frac", num(p->hand_core)));
+	json_object_set_new(o, "handover", point_handover_json(p));
 	json_object_set_new(o, "rw", isnan(p->read_rate) ? json_null() :
 		json_pack("{s:o, s:o}", "reads_per_sec", num(p->read_rate),
 			  "writes_per_sec", num(p->write_rate)));

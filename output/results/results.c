@@ -376,6 +376,30 @@ static void point_fairness(struct point *p)
 	p->jain = n ? sum / n : NAN;
 }
 
+/* Handovers per second of the included runs that counted them: their
+ * mean and std (NAN: none; docs/method.md, "Handovers"). */
+static void point_xfer(struct point *p)
+{
+	double sum = 0, sq = 0, x;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->nruns; i++) {
+		const struct run_sample *s = &p->runs[i];
+
+		if (!run_included(s) || !s->has_hand || s->hand_xfer == UINT64_MAX ||
+		    !(s->window_s > 0))
+			continue;
+		x = (double)s->hand_xfer / s->window_s;
+		sum += x;
+		sq += x * x;
+		n++;
+	}
+	p->xfer_rate = n ? sum / n : NAN;
+	x = n > 1 ? (sq - sum * sum / n) / (n - 1) : 0;
+	p->xfer_std = n ? sqrt(x > 0 ? x : 0) : NAN;
+	p->xfer_rel = NAN;
+}
+
 /* Latency merged over runs; handover shares; read/write rates; trends. */
 static void point_metrics(struct point *p)
 {
@@ -412,6 +436,7 @@ static void point_metrics(struct point *p)
 	p->hand_core = hn ? (double)hcore / (double)hn : NAN;
 	p->read_rate = nrw ? rd / nrw : NAN;
 	p->write_rate = nrw ? wr / nrw : NAN;
+	point_xfer(p);
 }
 
 /* A run usable in a test: its invocation, round and log rate. */
@@ -686,6 +711,8 @@ static void point_versus(const struct results *r, struct point *p, const struct 
 	    p->sum.n && b->sum.n && b->sum.mean != 0) {
 		p->has_rel = true;
 		p->rel = stats_rel_pct(p->sum.mean, b->sum.mean);
+		if (b->xfer_rate > 0)
+			p->xfer_rel = stats_rel_pct(p->xfer_rate, b->xfer_rate);
 		stats_welch(x, point_rates(p, x), y, point_rates(b, y), &p->welch);
 		stats_mann_whitney(x, point_rates(p, x), y, point_rates(b, y), &p->mwu);
 		point_test(r, p, b);

@@ -68,6 +68,9 @@ struct run_sample {
 	bool has_hand;           /* handovers counted */
 	uint64_t hand_n;         /* exclusive acquisitions after another one */
 	uint64_t hand_node, hand_l3, hand_core; /* ... from the same node/L3/core */
+	/* ... from another thread: the handovers (docs/method.md,
+	 * "Handovers"); UINT64_MAX when the source did not count them */
+	uint64_t hand_xfer;
 	/* Derived by results_finalize() from the fields above. */
 	uint64_t fair_min, fair_max; /* per-thread ops */
 	double fair_jain;
@@ -204,6 +207,10 @@ struct point {
 	struct hist *lat;        /* the runs' latency histograms merged, or NULL */
 	unsigned long long lat_p50, lat_p99, lat_p999; /* of lat, ns */
 	double hand_node, hand_l3, hand_core; /* same-X handover share; NAN if none */
+	/* Handovers per second (lock from one thread to another): mean and
+	 * std over the included runs that counted them, and the change of
+	 * the mean from the baseline's in % (NAN: none) */
+	double xfer_rate, xfer_std, xfer_rel;
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
 	struct point_noise noise;/* flags and typical probe (output/results/noise.h) */
