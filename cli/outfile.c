@@ -115,11 +115,45 @@ static void add_format(struct outputs *o, const struct format_info *f,
 	o->fmt[o->n++] = f;
 }
 
+/* The comma that ends the -o item at p: the next one that starts
+ * another "FMT=" (a file name may hold commas), or NULL. */
+static char *item_end(char *p)
+{
+	char *next;
+
+	for (next = strchr(p, ','); next && !item_format(next + 1);
+	     next = strchr(next + 1, ','))
+		;
+	return next;
+}
+
+void outputs_each_path(const char *spec, void (*fn)(const char *path, void *arg),
+		       void *arg)
+{
+	char *copy, *p;
+
+	if (!spec || !*spec)
+		return;
+	if (!item_format(spec)) {
+		fn(spec, arg);
+		return;
+	}
+	copy = cli_strdup(spec);
+	for (p = copy; p;) {
+		char *next = item_end(p);
+
+		if (next)
+			*next++ = 0;
+		fn(strchr(p, '=') + 1, arg);
+		p = next;
+	}
+	free(copy);
+}
+
 /*
  * -o FMT=FILE[,FMT=FILE...]: an item ends at the next comma that starts
- * another "FMT=", so a file name may hold commas.  spec is modified
- * (the items' paths point into it); a named format missing from -f is
- * added.
+ * another "FMT=" (item_end()).  spec is modified (the items' paths point
+ * into it); a named format missing from -f is added.
  */
 static void parse_items(struct outputs *o, char *spec, const char *output)
 {
@@ -127,12 +161,9 @@ static void parse_items(struct outputs *o, char *spec, const char *output)
 
 	while (p) {
 		const struct format_info *f = item_format(p);
-		char *next = p, *path;
+		char *next = item_end(p), *path;
 		int i;
 
-		for (next = strchr(next, ','); next && !item_format(next + 1);
-		     next = strchr(next + 1, ','))
-			;
 		if (next)
 			*next++ = 0;
 		path = strchr(p, '=') + 1;

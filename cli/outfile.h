@@ -112,6 +112,12 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
  */
 const char *outputs_formats(const char *formats, bool given, const char *path);
 
+/* Call fn(path, arg) for each file -o names, split as outputs_parse()
+ * splits it: FMT=FILE[,FMT=FILE...] at the commas that start another
+ * FMT=, anything else one name (commas included). */
+void outputs_each_path(const char *spec, void (*fn)(const char *path, void *arg),
+		       void *arg);
+
 /* A plain -o FILE whose extension (.json, .csv, .txt) names another
  * format than fmt, the one written there: one line, exit 2. */
 void outputs_name_fits(const char *fmt, const char *path);
