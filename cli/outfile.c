@@ -712,16 +712,28 @@ int outfile_put(struct outdest *d, const void *buf, size_t len, unsigned mode)
 	return d->direct ? 0 : dest_commit(d, slot, mode & ~mask & 07777, &kept);
 }
 
-/* Render format i into f; 0, or 2 with one line. */
+/* Render format i into f, a text format through render_safe_stream()
+ * (a file's kernel, CPU model or names never reach a terminal raw; JSON
+ * and CSV are data, escaped by their own rules); 0, or 2 with one line. */
 static int render_one(struct outputs *o, unsigned i, const struct results *r,
 		      FILE *f)
 {
 	const char *name = o->fmt[i]->name;
+	bool text = strcmp(name, "json") && strcmp(name, "csv");
+	FILE *t = text ? render_safe_stream(f) : f;
+	bool bad;
 
 	errno = 0;
-	if (o->header && strcmp(name, "json") && strcmp(name, "csv"))
-		render_header(r, f);
-	if (o->fmt[i]->render(r, &o->ropts, f) || ferror(f)) {
+	if (!t) {
+		cli_warn("cannot write %s output: %s", name, strerror(errno));
+		return 2;
+	}
+	if (o->header && text)
+		render_header(r, t);
+	bad = o->fmt[i]->render(r, &o->ropts, t) || ferror(t);
+	if (t != f)
+		bad |= fclose(t) != 0;
+	if (bad || ferror(f)) {
 		cli_warn("cannot write %s output (%s): %s", name,
 			 o->dest[i].path ? o->dest[i].path : "standard output",
 			 strerror(errno ? errno : EIO));
@@ -895,9 +907,14 @@ int outputs_rescue(struct outputs *o, const struct results *r)
 			 "., $TMPDIR or /tmp)");
 	if (!delivered(o, false) && !cut && !ferror(stdout) && table &&
 	    !format_check(table, r, err, sizeof(err))) {
-		if (o->header)
-			render_header(r, stdout);
-		table->render(r, &o->ropts, stdout);
+		FILE *t = render_safe_stream(stdout);
+
+		if (t && o->header)
+			render_header(r, t);
+		if (t) {
+			table->render(r, &o->ropts, t);
+			fclose(t);
+		}
 		fflush(stdout);
 	}
 	return 2;

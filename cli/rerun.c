@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../output/render/render.h"
 #include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
@@ -380,9 +381,12 @@ static int rerun(int argc, char **argv)
 		  json_object_get(json_object_get(doc, "provenance"), "seed"), seedbuf);
 	for (size_t i = 0; i < k; i++)
 		quiet |= !strcmp(av[i], "--quiet");
-	for (size_t i = 0; i < k && !quiet; i++)
-		fprintf(stderr, "%s %s%s", i ? "" : "lockbench: rerun:", av[i],
-			i + 1 == k ? "\n" : "");
+	for (size_t i = 0; i < k && !quiet; i++) {
+		/* the words come from the file: shown terminal-safe */
+		fputs(i ? " " : "lockbench: rerun: ", stderr);
+		render_fputs_safe(av[i], stderr);
+		fputs(i + 1 == k ? "\n" : "", stderr);
+	}
 	fflush(NULL);
 	execv("/proc/self/exe", av);
 	cli_die("rerun (%s): cannot start lockbench again: %s", argv[1], strerror(errno));
