@@ -115,14 +115,19 @@ int outstop_write(int fd, const void *buf, size_t len)
 	while (len) {
 		struct pollfd pf[2] = {{.fd = fd, .events = POLLOUT},
 				       {.fd = wake[0], .events = POLLIN}};
+		bool stop = stopped != 0;
+		/* after a stop: only what the reader takes at once */
+		int k = poll(pf, stop || wake[0] < 0 ? 1 : 2, stop ? 0 : -1);
 		ssize_t n;
 
-		if (!stopped && poll(pf, wake[0] >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+		if (k < 0 && errno != EINTR)
 			return -1;
-		if (stopped) {
+		if (k == 0 && stop) {
 			errno = EINTR;
 			return -1;
 		}
+		if (k <= 0 || !pf[0].revents)
+			continue;       /* a signal: look again */
 		/* PIPE_BUF at a time: after POLLOUT a pipe takes that much
 		 * without blocking (pipe(7)), stdout's too, whose O_NONBLOCK
 		 * is shared with other processes and not set here */

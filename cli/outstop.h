@@ -28,8 +28,9 @@ bool outstop_stopped(void);
  * stop signal came first). */
 int outstop_open(const char *path);
 
-/* All of buf written to fd, waiting for room with poll(); 0, or -1 with
- * errno (EINTR: a stop signal cut the write short). */
+/* All of buf written to fd, waiting for room with poll(); once a stop
+ * signal has come, only as long as the reader takes it without waiting.
+ * 0, or -1 with errno (EINTR: a stop signal cut the write short). */
 int outstop_write(int fd, const void *buf, size_t len);
 
 #endif
