@@ -10,6 +10,8 @@
 #     them is escaped, and a newline cannot start a forged line;
 #   - a --floor file's floor.refused or floor.host.hostname with a
 #     newline or an ESC gives exactly one line on stderr, escaped;
+#   - `system show` shows a machine's text (a fake sysfs governor) with
+#     its ESC and BEL escaped;
 #   - floor.refused that is not a string is refused;
 #   - a --floor file larger than the input limit (LOCKBENCH_MAX_INPUT,
 #     else 4 MiB) is refused with one line before it is parsed.
@@ -125,6 +127,15 @@ floor "$OUT/f4.json" null '{"hostname": 5, "arch": "x86_64", "pus": 2}'
 expect_exit 2 "--floor: floor.host.hostname a number" -- \
 	"$BIN" compare --floor "$OUT/f4.json" "$OUT/a.json" "$OUT/b0.json"
 one_line "--floor: floor.host.hostname a number" "floor.host is not"
+
+# ---- system show: the machine's own text -------------------------------------
+build_mkfake
+fresh_tree
+printf 'perf\033]0;owned\a\nlockbench: forged\n' >"$GOV"
+expect_exit 0 "system show, a governor with ESC and a newline" -- "$BIN" system show
+grep -q "perf" "$OUT/stdout" && ok || bad "system show: no governor shown: $(head -c 300 "$OUT/stdout")"
+raw "system show: the machine's text" "$OUT/stdout" "$OUT/stderr"
+unset LOCKBENCH_SYSROOT LOCKBENCH_STATE
 
 # ---- a --floor file above the input limit ------------------------------------
 python3 - "$OUT/big.json" <<'PY'
