@@ -546,6 +546,17 @@ static int twin_create(const struct outdest *d, unsigned slot)
 	return fd;
 }
 
+/* The one line of a failed write to d (error e, or d->cut). */
+static void dest_warn(const struct outdest *d, int e)
+{
+	const char *why = d->cut ? "a stop signal cut the write short" : strerror(e);
+
+	if (d->path)
+		cli_warn("cannot write output (%s): %s", d->path, why);
+	else
+		cli_warn("cannot write standard output: %s", why);
+}
+
 /*
  * Open destination `slot` for writing, right before the first byte: a
  * twin is written through stdio; standard output ("-" or no -o), a
@@ -572,8 +583,7 @@ static int dest_create(struct outdest *d, unsigned slot)
 	}
 	if (fd < 0) {
 		d->cut = errno == EINTR && outstop_stopped();
-		cli_warn("cannot write output (%s): %s", d->path ? d->path : "standard output",
-			 d->cut ? "a stop signal cut the write short" : strerror(errno));
+		dest_warn(d, errno);
 		if (d->fd >= 0 && d->fd != STDOUT_FILENO)
 			close(d->fd);
 		d->fd = -1;
@@ -642,8 +652,7 @@ static int dest_close(struct outdest *d)
 		d->fd = fd;
 	}
 	if (bad) {
-		cli_warn("cannot write output (%s): %s", d->path ? d->path : "standard output",
-			 d->cut ? "a stop signal cut the write short" : strerror(errno ? errno : EIO));
+		dest_warn(d, errno ? errno : EIO);
 		return 2;
 	}
 	return 0;

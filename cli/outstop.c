@@ -111,6 +111,14 @@ int outstop_open(const char *path)
 int outstop_write(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
+	int fl = fcntl(fd, F_GETFL);
+
+	/* a descriptor not open for writing (stdout given as `1<&-`'s
+	 * read end) never polls writable: fail as write(2) would */
+	if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+		errno = EBADF;
+		return -1;
+	}
 
 	while (len) {
 		struct pollfd pf[2] = {{.fd = fd, .events = POLLOUT},
