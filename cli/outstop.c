@@ -50,6 +50,14 @@ void outstop_begin(void)
 	stopped = 0;
 	if (wake[0] < 0 && pipe2(wake, O_CLOEXEC | O_NONBLOCK))
 		wake[0] = wake[1] = -1;
+	/* never in place of a closed stdin, stdout or stderr (`>&-`) */
+	for (unsigned i = 0; i < 2; i++)
+		if (wake[i] >= 0 && wake[i] <= STDERR_FILENO) {
+			int fd = fcntl(wake[i], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+			close(wake[i]);
+			wake[i] = fd;
+		}
 	while (wake[0] >= 0 && read(wake[0], drain, sizeof(drain)) > 0)
 		;
 	sigemptyset(&sa.sa_mask);
