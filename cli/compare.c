@@ -309,7 +309,7 @@ static void warn_differences(const struct merge *m)
 		differing(a->r.machine, b->r.machine, mach, md, sizeof(md), NULL);
 		differing(a->r.config, b->r.config, conf, cd, sizeof(cd), m);
 		if (*md || *cd)
-			fprintf(stderr, "lockbench: warning: compare (%s, %s):%s%s%s%s%s\n",
+			cli_warn("warning: compare (%s, %s):%s%s%s%s%s",
 				a->path, b->path, *md ? " machine differs:" : "", md,
 				*md && *cd ? ";" : "", *cd ? " configuration differs:" : "", cd);
 	}
@@ -877,8 +877,8 @@ static void pair_params(const struct merge *m, struct results *r)
 			continue;
 		}
 		params_differ(m, r, c, b, why, sizeof(why));
-		fprintf(stderr, "lockbench: warning: compare: %s is compared with %s, "
-			"measured with other parameters:%s\n", r->variants[c].name,
+		cli_warn("warning: compare: %s is compared with %s, "
+			"measured with other parameters:%s", r->variants[c].name,
 			r->variants[b].name, why);
 	}
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE     /* vasprintf */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,15 +7,31 @@
 
 #include <jansson.h>
 
+#include "../output/render/render.h"
 #include "err.h"
 
 #define PREFIX "lockbench: "
 
-static void vwarn(const char *fmt, va_list ap)
+/* One line on stderr: whatever the message quotes (a path, a file's
+ * text, a host's name) cannot start another line or speak to the
+ * terminal (render_fputs_safe()). */
+static void put_line(const char *msg)
 {
 	fputs(PREFIX, stderr);
-	vfprintf(stderr, fmt, ap);
+	render_fputs_safe(msg, stderr);
 	fputc('\n', stderr);
+}
+
+static void vwarn(const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		put_line("out of memory");
+		return;
+	}
+	put_line(msg);
+	free(msg);
 }
 
 void cli_warn(const char *fmt, ...)
@@ -43,7 +60,7 @@ static const char *unprefixed(const char *msg)
 
 void cli_warn_msg(const char *msg)
 {
-	fprintf(stderr, PREFIX "%s\n", unprefixed(msg));
+	put_line(unprefixed(msg));
 }
 
 void cli_die_msg(const char *msg)

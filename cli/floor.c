@@ -67,26 +67,58 @@ static void floor_validate(const char *opt, const char *path, json_t *doc, const
 	cli_die("--%s (%s): %s", opt, path, line);
 }
 
+/* The system-check file at path, parsed; one line and exit 2 when it
+ * cannot be read, is above the input limit or is not JSON. */
+static json_t *floor_doc(const char *opt, const char *path)
+{
+	json_error_t je = {.line = -1};
+	json_t *doc = NULL;
+	char what[64], *buf;
+	size_t len;
+	int rc;
+
+	snprintf(what, sizeof(what), "--%s", opt);
+	rc = infile_read(what, path, FLOOR_MAX_BYTES, &buf, &len);
+	if (rc == -EFBIG)
+		cli_die("--%s (%s): larger than the input limit of %zu bytes for a system "
+			"check file (LOCKBENCH_MAX_INPUT raises it)", opt, path, len);
+	if (!rc) {
+		doc = json_loadb(buf, len, 0, &je);
+		free(buf);
+	}
+	if (!doc)
+		cli_die("--%s (%s): %s", opt, path, rc == -ENOENT ?
+			"no such file, and not a percentage" : rc ? strerror(-rc) :
+			"not JSON");
+	return doc;
+}
+
+/* Each of the host's hostname and arch a string and pus a count, where
+ * given (null: not known); else one line, exit 2. */
+static void host_validate(const char *opt, const char *path, json_t *out)
+{
+	const json_t *h = json_object_get(out, "host");
+	const json_t *name = json_object_get(h, "hostname"), *arch = json_object_get(h, "arch");
+	const json_t *pus = json_object_get(h, "pus");
+
+	if (!h || json_is_null(h) ||
+	    (json_is_object(h) && (!name || json_is_null(name) || json_is_string(name)) &&
+	     (!arch || json_is_null(arch) || json_is_string(arch)) &&
+	     (!pus || json_is_null(pus) ||
+	      (json_is_integer(pus) && json_integer_value(pus) > 0))))
+		return;
+	json_decref(out);
+	cli_die("--%s (%s): floor.host is not {hostname, arch: strings, pus: a count}",
+		opt, path);
+}
+
 /* The `floor` of a system-check file; exits 2 when it has none. */
 static json_t *floor_from_file(const char *opt, const char *path)
 {
-	json_error_t je = {.line = -1};
-	json_t *doc = NULL, *f, *out;
-	const json_t *pct, *mach;
+	json_t *doc = floor_doc(opt, path), *f, *out;
+	const json_t *pct, *mach, *refused;
 	const char *schema;
-	char what[64];
-	int fd;
 
-	snprintf(what, sizeof(what), "--%s", opt);
-	fd = infile_open(what, path);
-	if (fd >= 0) {
-		doc = json_loadfd(fd, 0, &je);
-		close(fd);
-	}
-	if (!doc)
-		cli_die("--%s (%s): %s", opt, path, fd < 0 && errno == ENOENT ?
-			"no such file, and not a percentage" : fd < 0 ? strerror(errno) :
-			"not JSON");
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema || strcmp(schema, FLOOR_CHECK_SCHEMA)) {
 		json_decref(doc);
@@ -96,6 +128,12 @@ static json_t *floor_from_file(const char *opt, const char *path)
 	}
 	f = json_object_get(doc, "floor");
 	pct = json_object_get(f, "rel_pct");
+	refused = json_object_get(f, "refused");
+	if (refused && !json_is_null(refused) && !json_is_string(refused)) {
+		json_decref(doc);
+		cli_die("--%s (%s): floor.refused is not a string (the reason a system "
+			"check gives for refusing its floor)", opt, path);
+	}
 	if (json_is_number(pct) || json_is_string(json_object_get(f, "refused")))
 		floor_validate(opt, path, doc, f);
 	if (!json_is_object(f) || !json_is_number(pct) || !isfinite(json_number_value(pct)) ||
@@ -111,6 +149,7 @@ static json_t *floor_from_file(const char *opt, const char *path)
 			"hostname", json_object_get(mach, "hostname"),
 			"arch", json_object_get(mach, "arch"), "pus", json_object_get(mach, "pus")));
 	json_decref(doc);
+	host_validate(opt, path, out);
 	if (!json_is_string(json_object_get(out, "source")))
 		json_object_set_new(out, "source", json_string("system check"));
 	json_object_set_new(out, "file", json_string(path));

@@ -32,4 +32,14 @@ void infile_check(const char *what, const char *path);
  */
 int infile_open(const char *what, const char *path);
 
+/*
+ * The whole of path, opened by infile_open() and read up to the input
+ * limit: max bytes, or LOCKBENCH_MAX_INPUT's value when set
+ * (input_limit()).  *buf (malloc'ed, NUL-terminated) and *len.  0, or
+ * -errno when it cannot be opened or read; -EFBIG, with *len the limit
+ * and nothing read beyond it, when it is larger.
+ */
+int infile_read(const char *what, const char *path, size_t max, char **buf,
+		size_t *len);
+
 #endif

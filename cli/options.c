@@ -497,6 +497,6 @@ void cli_usage(FILE *f)
 		"signal N (130: two Ctrl-C), the completed points still written.\n"
 		"LOCKBENCH_SYSROOT moves every /sys and /proc path (tests);\n"
 		"LOCKBENCH_STATE names the machine state file; LOCKBENCH_MAX_INPUT\n"
-		"raises the input size limits (64M results, 512M logs).\n"
+		"sets the input size limits (64M results, 512M logs, 4M --floor files).\n"
 		"See lockbench(1).\n");
 }

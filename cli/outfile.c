@@ -9,9 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../topology/atomicfile.h"
 #include "err.h"
 #include "infile.h"
 #include "outfile.h"
+#include "outstop.h"
 #include "suggest.h"
 
 static const struct format_info *format_or_die_in(const char *name, const char *what)
@@ -113,11 +115,45 @@ static void add_format(struct outputs *o, const struct format_info *f,
 	o->fmt[o->n++] = f;
 }
 
+/* The comma that ends the -o item at p: the next one that starts
+ * another "FMT=" (a file name may hold commas), or NULL. */
+static char *item_end(char *p)
+{
+	char *next;
+
+	for (next = strchr(p, ','); next && !item_format(next + 1);
+	     next = strchr(next + 1, ','))
+		;
+	return next;
+}
+
+void outputs_each_path(const char *spec, void (*fn)(const char *path, void *arg),
+		       void *arg)
+{
+	char *copy, *p;
+
+	if (!spec || !*spec)
+		return;
+	if (!item_format(spec)) {
+		fn(spec, arg);
+		return;
+	}
+	copy = cli_strdup(spec);
+	for (p = copy; p;) {
+		char *next = item_end(p);
+
+		if (next)
+			*next++ = 0;
+		fn(strchr(p, '=') + 1, arg);
+		p = next;
+	}
+	free(copy);
+}
+
 /*
  * -o FMT=FILE[,FMT=FILE...]: an item ends at the next comma that starts
- * another "FMT=", so a file name may hold commas.  spec is modified
- * (the items' paths point into it); a named format missing from -f is
- * added.
+ * another "FMT=" (item_end()).  spec is modified (the items' paths point
+ * into it); a named format missing from -f is added.
  */
 static void parse_items(struct outputs *o, char *spec, const char *output)
 {
@@ -125,12 +161,9 @@ static void parse_items(struct outputs *o, char *spec, const char *output)
 
 	while (p) {
 		const struct format_info *f = item_format(p);
-		char *next = p, *path;
+		char *next = item_end(p), *path;
 		int i;
 
-		for (next = strchr(next, ','); next && !item_format(next + 1);
-		     next = strchr(next + 1, ','))
-			;
 		if (next)
 			*next++ = 0;
 		path = strchr(p, '=') + 1;
@@ -315,15 +348,6 @@ static void report_stale_twins(const char *target)
 	globfree(&g);
 }
 
-/* The twin's name pattern for target (mkostemp's XXXXXX); 0, or
- * -ENAMETOOLONG when it does not fit a path. */
-static int twin_pattern(const char *target, char *buf, size_t len)
-{
-	if (snprintf(buf, len, "%s.tmp.XXXXXX", target) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 /* The directory of path into buf ("." for a bare name). */
 static void dir_of(const char *path, char *buf, size_t len)
 {
@@ -347,11 +371,9 @@ static void dir_of(const char *path, char *buf, size_t len)
 static void probe_twin(const struct outdest *d)
 {
 	char name[PATH_MAX];
-	int fd = -1;
+	int fd = af_twin_create(d->target, name, sizeof(name));
 
-	errno = ENAMETOOLONG;
-	if (!twin_pattern(d->target, name, sizeof(name)))
-		fd = mkostemp(name, O_CLOEXEC);
+	errno = fd < 0 ? -fd : 0;
 	if (fd < 0 && errno == ENOENT) {
 		char dir[PATH_MAX];
 		struct stat st;
@@ -388,9 +410,6 @@ static void existing_file(struct outdest *d, const struct stat *st)
 		cli_die("cannot write output (%s): %s", d->path, strerror(errno));
 	close(fd);
 	d->replace = true;
-	d->old_mode = st->st_mode & 07777;
-	d->old_uid = st->st_uid;
-	d->old_gid = st->st_gid;
 }
 
 /*
@@ -520,65 +539,66 @@ void outfile_open(struct outdest *d, const char *path, bool regular_only)
 	dest_open(d, OUTPUTS_MAX);
 }
 
-/*
- * The twin of an existing file takes its mode and, where this process
- * may give it (root, or its own file and group), its owner; 0, or -errno.
- */
-static int twin_attrs(const struct outdest *d, int fd, unsigned mode)
-{
-	struct stat st;
-
-	if (!d->replace)
-		return fchmod(fd, mode) ? -errno : 0;
-	if (fstat(fd, &st))
-		return -errno;
-	if (st.st_uid != d->old_uid || st.st_gid != d->old_gid)
-		(void)!fchown(fd, d->old_uid, d->old_gid); /* else: copied in place */
-	return fchmod(fd, d->old_mode) ? -errno : 0;
-}
-
-/* Create destination `slot`'s twin; fd or -1 (errno set). */
-static int twin_create(struct outdest *d, unsigned slot, unsigned mode)
+/* Create destination `slot`'s twin (atomicfile.h: mode 0600 until it
+ * is put in place); fd or -1 (errno set). */
+static int twin_create(const struct outdest *d, unsigned slot)
 {
 	static bool registered;
-	int fd, rc;
+	int fd;
 
 	if (!registered)
 		atexit(unlink_atexit);
 	registered = true;
-	errno = ENAMETOOLONG;
-	if (twin_pattern(d->target, live_tmp[slot], sizeof(live_tmp[slot])))
-		return -1;
-	fd = mkostemp(live_tmp[slot], O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	live_tmp_set[slot] = 1;
-	rc = twin_attrs(d, fd, mode);
-	if (rc) {
-		close(fd);
-		errno = -rc;
+	fd = af_twin_create(d->target, live_tmp[slot], sizeof(live_tmp[slot]));
+	if (fd < 0) {
+		errno = -fd;
 		return -1;
 	}
+	live_tmp_set[slot] = 1;
 	return fd;
 }
 
-/* Open destination `slot` for writing, right before the first byte. */
-static int dest_create(struct outdest *d, unsigned slot, unsigned mode)
+/* The one line of a failed write to d (error e, or d->cut). */
+static void dest_warn(const struct outdest *d, int e)
+{
+	const char *why = d->cut ? "a stop signal cut the write short" : strerror(e);
+
+	if (d->path)
+		cli_warn("cannot write output (%s): %s", d->path, why);
+	else
+		cli_warn("cannot write standard output: %s", why);
+}
+
+/*
+ * Open destination `slot` for writing, right before the first byte: a
+ * twin is written through stdio; standard output ("-" or no -o), a
+ * character device and a FIFO are rendered into memory first (d->file a
+ * memory stream) and written by outstop_write() when complete, so that
+ * a stop signal can cut a stalled reader short (outstop.h).
+ */
+static int dest_create(struct outdest *d, unsigned slot)
 {
 	int fd;
 
-	if (d->direct && !strcmp(d->path, "-")) {
-		d->file = stdout;
-		return 0;
+	d->mem = NULL;
+	d->memlen = 0;
+	if (!d->path || d->direct) {
+		d->fd = !d->path || !strcmp(d->path, "-") ? STDOUT_FILENO :
+			outstop_open(d->target);
+		fd = d->fd;
+		if (fd >= 0 && !(d->file = open_memstream(&d->mem, &d->memlen)))
+			fd = -1;
+	} else {
+		d->fd = fd = twin_create(d, slot);
+		if (fd >= 0 && !(d->file = fdopen(fd, "w")))
+			fd = -1;
 	}
-	if (d->direct)
-		fd = open(d->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	else
-		fd = twin_create(d, slot, mode);
-	if (fd < 0 || !(d->file = fdopen(fd, "w"))) {
-		cli_warn("cannot write output (%s): %s", d->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0) {
+		d->cut = errno == EINTR && outstop_stopped();
+		dest_warn(d, errno);
+		if (d->fd >= 0 && d->fd != STDOUT_FILENO)
+			close(d->fd);
+		d->fd = -1;
 		return 2;
 	}
 	return 0;
@@ -587,108 +607,93 @@ static int dest_create(struct outdest *d, unsigned slot, unsigned mode)
 /* Close destination i and remove its twin, if any. */
 static void dest_discard(struct outdest *d, unsigned i)
 {
-	if (d->file && d->file != stdout)
+	if (d->file)
 		fclose(d->file);
 	d->file = NULL;
+	free(d->mem);
+	d->mem = NULL;
+	if (d->fd >= 0 && d->fd != STDOUT_FILENO)
+		close(d->fd);
+	d->fd = -1;
 	if (live_tmp_set[i])
 		unlink(live_tmp[i]);
 	live_tmp_set[i] = 0;
 }
 
-/* Flush, sync and close destination `slot` (its twin stays until
- * every destination is complete); 0, or 2 with one line.  Special
- * files are not synced (a pipe cannot). */
+/* A rendered memory stream written to its descriptor (outstop.h);
+ * false, errno set, when it was not. */
+static bool stream_out(struct outdest *d)
+{
+	bool bad = fclose(d->file) != 0;
+	int e = errno;
+
+	d->file = NULL;
+	if (!bad && d->fd == STDOUT_FILENO && fflush(stdout))
+		bad = true, e = errno;
+	if (!bad && outstop_write(d->fd, d->mem, d->memlen))
+		bad = true, e = errno;
+	d->cut = bad && e == EINTR && outstop_stopped();
+	free(d->mem);
+	d->mem = NULL;
+	if (d->fd != STDOUT_FILENO && close(d->fd) && !bad)
+		bad = true, e = errno;
+	d->fd = -1;
+	errno = e;
+	return !bad;
+}
+
+/* Flush, sync and close destination d: a twin's descriptor stays open
+ * (d->fd) until every destination is complete; a memory stream goes out
+ * (stream_out).  0, or 2 with one line. */
 static int dest_close(struct outdest *d)
 {
 	bool bad;
+	int fd;
 
 	if (!d->file)
 		return 0;
 	errno = 0;
-	bad = fflush(d->file) != 0 || ferror(d->file);
-	if (d->file != stdout) {
-		if (!d->direct)
-			bad |= fsync(fileno(d->file)) != 0;
+	if (d->mem || !d->path || d->direct) {
+		bad = !stream_out(d);
+	} else {
+		bad = fflush(d->file) != 0 || ferror(d->file) || fsync(d->fd) != 0;
+		fd = bad ? -1 : dup(d->fd);
+		bad |= fd < 0;
 		bad |= fclose(d->file) != 0;
+		d->file = NULL;
+		d->fd = fd;
 	}
-	d->file = NULL;
 	if (bad) {
-		cli_warn("cannot write output (%s): %s", d->path,
-			 strerror(errno ? errno : EIO));
+		dest_warn(d, errno ? errno : EIO);
 		return 2;
 	}
 	return 0;
 }
 
-/* write(2) all of buf; 0 or -1 (errno set). */
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, buf, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		buf += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /*
- * Copy the complete twin into the existing file (same inode: its links,
- * mode, owner, ACLs stay).  If that fails part way, the file is emptied
- * rather than left looking complete.  0, or -errno.
+ * Put destination i's complete twin in place (af_install(): renamed
+ * with the old file's owner, mode, ACLs and extended attributes, or
+ * copied into it once the space is reserved where a rename would lose
+ * a hard link or an owner).  0, or 2 with one line; the old file then
+ * stands, and the complete twin is kept and named (*kept true).
  */
-static int copy_in_place(const char *twin, const char *target)
+static int dest_commit(struct outdest *d, unsigned i, unsigned mode, bool *kept)
 {
-	int in = open(twin, O_RDONLY | O_CLOEXEC), out = -1, e = 0;
-	char buf[65536];
-	ssize_t n = -1;
+	bool partial = false;
+	int rc = af_install(d->fd, live_tmp[i], d->target, mode, &partial);
 
-	if (in >= 0)
-		out = open(target, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
-	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write_all(out, buf, (size_t)n))
-			break;
-	if (in < 0 || out < 0 || n != 0 || fsync(out))
-		e = errno ? errno : EIO;
-	if (e && out >= 0)
-		(void)!ftruncate(out, 0);
-	if (out >= 0 && close(out) && !e)
-		e = errno;
-	if (in >= 0)
-		close(in);
-	return -e;
-}
-
-/*
- * Put destination i's complete twin in place: renamed over a new name or
- * a file with one link whose owner the twin has; copied into the file
- * otherwise (a rename would break its other links or change its owner).
- * 0, or 2 with one line.
- */
-static int dest_commit(struct outdest *d, unsigned i)
-{
-	struct stat st, tw;
-	int rc = 0;
-
-	if (d->replace && !stat(d->target, &st) && S_ISREG(st.st_mode) &&
-	    (st.st_nlink > 1 || stat(live_tmp[i], &tw) ||
-	     tw.st_uid != st.st_uid || tw.st_gid != st.st_gid))
-		rc = copy_in_place(live_tmp[i], d->target);
-	else if (rename(live_tmp[i], d->target))
-		rc = -errno;
-	if (rc) {
-		cli_warn("cannot write output (%s): %s", d->path, strerror(-rc));
-		dest_discard(d, i);
-		return 2;
+	close(d->fd);
+	d->fd = -1;
+	*kept = rc != 0;
+	if (!rc) {
+		live_tmp_set[i] = 0;
+		return 0;
 	}
-	if (live_tmp_set[i])
-		unlink(live_tmp[i]);   /* after a copy; gone after a rename */
-	live_tmp_set[i] = 0;
-	return 0;
+	live_tmp_set[i] = 0;    /* kept: not removed at exit */
+	cli_warn("cannot write output (%s): %s; %s; the complete new content is "
+		 "kept in %s", d->path, strerror(-rc), partial ?
+		 "the file may hold part of it" : "the file is as it was", live_tmp[i]);
+	return 2;
 }
 
 /* stdout: everything written?  One line and 2 when not. */
@@ -704,36 +709,54 @@ int outfile_put(struct outdest *d, const void *buf, size_t len, unsigned mode)
 {
 	const unsigned slot = OUTPUTS_MAX;
 	mode_t mask = umask(0);
+	bool kept;
+	int rc = 0;
 
 	umask(mask);
-	if (dest_create(d, slot, mode & ~mask & 07777))
-		return 2;
+	outstop_begin();
+	d->fd = -1;
+	if (dest_create(d, slot))
+		rc = 2;
 	errno = 0;
-	if (fwrite(buf, 1, len, d->file) != len) {
+	if (!rc && fwrite(buf, 1, len, d->file) != len) {
 		cli_warn("cannot write output (%s): %s", d->path,
 			 strerror(errno ? errno : EIO));
+		rc = 2;
+	}
+	if (!rc && dest_close(d))
+		rc = 2;
+	outstop_end();
+	if (rc) {
 		dest_discard(d, slot);
 		return 2;
 	}
-	if (dest_close(d)) {
-		dest_discard(d, slot);
-		return 2;
-	}
-	return d->direct ? 0 : dest_commit(d, slot);
+	return d->direct ? 0 : dest_commit(d, slot, mode & ~mask & 07777, &kept);
 }
 
-/* Render format i into f; 0, or 2 with one line. */
+/* Render format i into f, a text format through render_safe_stream()
+ * (a file's kernel, CPU model or names never reach a terminal raw; JSON
+ * and CSV are data, escaped by their own rules); 0, or 2 with one line. */
 static int render_one(struct outputs *o, unsigned i, const struct results *r,
 		      FILE *f)
 {
 	const char *name = o->fmt[i]->name;
+	bool text = strcmp(name, "json") && strcmp(name, "csv");
+	FILE *t = text ? render_safe_stream(f) : f;
+	bool bad;
 
 	errno = 0;
-	if (o->header && strcmp(name, "json") && strcmp(name, "csv"))
-		render_header(r, f);
-	if (o->fmt[i]->render(r, &o->ropts, f) || ferror(f)) {
+	if (!t) {
+		cli_warn("cannot write %s output: %s", name, strerror(errno));
+		return 2;
+	}
+	if (o->header && text)
+		render_header(r, t);
+	bad = o->fmt[i]->render(r, &o->ropts, t) || ferror(t);
+	if (t != f)
+		bad |= fclose(t) != 0;
+	if (bad || ferror(f)) {
 		cli_warn("cannot write %s output (%s): %s", name,
-			 f == stdout ? "standard output" : o->dest[i].path,
+			 o->dest[i].path ? o->dest[i].path : "standard output",
 			 strerror(errno ? errno : EIO));
 		return 2;
 	}
@@ -743,29 +766,29 @@ static int render_one(struct outputs *o, unsigned i, const struct results *r,
 /*
  * Create, render and close every destination, in order; ok[i] says
  * which succeeded.  Without o->measured, stop at the first failure
- * (nothing will be kept anyway: one line).
+ * (nothing will be kept anyway: one line).  Everything bound for a
+ * stream (stdout, a device, a FIFO) goes out under outstop_begin().
  */
 static bool render_all(struct outputs *o, const struct results *r, bool *ok)
 {
 	unsigned on_stdout = 0;
 	bool all = true;
 
+	outstop_begin();
 	for (unsigned i = 0; i < o->n; i++) {
 		struct outdest *d = &o->dest[i];
-		FILE *f;
 
-		ok[i] = all || o->measured;
-		if (ok[i] && d->path)
-			ok[i] = !dest_create(d, i, o->mode);
-		f = d->file ? d->file : stdout;
-		if (ok[i] && f == stdout && on_stdout++)
-			fputc('\n', stdout);
+		d->fd = -1;
+		ok[i] = (all || o->measured) && !dest_create(d, i);
+		if (ok[i] && d->fd == STDOUT_FILENO && on_stdout++)
+			fputc('\n', d->file);
 		if (ok[i])
-			ok[i] = !render_one(o, i, r, f);
+			ok[i] = !render_one(o, i, r, d->file);
 		if (ok[i])
 			ok[i] = !dest_close(d);
 		all &= ok[i];
 	}
+	outstop_end();
 	return all;
 }
 
@@ -776,6 +799,16 @@ static bool stdout_failed(const struct outputs *o, const bool *ok)
 		if (!ok[i] && (!o->dest[i].path || !strcmp(o->dest[i].path, "-")))
 			return true;
 	return false;
+}
+
+/* 1 when a stop signal cut a write short (the run was interrupted:
+ * docs/guide.md's exit status 1), else 2. */
+static int write_status(const struct outputs *o)
+{
+	for (unsigned i = 0; i < o->n; i++)
+		if (o->dest[i].cut)
+			return 1;
+	return 2;
 }
 
 /*
@@ -794,11 +827,13 @@ int outputs_write(struct outputs *o, const struct results *r)
 	for (unsigned i = 0; i < o->n; i++) {
 		struct outdest *d = &o->dest[i];
 
+		o->kept[i] = false;
 		if (!ok[i] || (!all && !o->measured)) {
 			ok[i] = false;
 			dest_discard(d, i);
-		} else if (d->path && !d->direct)
-			ok[i] = !dest_commit(d, i);
+		} else if (d->path && !d->direct) {
+			ok[i] = !dest_commit(d, i, o->mode, &o->kept[i]);
+		}
 		rc |= ok[i] ? 0 : 2;
 	}
 	if (stdout_failed(o, ok) ? fflush(stdout) != 0 : stdout_commit() != 0) {
@@ -807,7 +842,7 @@ int outputs_write(struct outputs *o, const struct results *r)
 			ok[i] &= o->dest[i].path && strcmp(o->dest[i].path, "-");
 	}
 	memcpy(o->written, ok, sizeof(ok));
-	return rc;
+	return rc ? write_status(o) : 0;
 }
 
 /* The JSON of r in a new file lockbench-rescue-XXXXXX.json in dir;
@@ -845,7 +880,7 @@ static bool delivered(const struct outputs *o, bool json)
 	for (unsigned i = 0; i < o->n; i++) {
 		const char *name = o->fmt[i]->name;
 
-		if (!o->written[i])
+		if (!o->written[i] && !(json && o->kept[i]))
 			continue;
 		if (json ? !strcmp(name, "json") : strcmp(name, "json") && strcmp(name, "csv"))
 			return true;
@@ -874,7 +909,10 @@ int outputs_rescue(struct outputs *o, const struct results *r)
 	char dir[PATH_MAX], path[PATH_MAX + 32], err[256];
 	const char *tmp = getenv("TMPDIR");
 	const char *dirs[] = {dir, ".", tmp, "/tmp"};
-	bool saved = delivered(o, true);
+	bool saved = delivered(o, true), cut = false;
+
+	for (unsigned i = 0; i < o->n; i++)
+		cut |= o->dest[i].cut;
 
 	if (saved)
 		return 2;
@@ -888,11 +926,16 @@ int outputs_rescue(struct outputs *o, const struct results *r)
 	else
 		cli_warn("the results could not be saved (in the output's directory, "
 			 "., $TMPDIR or /tmp)");
-	if (!delivered(o, false) && !ferror(stdout) && table &&
+	if (!delivered(o, false) && !cut && !ferror(stdout) && table &&
 	    !format_check(table, r, err, sizeof(err))) {
-		if (o->header)
-			render_header(r, stdout);
-		table->render(r, &o->ropts, stdout);
+		FILE *t = render_safe_stream(stdout);
+
+		if (t && o->header)
+			render_header(r, t);
+		if (t) {
+			table->render(r, &o->ropts, t);
+			fclose(t);
+		}
 		fflush(stdout);
 	}
 	return 2;

@@ -27,12 +27,16 @@ struct outdest {
 	bool direct;            /* a special file or "-": written in place */
 	bool regular_only;      /* only a regular file or a new name (a
 				 * plugin): no "-", device or FIFO */
-	bool replace;           /* an existing regular file: the twin takes
-				 * its mode and owner (old_*) */
-	unsigned old_mode;
-	uid_t old_uid;
-	gid_t old_gid;
-	FILE *file;             /* the open twin or special file, or NULL */
+	bool replace;           /* an existing regular file (af_install()
+				 * keeps its links, owner, mode, ACLs and
+				 * extended attributes) */
+	bool cut;               /* a stop signal cut its write short */
+	FILE *file;             /* the open twin, or the memory stream of a
+				 * special file or stdout, or NULL */
+	int fd;                 /* the twin's or the special file's
+				 * descriptor (1: stdout), or -1 */
+	char *mem;              /* the memory stream's buffer */
+	size_t memlen;
 };
 
 #define OUTPUTS_MAX 8
@@ -46,6 +50,8 @@ struct outputs {
 				 * every destination that can be written is,
 				 * and outputs_rescue() saves the rest */
 	bool written[OUTPUTS_MAX]; /* fmt[i] reached its destination */
+	bool kept[OUTPUTS_MAX]; /* fmt[i] did not, and its complete twin is
+				 * kept beside it (named on stderr) */
 	unsigned mode;          /* the mode of a new file (the umask's) */
 	struct render_opts ropts;
 	bool header;            /* --header: a provenance line above text */
@@ -106,6 +112,12 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
  */
 const char *outputs_formats(const char *formats, bool given, const char *path);
 
+/* Call fn(path, arg) for each file -o names, split as outputs_parse()
+ * splits it: FMT=FILE[,FMT=FILE...] at the commas that start another
+ * FMT=, anything else one name (commas included). */
+void outputs_each_path(const char *spec, void (*fn)(const char *path, void *arg),
+		       void *arg);
+
 /* A plain -o FILE whose extension (.json, .csv, .txt) names another
  * format than fmt, the one written there: one line, exit 2. */
 void outputs_name_fits(const char *fmt, const char *path);
@@ -132,26 +144,33 @@ void outputs_open(struct outputs *o);
 
 /*
  * Render every format into its twin (or stream), then put each in
- * place: a new name by rename; an existing file keeps its mode and
- * owner (copied to the twin, then renamed), and where a rename would
- * lose something (more than one hard link, an owner this process
- * cannot give) the complete twin's contents are copied into it in place
- * (docs/formats.md, "Where each format goes").  Every write and the
- * final flush, fsync and close are checked, stdout included: 0, or 2
- * after one line on stderr per failure.  Without o->measured nothing
- * appears unless everything can (compare, import: run them again); with
- * it, every destination that can be written is, and o->written says
- * which.
+ * place with af_install() (topology/atomicfile.h): a new name by
+ * rename; an existing file keeps its owner, mode, POSIX ACLs and
+ * extended attributes (copied to the twin, then renamed), and where a
+ * rename would lose something (more than one hard link, an owner or
+ * attribute the twin cannot take) the complete twin's contents are
+ * copied into it in place once the space is reserved.  When that
+ * fails the old file stands and the complete twin is kept, named on
+ * stderr (o->kept).  Standard output, devices and FIFOs are rendered in
+ * memory and written so that a stop signal cuts a stalled reader short
+ * (outstop.h).  Every write and the final flush, fsync and close are
+ * checked, stdout included (docs/formats.md, "Where each format goes"):
+ * 0; 1 when a stop signal cut a write short (an interrupted run); 2
+ * after one line on stderr per failure otherwise.  Without o->measured
+ * nothing appears unless everything can (compare, import: run them
+ * again); with it, every destination that can be written is, and
+ * o->written says which.
  */
 int outputs_write(struct outputs *o, const struct results *r);
 
 /*
  * After outputs_write() failed on measured results: unless the JSON
- * reached its destination, save it (it holds everything) to a new file
- * lockbench-rescue-XXXXXX.json in the failed destination's directory,
- * else the current one, else $TMPDIR, else /tmp, and name it in one
- * line on stderr; unless a text format was delivered, print the table
- * on stdout.  Returns 2.
+ * reached its destination or its complete twin was kept, save it (it
+ * holds everything) to a new file lockbench-rescue-XXXXXX.json in the
+ * failed destination's directory, else the current one, else $TMPDIR,
+ * else /tmp, and name it in one line on stderr; unless a text format
+ * was delivered or a stop signal cut a write short, print the table on
+ * stdout.  Returns 2.
  */
 int outputs_rescue(struct outputs *o, const struct results *r);
 

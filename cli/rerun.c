@@ -29,10 +29,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../output/render/render.h"
 #include "../output/results/json_read.h"
 #include "cmds.h"
 #include "err.h"
 #include "infile.h"
+#include "outfile.h"
 
 /* One option of a command line: its row, and its value (NULL: none). */
 struct word {
@@ -234,36 +236,34 @@ static bool format_of_old_output(const struct word *w, const struct word *u, uns
 	return out;
 }
 
-/* The user's -o must not name the input (FMT=FILE,... or FILE). */
+struct input_id {
+	const char *file;
+	struct stat st;
+};
+
+/* One file -o names (outputs_each_path()): the input itself, by file
+ * identity (a link, a symlink or another spelling of it too)? */
+static void not_the_input(const char *path, void *arg)
+{
+	const struct input_id *in = arg;
+	struct stat st;
+
+	if (!stat(path, &st) && st.st_dev == in->st.st_dev && st.st_ino == in->st.st_ino)
+		cli_die("rerun (%s): -o (%s) names the file being rerun; give another",
+			in->file, path);
+}
+
+/* The user's -o must not name the input, however -o splits into files
+ * (outputs_each_path(): a file name may hold commas). */
 static void check_not_input(const char *file, const struct word *u, unsigned nu)
 {
-	struct stat in, st;
+	struct input_id in = {.file = file};
 
-	if (stat(file, &in))
+	if (stat(file, &in.st))
 		return;
-	for (unsigned i = 0; i < nu; i++) {
-		char *copy, *save = NULL;
-
-		if (strcmp(u[i].o->name, "output"))
-			continue;
-		copy = cli_strdup(u[i].val);
-		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(t, '='), *path = eq && !memchr(t, '/', (size_t)(eq - t))
-							   ? eq + 1 : t;
-			bool same = !stat(path, &st) && st.st_dev == in.st_dev &&
-				    st.st_ino == in.st_ino;
-
-			if (same) {
-				char msg[2 * PATH_MAX + 64];
-
-				snprintf(msg, sizeof(msg), "rerun (%s): -o (%s) names the file "
-					 "being rerun; give another", file, path);
-				free(copy);
-				cli_die_msg(msg);
-			}
-		}
-		free(copy);
-	}
+	for (unsigned i = 0; i < nu; i++)
+		if (!strcmp(u[i].o->name, "output"))
+			outputs_each_path(u[i].val, not_the_input, &in);
 }
 
 /* The results file at path and the run command it records (*cmd,
@@ -381,9 +381,12 @@ static int rerun(int argc, char **argv)
 		  json_object_get(json_object_get(doc, "provenance"), "seed"), seedbuf);
 	for (size_t i = 0; i < k; i++)
 		quiet |= !strcmp(av[i], "--quiet");
-	for (size_t i = 0; i < k && !quiet; i++)
-		fprintf(stderr, "%s %s%s", i ? "" : "lockbench: rerun:", av[i],
-			i + 1 == k ? "\n" : "");
+	for (size_t i = 0; i < k && !quiet; i++) {
+		/* the words come from the file: shown terminal-safe */
+		fputs(i ? " " : "lockbench: rerun: ", stderr);
+		render_fputs_safe(av[i], stderr);
+		fputs(i + 1 == k ? "\n" : "", stderr);
+	}
 	fflush(NULL);
 	execv("/proc/self/exe", av);
 	cli_die("rerun (%s): cannot start lockbench again: %s", argv[1], strerror(errno));

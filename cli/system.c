@@ -16,6 +16,19 @@
 #include "err.h"
 #include "syscheck.h"
 
+/* The machine's report on stdout, its text (a host name, a CPU model,
+ * sysfs values) terminal-safe (render_safe_stream()); 0 or -1. */
+static int safe_report(const json_t *d)
+{
+	FILE *t = render_safe_stream(stdout);
+	int rc;
+
+	if (!t)
+		return -1;
+	rc = render_machine_report(d, t);
+	return fclose(t) || rc < 0 ? -1 : rc;
+}
+
 /* The description as the report, or with -f json as the JSON every run
  * records (machine.state_before; its environment part is also
  * machine.environment, docs/json.md). */
@@ -40,7 +53,7 @@ static int system_show(bool json)
 	if (json)
 		rc = json_dumpf(d, stdout, JSON_INDENT(2)) || putchar('\n') == EOF ? -1 : 0;
 	else
-		rc = render_machine_report(d, stdout);
+		rc = safe_report(d);
 	json_decref(d);
 	return rc < 0 ? 1 : 0;
 }

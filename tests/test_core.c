@@ -617,6 +617,32 @@ static unsigned pieces(const struct results *r, unsigned width, const unsigned *
 	return n;
 }
 
+/* Terminal-safe text: ESC, BEL, newline, DEL and a C1 control (CSI in
+ * UTF-8) escaped, other UTF-8 text and tabs' neighbours kept; the
+ * stream lets the renderer's own newlines pass and nothing else. */
+static void test_render_safe(void **state)
+{
+	char buf[128], *mem = NULL;
+	size_t len = 0;
+	FILE *m, *t;
+
+	(void)state;
+	assert_string_equal(render_safe("6.1\033[31m\a\nlockbench: x\x7f \xc2\x9b" "2J \xc3\xa9",
+					buf, sizeof(buf)),
+			    "6.1\\x1b[31m\\x07\\nlockbench: x\\x7f \\u009b2J \xc3\xa9");
+	assert_string_equal(render_safe("a\tb\rc", buf, sizeof(buf)), "a\\tb\\rc");
+	assert_string_equal(render_safe("abcdef", buf, 4), "abc");
+	m = open_memstream(&mem, &len);
+	assert_non_null(m);
+	t = render_safe_stream(m);
+	assert_non_null(t);
+	fputs("row \033]0;t\a\nnext\n", t);
+	assert_int_equal(fclose(t), 0);
+	assert_int_equal(fclose(m), 0);
+	assert_string_equal(mem, "row \\x1b]0;t\\x07\nnext\n");
+	free(mem);
+}
+
 static void test_render_pieces(void **state)
 {
 	struct results r;
@@ -754,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_sig_mark),
 		cmocka_unit_test(test_rel_sign_rule),
 		cmocka_unit_test(test_render_pieces),
+		cmocka_unit_test(test_render_safe),
 	};
 
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);

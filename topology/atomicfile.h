@@ -3,12 +3,14 @@
  * topology/atomicfile.h - the one way lockbench replaces a file of its
  * own records (the machine's state file, the record of a loaded
  * module): never a partial file at the path, whatever happens mid-way.
- * (The -o files of the front end have rules of their own: user paths,
- * special files, one line and exit 2; cli/outfile.c.)
+ * The files the user names (-o) are replaced by af_twin_create() and
+ * af_install(), below; cli/outfile.c adds their rules (user paths,
+ * special files, one line and exit 2).
  */
 #ifndef LOCKBENCH_ATOMICFILE_H
 #define LOCKBENCH_ATOMICFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Write all of buf[0..len) to fd (a short write or EINTR retried);
@@ -30,5 +32,40 @@ void af_fsync_dir(const char *path);
  */
 int af_replace(const char *path, const void *buf, size_t len,
 	       int (*check)(int fd, const char *path, void *arg), void *arg);
+
+/*
+ * The one way a file the user named is replaced (every -o of the front
+ * end goes through cli/outfile.c, which uses these): the new content is
+ * written in full to a temporary twin beside the file, synced, and only
+ * then put in the file's place by af_install().  The old content
+ * survives every failure before that point; the file keeps its hard
+ * links, owner, mode, POSIX ACLs and extended attributes.
+ */
+
+/* Create path's twin: a new file "path.tmp.XXXXXX" in the same
+ * directory (mode 0600 until af_install, created exclusively, never
+ * through a symlink); its name into tmp.  The fd, or -errno. */
+int af_twin_create(const char *path, char *tmp, size_t len);
+
+/*
+ * Put the complete twin tmp (fd open on it) in the place of path:
+ *   - path absent: the twin takes `mode`, is synced and renamed to path;
+ *   - path a regular file with one link: the twin takes its owner, mode
+ *     and every extended attribute (system.posix_acl_access, the ACL,
+ *     among them), is synced and renamed over it;
+ *   - otherwise (more than one hard link, or an owner or attribute the
+ *     twin cannot take): the new length is first reserved in path itself
+ *     (fallocate, FALLOC_FL_KEEP_SIZE, so a full disk fails before a byte
+ *     of path changes), then the content is copied into it, its length
+ *     set and synced (the same inode: links, owner, ACLs stay).
+ * The directory is synced after a rename.  0: done, the twin is gone
+ * (fd still open: the caller closes it).  -errno: the twin is left as it
+ * was, complete, for the caller to keep as a rescue or remove; path is
+ * as it was, except when copying in place failed after the reservation
+ * (an I/O error, a file system that cannot reserve), where *partial
+ * (when not NULL) is set.
+ */
+int af_install(int fd, const char *tmp, const char *path, unsigned mode,
+	       bool *partial);
 
 #endif

@@ -203,7 +203,7 @@ void render_mapped(const struct results *r, FILE *f)
  * lines, runs, window, placement, host), from the configuration the
  * results carry; nothing for a document without one (an import).
  */
-static void render_header_measured(const struct results *r, FILE *f)
+static bool render_header_measured(const struct results *r, FILE *f)
 {
 	const char *wl = json_string_value(json_object_get(r->config, "workload"));
 	const char *dist = json_string_value(json_object_get(r->config, "ncs_dist"));
@@ -216,7 +216,7 @@ static void render_header_measured(const struct results *r, FILE *f)
 	const char *dur = cfg_num(r, "duration_s", e, sizeof(e)), *wu = cfg_num(r, "warmup_s", g, sizeof(g));
 
 	if (!wl)
-		return;
+		return false;
 	fprintf(f, "# measured: workload %s", wl);
 	if (json_object_get(r->config, "sweep"))
 		fputs(", a sweep (one table per combination)", f);
@@ -237,10 +237,11 @@ static void render_header_measured(const struct results *r, FILE *f)
 		fprintf(f, ", host %s", host);
 	if (json_is_integer(pus))
 		fprintf(f, " (%lld PUs)", (long long)json_integer_value(pus));
-	fputc('\n', f);
+	return true;
 }
 
-void render_header(const struct results *r, FILE *f)
+/* The header's first line: kernels, CPU, lockbench, the command. */
+static bool render_header_first(const struct results *r, FILE *f)
 {
 	json_t *pv = r->provenance, *cmd = json_object_get(pv, "command"), *w;
 	const char *kernel = json_string_value(json_object_get(pv, "kernel"));
@@ -273,8 +274,33 @@ void render_header(const struct results *r, FILE *f)
 		fputc(':', f);
 	json_array_foreach(cmd, i, w)
 		fprintf(f, " %s", json_string_value(w) ? json_string_value(w) : "?");
-	fputc('\n', f);
-	render_header_measured(r, f);
+	return true;
+}
+
+/* One line of the header: what fn writes, terminal-safe as a whole
+ * (its kernels, CPU, host and command come from the files), then '\n'. */
+static void header_line(const struct results *r, FILE *f,
+			bool (*fn)(const struct results *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	bool any;
+
+	if (!m)
+		return;
+	any = fn(r, m);
+	if (!fclose(m) && any) {
+		render_fputs_safe(buf, f);
+		fputc('\n', f);
+	}
+	free(buf);
+}
+
+void render_header(const struct results *r, FILE *f)
+{
+	header_line(r, f, render_header_first);
+	header_line(r, f, render_header_measured);
 }
 
 const char *render_ns(double ns, char *buf, size_t len)
@@ -402,8 +428,15 @@ void render_wrapped(FILE *f, const char *text, unsigned indent)
 			fprintf(f, "%.*s", (int)gap, text);
 			col += (unsigned)gap;
 		}
-		for (size_t i = 0; i < w; i++)
-			fputc(text[gap + i] == '\001' ? ' ' : text[gap + i], f);
+		/* a note quotes files (a kernel, a CPU model): its words
+		 * are terminal-safe; \001 is a space that does not break */
+		for (size_t i = 0, n; i < w; i += n) {
+			n = strcspn(text + gap + i, "\001");
+			n = n > w - i ? w - i : n;
+			render_write_safe(f, text + gap + i, n);
+			if (!n && (n = 1))
+				fputc(' ', f);
+		}
 		col += (unsigned)w;
 		text += gap + w;
 	}

@@ -46,6 +46,23 @@ struct format_info {
 int format_check(const struct format_info *f, const struct results *r,
 		 char *err, size_t len);
 
+/*
+ * Terminal-safe text (render_safe.c): every control character, newlines
+ * included (C0, DEL, the C1 controls U+0080..U+009F: ESC, BEL, CSI), as
+ * a visible escape (\n, \t, \x1b, \u009b), the rest as it is.
+ * render_fputs_safe: s written to f so (0 or EOF); render_write_safe:
+ * s[0..n) so.  render_safe: into
+ * buf (NUL-terminated, cut at len); returns buf.  render_safe_stream: a
+ * stream that writes to `to` with every control character but '\n'
+ * escaped, for a text renderer's whole output (fclose() it; `to` stays
+ * open).  JSON needs none of this: jansson escapes every control
+ * character.
+ */
+int render_fputs_safe(const char *s, FILE *f);
+int render_write_safe(FILE *f, const char *s, size_t n);
+const char *render_safe(const char *s, char *buf, size_t len);
+FILE *render_safe_stream(FILE *to);
+
 /* Registered formats, NULL-terminated by name. */
 extern const struct format_info formats[];
 const struct format_info *format_find(const char *name);
