@@ -337,11 +337,21 @@ static void *worker_main(void *argp)
 	return NULL;
 }
 
+/* Start every worker: 0, the failed pthread_create's -errno, or
+ * RUN_INTERRUPTED when a stop signal comes meanwhile (thousands of
+ * threads take seconds to start on a busy machine; the signal is
+ * answered at once, not after the last). */
 static int start_threads(const struct run_spec *sp, struct thread_arg *a,
 			 char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < sp->nthreads; i++) {
-		int rc = pthread_create(&a[i].th, NULL, worker_main, &a[i]);
+		int rc;
+
+		if (sp->interrupted && *sp->interrupted) {
+			snprintf(err, errlen, "lockbench: interrupted");
+			return RUN_INTERRUPTED;
+		}
+		rc = pthread_create(&a[i].th, NULL, worker_main, &a[i]);
 
 		if (rc) {
 			snprintf(err, errlen,
@@ -596,8 +606,37 @@ static void finish_sample(const struct run_spec *sp, struct run_sample *out,
 	}
 }
 
+/*
+ * The run's own copy of its spec, with the placement and the workload
+ * parameters it points to: the workers read it until they have left,
+ * and a run whose workers are abandoned (a stop signal, the watchdog)
+ * leaks it with the rest of its memory, so that nothing a late worker
+ * reads goes away when the caller's spec does (docs/method.md,
+ * "Oversubscription").
+ */
+struct run_own {
+	struct run_spec spec;
+	struct wl_params params;
+	struct thread_place place[]; /* spec.nthreads */
+};
+
+static struct run_own *run_own_get(const struct run_spec *sp)
+{
+	struct run_own *o = malloc(sizeof(*o) + (size_t)sp->nthreads * sizeof(o->place[0]));
+
+	if (!o)
+		return NULL;
+	o->spec = *sp;
+	o->params = *sp->params;
+	memcpy(o->place, sp->place, (size_t)sp->nthreads * sizeof(o->place[0]));
+	o->spec.params = &o->params;
+	o->spec.place = o->place;
+	return o;
+}
+
 /* Everything one run allocates, so one exit path can free it. */
 struct run_mem {
+	struct run_own *own;       /* the spec everything below reads */
 	struct run_state *rs;
 	void *lock;
 	struct wl_shared *sh;
@@ -741,6 +780,7 @@ static void run_mem_put(const struct run_spec *sp, struct run_mem *m)
 		pthread_mutex_destroy(&m->lat->mx);
 	free(m->lat);
 	free(m->holder_ids);
+	free(m->own);
 }
 
 /* Release the workers and wait for all of them to be ready first. */
@@ -1040,14 +1080,20 @@ static int run_started(const struct run_spec *sp, struct run_mem *m,
 	return rc;
 }
 
-int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
+int runner_run(const struct run_spec *spec, struct run_sample *out, char *err,
 	       size_t errlen)
 {
-	struct run_mem m = {0};
+	struct run_mem m = {.own = run_own_get(spec)};
+	const struct run_spec *sp;
 	struct noise_run *nr;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (!m.own) {
+		snprintf(err, errlen, "lockbench: %s: out of memory", spec->ops->name);
+		return RUN_ERROR;
+	}
+	sp = &m.own->spec;	/* the run's own, kept while a worker may read it */
 	rc = run_mem_get(sp, &m, out, err, errlen);
 	if (rc) {
 		if (m.stuck)	/* init() still runs: its memory stays */
@@ -1061,14 +1107,17 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 						.sh = m.sh, .slot = m.slot + i, .tid = i,
 						.lat = m.lat, .wn = noise_run_worker(nr, i),
 						.holder_ids = m.holder_ids};
-	if (start_threads(sp, m.args, err, errlen)) {
+	rc = start_threads(sp, m.args, err, errlen);
+	if (rc) {
 		/* Out of threads (ulimit -u, -v): the next points would fail
-		 * alike, so the sweep ends with what it measured. */
+		 * alike, so the sweep ends with what it measured; or a stop
+		 * signal came while they started. */
+		rc = rc == RUN_INTERRUPTED ? RUN_INTERRUPTED : RUN_ABORT;
 		if (!start_abort(sp, &m))
-			return RUN_ABORT;	/* leak: threads may be stuck */
+			return rc;	/* leak: threads may be stuck */
 		noise_run_end(nr, sp, NULL, 0);
 		run_mem_put(sp, &m);
-		return RUN_ABORT;
+		return rc;
 	}
 	return run_started(sp, &m, nr, out, err, errlen);
 }
