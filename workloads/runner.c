@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +55,37 @@ struct run_state {
 	_Atomic uint32_t exited;
 	int mem_node;
 };
+
+/*
+ * Workers that wait (for the release, for every other worker to leave)
+ * sleep on the word rather than yield in a loop: thousands of yielding
+ * threads on a few CPUs slow the start of the next one, and every other
+ * thread of the process, to a crawl.  futex(2), FUTEX_WAIT_PRIVATE: the
+ * kernel re-checks the word, so a wake that came first is not lost.
+ */
+static void word_wait(_Atomic uint32_t *w, uint32_t val)
+{
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void word_wake_all(_Atomic uint32_t *w)
+{
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Release the workers waiting for `go` (run_state). */
+static void go_set(struct run_state *rs)
+{
+	atomic_store_explicit(&rs->go, 1, lb_rel);
+	word_wake_all(&rs->go);
+}
+
+/* @k more of the @n workers have left; the last wakes the waiting ones. */
+static void exited_add(struct run_state *rs, unsigned n, unsigned k)
+{
+	if (atomic_fetch_add_explicit(&rs->exited, k, lb_rel) + k >= n)
+		word_wake_all(&rs->exited);
+}
 
 struct thread_arg {
 	const struct run_spec *spec;
@@ -320,19 +354,19 @@ static void *worker_main(void *argp)
 	 * below then orders every thread_init before any lock operation. */
 	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
 	while (!atomic_load_explicit(&a->rs->go, lb_acq))
-		sched_yield();
+		word_wait(&a->rs->go, 0);
 	if (!atomic_load_explicit(&a->rs->failed, lb_rlx)) {
 		noise_worker_begin(a->wn);
 		runner_loop(sp)(&w);
 		noise_worker_end(a->wn);
 	}
 	lat_put(a->lat, w.lat);
-	atomic_fetch_add_explicit(&a->rs->exited, 1, lb_rel);
+	exited_add(a->rs, sp->nthreads, 1);
 	/* The context is freed by its own thread once nobody can use it:
 	 * every thread has left the loop only after `stop`, but a queue
 	 * lock's successor may still read our node, so wait for all. */
-	while (atomic_load_explicit(&a->rs->exited, lb_acq) < sp->nthreads)
-		sched_yield();
+	for (uint32_t k; (k = atomic_load_explicit(&a->rs->exited, lb_acq)) < sp->nthreads;)
+		word_wait(&a->rs->exited, k);
 	mem_free(ctx, ctx_size + priv);
 	return NULL;
 }
@@ -805,7 +839,7 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 		}
 		sleep_s(0.0005);
 	}
-	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	go_set(m->rs);
 	if (atomic_load_explicit(&m->rs->failed, lb_rlx)) {
 		for (unsigned i = 0; i < sp->nthreads; i++) {
 			if (m->args[i].pin_errno) {
@@ -941,8 +975,8 @@ static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 	atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
 	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
 	atomic_fetch_add_explicit(&m->rs->entered, sp->nthreads - started, lb_rel);
-	atomic_fetch_add_explicit(&m->rs->exited, sp->nthreads - started, lb_rel);
-	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	exited_add(m->rs, sp->nthreads, sp->nthreads - started);
+	go_set(m->rs);
 	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s, false);
 }
 
@@ -1055,7 +1089,7 @@ static int run_started(const struct run_spec *sp, struct run_mem *m,
 	rc = release_workers(sp, m, err, errlen);
 	if (rc != RUN_OK) {	/* the ready ones go straight out again */
 		atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
-		atomic_store_explicit(&m->rs->go, 1, lb_rel);
+		go_set(m->rs);
 	}
 	if (!rc)
 		rc = watch(sp, m, &mon, noise_run_measures(nr), out, err, errlen);
