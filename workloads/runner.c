@@ -215,6 +215,30 @@ static void stutter_tick(const struct run_spec *sp, struct run_state *rs,
 
 /* ---- end of the workload-metric helpers ------------------------------ */
 
+/*
+ * The longest operation of the run, in seconds: its section, its
+ * parallel section at the longest exponential draw (lb_exp_table: 1599
+ * in 256) and a torture long hold.  Each thread's operation in progress
+ * is finished before it sees the stop, so a stop waits for that much
+ * beyond the watchdog, and with threads queued on the lock for each
+ * one's section in turn (stop_wait_s()).
+ */
+static double op_max_s(const struct run_spec *sp)
+{
+	const struct wl_params *p = sp->params;
+
+	return ((double)p->cs_ns + (double)p->ncs_ns * 1599 / 256 +
+		(double)p->long_hold_ms * 1e6) * 1e-9;
+}
+
+/* How long the workers get to leave after the window (or a failed
+ * start) before they are taken for stuck. */
+static double stop_wait_s(const struct run_spec *sp)
+{
+	return sp->watchdog_s + op_max_s(sp) +
+	       (double)sp->nthreads * (double)sp->params->cs_ns * 1e-9;
+}
+
 static void sleep_s(double s)
 {
 	struct timespec ts;
@@ -480,7 +504,7 @@ static int monitor_wait(struct monitor *m, double until)
 		if (sum != m->last_sum || atomic_load_explicit(&m->rs->pause, lb_rlx)) {
 			m->last_sum = sum;
 			m->last_progress = t;
-		} else if (t - m->last_progress > m->sp->watchdog_s) {
+		} else if (t - m->last_progress > m->sp->watchdog_s + op_max_s(m->sp)) {
 			return RUN_HUNG;
 		}
 		if (t >= until)
@@ -956,7 +980,8 @@ static void hung_msg(const struct run_spec *sp, char *err, size_t errlen)
 	char why[512];
 
 	snprintf(err, errlen, "lockbench: %s at %u thread%s made no progress for %.1f s %s",
-		 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s", sp->watchdog_s,
+		 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
+		 sp->watchdog_s + op_max_s(sp),
 		 hung_why(sp, why, sizeof(why), "(deadlock or lost wakeup?)"));
 }
 
@@ -977,7 +1002,7 @@ static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 	atomic_fetch_add_explicit(&m->rs->entered, sp->nthreads - started, lb_rel);
 	exited_add(m->rs, sp->nthreads, sp->nthreads - started);
 	go_set(m->rs);
-	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s, false);
+	return join_all(sp, m->args, m->rs, sp->nthreads, stop_wait_s(sp), false);
 }
 
 /*
@@ -997,7 +1022,7 @@ static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen
 			 "lockbench: %s at %u thread%s: workers did not stop "
 			 "within %.1f s of the end of the window %s",
 			 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
-			 sp->watchdog_s, hung_why(sp, why, sizeof(why), "(deadlock?)"));
+			 stop_wait_s(sp), hung_why(sp, why, sizeof(why), "(deadlock?)"));
 	if (rc == RUN_ERROR || rc == RUN_ABORT)
 		return RUN_ABORT;
 	return intr && rc != RUN_HUNG ? RUN_INTERRUPTED : RUN_HUNG;
@@ -1096,7 +1121,7 @@ static int run_started(const struct run_spec *sp, struct run_mem *m,
 	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		hung_msg(sp, err, errlen);
-	if (!join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s,
+	if (!join_all(sp, m->args, m->rs, sp->nthreads, stop_wait_s(sp),
 		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
 		/* Leak: threads may be inside.  The monitor stays raised:
 		 * what is left of the process, beside workers that may spin
