@@ -579,9 +579,11 @@ static bool newly_interrupted(const struct run_spec *sp, sig_atomic_t was)
  * a stop signal arrives meanwhile (one that was there already when the
  * wait began, the usual end of an interrupted window, does not count:
  * the first signal is never ignored, and the second one, RUN_HURRY,
- * always cuts the wait short).  A signal only gives up on workers that
- * are stuck: 0.1 s after the last one left (a worker on its way out is
- * never abandoned, as it still reads the run's memory).
+ * always cuts the wait short).  A signal gives up on the workers 0.1 s
+ * after the last one left, or STOP_GRACE_S after it came; once it came
+ * the workers that have all left are not joined either.  False leaves
+ * the run's memory, its own spec included (struct run_own), to the
+ * workers: the caller leaks it.
  * @unready_stuck: the workers were never released because some did not
  * get ready (stuck in thread_init, or a signal came first): once every
  * ready one has left and every other is inside thread_init, the others
@@ -618,6 +620,13 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 			return false;
 		sleep_s(0.001);
 	}
+	/* Interrupted: every worker has left the run (they still free
+	 * their contexts and end), and the process is about to write and
+	 * exit; thousands of threads' ends on a few busy CPUs take
+	 * seconds, so they are not waited for: the run's memory is left
+	 * to them, as when they are abandoned. */
+	if (sp->interrupted && *sp->interrupted)
+		return false;
 	for (unsigned i = 0; i < n; i++)
 		if (a[i].started)
 			pthread_join(a[i].th, NULL);
