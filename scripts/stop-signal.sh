@@ -15,6 +15,7 @@
 #   scripts/stop-signal.sh [./lockbench] [THREADS (2000)] [extra options]
 #   N (20)  DELAY (1.5)  SIG (INT)
 # The thread count is bounded by ulimit -u, kernel.threads-max and
+# kernel.pid_max (every thread takes an id; 32768 by default) and
 # memory (a thread's stack is reserved, 8 MiB by default, mostly
 # untouched); above about 16,000 threads pass --counters off, as the
 # counters take a descriptor per thread (ulimit -n).
