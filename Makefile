@@ -183,6 +183,7 @@ e2e: lockbench | $(PYBIN)
 	tests/e2e_faults_end.sh ./lockbench
 	tests/e2e_faults_words.sh ./lockbench
 	tests/e2e_faults_write.sh ./lockbench
+	tests/e2e_faults_run.sh ./lockbench
 	tests/e2e_locktorture.sh ./lockbench
 	tests/e2e_fleet.sh ./lockbench
 	tests/e2e_report.sh ./lockbench

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli/cmds.h"
 #include "cli/err.h"
@@ -49,29 +50,60 @@ static const struct command *command_word(struct cli *c)
  */
 #define STACK_NEED_KIB 512
 
-/* A stack limit below that is refused at once, with one line, rather
+/* Append s to buf (of size cap) at n; the new length. */
+static size_t msg_add(char *buf, size_t n, size_t cap, const char *s)
+{
+	while (*s && n + 1 < cap)
+		buf[n++] = *s++;
+	return n;
+}
+
+static size_t msg_num(char *buf, size_t n, size_t cap, unsigned long long v)
+{
+	char d[24];
+	unsigned k = sizeof(d) - 1;
+
+	d[k] = 0;
+	do
+		d[--k] = (char)('0' + v % 10);
+	while ((v /= 10) && k);
+	return msg_add(buf, n, cap, d + k);
+}
+
+/*
+ * A stack limit below that is refused at once, with one line, rather
  * than die by SIGSEGV somewhere later (a segfault in machine_describe
- * under `ulimit -s 32`). */
+ * under `ulimit -s 32`), for every command alike.  The line is made by
+ * hand and written with write(2): under `ulimit -s 16` printf's own
+ * frames overflow the stack (every command died by SIGSEGV writing it).
+ * Called from a main() that has no large locals of its own.
+ */
 static void stack_check(void)
 {
 	struct rlimit rl;
+	char m[192];
+	size_t n;
 
 	if (getrlimit(RLIMIT_STACK, &rl) || rl.rlim_cur == RLIM_INFINITY ||
 	    rl.rlim_cur >= (rlim_t)STACK_NEED_KIB * 1024)
 		return;
-	cli_die("the stack limit (ulimit -s) is %llu KiB; lockbench needs at least "
-		"%u KiB: raise it (e.g. ulimit -s 8192)",
-		(unsigned long long)rl.rlim_cur / 1024, STACK_NEED_KIB);
+	n = msg_add(m, 0, sizeof(m), "lockbench: the stack limit (ulimit -s) is ");
+	n = msg_num(m, n, sizeof(m), (unsigned long long)rl.rlim_cur / 1024);
+	n = msg_add(m, n, sizeof(m), " KiB; lockbench needs at least ");
+	n = msg_num(m, n, sizeof(m), STACK_NEED_KIB);
+	n = msg_add(m, n, sizeof(m), " KiB: raise it (e.g. ulimit -s 8192)\n");
+	if (write(STDERR_FILENO, m, n) < 0)
+		_exit(2);
+	_exit(2);
 }
 
-int main(int argc, char **argv)
+static int __attribute__((noinline)) lockbench_main(int argc, char **argv)
 {
 	const struct command *cmd = argc > 1 ? command_find(argv[1]) : NULL;
 	struct cli c;
 	char err[PATH_MAX + 512];
 	int rc;
 
-	stack_check();
 	/* A closed stdout fails the write (checked, one line), not the process. */
 	signal(SIGPIPE, SIG_IGN);
 	if (getenv("LOCKBENCH_MAX_INPUT") &&
@@ -102,4 +134,10 @@ int main(int argc, char **argv)
 	rc = cmd->run(&c);
 	cli_free(&c);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	stack_check();
+	return lockbench_main(argc, argv);
 }

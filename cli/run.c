@@ -136,30 +136,86 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 	       cf->noise.adaptive ? "at most " : "", n * each, cf->warmup_s, cf->duration_s);
 }
 
+/*
+ * The dry run's placement lines.  A thread's CPU (and mapped node) does
+ * not depend on the thread count (placement_assign(), placement_map()),
+ * so the largest count is placed once and every count is its prefix.
+ * A prefix that repeats its first p entries (oversubscribed, or a
+ * count beyond the PUs) longer than DRY_LIST entries is written as the
+ * p entries "repeated to N threads": each line is then as long as its
+ * pattern, not as its count, and a dry run of 1-65535 is quick (listing
+ * every thread of every count wrote billions of numbers).  per[i]: the
+ * smallest period of the first i + 1 entries, from the prefix function
+ * (Knuth, Morris and Pratt, "Fast pattern matching in strings", 1977).
+ */
+#define DRY_LIST 64
+
+static bool place_same(const struct thread_place *a, const struct thread_place *b)
+{
+	return a->cpu == b->cpu && a->node == b->node;
+}
+
+static unsigned *dry_periods(const struct thread_place *pl, unsigned n)
+{
+	unsigned *pi = calloc(n + 1, sizeof(*pi));
+
+	for (unsigned i = 1; pi && i < n; i++) {
+		unsigned k = pi[i - 1];
+
+		while (k && !place_same(&pl[i], &pl[k]))
+			k = pi[k - 1];
+		pi[i] = k + place_same(&pl[i], &pl[k]);
+	}
+	for (unsigned i = 0; pi && i < n; i++)
+		pi[i] = i + 1 - pi[i];
+	return pi;
+}
+
+/* One count's line; *seen: a count whose line listed a pattern longer
+ * than DRY_LIST in full (0: none yet), which the later counts of the
+ * same period refer to rather than list it again. */
+static void dry_line(const struct config *cf, const struct thread_place *pl,
+		     unsigned nt, const unsigned *per, unsigned usable, unsigned *seen)
+{
+	unsigned p = per[nt - 1], show = nt > DRY_LIST && p < nt ? p : nt;
+
+	printf("threads %u%s: cpus", nt, nt > usable ? " (oversubscribed)" : "");
+	if (show > DRY_LIST && *seen && per[*seen - 1] == p && show < nt) {
+		printf(" those of threads %u, repeated to %u threads\n", *seen, nt);
+		return;
+	}
+	if (show > DRY_LIST)
+		*seen = show;
+	for (unsigned k = 0; k < show; k++)
+		printf("%s%d", k ? "," : " ", pl[k].cpu);
+	for (unsigned k = 0; cf->here && k < show; k++)
+		printf("%s%u", k ? "," : " nodes ", pl[k].node);
+	if (show < nt)
+		printf(" repeated to %u threads", nt);
+	printf("\n");
+}
+
 static int dry_run(const struct config *cf, const struct topo *t)
 {
-	unsigned usable = usable_cpus(cf, t);
+	unsigned usable = usable_cpus(cf, t), max = 1, seen = 0, *per;
+	struct thread_place *pl;
+	char err[256];
 
 	dry_run_plan(cf, t);
-	for (unsigned i = 0; i < cf->nthreads; i++) {
-		unsigned nt = cf->threads[i];
-		struct thread_place *pl = calloc(nt, sizeof(*pl));
-		char err[256];
-
-		if (!pl || placement_assign(t, &cf->placement, nt, pl, err, sizeof(err)) ||
-		    (cf->here && placement_map(cf->here, cf->placement.use_isolated, pl, nt,
-					       err, sizeof(err)) < 0)) {
-			free(pl);
-			continue;
-		}
-		printf("threads %u%s: cpus", nt, nt > usable ? " (oversubscribed)" : "");
-		for (unsigned k = 0; k < nt; k++)
-			printf("%s%d", k ? "," : " ", pl[k].cpu);
-		for (unsigned k = 0; cf->here && k < nt; k++)
-			printf("%s%u", k ? "," : " nodes ", pl[k].node);
-		printf("\n");
+	for (unsigned i = 0; i < cf->nthreads; i++)
+		max = cf->threads[i] > max ? cf->threads[i] : max;
+	pl = calloc(max, sizeof(*pl));
+	if (!pl || placement_assign(t, &cf->placement, max, pl, err, sizeof(err)) ||
+	    (cf->here && placement_map(cf->here, cf->placement.use_isolated, pl, max,
+				       err, sizeof(err)) < 0)) {
 		free(pl);
+		return 0;
 	}
+	per = dry_periods(pl, max);
+	for (unsigned i = 0; per && i < cf->nthreads; i++)
+		dry_line(cf, pl, cf->threads[i], per, usable, &seen);
+	free(per);
+	free(pl);
 	return 0;
 }
 

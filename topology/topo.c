@@ -71,6 +71,80 @@ static int synthetic_check(const char *spec, char *err, size_t errlen)
 	return 0;
 }
 
+#define INDEX_MAX_S "1048576" /* TOPO_MAX_INDEX */
+_Static_assert(TOPO_MAX_INDEX == 1048576, "INDEX_MAX_S spells TOPO_MAX_INDEX");
+
+static int index_refuse(const char *spec, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "lockbench: topology (%s): %s; lockbench takes CPU and "
+		 "node indexes below %u", spec, what, TOPO_MAX_INDEX);
+	return -EINVAL;
+}
+
+/* A decimal number at p, saturated above TOPO_MAX_INDEX; *end after it. */
+static unsigned long long index_num(const char *p, const char **end)
+{
+	unsigned long long v = 0;
+
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v > TOPO_MAX_INDEX ? v : v * 10 + (unsigned)(*p - '0');
+	*end = p;
+	return v;
+}
+
+/* Every number of a synthetic description's indexes= lists (indexes or
+ * the counts of an interleaving) below TOPO_MAX_INDEX. */
+static int synthetic_index_check(const char *spec, char *err, size_t errlen)
+{
+	for (const char *p = strstr(spec, "indexes="); p; p = strstr(p, "indexes=")) {
+		for (p += 8; *p && *p != ')' && *p != ' '; ) {
+			const char *end;
+			unsigned long long v = index_num(p, &end);
+
+			if (end != p && v >= TOPO_MAX_INDEX)
+				return index_refuse(spec, "an index of " INDEX_MAX_S " or more", err, errlen);
+			p = end == p ? p + 1 : end;
+		}
+	}
+	return 0;
+}
+
+/*
+ * An XML file's os_index attributes below TOPO_MAX_INDEX, and its
+ * bitmaps (an attribute ending in "set": cpuset, nodeset, ...; words of
+ * 32 bits, comma separated) no longer than that many bits; read as a
+ * stream, before hwloc.
+ */
+static int xml_index_check(const char *spec, char *err, size_t errlen)
+{
+	FILE *f = fopen(spec, "r");
+	char w[16] = "";
+	unsigned long long v;
+	int c, rc = 0;
+
+	if (!f)
+		return 0;	/* hwloc says it cannot read it */
+	while (!rc && (c = getc(f)) != EOF) {
+		memmove(w, w + 1, sizeof(w) - 2);
+		w[sizeof(w) - 2] = (char)c;
+		if (c != '"')
+			continue;
+		if (!strcmp(w + sizeof(w) - 11, "os_index=\"")) {
+			for (v = 0; (c = getc(f)) >= '0' && c <= '9';)
+				v = v > TOPO_MAX_INDEX ? v : v * 10 + (unsigned)(c - '0');
+			if (v >= TOPO_MAX_INDEX)
+				rc = index_refuse(spec, "an os_index of " INDEX_MAX_S " or more", err, errlen);
+		} else if (!strcmp(w + sizeof(w) - 6, "set=\"")) {
+			for (v = 32; (c = getc(f)) != EOF && c != '"';)
+				v += c == ',' ? 32 : 0;
+			if (v > TOPO_MAX_INDEX)
+				rc = index_refuse(spec, "a cpuset or nodeset of more than " INDEX_MAX_S " bits", err, errlen);
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
 /* Ask hwloc for the topology named by spec; 0 or -EINVAL with err. */
 static int topo_open(hwloc_topology_t *h, const char *spec, char *err,
 		     size_t errlen)
@@ -89,13 +163,14 @@ static int topo_open(hwloc_topology_t *h, const char *spec, char *err,
 			hwloc_topology_destroy(*h);
 			return -EINVAL;
 		}
-		if (looks_like_xml(spec))
-			rc = hwloc_topology_set_xml(*h, spec);
-		else if (synthetic_check(spec, err, errlen)) {
+		if (looks_like_xml(spec) ? xml_index_check(spec, err, errlen) :
+		    synthetic_check(spec, err, errlen) ||
+		    synthetic_index_check(spec, err, errlen)) {
 			hwloc_topology_destroy(*h);
 			return -EINVAL;
-		} else
-			rc = hwloc_topology_set_synthetic(*h, spec);
+		}
+		rc = looks_like_xml(spec) ? hwloc_topology_set_xml(*h, spec)
+					  : hwloc_topology_set_synthetic(*h, spec);
 		if (rc) {
 			snprintf(err, errlen,
 				 "lockbench: topology (%s): %s", spec,

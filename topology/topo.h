@@ -18,6 +18,16 @@
 #define TOPO_MAX_PUS 8192
 #define TOPO_MAX_ARITY 1024
 #define TOPO_MAX_DEPTH 16
+/*
+ * The largest CPU or NUMA node index a --topology may name (a synthetic
+ * description's indexes=, an XML file's os_index and the bitmaps of its
+ * cpusets and nodesets), checked before hwloc reads it: hwloc sizes its
+ * bitmaps by the largest index, and pu:2(indexes=4294967295,1) took it
+ * gigabytes.  Linux numbers CPUs below NR_CPUS, at most 8192
+ * (arch/x86/Kconfig, NR_CPUS_RANGE_END), and nodes below 1 << NODES_SHIFT,
+ * at most 1024 (mm/Kconfig): this bound is far above both.
+ */
+#define TOPO_MAX_INDEX (1u << 20)
 
 #include <stdbool.h>
 

@@ -17,6 +17,22 @@
  * often: the lag of the read and handover counters (loop.h). */
 #define WL_EVERY 256
 
+/* Operations all threads together may still do after the stop, at
+ * most, where a section is empty: each sees the stop flag on its
+ * sampled operation only (loop.h), so with more threads than
+ * WL_DRAIN / WL_EVERY the sampling period shrinks, and thousands of
+ * threads queued on one lock leave it in a fraction of a second
+ * (docs/method.md, "Oversubscription"). */
+#define WL_DRAIN 16384
+
+/* A section longer than this (ns) is not calibrated in passes before
+ * the loop: a pass is nine batches of at least 16 delays, which at a
+ * millisecond took the whole window (and at a second, minutes), while
+ * what the passes find, a few reads' cost (`extra`), is below 0.5% of
+ * such a delay and is learnt by the run's sampled delays anyway
+ * (wl_delay_learn()). */
+#define WL_CAL_MAX_NS 20000.0
+
 static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
 {
 	double t = (double)ns * r->per_ns + 0.5;
@@ -251,6 +267,8 @@ static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 	dc.cap = 4 * t + (uint64_t)((8 * (r->ordered_ticks + r->read_ticks) + 2 * r->step_ticks) *
 				    (1 << WL_SUB));
 	dc.extra = (int64_t)(r->read_ticks * (1 << WL_SUB));
+	if ((double)t / (1 << WL_SUB) * r->ns_per_tick > WL_CAL_MAX_NS)
+		return dc;
 	for (int pass = 0; pass < 10 && ok < 5; pass++) {
 		double over = delay_over(r, c, &dc, t, exp, &rng);
 
@@ -343,7 +361,10 @@ void wl_loop_begin(struct worker *w)
 	unsigned every = p->lat_sample && p->lat_sample < WL_EVERY ? p->lat_sample
 								     : WL_EVERY;
 	double floor;
+	bool stopped;
 
+	if (w->nthreads > WL_DRAIN / every)
+		every = WL_DRAIN / w->nthreads ? WL_DRAIN / w->nthreads : 1;
 	w->every = every;
 	w->lat_acc = w->samp_acc = 0;
 	w->hand = (struct wl_hand){0};
@@ -353,9 +374,14 @@ void wl_loop_begin(struct worker *w)
 	w->short_ticks = ns_to_ticks(r, 2000); /* locktorture's 2 us */
 	w->long_ticks = ns_to_ticks(r, (uint64_t)p->long_hold_ms * 1000000);
 	spin_cal(r, &w->spin); /* ~40 us */
-	floor = w->cs_ticks || w->ncs_ticks ? delay_floor_sub(r, &w->spin) : 0;
-	w->cs_dc = delay_cal(r, &w->spin, w->cs_ticks, false, w->rng, floor);
-	w->ncs_dc = delay_cal(r, &w->spin, w->ncs_ticks, !p->ncs_fixed, w->rng, floor);
+	/* Stopped already (a worker that started late, a stop signal): no
+	 * delay is made, so none is calibrated; thousands of threads
+	 * calibrating one after the other would hold up the stop. */
+	stopped = atomic_load_explicit(w->stop, lb_rlx);
+	floor = (w->cs_ticks || w->ncs_ticks) && !stopped ? delay_floor_sub(r, &w->spin) : 0;
+	w->cs_dc = delay_cal(r, &w->spin, stopped ? 0 : w->cs_ticks, false, w->rng, floor);
+	w->ncs_dc = delay_cal(r, &w->spin, stopped ? 0 : w->ncs_ticks, !p->ncs_fixed,
+			      w->rng, floor);
 	if (w->samp) {
 		w->samp->clock_ticks = r->span_ticks;
 		w->samp->ns_per_tick = r->ns_per_tick;

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +55,37 @@ struct run_state {
 	_Atomic uint32_t exited;
 	int mem_node;
 };
+
+/*
+ * Workers that wait (for the release, for every other worker to leave)
+ * sleep on the word rather than yield in a loop: thousands of yielding
+ * threads on a few CPUs slow the start of the next one, and every other
+ * thread of the process, to a crawl.  futex(2), FUTEX_WAIT_PRIVATE: the
+ * kernel re-checks the word, so a wake that came first is not lost.
+ */
+static void word_wait(_Atomic uint32_t *w, uint32_t val)
+{
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void word_wake_all(_Atomic uint32_t *w)
+{
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Release the workers waiting for `go` (run_state). */
+static void go_set(struct run_state *rs)
+{
+	atomic_store_explicit(&rs->go, 1, lb_rel);
+	word_wake_all(&rs->go);
+}
+
+/* @k more of the @n workers have left; the last wakes the waiting ones. */
+static void exited_add(struct run_state *rs, unsigned n, unsigned k)
+{
+	if (atomic_fetch_add_explicit(&rs->exited, k, lb_rel) + k >= n)
+		word_wake_all(&rs->exited);
+}
 
 struct thread_arg {
 	const struct run_spec *spec;
@@ -183,6 +217,30 @@ static void stutter_tick(const struct run_spec *sp, struct run_state *rs,
 }
 
 /* ---- end of the workload-metric helpers ------------------------------ */
+
+/*
+ * The longest operation of the run, in seconds: its section, its
+ * parallel section at the longest exponential draw (lb_exp_table: 1599
+ * in 256) and a torture long hold.  Each thread's operation in progress
+ * is finished before it sees the stop, so a stop waits for that much
+ * beyond the watchdog, and with threads queued on the lock for each
+ * one's section in turn (stop_wait_s()).
+ */
+static double op_max_s(const struct run_spec *sp)
+{
+	const struct wl_params *p = sp->params;
+
+	return ((double)p->cs_ns + (double)p->ncs_ns * 1599 / 256 +
+		(double)p->long_hold_ms * 1e6) * 1e-9;
+}
+
+/* How long the workers get to leave after the window (or a failed
+ * start) before they are taken for stuck. */
+static double stop_wait_s(const struct run_spec *sp)
+{
+	return sp->watchdog_s + op_max_s(sp) +
+	       (double)sp->nthreads * (double)sp->params->cs_ns * 1e-9;
+}
 
 static void sleep_s(double s)
 {
@@ -323,28 +381,38 @@ static void *worker_main(void *argp)
 	 * below then orders every thread_init before any lock operation. */
 	atomic_fetch_add_explicit(&a->rs->ready, 1, lb_ar);
 	while (!atomic_load_explicit(&a->rs->go, lb_acq))
-		sched_yield();
+		word_wait(&a->rs->go, 0);
 	if (!atomic_load_explicit(&a->rs->failed, lb_rlx)) {
 		noise_worker_begin(a->wn);
 		runner_loop(sp)(&w);
 		noise_worker_end(a->wn);
 	}
 	lat_put(a->lat, w.lat);
-	atomic_fetch_add_explicit(&a->rs->exited, 1, lb_rel);
+	exited_add(a->rs, sp->nthreads, 1);
 	/* The context is freed by its own thread once nobody can use it:
 	 * every thread has left the loop only after `stop`, but a queue
 	 * lock's successor may still read our node, so wait for all. */
-	while (atomic_load_explicit(&a->rs->exited, lb_acq) < sp->nthreads)
-		sched_yield();
+	for (uint32_t k; (k = atomic_load_explicit(&a->rs->exited, lb_acq)) < sp->nthreads;)
+		word_wait(&a->rs->exited, k);
 	mem_free(ctx, ctx_size + priv);
 	return NULL;
 }
 
+/* Start every worker: 0, the failed pthread_create's -errno, or
+ * RUN_INTERRUPTED when a stop signal comes meanwhile (thousands of
+ * threads take seconds to start on a busy machine; the signal is
+ * answered at once, not after the last). */
 static int start_threads(const struct run_spec *sp, struct thread_arg *a,
 			 char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < sp->nthreads; i++) {
-		int rc = pthread_create(&a[i].th, NULL, worker_main, &a[i]);
+		int rc;
+
+		if (sp->interrupted && *sp->interrupted) {
+			snprintf(err, errlen, "lockbench: interrupted");
+			return RUN_INTERRUPTED;
+		}
+		rc = pthread_create(&a[i].th, NULL, worker_main, &a[i]);
 
 		if (rc) {
 			snprintf(err, errlen,
@@ -439,7 +507,7 @@ static int monitor_wait(struct monitor *m, double until)
 		if (sum != m->last_sum || atomic_load_explicit(&m->rs->pause, lb_rlx)) {
 			m->last_sum = sum;
 			m->last_progress = t;
-		} else if (t - m->last_progress > m->sp->watchdog_s) {
+		} else if (t - m->last_progress > m->sp->watchdog_s + op_max_s(m->sp)) {
 			return RUN_HUNG;
 		}
 		if (t >= until)
@@ -514,9 +582,11 @@ static bool newly_interrupted(const struct run_spec *sp, sig_atomic_t was)
  * a stop signal arrives meanwhile (one that was there already when the
  * wait began, the usual end of an interrupted window, does not count:
  * the first signal is never ignored, and the second one, RUN_HURRY,
- * always cuts the wait short).  A signal only gives up on workers that
- * are stuck: 0.1 s after the last one left (a worker on its way out is
- * never abandoned, as it still reads the run's memory).
+ * always cuts the wait short).  A signal gives up on the workers 0.1 s
+ * after the last one left, or STOP_GRACE_S after it came; once it came
+ * the workers that have all left are not joined either.  False leaves
+ * the run's memory, its own spec included (struct run_own), to the
+ * workers: the caller leaks it.
  * @unready_stuck: the workers were never released because some did not
  * get ready (stuck in thread_init, or a signal came first): once every
  * ready one has left and every other is inside thread_init, the others
@@ -553,6 +623,13 @@ static bool join_all(const struct run_spec *sp, struct thread_arg *a,
 			return false;
 		sleep_s(0.001);
 	}
+	/* Interrupted: every worker has left the run (they still free
+	 * their contexts and end), and the process is about to write and
+	 * exit; thousands of threads' ends on a few busy CPUs take
+	 * seconds, so they are not waited for: the run's memory is left
+	 * to them, as when they are abandoned. */
+	if (sp->interrupted && *sp->interrupted)
+		return false;
 	for (unsigned i = 0; i < n; i++)
 		if (a[i].started)
 			pthread_join(a[i].th, NULL);
@@ -599,8 +676,37 @@ static void finish_sample(const struct run_spec *sp, struct run_sample *out,
 	}
 }
 
+/*
+ * The run's own copy of its spec, with the placement and the workload
+ * parameters it points to: the workers read it until they have left,
+ * and a run whose workers are abandoned (a stop signal, the watchdog)
+ * leaks it with the rest of its memory, so that nothing a late worker
+ * reads goes away when the caller's spec does (docs/method.md,
+ * "Oversubscription").
+ */
+struct run_own {
+	struct run_spec spec;
+	struct wl_params params;
+	struct thread_place place[]; /* spec.nthreads */
+};
+
+static struct run_own *run_own_get(const struct run_spec *sp)
+{
+	struct run_own *o = malloc(sizeof(*o) + (size_t)sp->nthreads * sizeof(o->place[0]));
+
+	if (!o)
+		return NULL;
+	o->spec = *sp;
+	o->params = *sp->params;
+	memcpy(o->place, sp->place, (size_t)sp->nthreads * sizeof(o->place[0]));
+	o->spec.params = &o->params;
+	o->spec.place = o->place;
+	return o;
+}
+
 /* Everything one run allocates, so one exit path can free it. */
 struct run_mem {
+	struct run_own *own;       /* the spec everything below reads */
 	struct run_state *rs;
 	void *lock;
 	struct wl_shared *sh;
@@ -744,6 +850,7 @@ static void run_mem_put(const struct run_spec *sp, struct run_mem *m)
 		pthread_mutex_destroy(&m->lat->mx);
 	free(m->lat);
 	free(m->holder_ids);
+	free(m->own);
 }
 
 /* Release the workers and wait for all of them to be ready first. */
@@ -768,7 +875,7 @@ static int release_workers(const struct run_spec *sp, struct run_mem *m,
 		}
 		sleep_s(0.0005);
 	}
-	atomic_store_explicit(&m->rs->go, 1, lb_rel);
+	go_set(m->rs);
 	if (atomic_load_explicit(&m->rs->failed, lb_rlx)) {
 		for (unsigned i = 0; i < sp->nthreads; i++) {
 			if (m->args[i].pin_errno) {
@@ -885,7 +992,8 @@ static void hung_msg(const struct run_spec *sp, char *err, size_t errlen)
 	char why[512];
 
 	snprintf(err, errlen, "lockbench: %s at %u thread%s made no progress for %.1f s %s",
-		 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s", sp->watchdog_s,
+		 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
+		 sp->watchdog_s + op_max_s(sp),
 		 hung_why(sp, why, sizeof(why), "(deadlock or lost wakeup?)"));
 }
 
@@ -904,9 +1012,9 @@ static bool start_abort(const struct run_spec *sp, struct run_mem *m)
 	atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
 	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
 	atomic_fetch_add_explicit(&m->rs->entered, sp->nthreads - started, lb_rel);
-	atomic_fetch_add_explicit(&m->rs->exited, sp->nthreads - started, lb_rel);
-	atomic_store_explicit(&m->rs->go, 1, lb_rel);
-	return join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s, false);
+	exited_add(m->rs, sp->nthreads, sp->nthreads - started);
+	go_set(m->rs);
+	return join_all(sp, m->args, m->rs, sp->nthreads, stop_wait_s(sp), false);
 }
 
 /*
@@ -926,7 +1034,7 @@ static int run_stuck(const struct run_spec *sp, int rc, char *err, size_t errlen
 			 "lockbench: %s at %u thread%s: workers did not stop "
 			 "within %.1f s of the end of the window %s",
 			 sp->ops->name, sp->nthreads, sp->nthreads == 1 ? "" : "s",
-			 sp->watchdog_s, hung_why(sp, why, sizeof(why), "(deadlock?)"));
+			 stop_wait_s(sp), hung_why(sp, why, sizeof(why), "(deadlock?)"));
 	if (rc == RUN_ERROR || rc == RUN_ABORT)
 		return RUN_ABORT;
 	return intr && rc != RUN_HUNG ? RUN_INTERRUPTED : RUN_HUNG;
@@ -1018,14 +1126,14 @@ static int run_started(const struct run_spec *sp, struct run_mem *m,
 	rc = release_workers(sp, m, err, errlen);
 	if (rc != RUN_OK) {	/* the ready ones go straight out again */
 		atomic_store_explicit(&m->rs->failed, 1, lb_rlx);
-		atomic_store_explicit(&m->rs->go, 1, lb_rel);
+		go_set(m->rs);
 	}
 	if (!rc)
 		rc = watch(sp, m, &mon, noise_run_measures(nr), out, err, errlen);
 	atomic_store_explicit(&m->rs->stop, 1, lb_rlx);
 	if (rc == RUN_HUNG && !*err)
 		hung_msg(sp, err, errlen);
-	if (!join_all(sp, m->args, m->rs, sp->nthreads, sp->watchdog_s,
+	if (!join_all(sp, m->args, m->rs, sp->nthreads, stop_wait_s(sp),
 		      rc == RUN_ABORT || rc == RUN_INTERRUPTED))
 		/* Leak: threads may be inside.  The monitor stays raised:
 		 * what is left of the process, beside workers that may spin
@@ -1043,14 +1151,20 @@ static int run_started(const struct run_spec *sp, struct run_mem *m,
 	return rc;
 }
 
-int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
+int runner_run(const struct run_spec *spec, struct run_sample *out, char *err,
 	       size_t errlen)
 {
-	struct run_mem m = {0};
+	struct run_mem m = {.own = run_own_get(spec)};
+	const struct run_spec *sp;
 	struct noise_run *nr;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (!m.own) {
+		snprintf(err, errlen, "lockbench: %s: out of memory", spec->ops->name);
+		return RUN_ERROR;
+	}
+	sp = &m.own->spec;	/* the run's own, kept while a worker may read it */
 	rc = run_mem_get(sp, &m, out, err, errlen);
 	if (rc) {
 		if (m.stuck)	/* init() still runs: its memory stays */
@@ -1064,14 +1178,17 @@ int runner_run(const struct run_spec *sp, struct run_sample *out, char *err,
 						.sh = m.sh, .slot = m.slot + i, .tid = i,
 						.lat = m.lat, .wn = noise_run_worker(nr, i),
 						.holder_ids = m.holder_ids};
-	if (start_threads(sp, m.args, err, errlen)) {
+	rc = start_threads(sp, m.args, err, errlen);
+	if (rc) {
 		/* Out of threads (ulimit -u, -v): the next points would fail
-		 * alike, so the sweep ends with what it measured. */
+		 * alike, so the sweep ends with what it measured; or a stop
+		 * signal came while they started. */
+		rc = rc == RUN_INTERRUPTED ? RUN_INTERRUPTED : RUN_ABORT;
 		if (!start_abort(sp, &m))
-			return RUN_ABORT;	/* leak: threads may be stuck */
+			return rc;	/* leak: threads may be stuck */
 		noise_run_end(nr, sp, NULL, 0);
 		run_mem_put(sp, &m);
-		return RUN_ABORT;
+		return rc;
 	}
 	return run_started(sp, &m, nr, out, err, errlen);
 }
