@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -965,37 +966,74 @@ void compare_usage(FILE *f)
 		"`lockbench system check -o check.json` and give --floor check.json).\n");
 }
 
-/* Could point p not be assessed at all (no test behind its mark)? */
-/* A point marked `_`: too few runs to judge (results.h, unjudged). */
-static bool unassessed(const struct point *p)
+/*
+ * Could point p not be assessed: marked `_` (results.h, unjudged: too
+ * few runs, one invocation a side without a floor, or a test that could
+ * not have seen a change of the gate's size), or a compared point whose
+ * every run was left out (no verdict at all).
+ */
+static bool unassessed(const struct results *r, unsigned v, const struct point *p)
 {
-	return p->unjudged;
+	return p->unjudged || (!results_is_base(r, v) && p->status == POINT_OK &&
+			       !p->has_rel);
 }
 
-/* One line: the points worse by more than PCT that could not be assessed. */
+/* What would let the test see a change of pct at point p. */
+static const char *gate_remedy(const struct results *r, const struct point *p, double pct,
+			       char *buf, size_t len)
+{
+	double k = log1p(p->mde_pct / 100) / log1p(pct / 100);
+
+	if (!p->has_rel)
+		return "every run was left out for a busy machine: measure again on a "
+		       "quieter machine";
+	if (p->why == UNJ_ONE_INVOC)
+		return "one invocation a side and no invocation floor: compare 2 or more "
+		       "invocations per label, or run `lockbench system check -o "
+		       "check.json` and give --floor check.json";
+	if (p->why == UNJ_LEFT_OUT)
+		return "runs were left out for a busy machine: measure on a quieter machine";
+	if (p->why != UNJ_POWER)
+		return "with fewer than 2 rounds or invocations a side: compare 2 or more "
+		       "invocations per label, or runs with -r 2 or more";
+	if (p->method == SIG_FLOOR && !(p->mde_pct > r->floor_pct))
+		snprintf(buf, len, "the invocation floor is above it: a quieter machine "
+			 "(a lower floor), or 2 or more invocations a side");
+	else
+		snprintf(buf, len, "about %.0fx the %s (%s), or a quieter machine",
+			 ceil(k * k), p->method == SIG_INVOC || p->method == SIG_INVOC_PAIRED ?
+			 "invocations a side" : "rounds", p->method == SIG_INVOC ||
+			 p->method == SIG_INVOC_PAIRED ? "more files per label" : "-r");
+	return buf;
+}
+
+/* One line: the points that could not be assessed against pct, the
+ * first named with its smallest detectable change and the remedy. */
 static void unassessed_line(const struct results *r, unsigned n, unsigned v, unsigned k,
 			    double pct)
 {
 	const struct point *p = results_point(r, v, k);
-	char row[64];
+	char row[64], det[64] = "", rel[32] = "no runs left", fix[256];
 
-	fprintf(stderr, "lockbench: cannot assess: %u point%s worse by more than %g%% "
-		"(e.g. %s at %s %s: %+.1f%%) %s: compare 2 or more invocations per "
-		"label, or run `lockbench system check -o check.json` and give "
-		"--floor check.json\n", n, n == 1 ? "" : "s", pct, r->variants[v].name,
-		r->row_heading, results_row_name(r, k, row, sizeof(row)), p->rel,
-		p->method == SIG_ONE_INVOC ? "with one invocation a side and no invocation floor"
-					   : "with fewer than 2 rounds or invocations a side");
+	if (p->has_rel)
+		snprintf(rel, sizeof(rel), "%+.1f%%", p->rel);
+	if (p->why == UNJ_POWER)
+		snprintf(det, sizeof(det), ", smallest detectable change %.1f%%", p->mde_pct);
+	fprintf(stderr, "lockbench: cannot assess: %u point%s could not show a change of "
+		"%g%% (e.g. %s at %s %s: %s%s): %s\n", n, n == 1 ? "" : "s", pct,
+		r->variants[v].name, r->row_heading, results_row_name(r, k, row, sizeof(row)),
+		rel, det, gate_remedy(r, p, pct, fix, sizeof(fix)));
 }
 
 /*
  * --fail-if-regressed PCT: one line on stderr per point significantly
  * worse than its baseline by more than PCT (lower throughput, or a
  * higher value where lower is better), then exit status 4.  Else, when
- * some point is worse by more than PCT but could not be assessed (one
- * invocation a side and no floor), one line saying so and what to run,
- * and exit status 5: a gate never passes what it could not assess.  0
- * when neither.
+ * some point could not be assessed (marked `_`: too few runs, one
+ * invocation a side and no floor, or a test that could not have seen a
+ * change of PCT, results.gate_pct; or no runs left), one line saying so,
+ * the smallest change it could see and what would reach PCT, and exit
+ * status 5: a gate never passes what it could not see.  0 when neither.
  */
 static int regression_gate(const struct results *r, double pct)
 {
@@ -1008,11 +1046,9 @@ static int regression_gate(const struct results *r, double pct)
 			bool lower = r->row_desc && r->row_desc[k].lower_better;
 			double worse = lower ? p->rel : -p->rel;
 
-			if (!p->has_rel || !(worse > pct))
-				continue;
-			if (unassessed(p) && !blind++)
+			if (unassessed(r, v, p) && !blind++)
 				bv = v, bk = k;
-			if (!p->significant)
+			if (!p->has_rel || !(worse > pct) || !p->significant)
 				continue;
 			fprintf(stderr, "lockbench: regression: %s at %s %s: %+.1f%% against "
 				"%s (Holm-adjusted p %.2g)\n", r->variants[v].name,
@@ -1303,6 +1339,7 @@ int cmd_compare(int argc, char **argv)
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.min_effect = a.min_effect * 100;
 	r.inv_floor = pick_floor(&m, &a);
+	r.gate_pct = a.fail_given ? a.fail_pct * 100 : 0;
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);

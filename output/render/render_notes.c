@@ -156,12 +156,17 @@ static void noise_counts(const struct results *r, char *line, size_t len)
 	line_add(line, len, ")");
 }
 
-/* "; 1 left out of the statistics: ..." when a run was. */
+/* The rule that leaves runs out, stated wherever runs are flagged (one
+ * rule for every point, docs/method.md "Noise"), and how many it took. */
 static void noise_excluded(const struct results *r, char *line, size_t len)
 {
 	if (r->noise.excluded)
-		line_add(line, len, "; %u left out of the statistics: a worker lost over "
-			 "half the window", r->noise.excluded);
+		line_add(line, len, "; %u left out of the statistics: a worker lost a "
+			 "quarter of the window or more (the rule at every point)",
+			 r->noise.excluded);
+	else
+		line_add(line, len, "; none left out (a run is when a worker loses a "
+			 "quarter of the window)");
 }
 
 /* The `!` note: how many runs were flagged for noise, for what, at
