@@ -961,9 +961,11 @@ void compare_usage(FILE *f)
 		"from another host, or one the check refused (busy), is refused.\n"
 		"Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
 		"found a point significantly worse than its baseline by more than PCT;\n"
-		"5 a point is worse by more than PCT but could not be assessed (one\n"
-		"invocation a side and no floor: compare more invocations, or run\n"
-		"`lockbench system check -o check.json` and give --floor check.json).\n");
+		"5 cannot assess: a point the test could not have seen a change of PCT\n"
+		"at (marked _: too few runs or invocations, one invocation a side and\n"
+		"no floor, or its smallest detectable change above PCT); the line says\n"
+		"what would reach PCT (more invocations, -r, a quieter machine, or\n"
+		"`lockbench system check -o check.json` and --floor check.json).\n");
 }
 
 /*
