@@ -398,7 +398,7 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 			continue;
 		if (m->rows_key) {
 			c->name = rows_column_name(m, in, v);
-		} else if (nsel == 1) {
+		} else if (nsel == 1 && *in->label) {
 			c->name = cli_strdup(in->label);
 		} else if (m->one_label) {
 			c->name = cli_strdup(lock);	/* one run (or its repeats) */
@@ -1117,21 +1117,19 @@ static void rows_key_of(const char *rows, char *key, size_t len)
 }
 
 /*
- * --rows PARAM over files that each ran one value of it (a bash-loop
- * sweep, docs/guide.md "A sweep over a parameter"): PARAM becomes a
- * swept parameter of every column (fill_params() takes each file's
- * value from its config) so the table has a row per value.  Nothing to
- * do for threads, for a PARAM some file swept itself, or one a file
- * lacks (rows_check() refuses it).  Files that differ in another
- * setting are refused: one table is one experiment.
+ * Files that each ran one value of the parameter `key` (a config key)
+ * become one sweep over it: `key` a swept parameter of every column
+ * (fill_params() takes each file's value from its config), the columns
+ * named as a sweep names them.  Nothing to do for a key some file swept
+ * itself or one a file lacks.  Files that differ in another setting are
+ * refused: one table is one experiment.  `what` names the request in
+ * the refusal ("compare --rows cs-ns").
  */
-static void rows_param(struct merge *m, const char *rows)
+static void param_sweep(struct merge *m, const char *key, const char *what,
+			const char *param)
 {
-	char key[128], cd[1024];
+	char cd[1024];
 
-	if (!rows || !strcmp(rows, "threads") || m->cpu_share || m->nin < 2)
-		return;
-	rows_key_of(rows, key, sizeof(key));
 	for (unsigned i = 0; i < m->nin; i++) {
 		const char *keys[32];
 		unsigned n = results_dims(&m->in[i].r, keys, 32);
@@ -1157,15 +1155,98 @@ static void rows_param(struct merge *m, const char *rows)
 		cd[0] = 0;
 		differing(m->in[0].r.config, m->in[i].r.config, conf, cd, sizeof(cd), m);
 		if (*cd)
-			cli_die("compare --rows %s (%s, %s): the files differ in%s too; one "
-				"table takes files that differ only in %s", rows, m->in[0].path,
-				m->in[i].path, cd, rows);
+			cli_die("%s (%s, %s): the files differ in%s too; one table takes "
+				"files that differ only in %s", what, m->in[0].path,
+				m->in[i].path, cd, param);
+	}
+}
+
+/*
+ * --rows PARAM over files that each ran one value of it (a bash-loop
+ * sweep, docs/guide.md "A sweep over a parameter"): param_sweep().
+ * Nothing to do for threads (thread_loop()) or --rows cpu-share.
+ */
+static void rows_param(struct merge *m, const char *rows)
+{
+	char key[128], what[192];
+
+	if (!rows || !strcmp(rows, "threads") || m->cpu_share || m->nin < 2)
+		return;
+	rows_key_of(rows, key, sizeof(key));
+	snprintf(what, sizeof(what), "compare --rows %s", rows);
+	param_sweep(m, key, what, rows);
+}
+
+/*
+ * merge of a bash-loop sweep: files that differ in one workload
+ * parameter of conf[] alone, a number in each, are a sweep over it
+ * (param_sweep()), so that the merged file carries it per column
+ * (variants[].params) and `compare --rows PARAM` cuts it.
+ */
+static void merge_param(struct merge *m)
+{
+	const char *key = NULL;
+
+	for (unsigned k = 0; conf[k] && m->nin >= 2; k++) {
+		const json_t *x = json_object_get(m->in[0].r.config, conf[k]);
+		bool differs = false;
+
+		for (unsigned i = 1; i < m->nin; i++)
+			differs |= !results_json_same(x, json_object_get(m->in[i].r.config,
+									  conf[k]), true);
+		if (!differs)
+			continue;
+		if (key)
+			return;		/* two differ: not one sweep */
+		key = conf[k];
+	}
+	if (key && json_is_number(json_object_get(m->in[0].r.config, key)))
+		param_sweep(m, key, "merge", key);
+}
+
+/* Do files i and j share a thread count (a row)? */
+static bool rows_meet(const struct results *a, const struct results *b)
+{
+	for (unsigned x = 0; x < a->nrows; x++)
+		for (unsigned y = 0; y < b->nrows; y++)
+			if (a->rows[x] == b->rows[y] && !a->row_desc && !b->row_desc)
+				return true;
+	return a->row_desc || b->row_desc;
+}
+
+/*
+ * A thread-count loop (`for t in 1 2 4; do lockbench -t $t -o t$t.json`):
+ * files with no --label, the same settings, and no thread count in two
+ * of them are one experiment: one label, so that their columns join
+ * into one table instead of one column per file (docs/guide.md).
+ */
+static void thread_loop(struct merge *m)
+{
+	char cd[1024] = "";
+
+	if (m->nin < 2 || m->rows_key || m->cpu_share || m->by_host)
+		return;
+	for (unsigned i = 0; i < m->nin; i++) {
+		if (m->in[i].r.label && *m->in[i].r.label)
+			return;
+		for (unsigned j = 0; j < i; j++)
+			if (rows_meet(&m->in[i].r, &m->in[j].r))
+				return;
+		if (i)
+			differing(m->in[0].r.config, m->in[i].r.config, conf, cd, sizeof(cd),
+				  NULL);
+		if (*cd)
+			return;
+	}
+	for (unsigned i = 0; i < m->nin; i++) {
+		free(m->in[i].label);
+		m->in[i].label = cli_strdup("");
 	}
 }
 
 /* The merged model of the inputs, columns picked by -l. */
 static void merge_inputs(struct merge *m, int n, char **paths, const char *locks,
-			 const char *rows)
+			 const char *rows, bool sweeps)
 {
 	load_inputs(m, n, paths);
 	check_copies(m);
@@ -1176,6 +1257,9 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 			hosts_cpu_share(m->in[i].path, &m->in[i].r);
 	}
 	rows_param(m, rows);
+	if (sweeps && !rows)
+		merge_param(m);
+	thread_loop(m);
 	fill_params(m);
 	check_inputs(m);
 	warn_differences(m);
@@ -1262,7 +1346,7 @@ int cmd_merge(int argc, char **argv)
 		cli_die("merge: %s; usage: lockbench merge [-o OUT.json] A.json B.json ...",
 			n ? "one results file given, nothing to join" : "no results file given");
 	outputs_parse(&o, "json", "ops/s", a.output, true);
-	merge_inputs(&m, n, files, a.locks, NULL);
+	merge_inputs(&m, n, files, a.locks, NULL, true);
 	build_merged(&m, &r);
 	pick_baseline(&m, NULL, &r);
 	pair_params(&m, &r);
@@ -1330,7 +1414,7 @@ int cmd_compare(int argc, char **argv)
 	o.ropts.verbose = a.out.verbose;
 	o.ropts.rows = a.rows;
 	hosts_options(&m, &a, &o);
-	merge_inputs(&m, n, files, a.locks, a.rows);
+	merge_inputs(&m, n, files, a.locks, a.rows, false);
 	build_merged(&m, &r);
 	if (m.by_host)
 		hosts_heading(&r);
