@@ -1102,32 +1102,35 @@ static void machine_full(const struct notes *n, FILE *f)
 /*
  * The kinds of note, most important first (docs/formats.md, "Notes"):
  * the one order of the notes, in full (-v, --no-marks) and brief, and
- * the ones cut when there are more than fit.  A failed lock comes first
- * and is never cut, nor are the counters --counters asked for.
+ * the ones cut when there are more than fit.  Never cut: a failed lock,
+ * the note of every mark the table shows (`*`, `#` `~` `_`, `!`, `?`,
+ * `^`, `-`: a mark without its note cannot be read) and the -r auto
+ * target missed; the other notes, the counters --counters asked for
+ * among them, fill the lines left in this order, and are cut first.
  */
 static const struct note_kind {
 	const char *name;        /* in the line that counts the notes cut */
 	bool (*has)(const struct notes *n);
 	void (*full)(const struct notes *n, FILE *f);
 	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
-	bool keep;               /* never cut (what the user asked for) */
+	bool keep;               /* never cut (a mark shown, a failure) */
 } kinds[] = {
 	{"FAILED", has_failed, failed_full, failed_brief, true},
-	{"*", has_over, over_note, NULL, false},
-	{"# ~", has_sig, sig_notes, sig_brief, false},
+	{"*", has_over, over_note, NULL, true},
+	{"# ~ _", has_sig, sig_notes, sig_brief, true},
 	{"environments", has_env, env_full, NULL, false},
-	{"!", has_noise, noise_full, noise_brief, false},
+	{"!", has_noise, noise_full, noise_brief, true},
 	{"section lengths", has_cs_off, cs_off_full, cs_off_brief, false},
-	{"?", has_cv, cv_note, NULL, false},
-	{"^", has_unfair, unfair_note, unfair_brief, false},
-	{"-", has_missing, missing_note, NULL, false},
-	{"CI target", has_ci, ci_full, NULL, false},
+	{"?", has_cv, cv_note, NULL, true},
+	{"^", has_unfair, unfair_note, unfair_brief, true},
+	{"-", has_missing, missing_note, NULL, true},
+	{"CI target", has_ci, ci_full, NULL, true},
 	{"loops", has_loops, loops_full, NULL, false},
 	{"[k]", has_kernel, kernel_note, kernel_brief, false},
 	{"geometric mean", has_geo, geo_full, geo_brief, false},
 	{"locktorture rates", has_lt, lt_full, lt_brief, false},
 	{"workload metrics", has_metrics, metrics_full, NULL, false},
-	{"counters", has_counters, counters_full, counters_full, true},
+	{"counters", has_counters, counters_full, counters_full, false},
 	{"machine", has_machine, machine_full, NULL, false},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
