@@ -188,7 +188,7 @@ grep -q "difference from the same lock under both not" "$T/o" && ok || { bad "pa
 # The brief notes say it on one line: # and ~ against the same lock.
 $LB compare "$T/both.json" "$T/both2.json" >"$T/o"
 # (~ reads p >= 0.05, not under the # line's p < 0.05)
-tr -s ' \n' '  ' <"$T/o" | grep -q "#  significant (p < 0.05), ~ not (p >= 0.05), against the same lock under both; smallest detectable change" &&
+tr -s ' \n' '  ' <"$T/o" | grep -q "# significant (p < 0.05), ~ not (p >= 0.05), against the same lock under both; smallest detectable change" &&
 	ok || { bad "pairing: brief note"; cat "$T/o"; }
 $LB compare -f json -o "$T/pair.json" --baseline both/rtmutex_lock "$T/both.json" "$T/both2.json"
 python3 -c "
