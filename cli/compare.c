@@ -557,6 +557,22 @@ static void merged_rows(const struct merge *m, struct results *r)
 		}
 }
 
+/* machine.kernel of the merged results: the files' kernel when they
+ * share one, else "differs between the files" (each file's is under
+ * config.files[]); nothing when no file records it. */
+static void merged_kernel(const struct merge *m, json_t *machine)
+{
+	const char *k = json_string_value(json_object_get(m->in[0].r.machine, "kernel"));
+	bool same = true;
+
+	for (unsigned i = 1; k && i < m->nin; i++)
+		same &= same_str(k, json_string_value(json_object_get(m->in[i].r.machine,
+									"kernel")));
+	if (machine && k)
+		json_object_set_new(machine, "kernel", json_string(same ? k :
+						"differs between the files"));
+}
+
 /* What the files had in common, and each file's description. */
 static void merged_meta(const struct merge *m, struct results *r)
 {
@@ -579,6 +595,7 @@ static void merged_meta(const struct merge *m, struct results *r)
 			"provenance", s->provenance));
 	}
 	r->machine = same_cpu ? json_pack("{s:s}", "cpu_model", cpu) : NULL;
+	merged_kernel(m, r->machine);
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
 }
 

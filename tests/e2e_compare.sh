@@ -117,6 +117,11 @@ for p in d["points"]:
 [ $? -eq 5 ] && grep -q "^lockbench: cannot assess: 4 points could not show a change of 5%" "$T/e" &&
 	ok || bad "A/A without a floor: want exit 5 (cannot assess), not a pass"
 
+# -v names the machine: its kernel as the files record it.
+"$BIN" compare -v "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+k=$(python3 -c "import json; print(json.load(open('$T/a.json'))['machine']['kernel'])")
+grep -q "^machine: .*, kernel $k, " "$T/o" && ok || bad "compare -v: kernel: $(grep '^machine' "$T/o")"
+
 # ---- a gate that knows its power -------------------------------------------
 # Three invocations a side, one of each at half speed throughout (a CPU
 # shared with another process): a copy 1.87x slower is not significant

@@ -98,6 +98,10 @@ $LB compare -f box --width 0 $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-box-m
 $LB compare -f lkp $RT >"$T/o"; same "$T/o" "$G/expected/rtmutex-lkp-marks.txt" "lkp with marks"
 $LB compare -f speedup $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-speedup-marks.txt" "speedup with marks"
+# Its scale in ops/s (899.91 kops/s is 8.999 x10^5 ops/s), not a
+# prefixed unit times a power of ten ("kops/s x10^2").
+head -1 "$T/o" | grep -q "^locktorture, ops/s x10^5, average of 5 runs$" &&
+	grep -q "^1     8.999 " "$T/o" && ok || bad "speedup scale: $(head -3 "$T/o")"
 $LB compare -f csv -l rtmutex_lock $G/rtmutex/k0.json $G/rtmutex/k1.json >"$T/o"
 same "$T/o" "$G/expected/rtmutex-k0k1.csv" "csv"
 # --unit ns: ns per operation of one thread (threads * 1e9 / ops/s), the
