@@ -1042,6 +1042,61 @@ static void counters_full(const struct notes *n, FILE *f)
 	render_perf(n->r, n->r->nrows - 1, at, f);
 }
 
+/* A column built from a kernel tree with the CNA series: its build's
+ * flags name CONFIG_NUMA_AWARE_SPINLOCKS (kernel/ktree.c). */
+static bool cna_column(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *fl = json_string_value(json_object_get(r->variants[v].source,
+								   "cflags"));
+
+		if (fl && strstr(fl, "-DCONFIG_NUMA_AWARE_SPINLOCKS"))
+			return true;
+	}
+	return false;
+}
+
+/* Did every worker run on one NUMA node: the placement's nodes, else a
+ * one-node machine without --fake-nodes or --map-topology? */
+static bool one_node(const struct results *r)
+{
+	const json_t *th = json_object_get(r->placement, "threads"), *t;
+	const json_t *fake = json_object_get(r->config, "fake_nodes");
+	json_int_t first = -1;
+	size_t i;
+
+	if (json_array_size(th)) {
+		json_array_foreach(th, i, t) {
+			json_int_t nd = json_integer_value(json_object_get(t, "node"));
+
+			if (first >= 0 && nd != first)
+				return false;
+			first = nd;
+		}
+		return true;
+	}
+	return json_integer_value(json_object_get(r->machine, "numa_nodes")) == 1 &&
+	       json_integer_value(fake) < 2 &&
+	       !json_is_true(json_object_get(r->config, "map_topology")) &&
+	       !json_is_object(json_object_get(r->config, "map_topology"));
+}
+
+/* A CNA tree measured with every worker on one node (docs/kernel-tree.md,
+ * "The CNA series"): its NUMA win cannot show. */
+static bool has_cna(const struct notes *n)
+{
+	return cna_column(n->r) && one_node(n->r);
+}
+
+static void cna_full(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "CNA on one NUMA node: every waiter is of the lock's node, so "
+		       "the CNA series never forms its secondary queue and its NUMA win "
+		       "cannot show here; give the workers two nodes with --topology "
+		       "\"numa:2 core:2 pu:1\" --map-topology (docs/kernel-tree.md)", 3);
+}
+
 /* -v: the machine the runs were made on. */
 static bool has_machine(const struct notes *n)
 {
@@ -1125,6 +1180,7 @@ static const struct note_kind {
 	{"^", has_unfair, unfair_note, unfair_brief, true},
 	{"-", has_missing, missing_note, NULL, true},
 	{"CI target", has_ci, ci_full, NULL, true},
+	{"CNA on one node", has_cna, cna_full, NULL, true},
 	{"loops", has_loops, loops_full, NULL, false},
 	{"[k]", has_kernel, kernel_note, kernel_brief, false},
 	{"geometric mean", has_geo, geo_full, geo_brief, false},
