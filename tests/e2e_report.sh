@@ -57,6 +57,7 @@ assert text.count("Skipped: the peers are not built") == 2, "peers not said skip
 # there (exit 5); any other status is a failure, and the deterministic
 # sections (instructions, the kernel tree's build) must exit 0.
 timed = {"Section delays": {0, 1}, "Section delays on simulated hosts": {0, 1},
+         "Time beside the peers": {0, 1},
          "Calibrations, invocation to invocation": {0, 1},
          "1-thread run-to-run spread": {0, 1}, "Noise marks": {0, 1},
          "Significance: false alarms and power": {0, 1},
