@@ -1056,15 +1056,20 @@ static bool cna_column(const struct results *r)
 	return false;
 }
 
-/* Did every worker run on one NUMA node: the placement's nodes, else a
- * one-node machine without --fake-nodes or --map-topology? */
-static bool one_node(const struct results *r)
+/* Did every worker of one run run on one NUMA node: not with
+ * --fake-nodes 2+ or --map-topology; else the placement's nodes, else a
+ * machine of one node. */
+static bool doc_one_node(const json_t *machine, const json_t *config,
+			 const json_t *placement)
 {
-	const json_t *th = json_object_get(r->placement, "threads"), *t;
-	const json_t *fake = json_object_get(r->config, "fake_nodes");
+	const json_t *th = json_object_get(placement, "threads"), *t;
+	const json_t *map = json_object_get(config, "map_topology");
 	json_int_t first = -1;
 	size_t i;
 
+	if (json_integer_value(json_object_get(config, "fake_nodes")) >= 2 ||
+	    json_is_true(map) || json_is_object(map))
+		return false;
 	if (json_array_size(th)) {
 		json_array_foreach(th, i, t) {
 			json_int_t nd = json_integer_value(json_object_get(t, "node"));
@@ -1075,10 +1080,22 @@ static bool one_node(const struct results *r)
 		}
 		return true;
 	}
-	return json_integer_value(json_object_get(r->machine, "numa_nodes")) == 1 &&
-	       json_integer_value(fake) < 2 &&
-	       !json_is_true(json_object_get(r->config, "map_topology")) &&
-	       !json_is_object(json_object_get(r->config, "map_topology"));
+	return json_integer_value(json_object_get(machine, "numa_nodes")) == 1;
+}
+
+/* ... of every file compared (config.files[]), or of the run. */
+static bool one_node(const struct results *r)
+{
+	const json_t *files = json_object_get(r->config, "files"), *f;
+	size_t i;
+
+	if (!json_array_size(files))
+		return doc_one_node(r->machine, r->config, r->placement);
+	json_array_foreach(files, i, f)
+		if (!doc_one_node(json_object_get(f, "machine"), json_object_get(f, "config"),
+				  NULL))
+			return false;
+	return true;
 }
 
 /* A CNA tree measured with every worker on one node (docs/kernel-tree.md,
