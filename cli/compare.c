@@ -948,7 +948,7 @@ static const struct opt compare_rows[] = {
 	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, fail_pct),
 	 .given = OPT_GIVEN(struct compare_args, fail_given),
 	 .help = "exit 4 when a point is significantly worse by more than PCT "
-		 "(5: worse but not assessable)"},
+		 "(5: cannot assess: the test could not have seen PCT)"},
 	{.name = "rows", .type = OPT_STR, .arg = "DIM", .def = "threads",
 	 .off = offsetof(struct compare_args, rows),
 	 .help = "text tables of a sweep: rows over DIM (also files of one value "
