@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,7 +398,7 @@ static void add_columns(struct merge *m, unsigned i, const char *locks)
 			continue;
 		if (m->rows_key) {
 			c->name = rows_column_name(m, in, v);
-		} else if (nsel == 1) {
+		} else if (nsel == 1 && *in->label) {
 			c->name = cli_strdup(in->label);
 		} else if (m->one_label) {
 			c->name = cli_strdup(lock);	/* one run (or its repeats) */
@@ -556,6 +557,22 @@ static void merged_rows(const struct merge *m, struct results *r)
 		}
 }
 
+/* machine.kernel of the merged results: the files' kernel when they
+ * share one, else "differs between the files" (each file's is under
+ * config.files[]); nothing when no file records it. */
+static void merged_kernel(const struct merge *m, json_t *machine)
+{
+	const char *k = json_string_value(json_object_get(m->in[0].r.machine, "kernel"));
+	bool same = true;
+
+	for (unsigned i = 1; k && i < m->nin; i++)
+		same &= same_str(k, json_string_value(json_object_get(m->in[i].r.machine,
+									"kernel")));
+	if (machine && k)
+		json_object_set_new(machine, "kernel", json_string(same ? k :
+						"differs between the files"));
+}
+
 /* What the files had in common, and each file's description. */
 static void merged_meta(const struct merge *m, struct results *r)
 {
@@ -578,6 +595,7 @@ static void merged_meta(const struct merge *m, struct results *r)
 			"provenance", s->provenance));
 	}
 	r->machine = same_cpu ? json_pack("{s:s}", "cpu_model", cpu) : NULL;
+	merged_kernel(m, r->machine);
 	r->config = json_pack("{s:s, s:o}", "command", "compare", "files", files);
 }
 
@@ -930,7 +948,7 @@ static const struct opt compare_rows[] = {
 	 .min = 0, .max = 1000, .off = offsetof(struct compare_args, fail_pct),
 	 .given = OPT_GIVEN(struct compare_args, fail_given),
 	 .help = "exit 4 when a point is significantly worse by more than PCT "
-		 "(5: worse but not assessable)"},
+		 "(5: cannot assess: the test could not have seen PCT)"},
 	{.name = "rows", .type = OPT_STR, .arg = "DIM", .def = "threads",
 	 .off = offsetof(struct compare_args, rows),
 	 .help = "text tables of a sweep: rows over DIM (also files of one value "
@@ -960,42 +978,81 @@ void compare_usage(FILE *f)
 		"from another host, or one the check refused (busy), is refused.\n"
 		"Exit status: 0 success; 2 bad usage or input; 4 --fail-if-regressed\n"
 		"found a point significantly worse than its baseline by more than PCT;\n"
-		"5 a point is worse by more than PCT but could not be assessed (one\n"
-		"invocation a side and no floor: compare more invocations, or run\n"
-		"`lockbench system check -o check.json` and give --floor check.json).\n");
+		"5 cannot assess: a point the test could not have seen a change of PCT\n"
+		"at (marked _: too few runs or invocations, one invocation a side and\n"
+		"no floor, or its smallest detectable change above PCT); the line says\n"
+		"what would reach PCT (more invocations, -r, a quieter machine, or\n"
+		"`lockbench system check -o check.json` and --floor check.json).\n");
 }
 
-/* Could point p not be assessed at all (no test behind its mark)? */
-/* A point marked `_`: too few runs to judge (results.h, unjudged). */
-static bool unassessed(const struct point *p)
+/*
+ * Could point p not be assessed: marked `_` (results.h, unjudged: too
+ * few runs, one invocation a side without a floor, or a test that could
+ * not have seen a change of the gate's size), or a compared point whose
+ * every run was left out (no verdict at all).
+ */
+static bool unassessed(const struct results *r, unsigned v, const struct point *p)
 {
-	return p->unjudged;
+	return p->unjudged || (!results_is_base(r, v) && p->status == POINT_OK &&
+			       !p->has_rel);
 }
 
-/* One line: the points worse by more than PCT that could not be assessed. */
+/* What would let the test see a change of pct at point p. */
+static const char *gate_remedy(const struct results *r, const struct point *p, double pct,
+			       char *buf, size_t len)
+{
+	double k = log1p(p->mde_pct / 100) / log1p(pct / 100);
+
+	if (!p->has_rel)
+		return "every run was left out for a busy machine: measure again on a "
+		       "quieter machine";
+	if (p->why == UNJ_ONE_INVOC)
+		return "one invocation a side and no invocation floor: compare 2 or more "
+		       "invocations per label, or run `lockbench system check -o "
+		       "check.json` and give --floor check.json";
+	if (p->why == UNJ_LEFT_OUT)
+		return "runs were left out for a busy machine: measure on a quieter machine";
+	if (p->why != UNJ_POWER)
+		return "with fewer than 2 rounds or invocations a side: compare 2 or more "
+		       "invocations per label, or runs with -r 2 or more";
+	if (p->method == SIG_FLOOR && !(p->mde_pct > r->floor_pct))
+		snprintf(buf, len, "the invocation floor is above it: a quieter machine "
+			 "(a lower floor), or 2 or more invocations a side");
+	else
+		snprintf(buf, len, "about %.0fx the %s (%s), or a quieter machine",
+			 ceil(k * k), p->method == SIG_INVOC || p->method == SIG_INVOC_PAIRED ?
+			 "invocations a side" : "rounds", p->method == SIG_INVOC ||
+			 p->method == SIG_INVOC_PAIRED ? "more files per label" : "-r");
+	return buf;
+}
+
+/* One line: the points that could not be assessed against pct, the
+ * first named with its smallest detectable change and the remedy. */
 static void unassessed_line(const struct results *r, unsigned n, unsigned v, unsigned k,
 			    double pct)
 {
 	const struct point *p = results_point(r, v, k);
-	char row[64];
+	char row[64], det[64] = "", rel[32] = "no runs left", fix[256];
 
-	fprintf(stderr, "lockbench: cannot assess: %u point%s worse by more than %g%% "
-		"(e.g. %s at %s %s: %+.1f%%) %s: compare 2 or more invocations per "
-		"label, or run `lockbench system check -o check.json` and give "
-		"--floor check.json\n", n, n == 1 ? "" : "s", pct, r->variants[v].name,
-		r->row_heading, results_row_name(r, k, row, sizeof(row)), p->rel,
-		p->method == SIG_ONE_INVOC ? "with one invocation a side and no invocation floor"
-					   : "with fewer than 2 rounds or invocations a side");
+	if (p->has_rel)
+		snprintf(rel, sizeof(rel), "%+.1f%%", p->rel);
+	if (p->why == UNJ_POWER)
+		snprintf(det, sizeof(det), ", smallest detectable change %.1f%%", p->mde_pct);
+	fprintf(stderr, "lockbench: cannot assess: %u point%s could not show a change of "
+		"%g%% (e.g. %s at %s %s: %s%s): %s\n", n, n == 1 ? "" : "s", pct,
+		r->variants[v].name, r->row_heading, results_row_name(r, k, row, sizeof(row)),
+		rel, det, gate_remedy(r, p, pct, fix, sizeof(fix)));
 }
 
 /*
  * --fail-if-regressed PCT: one line on stderr per point significantly
  * worse than its baseline by more than PCT (lower throughput, or a
  * higher value where lower is better), then exit status 4.  Else, when
- * some point is worse by more than PCT but could not be assessed (one
- * invocation a side and no floor), one line saying so and what to run,
- * and exit status 5: a gate never passes what it could not assess.  0
- * when neither.
+ * some point could not be assessed (marked `_`: too few runs, one
+ * invocation a side and no floor, or a test that could not have seen a
+ * change of PCT, results.gate_pct; or no runs left), one line saying so,
+ * the smallest change it could see and what would reach PCT, and exit
+ * status 5: a gate never passes what it could not see.  0 when neither.
  */
 static int regression_gate(const struct results *r, double pct)
 {
@@ -1008,11 +1065,9 @@ static int regression_gate(const struct results *r, double pct)
 			bool lower = r->row_desc && r->row_desc[k].lower_better;
 			double worse = lower ? p->rel : -p->rel;
 
-			if (!p->has_rel || !(worse > pct))
-				continue;
-			if (unassessed(p) && !blind++)
+			if (unassessed(r, v, p) && !blind++)
 				bv = v, bk = k;
-			if (!p->significant)
+			if (!p->has_rel || !(worse > pct) || !p->significant)
 				continue;
 			fprintf(stderr, "lockbench: regression: %s at %s %s: %+.1f%% against "
 				"%s (Holm-adjusted p %.2g)\n", r->variants[v].name,
@@ -1079,21 +1134,19 @@ static void rows_key_of(const char *rows, char *key, size_t len)
 }
 
 /*
- * --rows PARAM over files that each ran one value of it (a bash-loop
- * sweep, docs/guide.md "A sweep over a parameter"): PARAM becomes a
- * swept parameter of every column (fill_params() takes each file's
- * value from its config) so the table has a row per value.  Nothing to
- * do for threads, for a PARAM some file swept itself, or one a file
- * lacks (rows_check() refuses it).  Files that differ in another
- * setting are refused: one table is one experiment.
+ * Files that each ran one value of the parameter `key` (a config key)
+ * become one sweep over it: `key` a swept parameter of every column
+ * (fill_params() takes each file's value from its config), the columns
+ * named as a sweep names them.  Nothing to do for a key some file swept
+ * itself or one a file lacks.  Files that differ in another setting are
+ * refused: one table is one experiment.  `what` names the request in
+ * the refusal ("compare --rows cs-ns").
  */
-static void rows_param(struct merge *m, const char *rows)
+static void param_sweep(struct merge *m, const char *key, const char *what,
+			const char *param)
 {
-	char key[128], cd[1024];
+	char cd[1024];
 
-	if (!rows || !strcmp(rows, "threads") || m->cpu_share || m->nin < 2)
-		return;
-	rows_key_of(rows, key, sizeof(key));
 	for (unsigned i = 0; i < m->nin; i++) {
 		const char *keys[32];
 		unsigned n = results_dims(&m->in[i].r, keys, 32);
@@ -1119,15 +1172,98 @@ static void rows_param(struct merge *m, const char *rows)
 		cd[0] = 0;
 		differing(m->in[0].r.config, m->in[i].r.config, conf, cd, sizeof(cd), m);
 		if (*cd)
-			cli_die("compare --rows %s (%s, %s): the files differ in%s too; one "
-				"table takes files that differ only in %s", rows, m->in[0].path,
-				m->in[i].path, cd, rows);
+			cli_die("%s (%s, %s): the files differ in%s too; one table takes "
+				"files that differ only in %s", what, m->in[0].path,
+				m->in[i].path, cd, param);
+	}
+}
+
+/*
+ * --rows PARAM over files that each ran one value of it (a bash-loop
+ * sweep, docs/guide.md "A sweep over a parameter"): param_sweep().
+ * Nothing to do for threads (thread_loop()) or --rows cpu-share.
+ */
+static void rows_param(struct merge *m, const char *rows)
+{
+	char key[128], what[192];
+
+	if (!rows || !strcmp(rows, "threads") || m->cpu_share || m->nin < 2)
+		return;
+	rows_key_of(rows, key, sizeof(key));
+	snprintf(what, sizeof(what), "compare --rows %s", rows);
+	param_sweep(m, key, what, rows);
+}
+
+/*
+ * merge of a bash-loop sweep: files that differ in one workload
+ * parameter of conf[] alone, a number in each, are a sweep over it
+ * (param_sweep()), so that the merged file carries it per column
+ * (variants[].params) and `compare --rows PARAM` cuts it.
+ */
+static void merge_param(struct merge *m)
+{
+	const char *key = NULL;
+
+	for (unsigned k = 0; conf[k] && m->nin >= 2; k++) {
+		const json_t *x = json_object_get(m->in[0].r.config, conf[k]);
+		bool differs = false;
+
+		for (unsigned i = 1; i < m->nin; i++)
+			differs |= !results_json_same(x, json_object_get(m->in[i].r.config,
+									  conf[k]), true);
+		if (!differs)
+			continue;
+		if (key)
+			return;		/* two differ: not one sweep */
+		key = conf[k];
+	}
+	if (key && json_is_number(json_object_get(m->in[0].r.config, key)))
+		param_sweep(m, key, "merge", key);
+}
+
+/* Do files i and j share a thread count (a row)? */
+static bool rows_meet(const struct results *a, const struct results *b)
+{
+	for (unsigned x = 0; x < a->nrows; x++)
+		for (unsigned y = 0; y < b->nrows; y++)
+			if (a->rows[x] == b->rows[y] && !a->row_desc && !b->row_desc)
+				return true;
+	return a->row_desc || b->row_desc;
+}
+
+/*
+ * A thread-count loop (`for t in 1 2 4; do lockbench -t $t -o t$t.json`):
+ * files with no --label, the same settings, and no thread count in two
+ * of them are one experiment: one label, so that their columns join
+ * into one table instead of one column per file (docs/guide.md).
+ */
+static void thread_loop(struct merge *m)
+{
+	char cd[1024] = "";
+
+	if (m->nin < 2 || m->rows_key || m->cpu_share || m->by_host)
+		return;
+	for (unsigned i = 0; i < m->nin; i++) {
+		if (m->in[i].r.label && *m->in[i].r.label)
+			return;
+		for (unsigned j = 0; j < i; j++)
+			if (rows_meet(&m->in[i].r, &m->in[j].r))
+				return;
+		if (i)
+			differing(m->in[0].r.config, m->in[i].r.config, conf, cd, sizeof(cd),
+				  NULL);
+		if (*cd)
+			return;
+	}
+	for (unsigned i = 0; i < m->nin; i++) {
+		free(m->in[i].label);
+		m->in[i].label = cli_strdup("");
 	}
 }
 
 /* The merged model of the inputs, columns picked by -l. */
 static void merge_inputs(struct merge *m, int n, char **paths, const char *locks,
-			 const char *rows)
+			 const char *rows, bool sweeps)
 {
 	load_inputs(m, n, paths);
 	check_copies(m);
@@ -1138,6 +1274,9 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 			hosts_cpu_share(m->in[i].path, &m->in[i].r);
 	}
 	rows_param(m, rows);
+	if (sweeps && !rows)
+		merge_param(m);
+	thread_loop(m);
 	fill_params(m);
 	check_inputs(m);
 	warn_differences(m);
@@ -1224,7 +1363,7 @@ int cmd_merge(int argc, char **argv)
 		cli_die("merge: %s; usage: lockbench merge [-o OUT.json] A.json B.json ...",
 			n ? "one results file given, nothing to join" : "no results file given");
 	outputs_parse(&o, "json", "ops/s", a.output, true);
-	merge_inputs(&m, n, files, a.locks, NULL);
+	merge_inputs(&m, n, files, a.locks, NULL, true);
 	build_merged(&m, &r);
 	pick_baseline(&m, NULL, &r);
 	pair_params(&m, &r);
@@ -1292,7 +1431,7 @@ int cmd_compare(int argc, char **argv)
 	o.ropts.verbose = a.out.verbose;
 	o.ropts.rows = a.rows;
 	hosts_options(&m, &a, &o);
-	merge_inputs(&m, n, files, a.locks, a.rows);
+	merge_inputs(&m, n, files, a.locks, a.rows, false);
 	build_merged(&m, &r);
 	if (m.by_host)
 		hosts_heading(&r);
@@ -1303,6 +1442,7 @@ int cmd_compare(int argc, char **argv)
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.min_effect = a.min_effect * 100;
 	r.inv_floor = pick_floor(&m, &a);
+	r.gate_pct = a.fail_given ? a.fail_pct * 100 : 0;
 	results_finalize(&r);
 	outputs_check(&o, &r);
 	rc = outputs_write(&o, &r);

@@ -735,13 +735,58 @@ static char *render(const struct syscheck *s, const json_t *doc, bool json)
 	return buf;
 }
 
+/*
+ * -f: table or json, or both (table,json): the text on standard output
+ * and the JSON to -o FILE, which both then needs.  *both says which.
+ */
+static bool check_formats(const struct cli *c, bool *both)
+{
+	const char *f = outputs_formats(c->formats, c->formats_given, c->output);
+
+	*both = !strcmp(f, "table,json") || !strcmp(f, "json,table");
+	if (*both && (!c->output || !strcmp(c->output, "-")))
+		cli_die("system check -f %s: give -o FILE for the JSON (the text goes to "
+			"standard output)", f);
+	return *both || want_json("system check", f);
+}
+
+/*
+ * The report out: with -f table,json the text to stdout and the JSON to
+ * -o, else the one format to -o or stdout.  0, or 2 on a failed write.
+ */
+static int write_report(const struct syscheck *s, const json_t *doc, const struct cli *c,
+			bool json, bool both)
+{
+	char *text = render(s, doc, json);
+	char *plain = both ? render(s, doc, false) : NULL;
+	int rc;
+
+	if (!text || (both && !plain))
+		cli_die("system check: out of memory");
+	rc = both && (fputs(plain, stdout) < 0 || fflush(stdout)) ? 2 : 0;
+	rc = out_write(c->output, text) ? 2 : rc;
+	free(text);
+	free(plain);
+	return rc;
+}
+
+/*
+ * A refused floor is said on stderr in one line whatever -q and -o say
+ * (the JSON records it too, floor.refused): a user who asked for a
+ * floor file must not find out only when compare refuses it.
+ */
+static void refused_line(const struct syscheck *s)
+{
+	if (s->floor_refused)
+		fprintf(stderr, "lockbench: system check: invocation floor refused (exit 5): "
+			"%s; meanwhile compare takes --floor PCT\n", s->floor_err);
+}
+
 int cmd_system_check(const struct cli *c)
 {
-	/* -o check.json without -f: the JSON (docs/formats.md) */
-	bool json = want_json("system check", outputs_formats(c->formats, c->formats_given,
-							      c->output));
+	bool both, json = check_formats(c, &both);
 	struct syscheck *s = cli_calloc(1, sizeof(*s));
-	char err[512], *text;
+	char err[512];
 	struct topo t;
 	json_t *doc;
 	int rc;
@@ -766,16 +811,18 @@ int cmd_system_check(const struct cli *c)
 	s->errors = json_array();
 	measure_all(s, c, &t);
 	doc = syscheck_json(s, c);
-	text = doc ? render(s, doc, json) : NULL;
-	if (!text)
+	if (!doc)
 		cli_die("system check: out of memory");
-	rc = out_write(c->output, text);
-	/* a measure that could not be taken: the report says which, exit 1
-	 * (a floor refused on a busy machine is a verdict, not a failure) */
+	rc = write_report(s, doc, c, json, both);
+	refused_line(s);
+	/* a measure that could not be taken: the report says which, exit 1;
+	 * a floor refused on a busy machine: exit 5, cannot assess (the
+	 * floor), as compare's gate says it */
 	if (!rc && (!s->delays_measured || !isfinite(s->tas_cv_pct) ||
 		    (!isfinite(s->floor_pct) && !s->floor_refused) || !isfinite(s->takes_frac)))
 		rc = 1;
-	free(text);
+	if (!rc && s->floor_refused)
+		rc = 5;
 	json_decref(doc);
 	json_decref(s->machine);
 	json_decref(s->errors);

@@ -138,7 +138,7 @@ static int system_reset(void)
 void system_check_usage(FILE *f)
 {
 	fprintf(f,
-		"\nusage: lockbench system check [-f json] [-o FILE] [-d S] [-q]\n"
+		"\nusage: lockbench system check [-f table|json|table,json] [-o FILE] [-d S] [-q]\n"
 		"Measure, in about 40 s and changing nothing on the machine, what the\n"
 		"numbers depend on here: the clock's read cost and tick, cpu_relax(), the\n"
 		"empty loop, the shortest delay held within 5%%, the core-to-core round\n"
@@ -147,12 +147,15 @@ void system_check_usage(FILE *f)
 		"separate invocations), the time the host takes from each CPU without\n"
 		"reporting it as steal, steal and the hypervisor; then one line per\n"
 		"finding (\"1-thread differences below X%% are not resolvable here\").\n\n"
-		"    -f, --format FORMAT          table (the text report) or json [table]\n"
+		"    -f, --format FORMAT          table (the text report), json, or table,json\n"
+		"                                 (the text on stdout, the JSON to -o) [table]\n"
 		"    -o, --output FILE            write the report to FILE (FILE.json: the JSON) [stdout]\n"
 		"    -d, --duration S             the window of each of its short runs, at most 1 [0.1]\n"
 		"    -q, --quiet                  no progress on stderr\n"
 		"\nExit status: 0; 1 a measure could not be taken (the report says which);\n"
-		"2 bad usage, or -o could not be written (the report follows on stdout).\n");
+		"2 bad usage, or -o could not be written (the report follows on stdout);\n"
+		"5 the invocation floor was refused (the machine was busy: one line on\n"
+		"stderr says so whatever -q and -o say, and the JSON's floor.refused).\n");
 }
 
 int cmd_system(const struct cli *c)

@@ -28,6 +28,14 @@
 #   one     A/A:  one invocation labelled A vs one labelled A2, separate
 #                 processes, compared with the invocation floor (-f/-m)
 #   one     10%:  one invocation labelled A vs one labelled B, 10% slower
+#   loaded  gate: one invocation a side, the baseline's made beside a busy
+#                 loop on its worker's CPU (taskset -c 0 for both: the
+#                 loop takes about half of the worker's CPU), the other
+#                 quiet and 2x slower (and, for A/A, not slower), then
+#                 compare --fail-if-regressed 3% with the floor (-f/-m,
+#                 else --floor 3%): the exit statuses counted; a 2x
+#                 slower copy must never pass (exit 0): found (4) or
+#                 cannot assess (5)
 # A comparison counts as significant when its vs_baseline.significant
 # is true (the `~` mark absent); power counts only detections in the
 # right direction (rel < 0).  The across 5% line also gives the median
@@ -42,6 +50,7 @@
 #   LB_OPTS   extra options for every run (e.g. "-t 2" or "-d 0.1"; not -r)
 #   RS        the -r of the within A/A and 2x lines (default "3 5 10")
 #   SKIP      space-separated parts to skip: within across power2 one designs
+#             loaded
 #   PAD       cycles (default): the slower copy does extra loop turns,
 #             whose cost moves with the core clock; time: it spins on
 #             the CPU's counter instead (padded's tpad), a slowdown that
@@ -106,13 +115,15 @@ print(int(bool(vb.get("significant"))), vb.get("rel_pct"), t.get("p"), t.get("me
 EOF
 }
 
-# ns per op of variant V in FILE at the first row (mean over runs).
+# The rate of variant V in FILE at the first row: the mean over its
+# runs, every run counted (on a busy machine the statistics may leave
+# them all out; the calibration still needs a figure).
 rate() {
 	python3 - "$1" "$2" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = [p for p in d["points"] if p["variant"] == sys.argv[2]][0]
-print(p["summary"]["mean"])
+print(sum(r["ops_per_sec"] for r in p["runs"]) / len(p["runs"]))
 EOF
 }
 
@@ -268,5 +279,45 @@ if [[ " $SKIP " != *" one "* ]]; then
 	done
 	tally "one a side, floor, A/A" "$W/o-aa"
 	tally "one a side, floor, 10% slower" "$W/o-10"
+fi
+# The gate beside a half-CPU load on the baseline's side (one
+# invocation a side): the exit statuses of compare --fail-if-regressed.
+# gate_counts NAME FILE: "NAME: exit 0 N, exit 4 N, exit 5 N of M".
+gate_counts() {
+	printf '%-32s exit 0 (passed) %s, exit 4 (regression) %s, exit 5 (cannot assess) %s, of %s\n' \
+		"$1" "$(grep -c '^0$' "$2")" "$(grep -c '^4$' "$2")" "$(grep -c '^5$' "$2")" \
+		"$(grep -c . "$2")"
+}
+if [[ " $SKIP " != *" loaded "* ]] && command -v taskset >/dev/null; then
+	GATE=("${FLOOR[@]}")
+	[ ${#GATE[@]} -gt 0 ] || GATE=(--floor 3%)
+	: >"$W/g-x2" ; : >"$W/g-aa"
+	for i in $(seq "$REPS"); do
+		taskset -c 0 sh -c 'while :; do :; done' &
+		hog=$!
+		taskset -c 0 "$LB" -q -t 1 "${EXTRA[@]}" --plugin "a=$PLUGIN" -l padded_a --label A \
+			-f json -o "$W/g-$i-A.json" 2>>"$W/stderr.log"
+		kill "$hog"; wait "$hog" 2>/dev/null || true
+		taskset -c 0 "$LB" -q -t 1 "${EXTRA[@]}" --plugin "a=$PLUGIN" -l padded_a --label B \
+			--lock-opt "padded_a.$KNOB=$PADX2" -f json -o "$W/g-$i-B.json" 2>>"$W/stderr.log"
+		taskset -c 0 "$LB" -q -t 1 "${EXTRA[@]}" --plugin "a=$PLUGIN" -l padded_a --label A2 \
+			-f json -o "$W/g-$i-A2.json" 2>>"$W/stderr.log"
+		rc=0
+		"$LB" compare "${GATE[@]}" --fail-if-regressed 3% "$W/g-$i-A.json" "$W/g-$i-B.json" \
+			>/dev/null 2>>"$W/gate.log" || rc=$?
+		echo $rc >>"$W/g-x2"
+		rc=0
+		"$LB" compare "${GATE[@]}" --fail-if-regressed 3% "$W/g-$i-A.json" "$W/g-$i-A2.json" \
+			>/dev/null 2>>"$W/gate.log" || rc=$?
+		echo $rc >>"$W/g-aa"
+		# the slowdown the copy had: quiet B against quiet A2
+		echo "$(rate "$W/g-$i-A2.json" padded_a) $(rate "$W/g-$i-B.json" padded_a)" >>"$W/g-ratio"
+	done
+	echo "gate beside a half-CPU load on the baseline (${GATE[*]}, --fail-if-regressed 3%):"
+	gate_counts "  2x slower copy" "$W/g-x2"
+	gate_counts "  A/A" "$W/g-aa"
+	awk '{ printf "%s%.2f", (NR > 1 ? ", " : "  the copy'"'"'s slowdown (quiet A2 / quiet B): "), $1 / $2 }
+	     END { print "" }' "$W/g-ratio"
+	sed -n '1p' "$W/gate.log" | sed 's/^/  e.g. /'
 fi
 echo "done: $(date -u +%FT%TZ), load $(cut -d' ' -f1-3 /proc/loadavg)"

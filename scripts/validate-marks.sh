@@ -194,6 +194,22 @@ print("  caught:                %s   (target: at least 90%%)" % pct(len(caught),
 print("  with a reason:         %s" % pct(sum(bool(r.get("reason")) for r in caught), len(caught)))
 if caught:
     print("  e.g.:                  %s" % caught[len(caught) // 2]["reason"])
+# The one rule for runs that lost their CPU (a quarter of the window or
+# more: left out, at every point): the busy loop takes about half of
+# worker 0's CPU, so each of its runs should be out, and a point left
+# with none gives no verdict (-!), never a figure from half-speed runs.
+waits = sorted(max(w["wait_share"] or 0 for w in r["workers"]) for r in busy if r.get("workers"))
+bpts = list(points(load("busy")))
+print("  left out (lost >= 1/4): %s   (target: every run that lost a quarter)"
+      % pct(sum(r.get("excluded", False) for r in busy), len(busy)))
+print("  runs that lost >= 1/4 but kept: %d" % sum(
+      1 for r in busy if r.get("workers") and not r.get("excluded")
+      and max(w["wait_share"] or 0 for w in r["workers"]) >= 0.25))
+if waits:
+    print("  worst worker's wait:   %.2f to %.2f of the window (median %.2f)"
+          % (waits[0], waits[-1], st.median(waits)))
+print("  points left no run:    %s (no verdict: shown -!)"
+      % pct(sum(p["summary"]["n"] == 0 for _, p in bpts), len(bpts)))
 
 def one_run(prefix, rule, what):
     hit, other, n, why, per = 0, 0, 0, [], []

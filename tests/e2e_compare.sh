@@ -50,7 +50,7 @@ edit "$T/a.json" "$T/c.json" "$HALVE"
 "$BIN" compare --fail-if-regressed 5% "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
 rc=$?
 [ $rc -eq 5 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
-	grep -q "^lockbench: cannot assess: 4 points worse by more than 5% .* one invocation a side and no invocation floor: compare 2 or more invocations per label, or run \`lockbench system check -o check.json\` and give --floor check.json$" "$T/e" &&
+	grep -q "^lockbench: cannot assess: 4 points could not show a change of 5% (e.g. k2-slow/ticket at threads 1: -50.0%): one invocation a side and no invocation floor: compare 2 or more invocations per label, or run \`lockbench system check -o check.json\` and give --floor check.json$" "$T/e" &&
 	ok || bad "halved copy, no floor: exit $rc, want 5 and one line: $(cat "$T/e")"
 grep -q "^_  too few runs to judge: one invocation per label" "$T/o" && grep -q -- "-50%_" "$T/o" &&
 	! grep -q "%~" "$T/o" && ok || bad "halved copy, no floor: _ and its note"
@@ -88,12 +88,21 @@ edit "$T/a.json" "$T/c5.json" 'd["label"] = "k5"
 for p in d["points"]:
     for r in p["runs"]:
         r["ops_per_sec"] *= 0.96'
-"$BIN" compare -f json -o "$T/v.json" --fail-if-regressed 1% --floor 5% "$T/a.json" "$T/c5.json" 2>"$T/e"
+"$BIN" compare -f json -o "$T/v.json" --fail-if-regressed 5% --floor 5% "$T/a.json" "$T/c5.json" 2>"$T/e"
 rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/e" ] && python3 -c "
 import json; d = json.load(open('$T/v.json'))
 assert not any(p['vs_baseline'] and p['vs_baseline']['significant'] for p in d['points'])
-" && ok || bad "4% slower under a 5% floor: exit $rc, want 0 and nothing marked"
+assert all(p['vs_baseline']['test']['mde_pct'] == 5 for p in d['points'] if p['vs_baseline'])
+" && ok || bad "4% slower under a 5% floor, gate 5%: exit $rc, want 0 and nothing marked"
+# A gate below the floor cannot be met: the test could not see 1%.
+"$BIN" compare --fail-if-regressed 1% --floor 5% "$T/a.json" "$T/c5.json" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 5 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
+	grep -q "^lockbench: cannot assess: 4 points could not show a change of 1% (e.g. k5/ticket at threads 1: -4.0%, smallest detectable change 5.0%): the invocation floor is above it: a quieter machine (a lower floor), or 2 or more invocations a side$" "$T/e" &&
+	grep -q -- "-4%_" "$T/o" && ! grep -q "%~" "$T/o" &&
+	grep -q "^_  not judged: could not see a change of 1%: smallest detectable 5.0%" "$T/o" &&
+	ok || bad "gate 1% under a 5% floor: exit $rc, want 5, _ and one line: $(cat "$T/e" "$T/o")"
 # A/A: two invocations within a percent of each other pass the gate.
 edit "$T/a.json" "$T/aa.json" 'import random
 random.seed(7)
@@ -103,8 +112,60 @@ for p in d["points"]:
         r["ops_per_sec"] *= 1 + random.uniform(-0.01, 0.01)'
 "$BIN" compare -v --fail-if-regressed 5% --floor 3% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
 [ $? -eq 0 ] && [ ! -s "$T/e" ] && ok || bad "A/A with a floor: want exit 0: $(cat "$T/e")"
+# Without a floor nothing could be seen: the gate does not pass it.
 "$BIN" compare --fail-if-regressed 5% "$T/a.json" "$T/aa.json" >"$T/o" 2>"$T/e"
-[ $? -eq 0 ] && ok || bad "A/A without a floor, nothing worse than 5%: want exit 0"
+[ $? -eq 5 ] && grep -q "^lockbench: cannot assess: 4 points could not show a change of 5%" "$T/e" &&
+	ok || bad "A/A without a floor: want exit 5 (cannot assess), not a pass"
+
+# -v names the machine: its kernel as the files record it.
+"$BIN" compare -v "$T/a.json" "$T/c.json" >"$T/o" 2>"$T/e"
+k=$(python3 -c "import json; print(json.load(open('$T/a.json'))['machine']['kernel'])")
+grep -q "^machine: .*, kernel $k, " "$T/o" && ok || bad "compare -v: kernel: $(grep '^machine' "$T/o")"
+
+# ---- a gate that knows its power -------------------------------------------
+# Three invocations a side, one of each at half speed throughout (a CPU
+# shared with another process): a copy 1.87x slower is not significant
+# (Welch on 3 invocations), and the test could not have seen 3%.  The
+# gate says so and exits 5; the table marks `_`, never `~`, and the
+# note names the smallest detectable change.
+for i in 1 2 3; do
+	f=$(python3 -c "print([1.0, 1.01, 0.5][$i - 1])")
+	edit "$T/a.json" "$T/pa$i.json" "d['label'] = 'stock'
+d['config']['created'] = 'A$i'
+for p in d['points']:
+    for r in p['runs']:
+        r['ops_per_sec'] *= $f"
+	edit "$T/a.json" "$T/pb$i.json" "d['label'] = 'slow'
+d['config']['created'] = 'B$i'
+for p in d['points']:
+    for r in p['runs']:
+        r['ops_per_sec'] *= $f / 1.87"
+done
+"$BIN" compare --fail-if-regressed 3% "$T"/pa?.json "$T"/pb?.json >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc -eq 5 ] && [ "$(wc -l <"$T/e")" -eq 1 ] &&
+	grep -q "^lockbench: cannot assess: 4 points could not show a change of 3% (e.g. slow/ticket at threads 1: -46.5%, smallest detectable change [0-9.]*%): about [0-9]*x the invocations a side (more files per label), or a quieter machine$" "$T/e" &&
+	grep -q -- "-47%_" "$T/o" && ! grep -q "%~" "$T/o" &&
+	grep -q "^_  not judged: could not see a change of 3%: smallest detectable [0-9.]*%" "$T/o" &&
+	ok || bad "1.87x slower, 3 invocations a side, one at half speed: exit $rc, want 5: $(cat "$T/e" "$T/o")"
+# The same without the gate: `~`, and the smallest detectable change in
+# the default notes (not only under -v).
+"$BIN" compare "$T"/pa?.json "$T"/pb?.json >"$T/o" 2>"$T/e"
+grep -q -- "-47%~" "$T/o" &&
+	tr -s ' \n' '  ' <"$T/o" | grep -q "~ not significant (p >= 0.05) against the same lock under stock; smallest detectable change [0-9.]*%" &&
+	ok || bad "no gate: ~ with the smallest detectable change: $(cat "$T/o")"
+# A real 2x regression with quiet invocations is still found: exit 4.
+for i in 1 2 3; do
+	edit "$T/pa$i.json" "$T/qa$i.json" "for p in d['points']:
+    for r in p['runs']:
+        r['ops_per_sec'] *= [1, 1, 2][$i - 1] * (1 + 0.003 * $i)"
+	edit "$T/pb$i.json" "$T/qb$i.json" "for p in d['points']:
+    for r in p['runs']:
+        r['ops_per_sec'] *= [1, 1, 2][$i - 1] * (1 - 0.002 * $i)"
+done
+"$BIN" compare --fail-if-regressed 3% "$T"/qa?.json "$T"/qb?.json >"$T/o" 2>"$T/e"
+[ $? -eq 4 ] && grep -q "^lockbench: regression: slow/ticket at threads 1: -47" "$T/e" &&
+	ok || bad "1.87x slower, quiet invocations: want exit 4: $(cat "$T/e")"
 
 # ---- run --floor records it; compare takes the larger of the files' -------
 "$BIN" -l ticket -t 1 -r 3 -d 0.05 --warmup 0.02 --label r0 --floor "$T/check.json" \
@@ -122,8 +183,9 @@ rc=$?
 python3 -c "
 import json; f = json.load(open('$T/v.json'))['invocation_floor']
 assert f['rel_pct'] == 60 and f['from'] == '$T/r1.json', f
-" && [ $rc -eq 0 ] && grep -q "^invocation floor 60% (--floor PCT, recorded in" "$T/o" && ok ||
-	bad "recorded floors: the larger (60%) used, -50% below it: exit $rc"
+" && [ $rc -eq 5 ] && grep -q "^invocation floor 60% (--floor PCT, recorded in" "$T/o" &&
+	grep -q "smallest detectable change 60.0%): the invocation floor is above it" "$T/e" && ok ||
+	bad "recorded floors: the larger (60%) used, a 5% gate cannot be met under it: exit $rc"
 edit "$T/r1.json" "$T/r2.json" 'd["invocation_floor"]["rel_pct"] = 2'
 "$BIN" compare --fail-if-regressed 5% "$T/r0.json" "$T/r2.json" >"$T/o" 2>"$T/e"
 [ $? -eq 4 ] && ok || bad "recorded floors 4.5% and 2%: -50% fails the gate"

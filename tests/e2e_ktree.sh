@@ -390,6 +390,13 @@ assert runs and all(r["exclusion"]["ok"] for r in runs)
 assert sum(r["counters"]["mcs_handoff"] for r in runs) > 0
 assert all(r["counters"]["mcs_handoff_2nd"] == 0 for r in runs)
 PY
+# Its table says that CNA's NUMA win cannot show on one node, and what
+# gives the workers two; the run over two fake nodes above does not.
+"$BIN" compare "$OUT/cna1.json" >"$OUT/o" 2>&1
+tr -s ' \n' '  ' <"$OUT/o" | grep -q "CNA on one NUMA node: every waiter is of the lock's node, so the CNA series never forms its secondary queue and its NUMA win cannot show here; give the workers two nodes with --topology \"numa:2 core:2 pu:1\" --map-topology" &&
+	ok || bad "cna on one node: the caveat under the table: $(cat "$OUT/o")"
+"$BIN" compare "$OUT/cna.json" >"$OUT/o" 2>&1
+! grep -q "CNA on one NUMA node" "$OUT/o" && ok || bad "cna over two fake nodes: no caveat"
 bad_input "cna threshold 0" "numa_spinlock_threshold_ns" --kernel-tree cna="$OUT/cna" -l qspinlock_cna \
 	-t 1 --lock-opt qspinlock_cna.numa_spinlock_threshold_ns=0
 

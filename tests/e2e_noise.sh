@@ -125,11 +125,12 @@ assert len(st) == 1, [(r["window_s"], r["flags"], r["stopped_s"]) for r in runs]
 s = st[0]
 assert 1.0 <= s["stopped_s"] <= 2.5, s["stopped_s"]
 assert "stopped for " in s["reason"] and s["excluded"], s
-# The others may be left out too when the machine is busy, never all.
+# The others may be left out too when the machine is busy (one rule at
+# every point: even all of them, docs/method.md "Noise").
 kept = [r for r in runs if not r["excluded"]]
-assert 1 <= len(kept) <= 2 and p["summary"]["n"] == len(kept)
+assert len(kept) <= 2 and p["summary"]["n"] == len(kept)
 assert p["noise"]["excluded_runs"] == 3 - len(kept)
-mean = sum(r["ops_per_sec"] for r in kept) / len(kept)
+mean = sum(r["ops_per_sec"] for r in kept) / len(kept) if kept else 0
 assert abs(p["summary"]["mean"] - mean) <= 1e-6 * mean, (p["summary"]["mean"], mean)
 PY
 tr -s ' \n' '  ' <"$OUT/st.txt" | grep -q "left out of the statistics" && ok ||

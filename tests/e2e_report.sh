@@ -21,7 +21,8 @@ for bad in "RUNS=x" "DURATION=-1" "CALIB_N=0" "DELAY_TOL=5%" "DELAY_REQ=fast" "M
 done
 
 # short: the report's shape is checked here, not the figures (one host,
-# one request, tolerances a 0.05 s window meets on a busy machine)
+# one request, loose tolerances; a timed section that still misses them
+# on a busy machine says so in the report, exit 1, and passes here)
 env -u LOCKHAMMER_DIR -u CK_DIR -u LIBSLOCK_DIR RUNS=1 DURATION=0.05 \
 	DELAY_HOSTS=here DELAY_REQ=1000 DELAY_TOL=0.5 DELAY_TOL50=0.5 CALIB_N=3 CALIB_TOL=50 AA_REPS=1 \
 	MARKS_INV=1 MARKS_REPS=1 MARKS_RUNS=1 MARKS_D=0.05 KTREE="$(cd "$(dirname "$0")" && pwd)/fixtures/ktree-onefile" \
@@ -49,8 +50,22 @@ if os.cpu_count() >= 2:
                 "busy loop pinned to worker 0's CPU", "distance from the point's median"):
         assert cmd in text, "no noise marks section: " + cmd
 assert text.count("Skipped: the peers are not built") == 2, "peers not said skipped"
-failed = re.findall(r"^## ([^\n]*)\n(?:(?!^## ).)*?^\(exit [1-9]", text, re.S | re.M)
-assert "(exit 0," in text and not failed, "a section failed: %s" % failed
+# Each section's exit status, decided by the code, not by this machine's
+# load: a section that measures time may miss its targets on a busy
+# machine (exit 1: its figures say which; the report is where that
+# belongs, not a pass/fail test), and system check refuses its floor
+# there (exit 5); any other status is a failure, and the deterministic
+# sections (instructions, the kernel tree's build) must exit 0.
+timed = {"Section delays": {0, 1}, "Section delays on simulated hosts": {0, 1},
+         "Time beside the peers": {0, 1},
+         "Calibrations, invocation to invocation": {0, 1},
+         "1-thread run-to-run spread": {0, 1}, "Noise marks": {0, 1},
+         "Significance: false alarms and power": {0, 1},
+         "What this machine can resolve": {0, 5}}
+secs = re.findall(r"^## ([^\n]*)\n(?:(?!^## ).)*?^\(exit (\d+),", text, re.S | re.M)
+assert secs, "no section ran"
+failed = [(t, rc) for t, rc in secs if int(rc) not in timed.get(t, {0})]
+assert not failed, "a section failed: %s" % failed
 PY
 
 echo "e2e_report: $pass passed, $fail failed"

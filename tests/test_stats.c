@@ -1505,6 +1505,69 @@ static void test_floor_ignored_with_invocations(void **state)
 	results_free(&r);
 }
 
+/*
+ * A verdict that knows its power: five paired rounds whose ratios
+ * spread widely, not significant; the paired test's smallest detectable
+ * change, (t_{0.975,4} + t_{0.8,4}) sd / sqrt(5) on the log ratios,
+ * exceeds a 3% gate, so with it the point is unjudged (power), and
+ * without one it is `~`, judged.
+ */
+static void test_power_gate(void **state)
+{
+	const double a[] = {1e6, 1e6, 1e6, 1e6, 1e6};
+	const double b[] = {0.6e6, 1.3e6, 0.8e6, 1.2e6, 0.9e6};
+	double d[5], m = 0, sd = 0, want;
+	struct results r;
+	const struct point *p;
+
+	(void)state;
+	for (unsigned i = 0; i < 5; i++)
+		m += (d[i] = log(b[i] / a[i])) / 5;
+	for (unsigned i = 0; i < 5; i++)
+		sd += (d[i] - m) * (d[i] - m) / 4;
+	want = (exp(stats_mde(sqrt(sd / 5), 4, 0.05, RESULTS_MDE_POWER)) - 1) * 100;
+	rounds_results(&r, 1, a, b, 5);
+	results_finalize(&r);
+	p = results_point(&r, 1, 0);
+	assert_int_equal(p->method, SIG_ROUNDS);
+	assert_false(p->significant);
+	assert_false(p->unjudged);
+	assert_close(p->mde_pct, want, 1e-9);
+	assert_true(p->mde_pct > 3);
+	r.gate_pct = 3;
+	results_finalize(&r);
+	assert_true(p->unjudged);
+	assert_int_equal(p->why, UNJ_POWER);
+	/* A gate above what the test can see: judged, `~`. */
+	r.gate_pct = p->mde_pct + 1;
+	results_finalize(&r);
+	assert_false(p->unjudged);
+	results_free(&r);
+}
+
+/* `_` from its cause: three rounds asked, two of the patched point's
+ * left out for a busy machine: unjudged for the runs left out, and no
+ * -r named (more were asked for). */
+static void test_unjudged_left_out(void **state)
+{
+	const double a[] = {1e6, 1.01e6, 0.99e6}, b[] = {1.1e6, 1.11e6, 1.09e6};
+	struct results r;
+	const struct point *p;
+
+	(void)state;
+	rounds_results(&r, 1, a, b, 3);
+	for (unsigned i = 1; i < 3; i++)
+		results_point(&r, 1, 0)->runs[i].noise = (struct run_noise){
+			.recorded = NOISE_SHARED, .recorded_set = true, .recorded_excluded = true};
+	results_finalize(&r);
+	p = results_point(&r, 1, 0);
+	assert_int_equal(p->method, SIG_TOO_FEW);
+	assert_true(p->unjudged);
+	assert_int_equal(p->why, UNJ_LEFT_OUT);
+	assert_int_equal(p->runs_needed, 0);
+	results_free(&r);
+}
+
 /* Configurations compared by value: spelling and order do not count. */
 static void test_json_same_by_value(void **state)
 {
@@ -1574,6 +1637,8 @@ int main(void)
 		cmocka_unit_test(test_hist_quantile),
 		cmocka_unit_test(test_hist_quantile_ranks),
 		cmocka_unit_test(test_mde_known),
+		cmocka_unit_test(test_power_gate),
+		cmocka_unit_test(test_unjudged_left_out),
 		cmocka_unit_test(test_two_level_known),
 		cmocka_unit_test(test_floor_rule),
 		cmocka_unit_test(test_rounds_large_change),

@@ -156,12 +156,17 @@ static void noise_counts(const struct results *r, char *line, size_t len)
 	line_add(line, len, ")");
 }
 
-/* "; 1 left out of the statistics: ..." when a run was. */
+/* The rule that leaves runs out, stated wherever runs are flagged (one
+ * rule for every point, docs/method.md "Noise"), and how many it took. */
 static void noise_excluded(const struct results *r, char *line, size_t len)
 {
 	if (r->noise.excluded)
-		line_add(line, len, "; %u left out of the statistics: a worker lost over "
-			 "half the window", r->noise.excluded);
+		line_add(line, len, "; %u left out of the statistics: a worker lost a "
+			 "quarter of the window or more (the rule at every point)",
+			 r->noise.excluded);
+	else
+		line_add(line, len, "; none left out (a run is when a worker loses a "
+			 "quarter of the window)");
 }
 
 /* The `!` note: how many runs were flagged for noise, for what, at
@@ -448,6 +453,11 @@ struct note_marks {
 	bool cv, ns, sig, over, missing, few, one_inv, unfair, floor;
 	unsigned failed, methods;
 	unsigned need;	/* the largest -r an unjudged point names */
+	/* `_` by cause (results.h, enum unjudged_why): runs left out for a
+	 * busy machine, too few invocations, a test that could not see the
+	 * threshold (and the largest such smallest detectable change). */
+	bool left, invs, power;
+	double power_mde;
 };
 
 /* The `#` legend: a difference from the baseline that is significant
@@ -467,16 +477,51 @@ static void sig_legend(const struct results *r, char *line, size_t len)
 	line_add(line, len, ")");
 }
 
-/* The `_` line of points no test can judge with the runs given: what
- * would let one (the -r, or more invocations). */
-static void unjudged_line(FILE *f, const struct note_marks *m, const char *lead)
+/*
+ * The `_` causes, one clause each, joined by "; " into buf: what left
+ * the points unjudged and what would judge them (brief: the short
+ * form).  Empty when no point is unjudged.
+ */
+static void unjudged_causes(const struct results *r, const struct note_marks *m,
+			    bool brief, char *buf, size_t len)
 {
+	const char *sep = "";
+
+	*buf = 0;
+	if (m->one_inv)
+		line_add(buf, len, "%s", brief ? "one invocation per label (give --floor)" :
+			 "one invocation per label (compare 2 or more files per --label, "
+			 "or give an invocation floor: --floor, from `lockbench system "
+			 "check`)"), sep = "; ";
+	if (m->left)
+		line_add(buf, len, "%sruns left out as noisy (%s)", sep, brief ?
+			 "a quieter machine would" : "a worker lost a quarter of the window "
+			 "or more: measure on a quieter machine"), sep = "; ";
 	if (m->need)
-		fprintf(f, "%s too few runs to judge: a test needs 2 or more runs a side "
-			"(-r %u)\n", lead, m->need);
-	else
-		fprintf(f, "%s too few runs to judge: a test needs 2 or more invocations "
-			"a side\n", lead);
+		line_add(buf, len, "%s%s%u%s", sep, brief ? "-r " : "a test needs 2 or "
+			 "more runs a side (-r ", m->need, brief ? " would" : ")"), sep = "; ";
+	if (m->invs)
+		line_add(buf, len, "%s%s", sep, brief ? "2 or more invocations a side would" :
+			 "a test needs 2 or more invocations a side"), sep = "; ";
+	if (m->power)
+		line_add(buf, len, "%scould not see a change of %g%%: smallest detectable "
+			 "%.1f%% (%s)", sep, r->gate_pct, m->power_mde, brief ?
+			 "more invocations or runs, a quieter machine" : "more invocations "
+			 "a side or more runs, or a quieter machine, would bring it down");
+}
+
+/* The `_` note: "_  too few runs to judge: ..." and its causes. */
+static void unjudged_line(const struct results *r, const struct note_marks *m,
+			  bool brief, FILE *f)
+{
+	char causes[1024], line[1100];
+
+	unjudged_causes(r, m, brief, causes, sizeof(causes));
+	if (!*causes)
+		return;
+	snprintf(line, sizeof(line), "_  %s: %s", m->power && !m->one_inv && !m->left &&
+		 !m->need && !m->invs ? "not judged" : "too few runs to judge", causes);
+	render_wrapped(f, line, 3);
 }
 
 /* The `#` and `~` notes: what was tested, corrected how; `_`: what was
@@ -485,7 +530,6 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 {
 	const struct variant *bv = &r->variants[r->baseline];
 	unsigned methods = m->methods;
-	bool one_inv = m->one_inv, few = m->few;
 	char eff[64] = "";
 
 	char line[1024];
@@ -508,12 +552,7 @@ static void sig_note(const struct results *r, FILE *f, const struct note_marks *
 		note(f, 3, "   %s, Holm-adjusted over %u test%s",
 		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
 	}
-	if (one_inv)
-		fprintf(f, "_  too few runs to judge: one invocation per label (compare 2 or\n"
-			"   more files per --label, or give an invocation floor: --floor,\n"
-			"   from `lockbench system check`)\n");
-	if (few)
-		unjudged_line(f, m, one_inv ? "  " : "_ ");
+	unjudged_line(r, m, false, f);
 }
 
 /*
@@ -614,8 +653,10 @@ static void mde_note(const struct results *r, FILE *f)
 	else
 		snprintf(range, sizeof(range), "%.1f%%", r->mde_max);
 	snprintf(line, sizeof(line), "smallest difference this comparison could detect: "
-		 "%s (%.0f%% power, two-sided %g, from the variances between "
-		 "invocations and between runs)", range, RESULTS_MDE_POWER * 100, r->alpha);
+		 "%s (%.0f%% power, two-sided %g, from the spread the test saw: "
+		 "the per-round or per-invocation ratios, the invocations and their "
+		 "runs, or the runs and the invocation floor)", range,
+		 RESULTS_MDE_POWER * 100, r->alpha);
 	render_wrapped(f, line, 3);
 }
 
@@ -631,13 +672,18 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 		m->unfair |= p->status == POINT_OK && p->lt_unfair;
 		m->ns |= cmp && !p->unjudged;
 		m->sig |= p->status == POINT_OK && p->has_rel && p->significant;
-		if (cmp && p->test.valid)
+		if (cmp && p->test.valid && !p->unjudged)
 			m->methods |= 1u << p->method;
 		if (cmp && p->unjudged && p->runs_needed > m->need)
 			m->need = p->runs_needed;
 		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
 		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
-		m->few |= cmp && p->method == SIG_TOO_FEW;
+		m->few |= cmp && p->unjudged && p->why != UNJ_ONE_INVOC;
+		m->left |= cmp && p->unjudged && p->why == UNJ_LEFT_OUT;
+		m->invs |= cmp && p->unjudged && p->why == UNJ_INVOCATIONS;
+		if (cmp && p->unjudged && p->why == UNJ_POWER && !(p->mde_pct <= m->power_mde))
+			m->power_mde = p->mde_pct;
+		m->power |= cmp && p->unjudged && p->why == UNJ_POWER;
 		m->missing |= p->status == POINT_MISSING;
 		m->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
 			     p->status == POINT_ERROR;
@@ -646,7 +692,7 @@ static void note_marks(const struct results *r, const struct render_opts *o,
 		m->over |= render_oversubscribed(r, k);
 	if (!o->marks)
 		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor =
-			m->few = m->one_inv = false;
+			m->few = m->one_inv = m->left = m->invs = m->power = false;
 }
 
 /* One line per point that failed, with its error. */
@@ -794,43 +840,54 @@ static void failed_brief(const struct notes *n, FILE *f)
 	one_line(text, f);
 }
 
-/* `#` and `~` on one line: what they mean, against what; else the
- * first significance note. */
+/* "; smallest detectable change 2.1%" (or "1.2% to 5.3%") of the tests
+ * behind the verdicts: what a `~` could have seen. */
+static void mde_brief(const struct results *r, char *line, size_t len)
+{
+	if (!r->mde_n)
+		return;
+	if (r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
+		line_add(line, len, "; smallest detectable change %.1f%% to %.1f%%",
+			 r->mde_min, r->mde_max);
+	else
+		line_add(line, len, "; smallest detectable change %.1f%%", r->mde_max);
+}
+
+/* `#` and `~` on one line: what they mean, against what, and the
+ * smallest change the tests could detect; `_` on its own line, with
+ * its causes; else the first significance note. */
 static void sig_brief(const struct notes *n, FILE *f)
 {
 	const struct results *r = n->r;
 	const struct variant *bv = &r->variants[r->baseline];
-	char line[1024], p[64], what[512];
+	char line[1024], sig[64], ns[64], what[512];
 
-	snprintf(p, sizeof(p), "p %s %.2f", n->m.sig ? "<" : ">=", r->alpha);
-	if (r->min_effect > 0)
-		line_add(p, sizeof(p), n->m.sig ? ", at least %g%%" : " or below %g%%",
-			 r->min_effect);
+	snprintf(sig, sizeof(sig), "p < %.2f", r->alpha);
+	snprintf(ns, sizeof(ns), "p >= %.2f", r->alpha);
+	if (r->min_effect > 0) {
+		line_add(sig, sizeof(sig), ", at least %g%%", r->min_effect);
+		line_add(ns, sizeof(ns), " or below %g%%", r->min_effect);
+	}
 	if (r->base_of && bv->label)
 		snprintf(what, sizeof(what), "the same lock under %s", bv->label);
 	else
 		snprintf(what, sizeof(what), "%s", bv->name);
-	if (n->m.sig && n->m.ns)
-		snprintf(line, sizeof(line), "#  significant, ~  not (%s) against %s", p, what);
+	*line = 0;
+	if (n->m.sig && n->m.methods)
+		snprintf(line, sizeof(line), "#  significant (%s), ~  not (%s), against %s",
+			 sig, ns, what);
 	else if (n->m.sig)
-		snprintf(line, sizeof(line), "#  significant (%s) against %s", p, what);
+		snprintf(line, sizeof(line), "#  significant (%s) against %s", sig, what);
 	else if (n->m.methods)
-		snprintf(line, sizeof(line), "~  not significant (%s) against %s", p, what);
-	else if (n->m.one_inv)
-		snprintf(line, sizeof(line), "_  too few runs to judge: one invocation "
-			 "per label (give --floor)");
-	else if (n->m.few && n->m.need)
-		snprintf(line, sizeof(line), "_  too few runs to judge (-r %u would)", n->m.need);
-	else if (n->m.few)
-		snprintf(line, sizeof(line), "_  too few runs to judge (2 or more "
-			 "invocations a side would)");
-	else {
+		snprintf(line, sizeof(line), "~  not significant (%s) against %s", ns, what);
+	if (*line && n->o->marks)
+		mde_brief(r, line, sizeof(line));
+	if (*line)
+		one_line(line, f);
+	if (n->m.few || n->m.one_inv)
+		unjudged_line(r, &n->m, true, f);
+	else if (!*line)
 		brief_of(n, sig_notes, f);
-		return;
-	}
-	if ((n->m.sig || n->m.methods) && (n->m.few || n->m.one_inv))
-		line_add(line, sizeof(line), "; _  too few runs to judge");
-	one_line(line, f);
 }
 
 /* The geometric means themselves (-v: against what). */
@@ -985,6 +1042,78 @@ static void counters_full(const struct notes *n, FILE *f)
 	render_perf(n->r, n->r->nrows - 1, at, f);
 }
 
+/* A column built from a kernel tree with the CNA series: its build's
+ * flags name CONFIG_NUMA_AWARE_SPINLOCKS (kernel/ktree.c). */
+static bool cna_column(const struct results *r)
+{
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *fl = json_string_value(json_object_get(r->variants[v].source,
+								   "cflags"));
+
+		if (fl && strstr(fl, "-DCONFIG_NUMA_AWARE_SPINLOCKS"))
+			return true;
+	}
+	return false;
+}
+
+/* Did every worker of one run run on one NUMA node: not with
+ * --fake-nodes 2+ or --map-topology; else the placement's nodes, else a
+ * machine of one node. */
+static bool doc_one_node(const json_t *machine, const json_t *config,
+			 const json_t *placement)
+{
+	const json_t *th = json_object_get(placement, "threads"), *t;
+	const json_t *map = json_object_get(config, "map_topology");
+	json_int_t first = -1;
+	size_t i;
+
+	if (json_integer_value(json_object_get(config, "fake_nodes")) >= 2 ||
+	    json_is_true(map) || json_is_object(map))
+		return false;
+	if (json_array_size(th)) {
+		json_array_foreach(th, i, t) {
+			json_int_t nd = json_integer_value(json_object_get(t, "node"));
+
+			if (first >= 0 && nd != first)
+				return false;
+			first = nd;
+		}
+		return true;
+	}
+	return json_integer_value(json_object_get(machine, "numa_nodes")) == 1;
+}
+
+/* ... of every file compared (config.files[]), or of the run. */
+static bool one_node(const struct results *r)
+{
+	const json_t *files = json_object_get(r->config, "files"), *f;
+	size_t i;
+
+	if (!json_array_size(files))
+		return doc_one_node(r->machine, r->config, r->placement);
+	json_array_foreach(files, i, f)
+		if (!doc_one_node(json_object_get(f, "machine"), json_object_get(f, "config"),
+				  NULL))
+			return false;
+	return true;
+}
+
+/* A CNA tree measured with every worker on one node (docs/kernel-tree.md,
+ * "The CNA series"): its NUMA win cannot show. */
+static bool has_cna(const struct notes *n)
+{
+	return cna_column(n->r) && one_node(n->r);
+}
+
+static void cna_full(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "CNA on one NUMA node: every waiter is of the lock's node, so "
+		       "the CNA series never forms its secondary queue and its NUMA win "
+		       "cannot show here; give the workers two nodes with --topology "
+		       "\"numa:2 core:2 pu:1\" --map-topology (docs/kernel-tree.md)", 3);
+}
+
 /* -v: the machine the runs were made on. */
 static bool has_machine(const struct notes *n)
 {
@@ -1045,32 +1174,36 @@ static void machine_full(const struct notes *n, FILE *f)
 /*
  * The kinds of note, most important first (docs/formats.md, "Notes"):
  * the one order of the notes, in full (-v, --no-marks) and brief, and
- * the ones cut when there are more than fit.  A failed lock comes first
- * and is never cut, nor are the counters --counters asked for.
+ * the ones cut when there are more than fit.  Never cut: a failed lock,
+ * the note of every mark the table shows (`*`, `#` `~` `_`, `!`, `?`,
+ * `^`, `-`: a mark without its note cannot be read) and the -r auto
+ * target missed; the other notes, the counters --counters asked for
+ * among them, fill the lines left in this order, and are cut first.
  */
 static const struct note_kind {
 	const char *name;        /* in the line that counts the notes cut */
 	bool (*has)(const struct notes *n);
 	void (*full)(const struct notes *n, FILE *f);
 	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
-	bool keep;               /* never cut (what the user asked for) */
+	bool keep;               /* never cut (a mark shown, a failure) */
 } kinds[] = {
 	{"FAILED", has_failed, failed_full, failed_brief, true},
-	{"*", has_over, over_note, NULL, false},
-	{"# ~", has_sig, sig_notes, sig_brief, false},
+	{"*", has_over, over_note, NULL, true},
+	{"# ~ _", has_sig, sig_notes, sig_brief, true},
 	{"environments", has_env, env_full, NULL, false},
-	{"!", has_noise, noise_full, noise_brief, false},
+	{"!", has_noise, noise_full, noise_brief, true},
 	{"section lengths", has_cs_off, cs_off_full, cs_off_brief, false},
-	{"?", has_cv, cv_note, NULL, false},
-	{"^", has_unfair, unfair_note, unfair_brief, false},
-	{"-", has_missing, missing_note, NULL, false},
-	{"CI target", has_ci, ci_full, NULL, false},
+	{"?", has_cv, cv_note, NULL, true},
+	{"^", has_unfair, unfair_note, unfair_brief, true},
+	{"-", has_missing, missing_note, NULL, true},
+	{"CI target", has_ci, ci_full, NULL, true},
+	{"CNA on one node", has_cna, cna_full, NULL, true},
 	{"loops", has_loops, loops_full, NULL, false},
 	{"[k]", has_kernel, kernel_note, kernel_brief, false},
 	{"geometric mean", has_geo, geo_full, geo_brief, false},
 	{"locktorture rates", has_lt, lt_full, lt_brief, false},
 	{"workload metrics", has_metrics, metrics_full, NULL, false},
-	{"counters", has_counters, counters_full, counters_full, true},
+	{"counters", has_counters, counters_full, counters_full, false},
 	{"machine", has_machine, machine_full, NULL, false},
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))

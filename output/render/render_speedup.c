@@ -8,7 +8,9 @@
  *
  * Exactly two variants: the baseline and one other.  Means are scaled
  * by the power of ten of the smallest mean (stated in the line above
- * the table) and printed with three decimals; speedup = other /
+ * the table) and printed with three decimals; a throughput in ops/s
+ * whatever --unit says (kops/s or Mops/s, a prefix, times a power of
+ * ten would name one scale twice: "kops/s x10^3" for Mops/s); speedup = other /
  * baseline = 1 + rel/100, three decimals.  Each cell is its column's
  * widest entry plus two spaces.  With marks on, `?` follows a mean
  * whose CV is high, `#` a speedup that is significant and `~` one that
@@ -66,6 +68,13 @@ static void runs_text(const struct results *r, char *buf, size_t len)
 		snprintf(buf, len, "no runs");
 }
 
+/* The unit the table is scaled in: ops/s for a throughput (the scale is
+ * the power of ten alone), else --unit's. */
+static enum unit speedup_unit(const struct render_opts *o)
+{
+	return o->unit == UNIT_KOPS || o->unit == UNIT_MOPS ? UNIT_OPS : o->unit;
+}
+
 /* The line above the table: machine, workload, unit and scale, runs. */
 static void print_head(const struct results *r, const struct render_opts *o,
 		       int e, FILE *f)
@@ -80,7 +89,7 @@ static void print_head(const struct results *r, const struct render_opts *o,
 		snprintf(sc, sizeof(sc), " x10^%d", e);
 	runs_text(r, runs, sizeof(runs));
 	fprintf(f, "%.*s%s%s, %s%s, %s\n", n, n ? cpu : "", n ? ", " : "",
-		r->workload ? r->workload : "cs", unit_name(o->unit), sc, runs);
+		r->workload ? r->workload : "cs", unit_name(speedup_unit(o)), sc, runs);
 }
 
 static void put_row(const struct results *r, const struct render_opts *o,
@@ -121,8 +130,8 @@ int render_speedup(const struct results *r, const struct render_opts *o, FILE *f
 	c = calloc(r->nrows + 1, sizeof(*c));
 	if (!c)
 		return -1;
-	e = scale_exp(r, unit_scale(o->unit));
-	k = unit_scale(o->unit) / pow(10, e);
+	e = scale_exp(r, unit_scale(speedup_unit(o)));
+	k = unit_scale(speedup_unit(o)) / pow(10, e);
 	render_cellf(c[0][0], "#%s", r->row_desc ? r->row_heading : "thr");
 	render_cellf(c[0][1], "%s", r->variants[r->baseline].name);
 	render_cellf(c[0][2], "%s", r->variants[other].name);

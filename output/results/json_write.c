@@ -303,20 +303,32 @@ static const char *const sig_method_names[] = {
 	[SIG_FLOOR] = "invocation-floor",
 };
 
+/* vs_baseline.test.unjudged: why the point is marked `_` (results.h). */
+static const char *const unjudged_names[] = {
+	[UNJ_NONE] = NULL,
+	[UNJ_RUNS] = "runs",
+	[UNJ_LEFT_OUT] = "left-out",
+	[UNJ_INVOCATIONS] = "invocations",
+	[UNJ_ONE_INVOC] = "one-invocation",
+	[UNJ_POWER] = "power",
+};
+
 /* vs_baseline.test: how the mark was decided. */
 static json_t *sig_json(const struct point *p)
 {
 	const struct sigtest *t = &p->test;
 
-	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
+	return json_pack("{s:s, s:i, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o}",
 			 "method", sig_method_names[p->method], "n", p->test_n,
 			 "stat", t->valid ? num(t->stat) : json_null(),
 			 "df", t->valid ? num(t->df) : json_null(),
 			 "p", t->valid ? num(t->p) : json_null(),
 			 "p_holm", t->valid ? num(p->p_adj) : json_null(),
-			 "mde_pct", num(p->mde_pct), "too_few_runs", p->unjudged,
+			 "mde_pct", num(p->mde_pct),
+			 "too_few_runs", p->unjudged && p->why != UNJ_POWER,
 			 "runs_needed", p->runs_needed ? json_integer(p->runs_needed)
-						       : json_null());
+						       : json_null(),
+			 "unjudged", str_or_null(p->unjudged ? unjudged_names[p->why] : NULL));
 }
 
 /* Point (v, row) with `runs` as its runs (a reference is taken over). */
@@ -436,8 +448,9 @@ static json_t *doc_json_with(const struct results *r, json_t *points)
 		json_decref(points);
 		return NULL;
 	}
-	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:i, s:o}",
+	json_object_set_new(doc, "significance", json_pack("{s:s, s:f, s:f, s:o, s:i, s:o}",
 		"correction", "holm", "trim", SIG_TRIM, "min_effect_pct", r->min_effect,
+		"threshold_pct", r->gate_pct > 0 ? json_real(r->gate_pct) : json_null(),
 		"tests", r->ntests, "mde_pct", r->mde_n ? json_pack("{s:o, s:o, s:i, s:f}",
 			"min", num(r->mde_min), "max", num(r->mde_max), "points", r->mde_n,
 			"power", RESULTS_MDE_POWER) : json_null()));

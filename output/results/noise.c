@@ -146,14 +146,7 @@ bool noise_run_excluded(const struct run_noise *n)
 {
 	if (!n->present)
 		return n->recorded_excluded;
-	return noise_lost_share(n) > NOISE_EXCLUDE_LOST;
-}
-
-bool noise_run_stopped_out(const struct run_noise *n)
-{
-	if (!n->present)
-		return n->recorded_excluded;
-	return n->window_s > 0 && noise_stopped_s(n) > NOISE_EXCLUDE_LOST * n->window_s;
+	return noise_lost_share(n) >= NOISE_EXCLUDE_LOST;
 }
 
 char *noise_reason(const struct run_noise *n, char *buf, size_t len)

@@ -52,11 +52,15 @@ const char *noise_flag_name(unsigned i);
  * A run is flagged when a worker lost at least NOISE_LOST_MIN of the
  * window (to waiting for its CPU, or to the process being stopped): the
  * least that can move its operations by that share.  A run whose worker
- * lost more than NOISE_EXCLUDE_LOST of the window did not measure the
- * lock: it is left out of the statistics (results_noise.c says when).
+ * lost NOISE_EXCLUDE_LOST of the window or more did not measure the
+ * lock: it is left out of the statistics, at every point, even when
+ * that leaves the point no run (docs/method.md, "Noise").  A quarter,
+ * not a half: a CPU shared with one busy process leaves its worker
+ * waiting about half the window, which a line at a half would split
+ * at random; at a quarter such runs are all out.
  */
 #define NOISE_LOST_MIN 0.05
-#define NOISE_EXCLUDE_LOST 0.5
+#define NOISE_EXCLUDE_LOST 0.25
 
 /* What one worker's thread got of the window, as the kernel accounts
  * it (/proc/PID/task/TID/schedstat: docs/method.md, "Noise"). */
@@ -118,13 +122,10 @@ double noise_lost_share(const struct run_noise *n);
 /* Flags of one run.  Pure: unit tests feed it synthetic values. */
 unsigned noise_run_flags(const struct run_noise *n, const struct noise_opts *o);
 
-/* The run did not measure the lock: a worker lost more than
- * NOISE_EXCLUDE_LOST of the window (noise_lost_share()); a run read from
- * a file: the file left it out. */
+/* The run did not measure the lock: a worker lost NOISE_EXCLUDE_LOST
+ * of the window or more (noise_lost_share()); a run read from a file:
+ * the file left it out. */
 bool noise_run_excluded(const struct run_noise *n);
-/* ... and of that, the process was stopped for more than that share:
- * it measured nothing at all. */
-bool noise_run_stopped_out(const struct run_noise *n);
 
 /*
  * Why the run is flagged, for a user: "shared its CPU: waited 48% of

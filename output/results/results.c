@@ -555,6 +555,14 @@ static unsigned inv_sizes(const struct obs *o, unsigned n, double *x, unsigned *
 	return k;
 }
 
+/* The log-scale smallest detectable difference `d` as a change in
+ * percent: NAN when there is none, or when nothing varies (any change
+ * then shows). */
+static double mde_pct_of(double d)
+{
+	return isnan(d) || d == 0 ? NAN : (exp(d) - 1) * 100;
+}
+
 /*
  * The smallest change in percent a Welch test on the invocation means
  * of a and b could have detected with 80% power at r->alpha, from the
@@ -581,7 +589,7 @@ static double point_mde(const struct results *r, const struct obs *a, unsigned n
 	free(sz);
 	/* No spread at all (e.g. a file of imported means): nothing to
 	 * state a power from. */
-	return isnan(d) || d == 0 ? NAN : (exp(d) - 1) * 100;
+	return mde_pct_of(d);
 }
 
 /* Welch on the log rates of the runs of a and b (SIG_FLOOR). */
@@ -596,16 +604,62 @@ static void runs_welch(const struct obs *a, unsigned na, const struct obs *b,
 }
 
 /*
+ * The paired tests' smallest detectable mean log ratio: from the
+ * standard error the test used (the mean over t; below ten values,
+ * nothing trimmed, sd / sqrt(n)), n - 1 degrees of freedom.
+ */
+static double paired_mde(const struct results *r, const double *d, unsigned n,
+			 const struct sigtest *t, double tmean)
+{
+	double se, s = 0, m = 0;
+
+	if (n < 2 || !t->valid)
+		return NAN;
+	if (isfinite(t->stat) && t->stat != 0 && isfinite(tmean) && tmean != 0) {
+		se = fabs(tmean / t->stat);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			m += d[i] / n;
+		for (unsigned i = 0; i < n; i++)
+			s += (d[i] - m) * (d[i] - m);
+		se = sqrt(s / (n - 1) / n);
+	}
+	return mde_pct_of(stats_mde(se, isfinite(t->df) ? t->df : n - 1, r->alpha,
+				    RESULTS_MDE_POWER));
+}
+
+/* SIG_FLOOR: the runs' Welch test's smallest detectable difference of
+ * the mean log rates, never below the floor (a change must exceed it). */
+static double floor_mde(const struct results *r, const double *x, unsigned na,
+			const double *y, unsigned nb, const struct sigtest *t)
+{
+	struct summary a, b;
+	double d;
+
+	if (!t->valid)
+		return NAN;
+	stats_summarize(x, na, &a);
+	stats_summarize(y, nb, &b);
+	d = mde_pct_of(stats_mde(sqrt(a.std * a.std / na + b.std * b.std / nb), t->df,
+				 r->alpha, RESULTS_MDE_POWER));
+	return isnan(d) || d < r->floor_pct ? r->floor_pct : d;
+}
+
+/*
  * No test in use can reach alpha with the runs given: the t tests need
  * 2 values a side (Welch) or 2 pairs, and with one invocation a side
  * and no floor nothing varies between processes to test against.
  * runs_needed is the -r that lets the within-invocation tests reach it
- * (0 when runs are not what is missing).
+ * (0 when runs are not what is missing); `left` says runs of either
+ * point were left out for a busy machine, so that more were asked for
+ * and the cause is the machine, not -r (why: UNJ_LEFT_OUT).
  */
-static void point_unjudged(struct point *p, unsigned ka, unsigned kb)
+static void point_unjudged(struct point *p, unsigned ka, unsigned kb, bool left)
 {
 	p->unjudged = p->method == SIG_TOO_FEW || p->method == SIG_ONE_INVOC;
-	p->runs_needed = p->method == SIG_TOO_FEW && (ka == 1 || kb == 1) ? 2 : 0;
+	p->runs_needed = p->method == SIG_TOO_FEW && (ka == 1 || kb == 1) && !left ? 2 : 0;
+	p->why = !p->unjudged ? UNJ_NONE : p->method == SIG_ONE_INVOC ? UNJ_ONE_INVOC :
+		 left ? UNJ_LEFT_OUT : p->runs_needed ? UNJ_RUNS : UNJ_INVOCATIONS;
 }
 
 /*
@@ -630,7 +684,7 @@ static void point_test(const struct results *r, struct point *p, const struct po
 	struct obs *oa = malloc(n * sizeof(*oa)), *ob = malloc(n * sizeof(*ob));
 	unsigned *ia = malloc(n * sizeof(*ia)), *ib = malloc(n * sizeof(*ib));
 	double *ma = malloc(n * sizeof(*ma)), *mb = malloc(n * sizeof(*mb));
-	double *d = malloc(n * sizeof(*d));
+	double *d = malloc(n * sizeof(*d)), tmean = NAN;
 	unsigned na, nb, ka, kb;
 
 	p->method = SIG_TOO_FEW;
@@ -646,7 +700,8 @@ static void point_test(const struct results *r, struct point *p, const struct po
 	if (same_set(ia, ka, ib, kb)) {
 		p->method = ka == 1 ? SIG_ROUNDS : SIG_INVOC_PAIRED;
 		p->test_n = paired_logs(oa, na, ob, nb, ka > 1, d);
-		stats_trimmed_t1(d, p->test_n, sig_trim(p->test_n), &p->test, NULL);
+		stats_trimmed_t1(d, p->test_n, sig_trim(p->test_n), &p->test, &tmean);
+		p->mde_pct = paired_mde(r, d, p->test_n, &p->test, tmean);
 	} else if ((ka < 2 || kb < 2) && isnan(r->floor_pct)) {
 		p->method = SIG_ONE_INVOC;
 		p->test_n = ka < kb ? ka : kb;
@@ -654,6 +709,7 @@ static void point_test(const struct results *r, struct point *p, const struct po
 		p->method = SIG_FLOOR;
 		p->test_n = na < nb ? na : nb;
 		runs_welch(oa, na, ob, nb, ma, mb, &p->test);
+		p->mde_pct = floor_mde(r, ma, na, mb, nb, &p->test);
 	} else {
 		p->method = SIG_INVOC;
 		p->test_n = ka < kb ? ka : kb;
@@ -662,7 +718,7 @@ static void point_test(const struct results *r, struct point *p, const struct po
 	}
 	if (!p->test.valid && p->method != SIG_ONE_INVOC)
 		p->method = SIG_TOO_FEW;
-	point_unjudged(p, ka, kb);
+	point_unjudged(p, ka, kb, p->noise.excluded || b->noise.excluded);
 out:
 	free(oa);
 	free(ob);
@@ -704,6 +760,7 @@ static void point_versus(const struct results *r, struct point *p, const struct 
 	p->significant = false;
 	p->unjudged = false;
 	p->runs_needed = 0;
+	p->why = UNJ_NONE;
 	p->method = SIG_NONE;
 	p->p_adj = NAN;
 	p->mde_pct = NAN;
@@ -814,6 +871,27 @@ static void results_holm(struct results *r)
 	free(pv);
 }
 
+/*
+ * A verdict that knows its power: with a threshold (results.gate_pct),
+ * a point tested and not significant whose test could not have seen a
+ * change of that size (mde_pct above it) is not called "not
+ * significant" but unjudged (UNJ_POWER, the `_` mark): "no difference
+ * found" would claim what the test could not see (docs/method.md,
+ * "Statistics").
+ */
+static void results_power(struct results *r)
+{
+	for (unsigned i = 0; r->gate_pct > 0 && i < r->nvariants * r->nrows; i++) {
+		struct point *p = &r->points[i];
+
+		if (p->has_rel && !p->significant && !p->unjudged && p->test.valid &&
+		    p->mde_pct > r->gate_pct) {
+			p->unjudged = true;
+			p->why = UNJ_POWER;
+		}
+	}
+}
+
 void results_mde_range(struct results *r)
 {
 	r->mde_n = 0;
@@ -861,6 +939,7 @@ void results_finalize(struct results *r)
 				point_versus(r, results_point(r, v, row),
 					     results_point(r, results_base(r, v), row));
 	results_holm(r);
+	results_power(r);
 	results_mde_range(r);
 	results_geomean(r);
 	noise_finalize_adaptive(r);

@@ -99,7 +99,8 @@ struct run_sample {
 /*
  * The run counts in its point's statistics (mean, std, the tests behind
  * the marks): the harness did not leave it out for not measuring the
- * lock (noise_run_excluded(): a worker lost more than half the window).
+ * lock (noise_run_excluded(): a worker lost a quarter of the window or
+ * more).
  * Every statistic reads its runs through this.
  */
 static inline bool run_included(const struct run_sample *s)
@@ -155,6 +156,27 @@ enum sig_method {
 /* The power at which the minimum detectable effect is stated. */
 #define RESULTS_MDE_POWER 0.8
 
+/*
+ * Why a point is unjudged (point.unjudged, the `_` mark), for the
+ * advice under the table (docs/method.md, "Statistics"):
+ * - UNJ_RUNS: fewer than 2 runs a side were asked for (-r 1);
+ * - UNJ_LEFT_OUT: runs were asked for, but the ones left out for a
+ *   busy machine (run_included()) leave too few;
+ * - UNJ_INVOCATIONS: fewer than 2 invocations to pair or test;
+ * - UNJ_ONE_INVOC: one invocation a side and no invocation floor;
+ * - UNJ_POWER: tested, not significant, but the smallest difference the
+ *   test could detect (mde_pct) exceeds the threshold it is judged
+ *   against (results.gate_pct, compare --fail-if-regressed).
+ */
+enum unjudged_why {
+	UNJ_NONE,
+	UNJ_RUNS,
+	UNJ_LEFT_OUT,
+	UNJ_INVOCATIONS,
+	UNJ_ONE_INVOC,
+	UNJ_POWER,
+};
+
 /* Trimming of the paired tests: one value in ten is cut from each end,
  * none below ten (sig_trim()): cutting one of five left 2 degrees of
  * freedom and missed differences of several times (docs/method.md,
@@ -194,10 +216,14 @@ struct point {
 	 */
 	bool unjudged;
 	unsigned runs_needed;
+	enum unjudged_why why;   /* what left it unjudged (UNJ_NONE: judged) */
 	/*
-	 * SIG_INVOC: the smallest change in percent this comparison could
-	 * have detected (80% power, two-sided alpha) from its variances at
-	 * both levels (stats_mde_two_level); NAN otherwise.
+	 * The smallest change in percent this point's test could have
+	 * detected (80% power, two-sided alpha): SIG_INVOC from its
+	 * variances at both levels (stats_mde_two_level); the paired tests
+	 * from the spread of their ratios; SIG_FLOOR from the runs' Welch
+	 * test, and never below the floor.  NAN without a test, or when
+	 * nothing varies (then any change shows).
 	 */
 	double mde_pct;
 	/* Fairness over the runs' per-thread counts (mean over runs). */
@@ -298,6 +324,13 @@ struct results {
 	 */
 	json_t *inv_floor;
 	double floor_pct;
+	/*
+	 * The change a verdict is judged against (compare
+	 * --fail-if-regressed PCT), 0 when none: a point tested but not
+	 * significant whose mde_pct exceeds it is unjudged (UNJ_POWER), the
+	 * test could not have seen a change of that size.
+	 */
+	double gate_pct;
 	/*
 	 * compare: what differs between the files' environments that
 	 * changes the numbers, an array of {"item", "kind", "line",

@@ -12,16 +12,15 @@
 #include "results.h"
 
 /*
- * A run stopped for over half its window is always left out: it
- * measured nothing (a point of such runs only is left with none, shown
- * as such).  A run whose worker lost over half the window otherwise
- * (waiting for its CPU) is left out too, unless every run of its point
- * did: on a machine busy throughout they are all kept, flagged.
+ * One rule for every point (docs/method.md, "Noise"): a run whose
+ * worker lost a quarter of the window or more (noise_run_excluded())
+ * is left out, even when that leaves its point no run (the table then
+ * shows -! and no verdict: a machine busy throughout measured nothing
+ * this harness can stand behind).
  */
 void noise_point_update(const struct results *r, struct point *p)
 {
 	const struct noise_opts *o = &r->noise.opts;
-	unsigned out = 0;
 
 	p->noise.flagged = p->noise.excluded = p->noise.cs_off = 0;
 	for (unsigned j = 0; j < p->nruns; j++) {
@@ -29,15 +28,9 @@ void noise_point_update(const struct results *r, struct point *p)
 
 		n->flags = noise_run_flags(n, o);
 		n->excluded = noise_run_excluded(n);
-		out += n->excluded;
 		p->noise.flagged += !!(n->flags & NOISE_NOISY) || n->excluded;
-		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
-	}
-	for (unsigned j = 0; j < p->nruns; j++) {
-		struct run_noise *n = &p->runs[j].noise;
-
-		n->excluded = noise_run_stopped_out(n) || (n->excluded && out < p->nruns);
 		p->noise.excluded += n->excluded;
+		p->noise.cs_off += !!(n->flags & NOISE_CS_OFF);
 	}
 }
 
