@@ -240,12 +240,15 @@ try_boot() {
 		-serial "file:$RUN/stderr" -serial "file:$RUN/status" \
 		</dev/null >"$RUN/qemu.log" 2>&1 &
 	QPID=$!
+	# the command's output as it comes (the guest's ports are raw: no CR)
+	tail -n +1 -f --pid="$QPID" "$RUN/stdout" &
+	tail -n +1 -f --pid="$QPID" "$RUN/stderr" >&2 &
 	for ((i = 0; i < lim * 5; i++)); do
 		kill -0 "$QPID" 2>/dev/null || break
 		sleep 0.2
 	done
 	kill "$QPID" 2>/dev/null
-	wait "$QPID" 2>/dev/null
+	wait 2>/dev/null
 	QPID=
 	grep -q '^VMEXIT [0-9]' "$RUN/status"
 }
@@ -274,8 +277,6 @@ fi
 
 try_boot "$ACCEL" "$LIMIT"
 booted=$?
-tr -d '\r' <"$RUN/stdout"
-tr -d '\r' <"$RUN/stderr" >&2
 if [ "$KCONS" = 1 ] || [ $booted -ne 0 ]; then
 	tr -d '\r' <"$RUN/console" | tail -n "$([ "$KCONS" = 1 ] && echo +1 || echo 15)" >&2
 fi
