@@ -58,7 +58,7 @@ while [ $# -gt 0 ]; do
 	-T) LIMIT=${2:?}; shift 2 ;;
 	-k) KCONS=1; shift ;;
 	--prepare) PREPARE=1; shift ;;
-	-h|--help) sed -n '3,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
