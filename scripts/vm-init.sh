@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The /init of scripts/vm.sh's guest (busybox): mount what a real system
 # has, run /in/run.sh in /out with its stdout on ttyS1 and stderr on
-# ttyS2, then "VMEXIT status" and /out (tar, base64) on ttyS3; power off.
+# ttyS2, then "VMEXIT status" and /out (tar, gzip, base64) on ttyS3; power off.
 export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -20,6 +20,6 @@ st=$?
 sync
 {
 	echo "VMEXIT $st"
-	tar -C /out -cf - . | base64
+	tar -C /out -cf - . | gzip -1 | base64
 } >/dev/ttyS3
 poweroff -f

@@ -127,7 +127,7 @@ prepare() {
 	local abi=$1 k=$CACHE/$1-amd64 w ver=${1%%.0-*}
 	[ -f "$k/base.cpio" ] && [ "$k/base.cpio" -nt "$ROOT/scripts/vm-init.sh" ] && return 0
 	w=$(mktemp -d "$CACHE/work.XXXXXX") || return 1
-	echo "vm.sh: preparing the guest kernel $abi in $k (downloads about 225 MB once)" >&2
+	echo "vm.sh: preparing the guest kernel $abi in $k" >&2
 	mkdir -p "$k"
 	if [ ! -f "$k/extra/locktorture.ko" ] || [ ! -f "$k/vmlinuz" ]; then
 		(cd "$w" && apt-get download -q "linux-image-$abi-amd64" "linux-headers-$abi-amd64" \
@@ -279,6 +279,7 @@ try_boot "$ACCEL" "$LIMIT"
 booted=$?
 if [ "$KCONS" = 1 ] || [ $booted -ne 0 ]; then
 	tr -d '\r' <"$RUN/console" | tail -n "$([ "$KCONS" = 1 ] && echo +1 || echo 15)" >&2
+	[ $booted -ne 0 ] && tail -5 "$RUN/qemu.log" >&2
 fi
 if [ $booted -ne 0 ]; then
 	echo "vm.sh: the guest ($TOPO, $ACCEL) ended without an exit status (a panic, or past -T $LIMIT s)" >&2
@@ -286,7 +287,7 @@ if [ $booted -ne 0 ]; then
 fi
 if [ -n "$OUTDIR" ]; then
 	mkdir -p "$OUTDIR" &&
-		tr -d '\r' <"$RUN/status" | sed '1d' | base64 -d | tar -C "$OUTDIR" -xf - ||
+		tr -d '\r' <"$RUN/status" | sed '1d' | base64 -d | gzip -dc | tar -C "$OUTDIR" -xf - ||
 		{ echo "vm.sh: could not copy the guest's /out into $OUTDIR" >&2; exit 125; }
 fi
 exit "$(sed -n '1s/^VMEXIT \([0-9]*\).*/\1/p' "$RUN/status")"

@@ -219,8 +219,8 @@ def check_mem(mode, policy):
           what + ": its pages are on node %d" % node, binds)
 
 
-def check_locks(tl):
-    what = "every built-in lock at %s threads" % tl
+def check_locks(tl, only=None):
+    what = "%s at %s threads" % (only or "every built-in lock", tl)
     f = (read("locks.rc") or "").split()
     j = load("locks.json")
     if not check(len(f) == 3 and f[0] == "0" and j, what + ": exit 0",
@@ -228,8 +228,11 @@ def check_locks(tl):
         return
     want_t = sorted(int(x) for x in tl.split(","))
     names = [v["name"] for v in j["variants"]]
-    check(len(names) >= 29 and "cna" in names and "qrwlock" in names and "rtmutex" in names,
-          what + ": every one ran", names)
+    if only:
+        check(names == only.split(","), what + ": every one ran", names)
+    else:
+        check(len(names) >= 28 and "cna" in names and "qrwlock" in names and "rtmutex" in names,
+              what + ": every one ran", names)
     for v in names:
         pts = [p for p in j["points"] if p["variant"] == v]
         check(sorted(p["threads"] for p in pts) == want_t and

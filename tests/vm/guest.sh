@@ -6,7 +6,7 @@
 # host to check (tests/vm/check.py).  Nothing here judges.
 #   place/POLICY/T   a run's workers' affinity and last CPU, from /proc
 #   mem/MODE/POLICY  a run's numa_maps with --mem-node MODE
-#   locks/T,..       every built-in lock at T threads: exit, wall time
+#   locks/T,../L,..  locks L (default all) at T threads: exit, wall time
 #   sig/SIG          SIGTERM, SIGHUP or SIGINT to a 16-thread run
 #   numab            numa_balancing across a normal end, SIGTERM, SIGKILL
 #   cna/T            cna's handoffs over the real nodes
@@ -87,13 +87,13 @@ mem() {
 	echo $? >"$f.rc"
 }
 
-# locks T,..: one sweep of every built-in lock (the broken one aside) at
-# T threads, a run each; the watchdog at 30 s, as TCG may leave a FIFO
+# locks T,.. [LOCKS]: one sweep of LOCKS (default: every built-in lock,
+# the null control and the broken one aside) at T threads, a run each; the watchdog at 30 s, as TCG may leave a FIFO
 # lock's next waiter unscheduled for a while (docs/vm.md).
 locks() {
-	ls=$($LB list locks | sed '1d; s/ .*//' | tr '\n' ',' | sed 's/,$//')
+	ls=${2:-$($LB list locks | sed '1d; /^null /d; s/ .*//' | tr '\n' ',' | sed 's/,$//')}
 	t0=$(now)
-	$LB -q -l "$ls" -t "$1" -r 1 --warmup 0.05 -d "$WIN" --watchdog 30 -f json \
+	$LB -q --no-probe -l "$ls" -t "$1" -r 1 --warmup 0.05 -d "$WIN" --watchdog 30 -f json \
 		-o locks.json 2>locks.err
 	echo "$? $t0 $(now)" >locks.rc
 }
