@@ -335,6 +335,10 @@ def check_lt(tl):
         check(re.search(r"^Kernel:\s+%s$" % ty, tab, re.M) and "nwriters_stress:" in tab and
               [int(r) for r in rows] == want_t,
               what + ": a table in the rtmutex locktorture layout, a row per writer count", tab)
+        itab = read("lt-%s-import.txt" % ty) or ""
+        row = re.compile(r"^\d+\s.*$", re.M)
+        check(row.findall(tab) and row.findall(itab) == row.findall(tab),
+              what + ": import locktorture of the guest's dmesg prints the same rows", itab)
 
 
 for step in STEPS:

@@ -63,10 +63,10 @@ workers() {
 	echo "$snap"
 }
 
-# place POLICY T: a long pthread_mutex window, its workers read from /proc.
+# place POLICY T: a 1 s rtmutex window, its workers read from /proc.
 place() {
 	f=place-$(echo "$1" | tr ':,' '__')-$2
-	$LB -q --no-probe -l pthread_mutex -t "$2" -p "$1" -r 1 --warmup 0.2 -d 1 \
+	$LB -q --no-probe -l rtmutex -t "$2" -p "$1" -r 1 --warmup 0.2 -d 1 \
 		-f json -o "$f.json" 2>"$f.err" &
 	pid=$!
 	# none pins nothing: wait for the workers to exist instead
