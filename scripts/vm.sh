@@ -92,7 +92,7 @@ kernel_abi() {
 # CONFIG_LOCK_TORTURE_TEST), out of tree.
 build_modules() {
 	local w=$1 k=$2 abi=$3 ver=${3%%.0-*} hdr src
-	hdr=$w/x/usr/src/linux-headers-$abi-amd64
+	hdr=$w/x/usr/src/linux-headers-$abi
 	src=linux-source-$ver
 	# The headers' Makefile includes the common headers by absolute path.
 	sed -i "s|^include /usr/src/|include $w/x/usr/src/|" "$hdr/Makefile" || return 1
