@@ -93,7 +93,7 @@ build/pybin/python3: FORCE
 endif
 PYBIN := $(if $(PYTHON_REAL),build/pybin/python3)
 
-.PHONY: FORCE all test test-builds unit e2e insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks report fuzz fuzz-ltlog
+.PHONY: FORCE all test test-builds unit e2e vm-selftest insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks report fuzz fuzz-ltlog
 
 all: lockbench
 
@@ -187,6 +187,7 @@ e2e: lockbench | $(PYBIN)
 	tests/e2e_locktorture.sh ./lockbench
 	tests/e2e_fleet.sh ./lockbench
 	tests/e2e_report.sh ./lockbench
+	tests/e2e_vm.sh ./lockbench
 
 asan: $(PYBIN) build/asan/lockbench $(foreach t,$(TESTS),build/asan/tests/$(t))
 	@set -e; for t in $(TESTS); do echo "== asan $$t"; \
@@ -304,6 +305,11 @@ fuzz-ltlog: build/fuzz/fuzz_ltlog
 	build/fuzz/fuzz_ltlog -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=tests/fuzz/crashes-ltlog/ build/fuzz/corpus-ltlog \
 		tests/fixtures/locktorture
+
+# tests/e2e_vm.sh's own check: guests whose lockbench breaks real-kernel
+# facts (tests/vm/broken.sh) must fail its checks (docs/vm.md).
+vm-selftest: lockbench | $(PYBIN)
+	tests/e2e_vm.sh --self-test ./lockbench
 
 # The instruction-count guard: the cs loop of null and of the locks with a
 # peer implementation (tas, ttas, ticket, anderson, mcs, clh, qspinlock) under

@@ -34,9 +34,9 @@ static int collect(int pid, const char *comm, void *arg)
 	struct found *f = arg;
 	char role;
 
-	if (!strcmp(comm, KT_WRITER_COMM))
+	if (!strcmp(comm, KT_WRITER_COMM) || !strcmp(comm, KT_WRITER_NAME))
 		role = 'w';
-	else if (!strcmp(comm, KT_READER_COMM))
+	else if (!strcmp(comm, KT_READER_COMM) || !strcmp(comm, KT_READER_NAME))
 		role = 'r';
 	else
 		return 0;

@@ -2,12 +2,16 @@
 /*
  * kthreads.h - find locktorture's kthreads and pin them.
  *
- * locktorture starts its writers and readers with kthread_run(), named
- * after their functions and cut to TASK_COMM_LEN - 1 = 15 characters:
- * lock_torture_writer shows as "lock_torture_wr" and lock_torture_reader
- * as "lock_torture_re" in /proc/PID/comm.  They are ordinary tasks for
- * sched_setaffinity(2) (no PF_NO_SETAFFINITY), which is how lockbench
- * applies its placement to them, as the published runs did with taskset.
+ * locktorture starts its writers and readers with kthread_create(),
+ * named after their functions, lock_torture_writer and
+ * lock_torture_reader.  The task's comm is cut to TASK_COMM_LEN - 1 =
+ * 15 characters, "lock_torture_wr" and "lock_torture_re", which is what
+ * /proc/PID/comm shows on older kernels; newer ones show a kthread's
+ * full name there (fs/proc/array.c, proc_task_name() through
+ * get_kthread_comm(); so Debian's 6.1 does), so both are taken.  They
+ * are ordinary tasks for sched_setaffinity(2) (no PF_NO_SETAFFINITY),
+ * which is how lockbench applies its placement to them, as the
+ * published runs did with taskset.
  * /proc is read under the sysfs root (tests: a fake tree listing the
  * fake's worker processes).
  */
@@ -18,6 +22,8 @@
 
 #define KT_WRITER_COMM "lock_torture_wr"
 #define KT_READER_COMM "lock_torture_re"
+#define KT_WRITER_NAME "lock_torture_writer"
+#define KT_READER_NAME "lock_torture_reader"
 
 struct kthread_ent {
 	int pid;

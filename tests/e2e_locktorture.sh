@@ -143,6 +143,24 @@ rc=$?
 	ok || bad "unpinnable -q: exit $rc: $(cat "$OUT/err")"
 restored "unpinnable -q"
 
+# ---- kthreads under their full names ----------------------------------------
+# Newer kernels (Debian's 6.1) show a kthread's full name in
+# /proc/PID/comm, lock_torture_writer rather than lock_torture_wr: the
+# kthreads are still found and pinned, a writer and a reader.
+tree
+FAKELT_FULLNAME=1 "$BIN" locktorture --torture-type rwsem_lock --nreaders 1 -t 1 -r 1 \
+	--warmup 0 -d 2 -q -o "$OUT/n.json" -f json >/dev/null 2>"$OUT/err"
+rc=$?
+[ $rc -eq 0 ] &&
+	python3 - "$OUT/n.json" <<'EOF' && ok || bad "full kthread names: exit $rc: $(cat "$OUT/err")"
+import json, sys
+(l,) = json.load(open(sys.argv[1]))["placement"]["loads"]
+kt = l["kthreads"]
+assert sorted(k["role"] for k in kt) == ["reader", "writer"], kt
+assert all(k["pinned"] and k["cpu"] is not None for k in kt), kt
+EOF
+restored "full kthread names"
+
 # ---- the module refuses to load -------------------------------------------
 tree
 FAKELT_REFUSE=1 expect_exit 3 "refused load" -- "$BIN" locktorture -t 1 -r 1 -d 1 -q -o "$OUT/r.json"

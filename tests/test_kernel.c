@@ -230,15 +230,23 @@ static void test_find(void **state)
 	assert_int_equal(fake_put(&fk, "/proc/8/comm", "lock_torture_st"), 0);
 	assert_int_equal(fake_put(&fk, "/proc/9/comm", "bash"), 0);
 	assert_int_equal(fake_put(&fk, "/proc/12x/comm", "lock_torture_wr"), 0);
+	/* Newer kernels show a kthread's full name in /proc/PID/comm. */
+	assert_int_equal(fake_put(&fk, "/proc/101/comm", "lock_torture_writer"), 0);
+	assert_int_equal(fake_put(&fk, "/proc/51/comm", "lock_torture_reader"), 0);
+	assert_int_equal(fake_put(&fk, "/proc/52/comm", "lock_torture_stats"), 0);
 	assert_int_equal(kthreads_find(&kt, &n), 0);
-	/* Whatever else the fake tree lists, these three in this order. */
-	assert_int_equal(n, 3);
+	/* Whatever else the fake tree lists, these five in this order. */
+	assert_int_equal(n, 5);
 	assert_int_equal(kt[0].pid, 7);
 	assert_int_equal(kt[0].role, 'w');
 	assert_int_equal(kt[1].pid, 100);
 	assert_int_equal(kt[1].role, 'w');
-	assert_int_equal(kt[2].pid, 50);
-	assert_int_equal(kt[2].role, 'r');
+	assert_int_equal(kt[2].pid, 101);
+	assert_int_equal(kt[2].role, 'w');
+	assert_int_equal(kt[3].pid, 50);
+	assert_int_equal(kt[3].role, 'r');
+	assert_int_equal(kt[4].pid, 51);
+	assert_int_equal(kt[4].role, 'r');
 	free(kt);
 }
 

@@ -31,6 +31,9 @@
  *                        on, and the test ends in FAILURE
  *   FAKELT_UNPINNABLE=1  one more lock_torture_wr entry, for a pid that
  *                        cannot exist (above PID_MAX_LIMIT): pinning it fails
+ *   FAKELT_FULLNAME=1    the workers' proc/PID/comm holds the kthreads'
+ *                        full names, lock_torture_writer and
+ *                        lock_torture_reader, as newer kernels show them
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -317,7 +320,10 @@ static pid_t start_worker(char role)
 	rpath(path, sizeof(path), "/proc/%d", pid);
 	mkdirs(path);
 	rpath(path, sizeof(path), "/proc/%d/comm", pid);
-	put_file(path, role == 'w' ? "lock_torture_wr\n" : "lock_torture_re\n");
+	if (getenv_on("FAKELT_FULLNAME"))
+		put_file(path, role == 'w' ? "lock_torture_writer\n" : "lock_torture_reader\n");
+	else
+		put_file(path, role == 'w' ? "lock_torture_wr\n" : "lock_torture_re\n");
 	return pid;
 }
 

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# lockbench against a real kernel on machines bigger than this one:
+# scripts/vm.sh guests of Debian's own kernel (2 nodes x 4 CPUs; 4
+# sockets x 4 cores in 4 nodes; 2 sockets x 4 cores x 2 threads in 2
+# nodes; 64 CPUs in 8 nodes), one boot per topology, many checks per
+# boot.  In each guest tests/vm/guest.sh gathers the kernel's own facts
+# (sysfs, the workers' affinity in /proc, numa_maps, numa_balancing, the
+# real locktorture module's dmesg) and tests/vm/check.py checks them
+# against the docs.  Correctness only: no timing is asserted beyond a
+# generous bound for a run to end (TCG emulates the guest's CPUs one
+# after another, docs/vm.md).  Skipped, with one line, where
+# qemu-system-x86 is absent.
+#
+# usage: tests/e2e_vm.sh [./lockbench]
+#        tests/e2e_vm.sh --self-test [./lockbench]
+# --self-test boots a guest whose lockbench has real-kernel facts broken
+# (tests/vm/broken.sh: a placement that ignores a node, a memory node
+# ignored, a numa_balancing restore skipped, the locktorture module
+# missing) and passes only when the checks catch every one.
+# LOCKBENCH_VM_CACHE (see scripts/vm.sh) keeps the kernel between runs.
+set -u
+SELF=0
+[ "${1:-}" = --self-test ] && { SELF=1; shift; }
+BIN=$(realpath "${1:-./lockbench}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+VM=$HERE/../scripts/vm.sh
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+. "$HERE/lib.sh"
+
+for p in qemu-system-x86_64 busybox cpio; do
+	if ! command -v $p >/dev/null; then
+		echo "e2e_vm: skipped: no $p (Debian: apt-get install qemu-system-x86 busybox-static cpio)"
+		exit 0
+	fi
+done
+"$VM" --prepare >/dev/null || { bad "the guest kernel and locktorture module could not be prepared"; exit 1; }
+
+# guest TOPOLOGY [ENV=V ...] -- STEP...: boot TOPOLOGY, run guest.sh's
+# STEPs, count check.py's verdicts; CHECKS holds them.
+guest() {
+	local topo=$1 envs=() t0 rc
+	shift
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	local d=$OUT/$topo
+	t0=$(date +%s)
+	"$VM" -b "$BIN" -i "$HERE/vm/guest.sh" -i "$HERE/vm/broken.sh" -o "$d" "$topo" \
+		-- env "${envs[@]}" sh /in/guest.sh "$@" >"$OUT/$topo.stdout" 2>"$OUT/$topo.stderr"
+	rc=$?
+	echo "e2e_vm: guest $topo: $(($(date +%s) - t0)) s" >&2
+	if [ $rc -ne 0 ]; then
+		bad "guest $topo: vm.sh exit $rc: $(tail -5 "$OUT/$topo.stderr")"
+		return 1
+	fi
+	IFS=x read -r nodes per thr <<<"$topo"
+	python3 "$HERE/vm/check.py" "$d" "$nodes" "$per" "${thr:-1}" "$@" >"$OUT/$topo.checks"
+	CHECKS=$OUT/$topo.checks
+	while read -r verdict rest; do
+		case $verdict in
+		ok) ok ;;
+		FAIL) [ "$SELF" = 1 ] || bad "guest $topo: $rest" ;;
+		esac
+	done <"$CHECKS"
+}
+
+# caught WHAT: the self-test's checks flagged WHAT (a FAIL line holding it).
+caught() {
+	if grep -q "^FAIL .*$1" "$CHECKS"; then ok; else bad "self-test: a broken $2 went unnoticed"; fi
+}
+
+if [ "$SELF" = 1 ]; then
+	# numab first: broken.sh leaves numa_balancing off after every run
+	guest 2x4 LB=/in/broken.sh -- numab place/spread/4 mem/1/cores lt/1
+	caught "placement spread at 4 threads: workers' affinity" "placement (a node ignored)"
+	caught "mem-node 1 -p cores: its pages are on node 1" "memory node"
+	caught "numa_balancing: restored after a normal end" "numa_balancing restore"
+	caught "locktorture --check: the real module loads" "locktorture module (missing)"
+	echo "e2e_vm --self-test: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+fi
+
+guest 2x4 -- place/cores/8 place/smt/4 place/spread/4 place/node:1/4 place/cpus:7,0,5/3
+guest 2x8x2 -- place/cores/8 place/cores/16 place/smt/4 place/spread/6 place/node:1/8 cna/16
+guest 4x4 -- place/cores/16 place/spread/8 place/node:2,3/4 place/none/4 \
+	mem/2/cores mem/local/node:3 mem/interleave/spread \
+	locks/1,4,16 sig/TERM sig/HUP sig/INT numab cna/16 lt/1,2,4
+# 64 threads: the locks that end there under TCG (docs/vm.md)
+guest 8x8 -- place/spread/64 mem/7/node:7 locks/64/rtmutex,mutex_spin,pthread_rwlock,tas,ticket,qspinlock
+echo "e2e_vm: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
