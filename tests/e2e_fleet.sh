@@ -274,14 +274,37 @@ gzip -c "$FIX/run-busted.json" >"$T/mm/lockbench-4.json.gz"
 [ $? -eq 1 ] || bad "mmtests parse-results with a failed lock: not exit 1"
 same "$G/mmtests-extract.txt" "$T/mm.txt" "mmtests extraction lines"
 if grep -q 'busted at 2 threads: failed' "$T/mm.err" &&
-   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t0.01\t_')" ]; then ok
-else bad "mmtests extraction: busted must be one FAILED row, without samples"; fi
+   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t2\t_')" ]; then ok
+else bad "mmtests extraction: busted must be one FAILED row (2), without samples"; fi
+# compare-kernels.sh's rows are the baseline's operations: a failure
+# shows whichever kernel is the baseline only when every kernel's
+# results have the FAILED rows (1: completed, 2: failed).  The good run
+# and the same run with ticket failed and with thread count 2
+# interrupted give the same operations, FAILED rows told apart by value.
+mm_ops() { "$MMT/shellpack_src/src/lockbench/parse-results" "$1" 2>/dev/null | awk -F'\t' '$2 == "FAILED" { print $1 "-FAILED-" $3 "=" $5 }' | sort | tr '\n' ' '; }
+for k in good bad int; do mkdir -p "$T/mmk/$k"; cp "$FIX/run-k0.json" "$T/mmk/$k/lockbench-2.json"; done
+python3 - "$T/mmk" <<'PY'
+import json, sys
+for k, how in (("bad", "failed"), ("int", "incomplete")):
+    f = f"{sys.argv[1]}/{k}/lockbench-2.json"
+    d = json.load(open(f))
+    if how == "failed":
+        d["points"] = [dict(p, status="failed") if p["variant"] == "ticket" else p for p in d["points"]]
+    else:
+        d["incomplete"] = True
+    json.dump(d, open(f, "w"))
+PY
+good=$(mm_ops "$T/mmk/good") bad=$(mm_ops "$T/mmk/bad") int=$(mm_ops "$T/mmk/int")
+if [ "$good" = "run-FAILED-2=1 tas-FAILED-1=1 tas-FAILED-2=1 ticket-FAILED-1=1 ticket-FAILED-2=1 " ] &&
+   [ "$bad" = "run-FAILED-2=1 tas-FAILED-1=1 tas-FAILED-2=1 ticket-FAILED-1=2 ticket-FAILED-2=2 " ] &&
+   [ "$int" = "run-FAILED-2=2 " ]; then ok
+else bad "mmtests FAILED rows: good '$good', ticket failed '$bad', interrupted '$int'"; fi
 # A run that gave no usable document is a run-FAILED row and exit 1.
 mm_bad() { # mm_bad WHAT FILE CONTENT
 	rm -rf "$T/mmb" && mkdir "$T/mmb" && printf '%s\n' "$3" >"$T/mmb/$2"
 	"$MMT/shellpack_src/src/lockbench/parse-results" "$T/mmb" >"$T/out" 2>"$T/err"
 	local rc=$?
-	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t0.01\t_')" ] &&
+	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t2\t_')" ] &&
 	   [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q Traceback "$T/err"; then ok
 	else bad "mmtests parse-results of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
 }
