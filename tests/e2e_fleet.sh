@@ -265,6 +265,32 @@ if [ -x "$TOP/lockbench" ] && [ -d "$TOP/build/release" ]; then
 	else bad "lkp setup of a lockbench copy inside another repository: $(cat "$T/err")"; fi
 else bad "provenance: $TOP/lockbench and build/release not built"; fi
 
+# The document's command blocks, which check-engines runs as written:
+# offline-safe (the gems and perl modules from Debian packages, the
+# i386 lines of lkp's base dropped, lkp's own host config from its base
+# install, no prompt from mmtests), and every lockbench file they name
+# exists.
+"$TOP/scripts/check-engines.sh" --walkthrough lkp >"$T/walk-lkp" 2>"$T/err" &&
+"$TOP/scripts/check-engines.sh" --walkthrough mmtests >"$T/walk-mm" 2>>"$T/err" || bad "check-engines --walkthrough: $(cat "$T/err")"
+for w in 'apt-get install -y ruby .*ruby-tty-command' "sed -i '/:i386 /d' distro/depends/lkp-dev" '^lkp install$' \
+	 '^mkdir split && lkp split-job -o split jobs/lockbench-smoke.yaml$' "lkp run -s 'commit: k0'"; do
+	if grep -Eq -- "$w" "$T/walk-lkp"; then ok; else bad "docs/fleet.md lkp walkthrough: no line matching $w"; fi
+done
+for w in 'apt-get install -y libfile-which-perl libyaml-pp-perl libfile-slurp-perl gawk binutils-dev' \
+	 '^export AUTO_PACKAGE_INSTALL=yes$' 'LOCKBENCH_VERSION=HEAD ./run-mmtests.sh -c configs/config-workload-lockbench-spinlocks' \
+	 'compare-kernels.sh --baseline'; do
+	if grep -Eq -- "$w" "$T/walk-mm"; then ok; else bad "docs/fleet.md mmtests walkthrough: no line matching $w"; fi
+done
+for f in $(grep -oh 'scripts/[a-z-]*/setup\|configs/config-workload-lockbench-[a-z]*\|jobs/lockbench[a-z-]*\.yaml' "$T/walk-lkp" "$T/walk-mm" | sort -u); do
+	case $f in
+	configs/*) g=$MMT/$f ;; jobs/*) g=$LKP/$f ;; *) g=$TOP/$f ;;
+	esac
+	if [ -e "$g" ]; then ok; else bad "docs/fleet.md walkthrough names $f: no $g"; fi
+done
+"$TOP/scripts/check-engines.sh" --walkthrough nothing >"$T/out" 2>"$T/err"
+if [ $? -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
+else bad "check-engines --walkthrough of no block: $(cat "$T/out" "$T/err")"; fi
+
 # ---- mmtests: the extraction --------------------------------------------------
 
 mkdir -p "$T/mm"
