@@ -272,7 +272,7 @@ else bad "provenance: $TOP/lockbench and build/release not built"; fi
 # exists.
 "$TOP/scripts/check-engines.sh" --walkthrough lkp >"$T/walk-lkp" 2>"$T/err" &&
 "$TOP/scripts/check-engines.sh" --walkthrough mmtests >"$T/walk-mm" 2>>"$T/err" || bad "check-engines --walkthrough: $(cat "$T/err")"
-for w in 'apt-get install -y ruby .*ruby-tty-command' "sed -i '/:i386 /d' distro/depends/lkp-dev" '^lkp install$' \
+for w in 'apt-get install -y ruby .*ruby-tty-command' "sed -i '/:i386 /d' distro/depends/lkp-dev" '^id lkp \|\| useradd' '^lkp install$' \
 	 '^mkdir split && lkp split-job -o split jobs/lockbench-smoke.yaml$' "lkp run -s 'commit: k0'"; do
 	if grep -Eq -- "$w" "$T/walk-lkp"; then ok; else bad "docs/fleet.md lkp walkthrough: no line matching $w"; fi
 done
