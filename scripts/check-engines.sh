@@ -64,8 +64,14 @@ export LOCKBENCH_SRC=${LOCKBENCH_SRC:-$TOP}
 W=$(mktemp -d /tmp/check-engines.XXXXXX) || exit 2
 L=$W/lkp M=$W/home/mmtests LOGS=$W/logs
 mkdir -p "$LOGS" "$W/home"
-# The commit the JSON must name: setup and the installer archive HEAD.
-COMMIT=$(git -C "$LOCKBENCH_SRC" rev-parse HEAD 2>/dev/null | cut -c1-12)
+# The commit the JSON must name: HEAD of LOCKBENCH_SRC, which both
+# installers archive.  A clone of it at that commit is what the check
+# works from, so a commit made meanwhile changes nothing.
+COMMIT=$(git -C "$LOCKBENCH_SRC" rev-parse HEAD 2>/dev/null) &&
+	git clone -q "$LOCKBENCH_SRC" "$W/src" && git -C "$W/src" checkout -q --detach "$COMMIT" ||
+	usage "LOCKBENCH_SRC ($LOCKBENCH_SRC): not a git checkout of lockbench with a commit"
+export LOCKBENCH_SRC=$W/src
+COMMIT=${COMMIT:0:12}
 nfail=0 n=0 nengine=0
 
 # ---- reporting --------------------------------------------------------
