@@ -348,6 +348,9 @@ EOF
 	chmod +x "$W/lb-silent" "$W/lb-slow"
 }
 
+# lockbench's programs in lkp: the run script, the parser, the binary.
+LB_PROGS='programs/lockbench/|benchmarks/lockbench/'
+
 # lkp_inject PARAM VALUE: lkp run of the smoke job with lockbench's PARAM
 # (in the lockbench map) set to VALUE followed by a bracket-free
 # `$(...)` that appends the command line of the shell running it to a
@@ -366,8 +369,8 @@ lkp_inject()
 	echo "lkp run exit: $?"
 	RT=$(readlink "$L/result")
 	[ -e "$pwn" ] && { echo "the injected command ran, in:"; tr '\0' ' ' <"$pwn"; }
-	want "lockbench's own code ran it: $(grep -a 'lockbench/' "$pwn" 2>/dev/null | tr '\0' ' ' | head -1)" \
-		test -z "$(grep -a 'lockbench/' "$pwn" 2>/dev/null)" || return
+	want "lockbench's own code ran it: $(grep -aE "$LB_PROGS" "$pwn" 2>/dev/null | tr '\0' ' ' | head -1)" \
+		test -z "$(grep -aE "$LB_PROGS" "$pwn" 2>/dev/null)" || return
 	want "lkp recorded no refusal (exit_code 2) of the job" \
 		grep -rqs 'exit_code.2: 1' "$W/ov/up$RT/last_state" || return
 	want "the run script did not say why (shell syntax in a job parameter)" \
@@ -398,7 +401,7 @@ lkp_inject_top()
 	echo "lkp run exit: $?"
 	[ -e "$pwn" ] || return 0
 	echo "the injected command ran, in:" && tr '\0' ' ' <"$pwn"
-	want "lockbench's own code ran it" test -z "$(grep -a 'lockbench/' "$pwn")" || return
+	want "lockbench's own code ran it" test -z "$(grep -aE "$LB_PROGS" "$pwn")" || return
 	owned "lkp-tests ran a top-level value's \$(...) in $(tr '\0' ' ' <"$pwn" | grep -o 'eval echo\|filters/nr_threads\|job\.sh [a-z_]*' | sort -u | paste -sd, -):" \
 		"$(quote "$L/lib/job.rb" 'eval echo')"
 	return 1
