@@ -129,13 +129,13 @@ sb()
 # carries over); each line's output in $W/walk-NAME/N.log, its status
 # in N.rc.  Then one step per line.
 WALKER='cd "$LOCKBENCH_SRC" || exit 125
-i=0
-while IFS= read -r line <&3; do
-	case "$line" in "" | "#"*) continue ;; esac
-	i=$((i + 1))
-	printf "%s\n" "$line" >"$D/$i.line"
-	eval "$line" >"$D/$i.log" 2>&1 </dev/null
-	echo $? >"$D/$i.rc"
+walk_n=0
+while IFS= read -r walk_line <&3; do
+	case "$walk_line" in "" | "#"*) continue ;; esac
+	walk_n=$((walk_n + 1))
+	printf "%s\n" "$walk_line" >"$D/$walk_n.line"
+	eval "$walk_line" >"$D/$walk_n.log" 2>&1 </dev/null
+	echo $? >"$D/$walk_n.rc"
 done 3<"$D/block"'
 
 walk()
@@ -229,7 +229,8 @@ lkp_provenance()
 	local f g
 	f=$(ls "$W/ov/up$(kernel_dir k0)"/*/lockbench 2>/dev/null | head -1)
 	want "no \$RESULT_ROOT/lockbench of k0" test -n "$f" || return
-	g=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["provenance"]["git"])' "$f")
+	# lkp keeps the run script's stdout: its log_echo line, then the JSON.
+	g=$(python3 -c 'import json, sys; t = open(sys.argv[1]).read(); print(json.loads(t[t.index("{"):])["provenance"]["git"])' "$f")
 	echo "provenance.git: $g (lockbench HEAD $COMMIT; lkp-tests $(git -C "$L" rev-parse --short=12 HEAD))"
 	want "the JSON names $g, not lockbench's commit $COMMIT" test "$g" = "$COMMIT"
 }
