@@ -20,7 +20,7 @@ DEPS_MISSING = $(strip $(if $(shell command -v pkg-config),,pkg-config) \
 	$(if $(call has_header,numa.h),,libnuma-dev) \
 	$(if $(call has_header,perfmon/pfmlib_perf_event.h),,libpfm4-dev))
 TEST_DEPS_MISSING = $(if $(call has_header,cmocka.h),,libcmocka-dev)
-NO_DEPS_GOALS := clean uninstall check-deps arm64 fuzz fuzz-ltlog
+NO_DEPS_GOALS := clean uninstall check-deps arm64 fuzz fuzz-ltlog dist
 TEST_GOALS    := test unit unit-release unit-asan unit-tsan asan tsan
 ifneq ($(filter-out $(NO_DEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
 MISSING := $(strip $(DEPS_MISSING) $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),$(TEST_DEPS_MISSING)))
@@ -69,10 +69,23 @@ CC_tsan    := $(CC)
 .DEFAULT_GOAL := all
 objs = $(patsubst %.c,build/$(1)/%.o,$(SRCS))
 
-# Provenance recorded in every JSON (cli/provenance.c): the git revision
-# and the compiler flags.  The stamp changes only when they do, so only
-# provenance.o recompiles.
-GIT_REV   := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+# Provenance recorded in every JSON (cli/provenance.c): lockbench's own
+# git revision and the compiler flags.  The revision is this source
+# tree's, never that of a git tree around it (a tarball unpacked inside
+# an lkp-tests or mmtests checkout): `git describe` only when the
+# toplevel of the git tree is this directory, else the commit that
+# `git archive` wrote into GIT-REVISION (export-subst in .gitattributes,
+# so every archive of a commit carries it: `make dist`, the fleet
+# installers, a forge's tarball), else "unknown" (docs/fleet.md).  The
+# stamp changes only when they do, so only provenance.o recompiles.
+SRCDIR    := $(patsubst %/,%,$(dir $(realpath $(firstword $(MAKEFILE_LIST)))))
+GIT_TOP   := $(shell git -C '$(SRCDIR)' rev-parse --show-toplevel 2>/dev/null)
+ifeq ($(if $(GIT_TOP),$(realpath $(GIT_TOP))),$(SRCDIR))
+GIT_REV   := $(shell git -C '$(SRCDIR)' describe --always --dirty --abbrev=12 2>/dev/null)
+else
+GIT_REV   := $(shell sed -n 's/^\([0-9a-f]\{12\}\)[0-9a-f]\{28\}$$/\1/p' '$(SRCDIR)/GIT-REVISION' 2>/dev/null)
+endif
+GIT_REV   := $(or $(GIT_REV),unknown)
 PROV_DEFS := -DLOCKBENCH_GIT='"$(GIT_REV)"' -DLOCKBENCH_CFLAGS='"$(subst ",,$(CFLAGS))"'
 build/provenance.stamp: FORCE
 	@mkdir -p build
@@ -93,7 +106,7 @@ build/pybin/python3: FORCE
 endif
 PYBIN := $(if $(PYTHON_REAL),build/pybin/python3)
 
-.PHONY: FORCE all test test-builds unit e2e vm-selftest insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks report fuzz fuzz-ltlog
+.PHONY: FORCE all test test-builds unit e2e vm-selftest insn golden asan tsan arm64 install uninstall clean examples check-deps check-includes check-funclen bench bench-locks report fuzz fuzz-ltlog dist
 
 all: lockbench
 
@@ -434,6 +447,13 @@ install: lockbench build/lockbench.bash $(LOOP_TEMPLATE)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e 's|@ABI@|$(ABI_VERSION)|' lockbench.pc.in \
 		>$(DESTDIR)$(PREFIX)/share/pkgconfig/lockbench.pc
+
+# The source of HEAD as lockbench-VERSION.tar.gz (uncommitted changes
+# are not in it), GIT-REVISION holding the commit: built from it, even
+# inside another git tree, the JSON names this commit.
+dist:
+	git -C '$(SRCDIR)' archive --format=tar.gz --prefix=lockbench-$(VERSION)/ \
+		-o '$(CURDIR)/lockbench-$(VERSION).tar.gz' HEAD
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/lockbench $(DESTDIR)$(PREFIX)/share/man/man1/lockbench.1 \

@@ -146,6 +146,39 @@ for v in 'nr_threads=x[$(touch PWN)]%' 'nr_cpu=x[$(touch PWN)]' 'locks=,' 'runs=
 done
 (cd "$T" && nr_threads='x[$(touch PWN)]%' LOCKBENCH=/bin/true "$LKP/programs/lockbench/run" >/dev/null 2>&1)
 if [ ! -e "$T/PWN" ]; then ok; else bad "lkp run (not a dry run) ran an injected command"; rm -f "$T/PWN"; fi
+# To lkp the job file is code: its job.sh double-quotes a value holding
+# `$` (lib/job2sh.rb shell_escape_expand), so the command runs in job.sh
+# and the run script sees only its output (cs_ns=1).  The run script
+# reads the job.sh lkp wrote (tests/fixtures/fleet/lkp-job-cs_ns.sh, as
+# lkp bbbc29c4 wrote it) and refuses every lockbench parameter that holds
+# shell syntax there, one line naming lkp's code, before lockbench runs.
+for pv in locks=tas nr_threads=1 cs_ns=1 ncs_ns=1 runs=2 warmup=0.05 workload=cs placement=cores \
+	  tune=no include_broken=1; do
+	p=${pv%%=*} v=${pv#*=}
+	rm -rf "$T/inj" && mkdir -p "$T/inj/rr"
+	sed "s/ cs_ns=\"1\\\$(touch PWN)\"/ $p=\"$v\$(touch PWN)\"/" "$FIX/lkp-job-cs_ns.sh" >"$T/inj/rr/job.sh"
+	grep -q "[ \t]$p=\"$v\\\$(touch PWN)\" \$LKP_SRC/bin/run-test lockbench\$" "$T/inj/rr/job.sh" ||
+		bad "injection fixture for $p: no $p=\"$v\$(touch PWN)\" line"
+	for lb in dry /bin/true; do
+		(cd "$T/inj" && if [ $lb = dry ]; then export LOCKBENCH_DRY_RUN=1; else export LOCKBENCH=$lb; fi
+		 env RESULT_ROOT="$T/inj/rr" nr_threads=1 "$p=$v" "$LKP/programs/lockbench/run" >"$T/out" 2>"$T/err")
+		rc=$?
+		if [ $rc -eq 2 ] && [ ! -e "$T/inj/PWN" ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+		   grep -q "^lockbench: $p: .*shell_escape_expand" "$T/err"; then ok
+		else bad "lkp job.sh with $p=\"$v\$(touch PWN)\" ($lb): exit $rc, $(cat "$T/out" "$T/err")"; fi
+	done
+done
+# The same job.sh without the payload runs; a top-level value with shell
+# syntax (lkp's expand_shell_var evaluates it) is refused too.
+rm -rf "$T/inj" && mkdir -p "$T/inj/rr"
+sed 's/ cs_ns="1\$(touch PWN)"/ cs_ns=1/' "$FIX/lkp-job-cs_ns.sh" >"$T/inj/rr/job.sh"
+if RESULT_ROOT=$T/inj/rr LOCKBENCH_DRY_RUN=1 nr_threads=1 cs_ns=1 "$LKP/programs/lockbench/run" 2>"$T/err" |
+   grep -q -- '--cs-ns 1 '; then ok; else bad "lkp job.sh without a payload: $(cat "$T/err")"; fi
+sed -i 's/^\texport runtime=2$/\texport runtime="2$(touch PWN)"/' "$T/inj/rr/job.sh"
+(cd "$T/inj" && RESULT_ROOT=$T/inj/rr LOCKBENCH_DRY_RUN=1 nr_threads=1 runtime=2 "$LKP/programs/lockbench/run" >/dev/null 2>"$T/err")
+if [ $? -eq 2 ] && grep -q '^lockbench: runtime: .*expand_shell_var' "$T/err" && [ ! -e "$T/inj/PWN" ]; then ok
+else bad "lkp job.sh with a top-level runtime=\"2\$(touch PWN)\": $(cat "$T/err")"; fi
+
 # A lockbench that exits 0 without a document, or fails, fails the run.
 printf '#!/bin/sh\nexit 0\n' >"$T/silent"; printf '#!/bin/sh\necho "{}"; exit 3\n' >"$T/three"
 chmod +x "$T/silent" "$T/three"
@@ -189,6 +222,75 @@ rc=$?
 if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
 else bad "check-engines with one argument: exit $rc, $(cat "$T/out" "$T/err")"; fi
 
+# ---- provenance: lockbench's own commit, never a git tree around it ---------
+
+# A fleet builds lockbench from a tarball unpacked inside the engine's
+# own git checkout (lkp-tests' pkg/, mmtests' work/sources/).  A copy of
+# this source without .git (the objects built already, so only
+# provenance.o recompiles) inside a fresh repository with a commit of
+# its own: the JSON must name the commit `git archive` wrote into
+# GIT-REVISION, else "unknown", never the outer repository's commit.
+prov_git() { # prov_git DIR: the JSON's provenance.git of DIR's build
+	make -C "$1" -s lockbench >"$T/prov-make.log" 2>&1 ||
+		{ echo "make failed: $(tail -3 "$T/prov-make.log")"; return; }
+	"$1/lockbench" -l tas -t 1 -r 1 --warmup 0.02 -d 0.05 -q -f json --no-tune 2>/dev/null |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)["provenance"]["git"])'
+}
+if [ -x "$TOP/lockbench" ] && [ -d "$TOP/build/release" ]; then
+	git init -q "$T/outer" &&
+		git -C "$T/outer" -c user.name=t -c user.email=t@t commit -q --allow-empty -m outer
+	outer=$(git -C "$T/outer" rev-parse HEAD)
+	mkdir -p "$T/outer/lockbench/build"
+	tar -C "$TOP" -cf - --exclude=./.git --exclude=./build --exclude=./tests/out . |
+		tar -C "$T/outer/lockbench" -xf -
+	cp -a "$TOP/build/release" "$T/outer/lockbench/build/"
+	rev=0123456789abcdef0123456789abcdef01234567
+	if git -C "$TOP" rev-parse --show-toplevel >/dev/null 2>&1; then
+		# export-subst: an archive of a commit carries that commit.
+		rev=$(git -C "$TOP" archive HEAD GIT-REVISION | tar -xOf - GIT-REVISION)
+		if [ "$rev" = "$(git -C "$TOP" rev-parse HEAD)" ]; then ok
+		else bad "git archive: GIT-REVISION holds '$rev', not HEAD (.gitattributes export-subst)"; fi
+	fi
+	echo "$rev" >"$T/outer/lockbench/GIT-REVISION"
+	got=$(prov_git "$T/outer/lockbench")
+	if [ "$got" = "${rev:0:12}" ]; then ok
+	else bad "built inside another git repository ($outer): provenance.git '$got', not ${rev:0:12}"; fi
+	printf '$%s$\n' 'Format:%H' >"$T/outer/lockbench/GIT-REVISION"
+	got=$(prov_git "$T/outer/lockbench")
+	if [ "$got" = unknown ]; then ok
+	else bad "built inside another git repository, no revision: provenance.git '$got', not unknown"; fi
+	# lkp's setup archives a lockbench checkout: never the repository around it.
+	LOCKBENCH_SRC=$T/outer/lockbench "$LKP/setup" "$T/lkp" >/dev/null 2>"$T/err"
+	if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
+	else bad "lkp setup of a lockbench copy inside another repository: $(cat "$T/err")"; fi
+else bad "provenance: $TOP/lockbench and build/release not built"; fi
+
+# The document's command blocks, which check-engines runs as written:
+# offline-safe (the gems and perl modules from Debian packages, the
+# i386 lines of lkp's base dropped, lkp's own host config from its base
+# install, no prompt from mmtests), and every lockbench file they name
+# exists.
+"$TOP/scripts/check-engines.sh" --walkthrough lkp >"$T/walk-lkp" 2>"$T/err" &&
+"$TOP/scripts/check-engines.sh" --walkthrough mmtests >"$T/walk-mm" 2>>"$T/err" || bad "check-engines --walkthrough: $(cat "$T/err")"
+for w in 'apt-get install -y ruby .*ruby-tty-command' "sed -i '/:i386 /d' distro/depends/lkp-dev" '^id lkp \|\| useradd' '^lkp install$' \
+	 '^mkdir split && lkp split-job -o split jobs/lockbench-smoke.yaml$' "lkp run -s 'commit: k0'"; do
+	if grep -Eq -- "$w" "$T/walk-lkp"; then ok; else bad "docs/fleet.md lkp walkthrough: no line matching $w"; fi
+done
+for w in 'apt-get install -y libfile-which-perl libyaml-pp-perl libfile-slurp-perl gawk binutils-dev' \
+	 '^export AUTO_PACKAGE_INSTALL=yes$' 'LOCKBENCH_VERSION=HEAD ./run-mmtests.sh -c configs/config-workload-lockbench-spinlocks' \
+	 'compare-kernels.sh --baseline'; do
+	if grep -Eq -- "$w" "$T/walk-mm"; then ok; else bad "docs/fleet.md mmtests walkthrough: no line matching $w"; fi
+done
+for f in $(grep -oh 'scripts/[a-z-]*/setup\|configs/config-workload-lockbench-[a-z]*\|jobs/lockbench[a-z-]*\.yaml' "$T/walk-lkp" "$T/walk-mm" | sort -u); do
+	case $f in
+	configs/*) g=$MMT/$f ;; jobs/*) g=$LKP/$f ;; *) g=$TOP/$f ;;
+	esac
+	if [ -e "$g" ]; then ok; else bad "docs/fleet.md walkthrough names $f: no $g"; fi
+done
+"$TOP/scripts/check-engines.sh" --walkthrough nothing >"$T/out" 2>"$T/err"
+if [ $? -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
+else bad "check-engines --walkthrough of no block: $(cat "$T/out" "$T/err")"; fi
+
 # ---- mmtests: the extraction --------------------------------------------------
 
 mkdir -p "$T/mm"
@@ -198,14 +300,37 @@ gzip -c "$FIX/run-busted.json" >"$T/mm/lockbench-4.json.gz"
 [ $? -eq 1 ] || bad "mmtests parse-results with a failed lock: not exit 1"
 same "$G/mmtests-extract.txt" "$T/mm.txt" "mmtests extraction lines"
 if grep -q 'busted at 2 threads: failed' "$T/mm.err" &&
-   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t0.01\t_')" ]; then ok
-else bad "mmtests extraction: busted must be one FAILED row, without samples"; fi
+   [ "$(grep '^busted' "$T/mm.txt")" = "$(printf 'busted\tFAILED\t2\t1\t2\t_')" ]; then ok
+else bad "mmtests extraction: busted must be one FAILED row (2), without samples"; fi
+# compare-kernels.sh's rows are the baseline's operations: a failure
+# shows whichever kernel is the baseline only when every kernel's
+# results have the FAILED rows (1: completed, 2: failed).  The good run
+# and the same run with ticket failed and with thread count 2
+# interrupted give the same operations, FAILED rows told apart by value.
+mm_ops() { "$MMT/shellpack_src/src/lockbench/parse-results" "$1" 2>/dev/null | awk -F'\t' '$2 == "FAILED" { print $1 "-FAILED-" $3 "=" $5 }' | sort | tr '\n' ' '; }
+for k in good bad int; do mkdir -p "$T/mmk/$k"; cp "$FIX/run-k0.json" "$T/mmk/$k/lockbench-2.json"; done
+python3 - "$T/mmk" <<'PY'
+import json, sys
+for k, how in (("bad", "failed"), ("int", "incomplete")):
+    f = f"{sys.argv[1]}/{k}/lockbench-2.json"
+    d = json.load(open(f))
+    if how == "failed":
+        d["points"] = [dict(p, status="failed") if p["variant"] == "ticket" else p for p in d["points"]]
+    else:
+        d["incomplete"] = True
+    json.dump(d, open(f, "w"))
+PY
+good=$(mm_ops "$T/mmk/good") bad=$(mm_ops "$T/mmk/bad") int=$(mm_ops "$T/mmk/int")
+if [ "$good" = "run-FAILED-2=1 tas-FAILED-1=1 tas-FAILED-2=1 ticket-FAILED-1=1 ticket-FAILED-2=1 " ] &&
+   [ "$bad" = "run-FAILED-2=1 tas-FAILED-1=1 tas-FAILED-2=1 ticket-FAILED-1=2 ticket-FAILED-2=2 " ] &&
+   [ "$int" = "run-FAILED-2=2 " ]; then ok
+else bad "mmtests FAILED rows: good '$good', ticket failed '$bad', interrupted '$int'"; fi
 # A run that gave no usable document is a run-FAILED row and exit 1.
 mm_bad() { # mm_bad WHAT FILE CONTENT
 	rm -rf "$T/mmb" && mkdir "$T/mmb" && printf '%s\n' "$3" >"$T/mmb/$2"
 	"$MMT/shellpack_src/src/lockbench/parse-results" "$T/mmb" >"$T/out" 2>"$T/err"
 	local rc=$?
-	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t0.01\t_')" ] &&
+	if [ $rc -eq 1 ] && [ "$(cat "$T/out")" = "$(printf 'run\tFAILED\t4\t1\t2\t_')" ] &&
 	   [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q Traceback "$T/err"; then ok
 	else bad "mmtests parse-results of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
 }
