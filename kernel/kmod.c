@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "kmod.h"
+#include "progpath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -142,13 +143,16 @@ bool kmod_loaded(const char *name)
 static int run_prog(const char **argv, char *first, size_t flen)
 {
 	int pfd[2], status, null;
-	char buf[512];
+	char buf[512], prog[PATH_MAX];
 	ssize_t n;
 	size_t got = 0;
 	pid_t pid;
 
 	first[0] = '\0';
-	argv[0] = kmod_program();
+	/* found before it runs, through absolute PATH entries only */
+	if (prog_resolve(kmod_program(), prog, sizeof(prog)))
+		return -ENOENT;
+	argv[0] = prog;
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -166,7 +170,7 @@ static int run_prog(const char **argv, char *first, size_t flen)
 			dup2(null, STDOUT_FILENO);
 		}
 		dup2(pfd[1], STDERR_FILENO);
-		execvp(argv[0], (char *const *)argv);
+		execv(argv[0], (char *const *)argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}

@@ -25,6 +25,7 @@
 #include "../locks/sha256.h"
 #include "ktree.h"
 #include "ktree_cache.h"
+#include "progpath.h"
 
 /* Bumped when the way a plugin is built changes (it is in the key). */
 #define KTREE_RECIPE "lockbench-ktree-3"
@@ -172,7 +173,7 @@ static int run_cmd(char *const argv[], const char *log)
 			_exit(127);
 		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
 		setenv("LC_ALL", "C", 1);
-		execvp(argv[0], argv);
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -1042,7 +1043,10 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return rc;
 	cna_setup(b);
 	find_template(b);
-	snprintf(b->cc, sizeof(b->cc), "%s", cc && *cc ? cc : "cc");
+	/* the compiler found now, by an absolute path (kernel/progpath.h) */
+	if (prog_resolve(cc && *cc ? cc : "cc", b->cc, sizeof(b->cc)))
+		return kerr(b, -ENOENT, "compiler %s not found (a path, or a program in an "
+			    "absolute PATH entry; set LOCKBENCH_CC)", b->cc);
 	b->extra = getenv("LOCKBENCH_KTREE_CFLAGS");
 	if (b->extra && !*b->extra)
 		b->extra = NULL;

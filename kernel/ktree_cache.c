@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "../locks/sha256.h"
+#include "ktree.h"
 #include "ktree_cache.h"
 
 /* ---- ownership ------------------------------------------------------ */
@@ -49,21 +51,111 @@ static const char *not_ours(const struct stat *st, bool dir, char *why, size_t l
 	return NULL;
 }
 
-int kcache_dir_trusted(const char *dir, char *why, size_t len)
+/*
+ * Why directory st, on the way to the cache, is one another user could
+ * change (rename or replace what is in it), or NULL: it must be owned
+ * by root or this user, and writable by no group or other unless
+ * sticky (like /tmp: there no one renames or removes an entry of
+ * another's; unlink(2), "EPERM").  `at` names it in why.
+ */
+static const char *parent_unsafe(const struct stat *st, const char *at, char *why,
+				 size_t len)
 {
+	if (!S_ISDIR(st->st_mode))
+		snprintf(why, len, "in %s, which is not a directory", at);
+	else if (st->st_uid && st->st_uid != geteuid())
+		snprintf(why, len, "in %s, which uid %u owns (neither root nor this "
+			 "user, uid %u)", at, (unsigned)st->st_uid, (unsigned)geteuid());
+	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		snprintf(why, len, "in %s, which is writable by %s (mode %04o) and not "
+			 "sticky", at, st->st_mode & S_IWOTH ? "everyone" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return NULL;
+	return why;
+}
+
+/* Open the next directory `name` below dfd (closed) without following a
+ * symbolic link; -errno. */
+static int step(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int e = errno;
+
+	close(dfd);
+	return fd < 0 ? -e : fd;
+}
+
+int kcache_dir_open(const char *dir, char *why, size_t len)
+{
+	char real[PATH_MAX], at[PATH_MAX] = "/", *save = NULL;
 	struct stat st;
 	const char *no;
+	int fd;
 
-	if (stat(dir, &st)) {
+	if (!realpath(dir, real) || (fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -errno;
 	}
-	if ((no = not_ours(&st, true, why, len))) {
+	for (char *c = strtok_r(real, "/", &save), *next; ; c = next) {
+		next = c ? strtok_r(NULL, "/", &save) : NULL;
+		if (fstat(fd, &st)) {
+			snprintf(why, len, "%s", strerror(errno));
+			close(fd);
+			return -EIO;
+		}
+		no = c ? parent_unsafe(&st, at, why, len) : not_ours(&st, true, why, len);
+		if (no) {
+			if (no != why)
+				snprintf(why, len, "%s", no);
+			close(fd);
+			return -EPERM;
+		}
+		if (!c)
+			return fd;
+		snprintf(at + strlen(at), sizeof(at) - strlen(at), "%s%s", at[1] ? "/" : "", c);
+		if ((fd = step(fd, c)) < 0) {
+			snprintf(why, len, "%s: %s (changed while it was checked)", at,
+				 strerror(-fd));
+			return fd;
+		}
+	}
+}
+
+int kcache_dir_trusted(const char *dir, char *why, size_t len)
+{
+	int fd = kcache_dir_open(dir, why, len);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* Open `name` in directory dfd, not following a link and not blocking
+ * (a FIFO), and check it is a regular file of ours; the fd or -errno
+ * (-EPERM with why). */
+static int open_ours(int dfd, const char *name, char *why, size_t len)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	const char *no;
+
+	if (fd < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st))
+		no = strerror(errno);
+	else
+		no = not_ours(&st, false, why, len);
+	if (no) {
 		if (no != why)
 			snprintf(why, len, "%s", no);
+		close(fd);
 		return -EPERM;
 	}
-	return 0;
+	return fd;
 }
 
 int kcache_file_trusted(const char *path, char *why, size_t len)
@@ -108,32 +200,74 @@ int kcache_digest_write(const char *so)
 	return rc;
 }
 
-bool kcache_verified(const char *so, char *why, size_t len)
+/* Does the plugin open at fd match the digest `name` in dfd?  false with
+ * why. */
+static bool digest_matches(int dfd, const char *name, int fd, char *why, size_t len)
 {
-	char path[4200], want[80] = "", hex[65], no[128];
-	FILE *f;
+	char want[80] = "", hex[65], no[128];
+	int dg = open_ours(dfd, name, no, sizeof(no));
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s.sha256", so);
-	if (kcache_file_trusted(so, why, len))
-		return false;
-	if (kcache_file_trusted(path, no, sizeof(no))) {
-		if (access(path, F_OK))
+	if (dg < 0) {
+		if (dg == -ENOENT)
 			snprintf(why, len, "no digest recorded beside it");
 		else
 			snprintf(why, len, "its digest is %s", no);
 		return false;
 	}
-	f = fopen(path, "r");
-	if (!f || !fgets(want, sizeof(want), f))
-		want[0] = 0;
-	if (f)
-		fclose(f);
-	if (sha256_file(so, hex) || strncmp(want, hex, 64) || want[64] != '\n') {
+	n = pread(dg, want, sizeof(want) - 1, 0);
+	close(dg);
+	want[n > 0 ? n : 0] = 0;
+	if (sha256_fd(fd, hex) || strncmp(want, hex, 64) || want[64] != '\n') {
 		snprintf(why, len, "its content does not match the digest recorded "
 			 "beside it (truncated or overwritten)");
 		return false;
 	}
 	return true;
+}
+
+int kcache_open_verified(const char *so, char *why, size_t len)
+{
+	const char *slash = strrchr(so, '/');
+	char dir[PATH_MAX], dg[NAME_MAX + 16];
+	int dfd, fd;
+
+	if (!slash || (size_t)(slash - so) >= sizeof(dir) || strlen(slash) > NAME_MAX) {
+		snprintf(why, len, "%s", strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - so), so);
+	snprintf(dg, sizeof(dg), "%s.sha256", slash + 1);
+	if ((dfd = kcache_dir_open(dir[0] ? dir : "/", why, len)) < 0)
+		return dfd;
+	fd = open_ours(dfd, slash + 1, why, len);
+	if (fd >= 0 && !digest_matches(dfd, dg, fd, why, len)) {
+		close(fd);
+		fd = -EPERM;
+	}
+	close(dfd);
+	return fd;
+}
+
+bool kcache_verified(const char *so, char *why, size_t len)
+{
+	int fd = kcache_open_verified(so, why, len);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int ktree_plugin_open(const char *path, char *err, size_t errlen)
+{
+	char why[512];
+	int fd = kcache_open_verified(path, why, sizeof(why));
+
+	if (fd < 0)
+		snprintf(err, errlen, "the cached plugin %s is not loaded: %s; run again",
+			 path, why);
+	return fd;
 }
 
 void kcache_drop(const char *so)

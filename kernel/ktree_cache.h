@@ -16,9 +16,22 @@
 #include <stddef.h>
 
 /* Is the directory `dir` ours: owned by the effective user and writable
- * by no group or other?  0, or -errno (-EPERM when it is not) with why
- * (a phrase) in why[len]. */
+ * by no group or other, and is every directory on the way to it (of
+ * its canonical path, from /) one only root or this user can change?
+ * 0, or -errno (-EPERM when it is not) with why (a phrase) in why[len]. */
 int kcache_dir_trusted(const char *dir, char *why, size_t len);
+
+/* kcache_dir_trusted(), giving the directory open (O_DIRECTORY), reached
+ * from / one checked component at a time without following a link
+ * (openat(2), O_NOFOLLOW): a descriptor or -errno with why. */
+int kcache_dir_open(const char *dir, char *why, size_t len);
+
+/* The cached plugin `so` open read-only, verified through descriptors
+ * from a checked directory chain: its directory as kcache_dir_open(),
+ * the file and its digest ours, its content matching the digest.  A
+ * descriptor, or -errno with why in why[len].  Load or copy what it
+ * gives, never the path again. */
+int kcache_open_verified(const char *so, char *why, size_t len);
 
 /* Is `path` a regular file of ours, writable by no one else?  0, -ENOENT
  * when absent, -EPERM otherwise with why (a phrase) in why[len]. */

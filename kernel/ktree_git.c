@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ktree_cache.h"
+#include "progpath.h"
 
 struct gitdirs {
 	char git[PATH_MAX];     /* the work tree's git directory */
@@ -191,7 +192,7 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 	static const char *const neutral[] = {
 		"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
 		"-c", "protocol.allow=never", "-c", "core.pager=cat", NULL};
-	char gd[PATH_MAX + 16], wt[PATH_MAX + 16];
+	char gd[PATH_MAX + 16], wt[PATH_MAX + 16], git[PATH_MAX];
 	const char *argv[256];
 	unsigned n = 0;
 	int st;
@@ -210,7 +211,8 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 		if (n < 254)
 			argv[n++] = files[i];
 	argv[n] = NULL;
-	if ((pid = fork()) < 0)
+	/* git found before the chdir below, never in a relative PATH entry */
+	if (prog_resolve("git", git, sizeof(git)) || (pid = fork()) < 0)
 		return -1;
 	kcache_sig_child(pid);
 	if (!pid) {
@@ -224,7 +226,7 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 		setenv("GIT_NO_LAZY_FETCH", "1", 1);
 		setenv("GIT_TERMINAL_PROMPT", "0", 1);
 		setenv("LC_ALL", "C", 1);
-		execvp(argv[0], (char *const *)argv);
+		execv(git, (char *const *)argv);
 		_exit(127);
 	}
 	while (waitpid(pid, &st, 0) < 0)
