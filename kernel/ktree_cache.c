@@ -279,6 +279,56 @@ void kcache_drop(const char *so)
 	unlink(path);
 }
 
+/* ---- special files in the tree ------------------------------------- */
+
+/* What a file that is not regular is, for a message. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
+}
+
+/* The scan of kcache_tree_special() below root/rel, `depth` levels
+ * more; *budget entries at most in all. */
+static int scan_special(const char *root, const char *rel, int depth, long *budget,
+			char *why, size_t len)
+{
+	char p[PATH_MAX * 2], sub[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", root, rel) >= sizeof(p) || !(d = opendir(p)))
+		return 0;
+	while (!rc && --*budget > 0 && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || e->d_type == DT_REG ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= sizeof(sub))
+			continue;
+		if (e->d_type == DT_DIR) {
+			if (depth > 0)
+				rc = scan_special(root, sub, depth - 1, budget, why, len);
+			continue;
+		}
+		snprintf(p, sizeof(p), "%s/%s", root, sub);
+		/* a link is followed, as the compiler would */
+		if (stat(p, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+			continue;
+		snprintf(why, len, "%s is %s, not a regular file: refused", sub,
+			 kind_of(st.st_mode));
+		rc = -EINVAL;
+	}
+	closedir(d);
+	return rc;
+}
+
+int kcache_tree_special(const char *root, const char *rel, char *why, size_t len)
+{
+	long budget = 500000;
+
+	return scan_special(root, rel, 12, &budget, why, len);
+}
+
 /* ---- space and stack ------------------------------------------------ */
 
 bool kcache_disk_full(const char *dir)
@@ -309,13 +359,34 @@ bool kcache_stack_small(char *err, size_t len)
 
 /* What the handler needs, set before it is armed: only async-signal-safe
  * calls on it (signal-safety(7)): kill, waitpid, getdents64, unlinkat,
- * sigaction, raise. */
-static const int sig_nums[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction sig_old[3];
-static bool sig_armed[3];
+ * sigaction, raise.  Every signal whose default action ends the process
+ * and that can be caught (signal(7): "Term" and "Core") is handled
+ * alike, but for the faults a crash raises (SEGV, BUS, FPE, ILL, ABRT,
+ * SYS, TRAP), which are not the user's; the real-time signals too. */
+static const int sig_fixed[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+static struct sigaction sig_old[NSIG];
+static bool sig_armed[NSIG];
 static volatile sig_atomic_t sig_pid;
 static int sig_cachefd = -1, sig_tmpfd = -1;
 static char sig_base[256];
+
+/* Is sig one the build handles (a terminating signal, above)? */
+static bool sig_handled(int sig)
+{
+	for (unsigned i = 0; i < sizeof(sig_fixed) / sizeof(sig_fixed[0]); i++)
+		if (sig_fixed[i] == sig)
+			return true;
+	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
 
 /* Empty directory dfd, its subdirectories (the build's include links)
  * to `depth` levels; only signal-safe calls (openat, close as well). */
@@ -358,19 +429,19 @@ static void sig_handler(int sig)
 	pid_t pid = (pid_t)sig_pid;
 
 	if (pid > 0) {
+		kill(-pid, SIGKILL);  /* its group: the compiler's own children */
 		kill(pid, SIGKILL);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	sig_clean();
-	for (unsigned i = 0; i < 3; i++)
-		if (sig_nums[i] == sig && sig_armed[i]) {
-			sigaction(sig, &sig_old[i], NULL);
-			if (sig_old[i].sa_handler != SIG_DFL)
-				sig_old[i].sa_handler(sig);
-			else
-				raise(sig);  /* delivered when this handler returns */
-		}
+	if (sig > 0 && sig < NSIG && sig_armed[sig]) {
+		sigaction(sig, &sig_old[sig], NULL);
+		if (sig_old[sig].sa_handler != SIG_DFL)
+			sig_old[sig].sa_handler(sig);
+		else
+			raise(sig);  /* delivered when this handler returns */
+	}
 }
 
 int kcache_sig_arm(const char *tmp)
@@ -391,13 +462,13 @@ int kcache_sig_arm(const char *tmp)
 		return -errno;
 	}
 	sigfillset(&sa.sa_mask);
-	for (unsigned i = 0; i < 3; i++) {
+	for (int sig = 1; sig < NSIG; sig++) {
 		/* a signal ignored at start (nohup) stays ignored */
-		sig_armed[i] = !sigaction(sig_nums[i], NULL, &sig_old[i]) &&
-			       sig_old[i].sa_handler != SIG_IGN &&
-			       !(sig_old[i].sa_flags & SA_SIGINFO);
-		if (sig_armed[i])
-			sigaction(sig_nums[i], &sa, NULL);
+		sig_armed[sig] = sig_handled(sig) && !sigaction(sig, NULL, &sig_old[sig]) &&
+				 sig_old[sig].sa_handler != SIG_IGN &&
+				 !(sig_old[sig].sa_flags & SA_SIGINFO);
+		if (sig_armed[sig])
+			sigaction(sig, &sa, NULL);
 	}
 	return 0;
 }
@@ -409,10 +480,10 @@ void kcache_sig_child(int pid)
 
 void kcache_sig_disarm(void)
 {
-	for (unsigned i = 0; i < 3; i++)
-		if (sig_armed[i]) {
-			sigaction(sig_nums[i], &sig_old[i], NULL);
-			sig_armed[i] = false;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig_armed[sig]) {
+			sigaction(sig, &sig_old[sig], NULL);
+			sig_armed[sig] = false;
 		}
 	sig_pid = 0;
 	if (sig_tmpfd >= 0)
@@ -420,4 +491,45 @@ void kcache_sig_disarm(void)
 	if (sig_cachefd >= 0)
 		close(sig_cachefd);
 	sig_tmpfd = sig_cachefd = -1;
+}
+
+/* ---- children run with a time limit --------------------------------- */
+
+unsigned kcache_child_limit(void)
+{
+	const char *e = getenv("LOCKBENCH_KTREE_TIMEOUT");
+	char *end;
+	unsigned long v = e ? strtoul(e, &end, 10) : 0;
+
+	return e && *e && !*end && v > 0 && v <= 86400 ? (unsigned)v : 300;
+}
+
+void kcache_child_start(void)
+{
+	setpgid(0, 0);
+}
+
+int kcache_child_wait(pid_t pid)
+{
+	unsigned limit_ms = kcache_child_limit() * 1000u, waited = 0, nap = 1;
+	int st = 0;
+	pid_t r;
+
+	setpgid(pid, pid);  /* as the child does: whichever runs first */
+	kcache_sig_child(pid);
+	while ((r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+		if (waited >= limit_ms) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			kcache_sig_child(0);
+			return KCACHE_LATE;
+		}
+		usleep(nap * 1000u);
+		waited += nap;
+		nap = nap < 20 ? nap * 2 : 20;
+	}
+	kcache_sig_child(0);
+	return r < 0 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
