@@ -64,6 +64,14 @@ void ktree_set_lock_events(bool on)
 {
 	lock_events = on;
 }
+
+/* build-kernel-lock: serve the cache only for the very tree. */
+static bool exact_tree;
+
+void ktree_set_exact_tree(bool on)
+{
+	exact_tree = on;
+}
 const unsigned ktree_nlocks = sizeof(klocks) / sizeof(klocks[0]);
 
 /* The generic lock headers every lock source includes: checked to be
@@ -1106,7 +1114,8 @@ static bool cache_hit(struct kbuild *b, const char *path)
 	if (lstat(path, &st))
 		return false;
 	if (kcache_verified(path, why, sizeof(why)))
-		return true;
+		/* another tree's build of the same content: built again */
+		return !exact_tree || kcache_names_tree(path, b->root);
 	fprintf(stderr, "lockbench: warning: kernel tree (%s): the cached %s %s is "
 		"not used: %s; rebuilding it\n", b->root, b->k->name, path, why);
 	kcache_drop(path);

@@ -270,6 +270,30 @@ int ktree_plugin_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
+bool kcache_names_tree(const char *so, const char *root)
+{
+	char why[256], *want = NULL, *buf = NULL;
+	json_t *js = json_string(root);
+	char *q = js ? json_dumps(js, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	int fd = kcache_open_verified(so, why, sizeof(why));
+	struct stat st;
+	bool found = false;
+
+	if (q && asprintf(&want, "\"tree\":%s", q) < 0)
+		want = NULL;
+	if (want && fd >= 0 && !fstat(fd, &st) && st.st_size > 0 && st.st_size < (1 << 28) &&
+	    (buf = malloc((size_t)st.st_size)) &&
+	    pread(fd, buf, (size_t)st.st_size, 0) == st.st_size)
+		found = memmem(buf, (size_t)st.st_size, want, strlen(want)) != NULL;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(want);
+	free(q);
+	json_decref(js);
+	return found;
+}
+
 void kcache_drop(const char *so)
 {
 	char path[4200];

@@ -46,6 +46,11 @@ int kcache_digest_write(const char *so);
  * that its content matches?  true, or false with why in why[len]. */
 bool kcache_verified(const char *so, char *why, size_t len);
 
+/* Does the cached plugin `so` (verified) carry an identity naming the
+ * tree `root` (its "tree", built from there), rather than another
+ * tree of the same content? */
+bool kcache_names_tree(const char *so, const char *root);
+
 /* Remove `so` and its digest (a cache entry found bad). */
 void kcache_drop(const char *so);
 
