@@ -61,8 +61,11 @@ void bkl_usage(FILE *f)
 		"qspinlock as wait lock; osq_lock.c).  Builds are cached by content\n"
 		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
 		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.  The cache\n"
-		"must be this user's alone (else exit 2); a cached plugin that does not\n"
-		"match the digest beside it is built again, with a warning.\n");
+		"must be this user's alone, and every directory on the way to it root's\n"
+		"or this user's (else exit 2); a cached plugin that does not match the\n"
+		"digest beside it is built again, with a warning.  Programs are found in\n"
+		"absolute PATH entries only; each (git, the compiler) is killed after\n"
+		"$LOCKBENCH_KTREE_TIMEOUT seconds (300).\n");
 	opt_help(&bkl_options, f);
 	fprintf(f, "The lock carries its own worker loop (lock and unlock inlined), made\n"
 		"of this lockbench's loop template; without a template of this binary's\n"
