@@ -136,9 +136,10 @@ bool kmod_loaded(const char *name)
 }
 
 /*
- * Run kmod_program() with @argv[1..] (argv[0] is filled here), its
- * stdout to /dev/null and the first line of its stderr into @first.
- * Returns its exit status (0..255), 256 + signal, or -errno.
+ * Run kmod_program() with @argv[1..] (argv[0] is filled here: its
+ * absolute path, kernel/progpath.h), its stdout to /dev/null and the
+ * first line of its stderr into @first.  Returns its exit status
+ * (0..255), 256 + signal, or -errno (-ENOENT: not found).
  */
 static int run_prog(const char **argv, char *first, size_t flen)
 {
@@ -225,7 +226,10 @@ int kmod_load(const char *name, const char *const *params, char *msg, size_t len
 	if (st == 0)
 		return 0;
 	lockdown_note(lock, sizeof(lock));
-	if (st < 0)
+	if (st == -ENOENT)
+		snprintf(msg, len, "cannot load %s: %s not found (a path, or a program in an "
+			 "absolute PATH entry; set LOCKBENCH_MODPROBE)", name, kmod_program());
+	else if (st < 0)
 		snprintf(msg, len, "cannot load %s (%s): %s%s", name, kmod_program(),
 			 strerror(-st), lock);
 	else
@@ -242,7 +246,11 @@ int kmod_unload(const char *name, char *msg, size_t len)
 
 	if (st == 0)
 		return 0;
-	snprintf(msg, len, "cannot unload %s (%s -r, exit %d): %s", name, kmod_program(),
+	if (st == -ENOENT)
+		snprintf(msg, len, "cannot unload %s: %s not found (a path, or a program in "
+			 "an absolute PATH entry; set LOCKBENCH_MODPROBE)", name, kmod_program());
+	else
+		snprintf(msg, len, "cannot unload %s (%s -r, exit %d): %s", name, kmod_program(),
 		 st, st < 0 ? strerror(-st) : first[0] ? first : "no message");
 	return -EIO;
 }
