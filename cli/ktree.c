@@ -134,7 +134,8 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	if (a.output)
 		outfile_open(&out, a.output, true);
 	ktree_set_lock_events(a.events);
-	ktree_set_exact_tree(true);  /* the plugin names the tree given */
+	/* -o: the file written names the tree given, not a copy's */
+	ktree_set_exact_tree(a.output != NULL);
 	if (ktree_build(pos[0], a.lock, NULL, path, sizeof(path), &cached, err,
 			sizeof(err)))
 		cli_die_msg(err);

@@ -53,7 +53,7 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
  */
 int ktree_plugin_open(const char *path, char *err, size_t errlen);
 
-/* build-kernel-lock: a cached plugin is served only when it was built
+/* build-kernel-lock -o: a cached plugin is served only when it was built
  * from the very tree given (the file carries the tree's path; a copy of
  * the tree shares its cache entry otherwise), else built again. */
 void ktree_set_exact_tree(bool on);
