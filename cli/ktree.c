@@ -8,12 +8,14 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../kernel/ktree.h"
 #include "../locks/plugin.h"
@@ -63,9 +65,11 @@ void bkl_usage(FILE *f)
 		"in $LOCKBENCH_CACHE or ${XDG_CACHE_HOME:-~/.cache}/lockbench; the compiler\n"
 		"is $LOCKBENCH_CC (cc), extra flags $LOCKBENCH_KTREE_CFLAGS.  A tree with\n"
 		"arch/ but not the target's arch/ARCH/include/asm is refused unless\n"
-		"LOCKBENCH_KTREE_ARCH=generic.  The cache\n"
-		"must be this user's alone (else exit 2); a cached plugin that does not\n"
-		"match the digest beside it is built again, with a warning.\n");
+		"LOCKBENCH_KTREE_ARCH=generic.  The cache must be this user's alone, and\n"
+		"every directory on the way to it root's or this user's (else exit 2); a\n"
+		"cached plugin that does not match the digest beside it is built again,\n"
+		"with a warning.  Programs are found in absolute PATH entries only; each\n"
+		"(git, the compiler) is killed after $LOCKBENCH_KTREE_TIMEOUT seconds (300).\n");
 	opt_help(&bkl_options, f);
 	fprintf(f, "The lock carries its own worker loop (lock and unlock inlined), made\n"
 		"of this lockbench's loop template; without a template of this binary's\n"
@@ -75,16 +79,34 @@ void bkl_usage(FILE *f)
 		"(one line: the compiler's first error and its file).\n");
 }
 
-/* The cached plugin at `from` copied to -o (mode 0777 less the umask,
- * as a linker makes it); 0, or 2 after one line. */
+/* The cached plugin at `from`, verified and read through one
+ * descriptor (ktree_plugin_open()), copied to -o (mode 0777 less the
+ * umask, as a linker makes it); 0, or 2 after one line. */
 static int copy_out(struct outdest *out, const char *from)
 {
-	size_t len = 0;
-	char *buf = NULL;
-	int rc = file_slurp(from, 0, &buf, &len);
+	char err[PATH_MAX + 1024], *buf = NULL, *t;
+	size_t len = 0, cap = 0;
+	int fd = ktree_plugin_open(from, err, sizeof(err)), rc = 0;
+	ssize_t n = 1;
 
-	if (rc) {
-		cli_warn("cannot read the built plugin (%s): %s", from, strerror(-rc));
+	if (fd < 0) {
+		cli_warn("%s", err);
+		return 2;
+	}
+	while (n > 0) {
+		if (len == cap) {
+			if (!(t = realloc(buf, cap = cap ? 2 * cap : 1 << 20)))
+				break;
+			buf = t;
+		}
+		n = pread(fd, buf + len, cap - len, (off_t)len);
+		len += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	if (n) {
+		cli_warn("cannot read the built plugin (%s): %s", from,
+			 n < 0 ? strerror(errno) : strerror(ENOMEM));
+		free(buf);
 		return 2;
 	}
 	rc = outfile_put(out, buf, len, 0777);
@@ -117,6 +139,8 @@ int cmd_build_kernel_lock(int argc, char **argv)
 		outfile_open(&out, a.output, true);
 	ktree_set_lock_events(a.events);
 	ktree_set_verbose(a.verbose);
+	/* -o: the file written names the tree given, not a copy's */
+	ktree_set_exact_tree(a.output != NULL);
 	if (ktree_build(pos[0], a.lock, NULL, path, sizeof(path), &cached, err,
 			sizeof(err)))
 		cli_die_msg(err);
@@ -246,9 +270,9 @@ static void sweep_add(const char *name, const char *tag)
 static void tree_load(const char *spec, const char *locks, bool quiet)
 {
 	char tag[PLUGIN_MAX_TAG + 1], path[PATH_MAX + 64], err[PATH_MAX + 1024];
-	char load[PATH_MAX + PLUGIN_MAX_TAG + 80];
 	char *dir = tree_spec(spec, tag);
 	unsigned built = 0, first;
+	int fd;
 	bool cached;
 
 	if (ktree_check(dir, err, sizeof(err)))
@@ -265,9 +289,11 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 		if (!quiet)
 			fprintf(stderr, "lockbench: kernel tree %s: %s_%s %s (%s)\n", dir,
 				name, tag, cached ? "cached" : "built", path);
-		snprintf(load, sizeof(load), "%s=%s", tag, path);
+		/* what was verified by descriptor is what is loaded */
+		if ((fd = ktree_plugin_open(path, err, sizeof(err))) < 0)
+			cli_die_msg(err);
 		first = lock_registry_count();
-		if (plugin_load(load, err, sizeof(err)))
+		if (plugin_load_fd(tag, fd, path, err, sizeof(err)))
 			cli_die_msg(err);
 		if (!locks)
 			sweep_add(name, tag);

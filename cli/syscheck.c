@@ -57,13 +57,35 @@ static void first_line(FILE *f, char *buf, size_t len)
  * directory (kids_dir, made at the start under $TMPDIR or /tmp), never
  * into the working directory: a run whose write fails saves its rescue
  * file beside its output (docs/formats.md, "Where each format goes"),
- * which is that directory too.  A stop signal (INT, TERM, HUP) kills the
- * running child, reaps it and removes the directory before the check
- * dies by the signal; a normal exit removes it too.
+ * which is that directory too.  A stop signal (any that would end it)
+ * kills the running child, reaps it and removes the directory before
+ * the check dies by the signal; a normal exit removes it too.
  */
 static char kids_dir[PATH_MAX];
 static volatile pid_t kid;
-static const int kid_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* Every signal whose default action ends the process and that can be
+ * caught (signal(7), "Term" and "Core"), but a crash's (SEGV, BUS, FPE,
+ * ILL, ABRT, SYS, TRAP): the same cleanup for each. */
+static const int kid_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+#define NKID_SIGNALS (sizeof(kid_signals) / sizeof(kid_signals[0]))
+
+/* Is sig a stop signal of the check (above, or a real-time one)? */
+static bool kid_signal(int sig)
+{
+	for (unsigned i = 0; i < NKID_SIGNALS; i++)
+		if (kid_signals[i] == sig)
+			return true;
+	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
 
 /* Empty and remove kids_dir; async-signal-safe (open, getdents64,
  * unlinkat, rmdir: no allocation). */
@@ -90,7 +112,7 @@ static void kids_dir_remove(void)
 	}
 }
 
-/* INT, TERM, HUP: the child killed and reaped, the directory removed,
+/* A stop signal: the child killed and reaped, the directory removed,
  * then the default action (SA_RESETHAND: the signal raised again is
  * delivered when the handler returns). */
 static void on_kid_signal(int sig)
@@ -124,11 +146,11 @@ static void kids_setup(void)
 	}
 	atexit(kids_dir_remove);
 	sigemptyset(&sa.sa_mask);
-	for (unsigned i = 0; i < 3; i++) {
+	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction old;
 
-		if (sigaction(kid_signals[i], NULL, &old) || old.sa_handler != SIG_IGN)
-			sigaction(kid_signals[i], &sa, NULL);
+		if (kid_signal(sig) && (sigaction(sig, NULL, &old) || old.sa_handler != SIG_IGN))
+			sigaction(sig, &sa, NULL);
 	}
 }
 
@@ -139,8 +161,9 @@ static void kid_signals_mask(int how, sigset_t *old)
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (unsigned i = 0; i < 3; i++)
-		sigaddset(&set, kid_signals[i]);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (kid_signal(sig))
+			sigaddset(&set, sig);
 	sigprocmask(how, how == SIG_SETMASK ? old : &set, how == SIG_SETMASK ? NULL : old);
 }
 

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "kmod.h"
+#include "progpath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,20 +136,24 @@ bool kmod_loaded(const char *name)
 }
 
 /*
- * Run kmod_program() with @argv[1..] (argv[0] is filled here), its
- * stdout to /dev/null and the first line of its stderr into @first.
- * Returns its exit status (0..255), 256 + signal, or -errno.
+ * Run kmod_program() with @argv[1..] (argv[0] is filled here: its
+ * absolute path, kernel/progpath.h), its stdout to /dev/null and the
+ * first line of its stderr into @first.  Returns its exit status
+ * (0..255), 256 + signal, or -errno (-ENOENT: not found).
  */
 static int run_prog(const char **argv, char *first, size_t flen)
 {
 	int pfd[2], status, null;
-	char buf[512];
+	char buf[512], prog[PATH_MAX];
 	ssize_t n;
 	size_t got = 0;
 	pid_t pid;
 
 	first[0] = '\0';
-	argv[0] = kmod_program();
+	/* found before it runs, through absolute PATH entries only */
+	if (prog_resolve(kmod_program(), prog, sizeof(prog)))
+		return -ENOENT;
+	argv[0] = prog;
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
 	pid = fork();
@@ -166,7 +171,7 @@ static int run_prog(const char **argv, char *first, size_t flen)
 			dup2(null, STDOUT_FILENO);
 		}
 		dup2(pfd[1], STDERR_FILENO);
-		execvp(argv[0], (char *const *)argv);
+		execv(argv[0], (char *const *)argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
@@ -221,7 +226,10 @@ int kmod_load(const char *name, const char *const *params, char *msg, size_t len
 	if (st == 0)
 		return 0;
 	lockdown_note(lock, sizeof(lock));
-	if (st < 0)
+	if (st == -ENOENT)
+		snprintf(msg, len, "cannot load %s: %s not found (a path, or a program in an "
+			 "absolute PATH entry; set LOCKBENCH_MODPROBE)", name, kmod_program());
+	else if (st < 0)
 		snprintf(msg, len, "cannot load %s (%s): %s%s", name, kmod_program(),
 			 strerror(-st), lock);
 	else
@@ -238,7 +246,11 @@ int kmod_unload(const char *name, char *msg, size_t len)
 
 	if (st == 0)
 		return 0;
-	snprintf(msg, len, "cannot unload %s (%s -r, exit %d): %s", name, kmod_program(),
+	if (st == -ENOENT)
+		snprintf(msg, len, "cannot unload %s: %s not found (a path, or a program in "
+			 "an absolute PATH entry; set LOCKBENCH_MODPROBE)", name, kmod_program());
+	else
+		snprintf(msg, len, "cannot unload %s (%s -r, exit %d): %s", name, kmod_program(),
 		 st, st < 0 ? strerror(-st) : first[0] ? first : "no message");
 	return -EIO;
 }

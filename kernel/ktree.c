@@ -25,6 +25,7 @@
 #include "../locks/sha256.h"
 #include "ktree.h"
 #include "ktree_cache.h"
+#include "progpath.h"
 
 /* Bumped when the way a plugin is built changes (it is in the key). */
 #define KTREE_RECIPE "lockbench-ktree-3"
@@ -70,6 +71,14 @@ static bool verbose;
 void ktree_set_verbose(bool on)
 {
 	verbose = on;
+}
+
+/* build-kernel-lock: serve the cache only for the very tree. */
+static bool exact_tree;
+
+void ktree_set_exact_tree(bool on)
+{
+	exact_tree = on;
 }
 const unsigned ktree_nlocks = sizeof(klocks) / sizeof(klocks[0]);
 
@@ -163,32 +172,31 @@ bool ktree_has_lock(const char *dir, const char *name)
 }
 
 /*
- * Run argv with stdout and stderr into `log` (and GIT_OPTIONAL_LOCKS=0,
- * so that git never writes to the tree's index).  Returns the exit
- * status, or -1 when it could not run.
+ * Run argv (argv[0] an absolute path) with stdout and stderr into `log`,
+ * stdin from /dev/null (and GIT_OPTIONAL_LOCKS=0, so that git never
+ * writes to the tree's index), in its own process group, killed at the
+ * time limit (kernel/ktree_cache.h).  Returns the exit status,
+ * KCACHE_LATE, or -1 when it could not run.
  */
 static int run_cmd(char *const argv[], const char *log)
 {
-	int st;
 	pid_t pid = fork();
 
 	if (pid < 0)
 		return -1;
-	kcache_sig_child(pid);
 	if (!pid) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		kcache_child_start();
+		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || dup2(null, 0) < 0)
 			_exit(127);
 		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
 		setenv("LC_ALL", "C", 1);
-		execvp(argv[0], argv);
+		execv(argv[0], argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	kcache_sig_child(0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return kcache_child_wait(pid);
 }
 
 /* The first line of file `path` into buf (no newline); "" if none. */
@@ -364,12 +372,16 @@ static char **known_files(const struct kbuild *b)
 }
 
 /* The tree's git state (kernel/ktree_git.c: nothing the tree configures
- * runs), or JSON null when `root` is not the top of a git work tree. */
+ * runs), or JSON null when `root` is not the top of a git work tree;
+ * NULL with b->err set when git cannot be run on it safely. */
 static json_t *git_state(struct kbuild *b)
 {
-	char **files = known_files(b);
-	json_t *g = files ? kcache_git_state(b->root, (const char *const *)files, b->tmp)
-			  : json_null();
+	char **files = known_files(b), why[PATH_MAX + 128];
+	json_t *g = files ? kcache_git_state(b->root, (const char *const *)files, b->tmp,
+					     why, sizeof(why)) : json_null();
+
+	if (!g)
+		kerr(b, -EINVAL, "%s", why);
 
 	for (unsigned i = 0; files && files[i]; i++)
 		free(files[i]);
@@ -717,6 +729,10 @@ static int compile_error(struct kbuild *b, const char *what, int status)
 	p = line;
 	if (!strncmp(p, b->root, rl) && p[rl] == '/')
 		p += rl + 1;
+	if (status == KCACHE_LATE)
+		return kerr(b, -ETIMEDOUT, "cannot build %s: the compiler did not finish %s "
+			    "in %u s and was killed (LOCKBENCH_KTREE_TIMEOUT sets the limit)",
+			    b->k->name, what, kcache_child_limit());
 	if (!*p)
 		return kerr(b, -ENOEXEC, "cannot build %s: the compiler failed on %s "
 			    "(exit %d) without an error line", b->k->name, what, status);
@@ -1140,6 +1156,22 @@ static int tree_regular(struct kbuild *b)
 	return rc;
 }
 
+/* No FIFO, device node or socket anywhere the compiler looks: the
+ * lock's directory, include/ and the arch's include/, however deep
+ * (kernel/ktree_cache.c). */
+static int tree_special(struct kbuild *b)
+{
+	char arch[64], why[PATH_MAX + 128];
+	const char *dirs[] = {"kernel/locking", "include", arch};
+	unsigned n = b->arch[0] ? 3 : 2;
+
+	snprintf(arch, sizeof(arch), "arch/%s/include", b->arch);
+	for (unsigned i = 0; i < n; i++)
+		if (kcache_tree_special(b->root, dirs[i], why, sizeof(why)))
+			return kerr(b, -EINVAL, "%s", why);
+	return 0;
+}
+
 int ktree_check(const char *dir, char *err, size_t errlen)
 {
 	struct kbuild *b = calloc(1, sizeof(*b));
@@ -1205,7 +1237,10 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return rc;
 	cna_setup(b);
 	find_template(b);
-	snprintf(b->cc, sizeof(b->cc), "%s", cc && *cc ? cc : "cc");
+	/* the compiler found now, by an absolute path (kernel/progpath.h) */
+	if (prog_resolve(cc && *cc ? cc : "cc", b->cc, sizeof(b->cc)))
+		return kerr(b, -ENOENT, "compiler %s not found (a path, or a program in an "
+			    "absolute PATH entry; set LOCKBENCH_CC)", b->cc);
 	b->extra = getenv("LOCKBENCH_KTREE_CFLAGS");
 	if (b->extra && !*b->extra)
 		b->extra = NULL;
@@ -1219,11 +1254,12 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 	if ((rc = kcache_sig_arm(b->tmp)))
 		return kerr(b, rc, "cannot open the build directory %s: %s", b->tmp,
 			    strerror(-rc));
-	if ((rc = compiler_id(b)) || (rc = lbinc_make(b)))
+	if ((rc = compiler_id(b)) || (rc = tree_special(b)) || (rc = lbinc_make(b)))
 		return rc;
 	if ((rc = scan_deps(b)))
 		return rc;
-	b->git = git_state(b);
+	if (!(b->git = git_state(b)))
+		return -EINVAL;  /* b->err set */
 	shadowed_check(b);
 	build_key(b);
 	return 0;
@@ -1242,7 +1278,8 @@ static bool cache_hit(struct kbuild *b, const char *path)
 	if (lstat(path, &st))
 		return false;
 	if (kcache_verified(path, why, sizeof(why)))
-		return true;
+		/* another tree's build of the same content: built again */
+		return !exact_tree || kcache_names_tree(path, b->root);
 	fprintf(stderr, "lockbench: warning: kernel tree (%s): the cached %s %s is "
 		"not used: %s; rebuilding it\n", b->root, b->k->name, path, why);
 	kcache_drop(path);

@@ -42,6 +42,22 @@ int ktree_check(const char *dir, char *err, size_t errlen);
 int ktree_build(const char *dir, const char *name, const char *out, char *path,
 		size_t len, bool *cached, char *err, size_t errlen);
 
+/*
+ * The plugin ktree_build() left at `path` (in the cache), open for
+ * reading once verified through descriptors (kernel/ktree_cache.c):
+ * every directory from / to it only root's or this user's to change,
+ * the file and its digest this user's, the content matching the digest.
+ * Load it (plugin_load_fd()) or copy it from this descriptor, never by
+ * the path again.  A descriptor, or -errno with one line in err naming
+ * the file.
+ */
+int ktree_plugin_open(const char *path, char *err, size_t errlen);
+
+/* build-kernel-lock -o: a cached plugin is served only when it was built
+ * from the very tree given (the file carries the tree's path; a copy of
+ * the tree shares its cache entry otherwise), else built again. */
+void ktree_set_exact_tree(bool on);
+
 /* --lock-events: later builds of qspinlock and qrwlock count the tree's
  * own lock events (CONFIG_LOCK_EVENT_COUNTS; the plugin's counters are
  * the names of the tree's kernel/locking/lock_events_list.h).  Another

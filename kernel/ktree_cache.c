@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "../locks/sha256.h"
+#include "ktree.h"
 #include "ktree_cache.h"
 
 /* ---- ownership ------------------------------------------------------ */
@@ -49,21 +51,111 @@ static const char *not_ours(const struct stat *st, bool dir, char *why, size_t l
 	return NULL;
 }
 
-int kcache_dir_trusted(const char *dir, char *why, size_t len)
+/*
+ * Why directory st, on the way to the cache, is one another user could
+ * change (rename or replace what is in it), or NULL: it must be owned
+ * by root or this user, and writable by no group or other unless
+ * sticky (like /tmp: there no one renames or removes an entry of
+ * another's; unlink(2), "EPERM").  `at` names it in why.
+ */
+static const char *parent_unsafe(const struct stat *st, const char *at, char *why,
+				 size_t len)
 {
+	if (!S_ISDIR(st->st_mode))
+		snprintf(why, len, "in %s, which is not a directory", at);
+	else if (st->st_uid && st->st_uid != geteuid())
+		snprintf(why, len, "in %s, which uid %u owns (neither root nor this "
+			 "user, uid %u)", at, (unsigned)st->st_uid, (unsigned)geteuid());
+	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		snprintf(why, len, "in %s, which is writable by %s (mode %04o) and not "
+			 "sticky", at, st->st_mode & S_IWOTH ? "everyone" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return NULL;
+	return why;
+}
+
+/* Open the next directory `name` below dfd (closed) without following a
+ * symbolic link; -errno. */
+static int step(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int e = errno;
+
+	close(dfd);
+	return fd < 0 ? -e : fd;
+}
+
+int kcache_dir_open(const char *dir, char *why, size_t len)
+{
+	char real[PATH_MAX], at[PATH_MAX] = "/", *save = NULL;
 	struct stat st;
 	const char *no;
+	int fd;
 
-	if (stat(dir, &st)) {
+	if (!realpath(dir, real) || (fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		snprintf(why, len, "%s", strerror(errno));
 		return -errno;
 	}
-	if ((no = not_ours(&st, true, why, len))) {
+	for (char *c = strtok_r(real, "/", &save), *next; ; c = next) {
+		next = c ? strtok_r(NULL, "/", &save) : NULL;
+		if (fstat(fd, &st)) {
+			snprintf(why, len, "%s", strerror(errno));
+			close(fd);
+			return -EIO;
+		}
+		no = c ? parent_unsafe(&st, at, why, len) : not_ours(&st, true, why, len);
+		if (no) {
+			if (no != why)
+				snprintf(why, len, "%s", no);
+			close(fd);
+			return -EPERM;
+		}
+		if (!c)
+			return fd;
+		snprintf(at + strlen(at), sizeof(at) - strlen(at), "%s%s", at[1] ? "/" : "", c);
+		if ((fd = step(fd, c)) < 0) {
+			snprintf(why, len, "%s: %s (changed while it was checked)", at,
+				 strerror(-fd));
+			return fd;
+		}
+	}
+}
+
+int kcache_dir_trusted(const char *dir, char *why, size_t len)
+{
+	int fd = kcache_dir_open(dir, why, len);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* Open `name` in directory dfd, not following a link and not blocking
+ * (a FIFO), and check it is a regular file of ours; the fd or -errno
+ * (-EPERM with why). */
+static int open_ours(int dfd, const char *name, char *why, size_t len)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	const char *no;
+
+	if (fd < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st))
+		no = strerror(errno);
+	else
+		no = not_ours(&st, false, why, len);
+	if (no) {
 		if (no != why)
 			snprintf(why, len, "%s", no);
+		close(fd);
 		return -EPERM;
 	}
-	return 0;
+	return fd;
 }
 
 int kcache_file_trusted(const char *path, char *why, size_t len)
@@ -108,32 +200,98 @@ int kcache_digest_write(const char *so)
 	return rc;
 }
 
-bool kcache_verified(const char *so, char *why, size_t len)
+/* Does the plugin open at fd match the digest `name` in dfd?  false with
+ * why. */
+static bool digest_matches(int dfd, const char *name, int fd, char *why, size_t len)
 {
-	char path[4200], want[80] = "", hex[65], no[128];
-	FILE *f;
+	char want[80] = "", hex[65], no[128];
+	int dg = open_ours(dfd, name, no, sizeof(no));
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s.sha256", so);
-	if (kcache_file_trusted(so, why, len))
-		return false;
-	if (kcache_file_trusted(path, no, sizeof(no))) {
-		if (access(path, F_OK))
+	if (dg < 0) {
+		if (dg == -ENOENT)
 			snprintf(why, len, "no digest recorded beside it");
 		else
 			snprintf(why, len, "its digest is %s", no);
 		return false;
 	}
-	f = fopen(path, "r");
-	if (!f || !fgets(want, sizeof(want), f))
-		want[0] = 0;
-	if (f)
-		fclose(f);
-	if (sha256_file(so, hex) || strncmp(want, hex, 64) || want[64] != '\n') {
+	n = pread(dg, want, sizeof(want) - 1, 0);
+	close(dg);
+	want[n > 0 ? n : 0] = 0;
+	if (sha256_fd(fd, hex) || strncmp(want, hex, 64) || want[64] != '\n') {
 		snprintf(why, len, "its content does not match the digest recorded "
 			 "beside it (truncated or overwritten)");
 		return false;
 	}
 	return true;
+}
+
+int kcache_open_verified(const char *so, char *why, size_t len)
+{
+	const char *slash = strrchr(so, '/');
+	char dir[PATH_MAX], dg[NAME_MAX + 16];
+	int dfd, fd;
+
+	if (!slash || (size_t)(slash - so) >= sizeof(dir) || strlen(slash) > NAME_MAX) {
+		snprintf(why, len, "%s", strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - so), so);
+	snprintf(dg, sizeof(dg), "%s.sha256", slash + 1);
+	if ((dfd = kcache_dir_open(dir[0] ? dir : "/", why, len)) < 0)
+		return dfd;
+	fd = open_ours(dfd, slash + 1, why, len);
+	if (fd >= 0 && !digest_matches(dfd, dg, fd, why, len)) {
+		close(fd);
+		fd = -EPERM;
+	}
+	close(dfd);
+	return fd;
+}
+
+bool kcache_verified(const char *so, char *why, size_t len)
+{
+	int fd = kcache_open_verified(so, why, len);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int ktree_plugin_open(const char *path, char *err, size_t errlen)
+{
+	char why[512];
+	int fd = kcache_open_verified(path, why, sizeof(why));
+
+	if (fd < 0)
+		snprintf(err, errlen, "the cached plugin %s is not loaded: %s; run again",
+			 path, why);
+	return fd;
+}
+
+bool kcache_names_tree(const char *so, const char *root)
+{
+	char why[256], *want = NULL, *buf = NULL;
+	json_t *js = json_string(root);
+	char *q = js ? json_dumps(js, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	int fd = kcache_open_verified(so, why, sizeof(why));
+	struct stat st;
+	bool found = false;
+
+	if (q && asprintf(&want, "\"tree\":%s", q) < 0)
+		want = NULL;
+	if (want && fd >= 0 && !fstat(fd, &st) && st.st_size > 0 && st.st_size < (1 << 28) &&
+	    (buf = malloc((size_t)st.st_size)) &&
+	    pread(fd, buf, (size_t)st.st_size, 0) == st.st_size)
+		found = memmem(buf, (size_t)st.st_size, want, strlen(want)) != NULL;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	free(want);
+	free(q);
+	json_decref(js);
+	return found;
 }
 
 void kcache_drop(const char *so)
@@ -143,6 +301,56 @@ void kcache_drop(const char *so)
 	snprintf(path, sizeof(path), "%s.sha256", so);
 	unlink(so);
 	unlink(path);
+}
+
+/* ---- special files in the tree ------------------------------------- */
+
+/* What a file that is not regular is, for a message. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
+}
+
+/* The scan of kcache_tree_special() below root/rel, `depth` levels
+ * more; *budget entries at most in all. */
+static int scan_special(const char *root, const char *rel, int depth, long *budget,
+			char *why, size_t len)
+{
+	char p[PATH_MAX * 2], sub[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", root, rel) >= sizeof(p) || !(d = opendir(p)))
+		return 0;
+	while (!rc && --*budget > 0 && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || e->d_type == DT_REG ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= sizeof(sub))
+			continue;
+		if (e->d_type == DT_DIR) {
+			if (depth > 0)
+				rc = scan_special(root, sub, depth - 1, budget, why, len);
+			continue;
+		}
+		snprintf(p, sizeof(p), "%s/%s", root, sub);
+		/* a link is followed, as the compiler would */
+		if (stat(p, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+			continue;
+		snprintf(why, len, "%s is %s, not a regular file: refused", sub,
+			 kind_of(st.st_mode));
+		rc = -EINVAL;
+	}
+	closedir(d);
+	return rc;
+}
+
+int kcache_tree_special(const char *root, const char *rel, char *why, size_t len)
+{
+	long budget = 500000;
+
+	return scan_special(root, rel, 12, &budget, why, len);
 }
 
 /* ---- space and stack ------------------------------------------------ */
@@ -175,13 +383,34 @@ bool kcache_stack_small(char *err, size_t len)
 
 /* What the handler needs, set before it is armed: only async-signal-safe
  * calls on it (signal-safety(7)): kill, waitpid, getdents64, unlinkat,
- * sigaction, raise. */
-static const int sig_nums[] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction sig_old[3];
-static bool sig_armed[3];
+ * sigaction, raise.  Every signal whose default action ends the process
+ * and that can be caught (signal(7): "Term" and "Core") is handled
+ * alike, but for the faults a crash raises (SEGV, BUS, FPE, ILL, ABRT,
+ * SYS, TRAP), which are not the user's; the real-time signals too. */
+static const int sig_fixed[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM,
+	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+static struct sigaction sig_old[NSIG];
+static bool sig_armed[NSIG];
 static volatile sig_atomic_t sig_pid;
 static int sig_cachefd = -1, sig_tmpfd = -1;
 static char sig_base[256];
+
+/* Is sig one the build handles (a terminating signal, above)? */
+static bool sig_handled(int sig)
+{
+	for (unsigned i = 0; i < sizeof(sig_fixed) / sizeof(sig_fixed[0]); i++)
+		if (sig_fixed[i] == sig)
+			return true;
+	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
 
 /* Empty directory dfd, its subdirectories (the build's include links)
  * to `depth` levels; only signal-safe calls (openat, close as well). */
@@ -224,19 +453,19 @@ static void sig_handler(int sig)
 	pid_t pid = (pid_t)sig_pid;
 
 	if (pid > 0) {
+		kill(-pid, SIGKILL);  /* its group: the compiler's own children */
 		kill(pid, SIGKILL);
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	sig_clean();
-	for (unsigned i = 0; i < 3; i++)
-		if (sig_nums[i] == sig && sig_armed[i]) {
-			sigaction(sig, &sig_old[i], NULL);
-			if (sig_old[i].sa_handler != SIG_DFL)
-				sig_old[i].sa_handler(sig);
-			else
-				raise(sig);  /* delivered when this handler returns */
-		}
+	if (sig > 0 && sig < NSIG && sig_armed[sig]) {
+		sigaction(sig, &sig_old[sig], NULL);
+		if (sig_old[sig].sa_handler != SIG_DFL)
+			sig_old[sig].sa_handler(sig);
+		else
+			raise(sig);  /* delivered when this handler returns */
+	}
 }
 
 int kcache_sig_arm(const char *tmp)
@@ -257,13 +486,13 @@ int kcache_sig_arm(const char *tmp)
 		return -errno;
 	}
 	sigfillset(&sa.sa_mask);
-	for (unsigned i = 0; i < 3; i++) {
+	for (int sig = 1; sig < NSIG; sig++) {
 		/* a signal ignored at start (nohup) stays ignored */
-		sig_armed[i] = !sigaction(sig_nums[i], NULL, &sig_old[i]) &&
-			       sig_old[i].sa_handler != SIG_IGN &&
-			       !(sig_old[i].sa_flags & SA_SIGINFO);
-		if (sig_armed[i])
-			sigaction(sig_nums[i], &sa, NULL);
+		sig_armed[sig] = sig_handled(sig) && !sigaction(sig, NULL, &sig_old[sig]) &&
+				 sig_old[sig].sa_handler != SIG_IGN &&
+				 !(sig_old[sig].sa_flags & SA_SIGINFO);
+		if (sig_armed[sig])
+			sigaction(sig, &sa, NULL);
 	}
 	return 0;
 }
@@ -275,10 +504,10 @@ void kcache_sig_child(int pid)
 
 void kcache_sig_disarm(void)
 {
-	for (unsigned i = 0; i < 3; i++)
-		if (sig_armed[i]) {
-			sigaction(sig_nums[i], &sig_old[i], NULL);
-			sig_armed[i] = false;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig_armed[sig]) {
+			sigaction(sig, &sig_old[sig], NULL);
+			sig_armed[sig] = false;
 		}
 	sig_pid = 0;
 	if (sig_tmpfd >= 0)
@@ -286,4 +515,45 @@ void kcache_sig_disarm(void)
 	if (sig_cachefd >= 0)
 		close(sig_cachefd);
 	sig_tmpfd = sig_cachefd = -1;
+}
+
+/* ---- children run with a time limit --------------------------------- */
+
+unsigned kcache_child_limit(void)
+{
+	const char *e = getenv("LOCKBENCH_KTREE_TIMEOUT");
+	char *end;
+	unsigned long v = e ? strtoul(e, &end, 10) : 0;
+
+	return e && *e && !*end && v > 0 && v <= 86400 ? (unsigned)v : 300;
+}
+
+void kcache_child_start(void)
+{
+	setpgid(0, 0);
+}
+
+int kcache_child_wait(pid_t pid)
+{
+	unsigned limit_ms = kcache_child_limit() * 1000u, waited = 0, nap = 1;
+	int st = 0;
+	pid_t r;
+
+	setpgid(pid, pid);  /* as the child does: whichever runs first */
+	kcache_sig_child(pid);
+	while ((r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+		if (waited >= limit_ms) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			kcache_sig_child(0);
+			return KCACHE_LATE;
+		}
+		usleep(nap * 1000u);
+		waited += nap;
+		nap = nap < 20 ? nap * 2 : 20;
+	}
+	kcache_sig_child(0);
+	return r < 0 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }

@@ -14,11 +14,25 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Is the directory `dir` ours: owned by the effective user and writable
- * by no group or other?  0, or -errno (-EPERM when it is not) with why
- * (a phrase) in why[len]. */
+ * by no group or other, and is every directory on the way to it (of
+ * its canonical path, from /) one only root or this user can change?
+ * 0, or -errno (-EPERM when it is not) with why (a phrase) in why[len]. */
 int kcache_dir_trusted(const char *dir, char *why, size_t len);
+
+/* kcache_dir_trusted(), giving the directory open (O_DIRECTORY), reached
+ * from / one checked component at a time without following a link
+ * (openat(2), O_NOFOLLOW): a descriptor or -errno with why. */
+int kcache_dir_open(const char *dir, char *why, size_t len);
+
+/* The cached plugin `so` open read-only, verified through descriptors
+ * from a checked directory chain: its directory as kcache_dir_open(),
+ * the file and its digest ours, its content matching the digest.  A
+ * descriptor, or -errno with why in why[len].  Load or copy what it
+ * gives, never the path again. */
+int kcache_open_verified(const char *so, char *why, size_t len);
 
 /* Is `path` a regular file of ours, writable by no one else?  0, -ENOENT
  * when absent, -EPERM otherwise with why (a phrase) in why[len]. */
@@ -32,6 +46,11 @@ int kcache_digest_write(const char *so);
  * that its content matches?  true, or false with why in why[len]. */
 bool kcache_verified(const char *so, char *why, size_t len);
 
+/* Does the cached plugin `so` (verified) carry an identity naming the
+ * tree `root` (its "tree", built from there), rather than another
+ * tree of the same content? */
+bool kcache_names_tree(const char *so, const char *root);
+
 /* Remove `so` and its digest (a cache entry found bad). */
 void kcache_drop(const char *so);
 
@@ -42,9 +61,13 @@ void kcache_drop(const char *so);
  * `files` (NULL-ended) with the commit's (git ls-tree, git hash-object
  * --no-filters, every code-running setting of the tree's configuration
  * overridden): nothing the tree configures runs.  `tmp` is a private
- * directory for the commands' output.
+ * directory for the commands' output.  NULL, with why (a phrase) in
+ * why[len], when a file of the git directory that git would read is not
+ * a regular file (a FIFO would block it), or git ran past the time
+ * limit.
  */
-json_t *kcache_git_state(const char *root, const char *const *files, const char *tmp);
+json_t *kcache_git_state(const char *root, const char *const *files, const char *tmp,
+			 char *why, size_t len);
 
 /*
  * Which of the tree-relative `files` (NULL-ended, existing) differ from
@@ -56,13 +79,32 @@ int kcache_git_changed(const char *root, const char *const *files, const char *t
 		       bool *changed);
 
 /* Arm removal of the build directory `tmp` (a child of the cache) on
- * SIGINT, SIGTERM and SIGHUP, then the signal's own action.  0 or
- * -errno. */
+ * every signal whose default action ends the process (but a crash's),
+ * then the signal's own action.  0 or -errno. */
 int kcache_sig_arm(const char *tmp);
 /* The running child to kill first should a signal come (0: none). */
 void kcache_sig_child(int pid);
 /* Back to the signal actions before kcache_sig_arm(). */
 void kcache_sig_disarm(void);
+
+/* What kcache_child_wait() returns for a child killed at the limit. */
+#define KCACHE_LATE 1000
+/* The time limit of each child (git, the compiler), in seconds:
+ * $LOCKBENCH_KTREE_TIMEOUT, else 300. */
+unsigned kcache_child_limit(void);
+/* In the child, first: its own process group (the limit and a signal
+ * kill the whole group: the compiler's own children too). */
+void kcache_child_start(void);
+/* In the parent: wait for the child `pid`, killing its group at the
+ * limit; its exit status, -1 for another end, or KCACHE_LATE. */
+int kcache_child_wait(pid_t pid);
+
+/* Is any file below root/rel (a directory the build's include path or
+ * sources are in) something other than a regular file or a directory,
+ * a link followed: a FIFO, a device node, a socket?  The compiler would
+ * wait on a FIFO for ever, read a device without end.  0, or -EINVAL
+ * with why ("REL is a FIFO, ...") in why[len]. */
+int kcache_tree_special(const char *root, const char *rel, char *why, size_t len);
 
 /* Is the file system holding `dir` full (under 64 KiB free)? */
 bool kcache_disk_full(const char *dir);

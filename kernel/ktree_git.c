@@ -18,27 +18,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ktree_cache.h"
+#include "progpath.h"
 
 struct gitdirs {
 	char git[PATH_MAX];     /* the work tree's git directory */
 	char common[PATH_MAX];  /* where refs live (a worktree's commondir) */
 };
 
+/* `path` opened for reading when it is a regular file, without blocking
+ * on a FIFO (open(2), O_NONBLOCK; a regular file ignores it); NULL
+ * otherwise. */
+static FILE *open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /* The first line of `dir`/`rel` into buf (no newline); false if none. */
 static bool read_line(const char *dir, const char *rel, char *buf, size_t len)
 {
 	char p[PATH_MAX * 2];
-	struct stat st;
 	FILE *f;
 	bool ok;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, rel);
-	if (stat(p, &st) || !S_ISREG(st.st_mode) || !(f = fopen(p, "r")))
+	if (!(f = open_regular(p)))
 		return false;
 	ok = fgets(buf, (int)len, f) != NULL;
 	fclose(f);
@@ -111,7 +130,7 @@ static bool ref_oid(const struct gitdirs *d, const char *ref, char oid[65])
 		return true;
 	}
 	snprintf(p, sizeof(p), "%s/packed-refs", d->common);
-	f = fopen(p, "r");
+	f = open_regular(p);
 	while (f && !found && fgets(line, sizeof(line), f)) {
 		size_t n = strspn(line, "0123456789abcdef");
 
@@ -150,7 +169,7 @@ static bool exact_tag(const struct gitdirs *d, const char *oid, char *tag, size_
 	int n;
 
 	snprintf(p, sizeof(p), "%s/packed-refs", d->common);
-	f = fopen(p, "r");
+	f = open_regular(p);
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (is_oid(line) && !strncmp(line + strspn(line, "0123456789abcdef"), " refs/tags/", 11))
@@ -180,6 +199,26 @@ static bool exact_tag(const struct gitdirs *d, const char *oid, char *tag, size_
 }
 
 /*
+ * The environment of every git run, which no git version's reading of
+ * the tree's configuration can undo (git(1), "ENVIRONMENT VARIABLES"):
+ * GIT_ALLOW_PROTOCOL set to no protocol at all overrides every
+ * protocol.*.allow (since git 2.6.1, before protocol.allow existed), so
+ * no transport runs (an ext:: remote is a command; a promisor remote's
+ * lazy fetch is a transport), and GIT_NO_LAZY_FETCH (recent git, and
+ * security updates of older ones) says so again; no system or global configuration or
+ * attributes, no replace objects, no prompt, no optional locks.
+ */
+static const char *const git_env[][2] = {
+	{"GIT_ALLOW_PROTOCOL", "none"}, {"GIT_PROTOCOL_FROM_USER", "0"},
+	{"GIT_NO_LAZY_FETCH", "1"}, {"GIT_CONFIG_NOSYSTEM", "1"},
+	{"GIT_CONFIG_GLOBAL", "/dev/null"}, {"GIT_CONFIG_SYSTEM", "/dev/null"},
+	{"GIT_ATTR_NOSYSTEM", "1"}, {"GIT_NO_REPLACE_OBJECTS", "1"},
+	{"GIT_TERMINAL_PROMPT", "0"}, {"GIT_ASKPASS", "/bin/false"},
+	{"SSH_ASKPASS", "/bin/false"}, {"GIT_OPTIONAL_LOCKS", "0"},
+	{"LC_ALL", "C"}, {"", ""},
+};
+
+/*
  * Run git in `root` on its git directory with `args` (NULL-ended) then
  * `files`, stdout into `log`; every setting that could make these
  * commands run something overridden (git-config(1)).  Exit status, or
@@ -190,11 +229,16 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 {
 	static const char *const neutral[] = {
 		"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
-		"-c", "protocol.allow=never", "-c", "core.pager=cat", NULL};
-	char gd[PATH_MAX + 16], wt[PATH_MAX + 16];
+		"-c", "protocol.allow=never", "-c", "protocol.ext.allow=never",
+		"-c", "protocol.file.allow=never", "-c", "protocol.ssh.allow=never",
+		"-c", "protocol.git.allow=never", "-c", "protocol.http.allow=never",
+		"-c", "protocol.https.allow=never", "-c", "core.pager=cat",
+		"-c", "core.askPass=", "-c", "credential.helper=",
+		"-c", "core.sshCommand=false",
+		"-c", "diff.external=", "-c", "core.attributesFile=/dev/null", NULL};
+	char gd[PATH_MAX + 16], wt[PATH_MAX + 16], git[PATH_MAX];
 	const char *argv[256];
 	unsigned n = 0;
-	int st;
 	pid_t pid;
 
 	snprintf(gd, sizeof(gd), "--git-dir=%s", d->git);
@@ -204,42 +248,35 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 	argv[n++] = wt;
 	for (unsigned i = 0; neutral[i]; i++)
 		argv[n++] = neutral[i];
-	for (unsigned i = 0; args[i] && n < 32; i++)
+	for (unsigned i = 0; args[i] && n < 80; i++)
 		argv[n++] = args[i];
 	for (unsigned i = 0; files[i]; i++)
 		if (n < 254)
 			argv[n++] = files[i];
 	argv[n] = NULL;
-	if ((pid = fork()) < 0)
+	/* git found before the chdir below, never in a relative PATH entry */
+	if (prog_resolve("git", git, sizeof(git)) || (pid = fork()) < 0)
 		return -1;
-	kcache_sig_child(pid);
 	if (!pid) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
+		kcache_child_start();
 		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(null, 2) < 0 ||
 		    dup2(null, 0) < 0 || chdir(root))
 			_exit(127);
-		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-		setenv("GIT_NO_LAZY_FETCH", "1", 1);
-		setenv("GIT_TERMINAL_PROMPT", "0", 1);
-		setenv("LC_ALL", "C", 1);
-		execvp(argv[0], (char *const *)argv);
+		for (unsigned i = 0; git_env[i][0]; i++)
+			setenv(git_env[i][0], git_env[i][1], 1);
+		execv(git, (char *const *)argv);
 		_exit(127);
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			kcache_sig_child(0);
-			return -1;
-		}
-	kcache_sig_child(0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return kcache_child_wait(pid);
 }
 
 /* The whole of file `path` (NUL-ended) or NULL; *n its length. */
 static char *slurp(const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = open_regular(path);
 	char *s = NULL;
 	size_t cap = 0;
 
@@ -287,8 +324,9 @@ static bool files_clean(const char *const *files, const char *ids, const char *t
 	return true;
 }
 
-/* Do the files differ from the commit?  1, 0, or -1 when git cannot
- * tell (not installed, or it refuses the repository). */
+/* Do the files differ from the commit?  1, 0, -1 when git cannot tell
+ * (not installed, or it refuses the repository), -2 when it was killed
+ * at the time limit. */
 static int dirty(const char *root, const struct gitdirs *d, const char *oid,
 		 const char *const *files, const char *tmp)
 {
@@ -300,9 +338,14 @@ static int dirty(const char *root, const struct gitdirs *d, const char *oid,
 
 	snprintf(la, sizeof(la), "%s/git-tree.log", tmp);
 	snprintf(lb, sizeof(lb), "%s/git-ids.log", tmp);
-	if (!git_run(root, d, lst, files, la) && !git_run(root, d, hob, files, lb) &&
-	    (tree = slurp(la, &nt)) && (ids = slurp(lb, &ni)))
+	int st = git_run(root, d, lst, files, la);
+
+	if (!st)
+		st = git_run(root, d, hob, files, lb);
+	if (!st && (tree = slurp(la, &nt)) && (ids = slurp(lb, &ni)))
 		rc = !files_clean(files, ids, tree, nt);
+	else if (st == KCACHE_LATE)
+		rc = -2;
 	free(tree);
 	free(ids);
 	unlink(la);
@@ -310,13 +353,152 @@ static int dirty(const char *root, const struct gitdirs *d, const char *oid,
 	return rc;
 }
 
-json_t *kcache_git_state(const char *root, const char *const *files, const char *tmp)
+/* ---- files git would block on ------------------------------------- */
+
+/* What a file that is not regular is, for a message. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
+}
+
+/* Is `path` (when it exists, links followed) something other than a
+ * regular file (a directory when dir_ok)?  why set, shown as `name`. */
+static bool special(const char *path, const char *name, bool dir_ok, char *why, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode) || (dir_ok && S_ISDIR(st.st_mode)))
+		return false;
+	snprintf(why, len, "%s is %s, not a regular file: refused (git would wait on it)",
+		 name, kind_of(st.st_mode));
+	return true;
+}
+
+/* The value of a "path = VALUE" line of an include section, unquoted,
+ * into out; false for another line. */
+static bool include_path(char *line, char *out, size_t len)
+{
+	char *p = line + strspn(line, " \t"), *e;
+
+	if (strncasecmp(p, "path", 4) || !strchr(" \t=", p[4]))
+		return false;
+	p += 4 + strspn(p + 4, " \t");
+	if (*p++ != '=')
+		return false;
+	p += strspn(p, " \t");
+	e = p + strcspn(p, "\r\n");
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e - p >= 2 && *p == '"' && e[-1] == '"') {
+		p++;
+		e--;
+	}
+	snprintf(out, len, "%.*s", (int)(e - p), p);
+	return out[0] != 0;
+}
+
+/* A configuration file and every file its include.path and
+ * includeIf.*.path name (git-config(1), "Includes": relative to the
+ * including file's directory, "~/" the home directory), to `depth`
+ * levels: any that is not a regular file refused, named in why. */
+static bool config_special(const char *cfg, int depth, char *why, size_t len)
+{
+	char line[PATH_MAX + 64], val[PATH_MAX], next[PATH_MAX * 2 + 8];
+	const char *home = getenv("HOME"), *slash = strrchr(cfg, '/');
+	bool in_include = false, bad = special(cfg, cfg, false, why, len);
+	FILE *f = bad || depth < 0 ? NULL : open_regular(cfg);
+
+	while (f && !bad && fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+
+		if (*p == '[') {
+			in_include = !strncasecmp(p + 1, "include", 7);
+			p = strchr(p, ']');
+			if (!p)
+				continue;
+			p++;
+		}
+		if (!in_include || !include_path(p, val, sizeof(val)))
+			continue;
+		if (!strncmp(val, "~/", 2))
+			snprintf(next, sizeof(next), "%s/%s", home ? home : "", val + 2);
+		else
+			snprintf(next, sizeof(next), "%s%.*s%s", val[0] == '/' ? "" : "",
+				 val[0] == '/' ? 0 : (int)(slash ? slash - cfg + 1 : 0), cfg, val);
+		bad = config_special(next, depth - 1, why, len);
+	}
+	if (f)
+		fclose(f);
+	return bad;
+}
+
+/* Any entry of directory `dir` that is not a regular file (nor a
+ * directory); the first one named in why. */
+static bool dir_special(const char *dir, char *why, size_t len)
+{
+	char p[PATH_MAX * 2];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool bad = false;
+
+	while (d && !bad && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || e->d_type == DT_REG || e->d_type == DT_DIR)
+			continue;
+		if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) < sizeof(p))
+			bad = special(p, p, true, why, len);
+	}
+	if (d)
+		closedir(d);
+	return bad;
+}
+
+/* Files of the git directories that git (or lockbench) reads and that
+ * are not regular files: its configuration with what it includes,
+ * HEAD, packed-refs, the loose objects and packs, the alternates. */
+static bool git_special(const struct gitdirs *d, char *why, size_t len)
+{
+	static const char *const plain[] = {"HEAD", "packed-refs", "commondir",
+		"objects/info/alternates", "index", NULL};
+	char p[PATH_MAX * 2], name[PATH_MAX];
+	const char *dirs[2] = {d->git, d->common};
+
+	for (unsigned k = 0; k < 2; k++) {
+		snprintf(p, sizeof(p), "%s/config", dirs[k]);
+		if (config_special(p, 5, why, len))
+			return true;
+		for (unsigned i = 0; plain[i]; i++) {
+			snprintf(p, sizeof(p), "%s/%s", dirs[k], plain[i]);
+			if (special(p, p, false, why, len))
+				return true;
+		}
+	}
+	for (unsigned i = 0; i < 257; i++) {
+		if (i < 256)
+			snprintf(name, sizeof(name), "objects/%02x", i);
+		else
+			snprintf(name, sizeof(name), "objects/pack");
+		snprintf(p, sizeof(p), "%s/%s", d->common, name);
+		if (dir_special(p, why, len))
+			return true;
+	}
+	return false;
+}
+
+json_t *kcache_git_state(const char *root, const char *const *files, const char *tmp,
+			 char *why, size_t len)
 {
 	struct gitdirs *d = calloc(1, sizeof(*d));
-	char oid[65], tag[256], desc[320];
+	char oid[65], tag[256], desc[320], dotgit[PATH_MAX + 8];
 	json_t *o = NULL;
 	int dt;
 
+	snprintf(dotgit, sizeof(dotgit), "%s/.git", root);
+	if (d && (special(dotgit, ".git", true, why, len) ||
+		  (git_dirs(root, d) && git_special(d, why, len)))) {
+		free(d);
+		return NULL;
+	}
 	if (!d || !git_dirs(root, d) || !head_oid(d, oid)) {
 		free(d);
 		return json_null();
@@ -324,10 +506,15 @@ json_t *kcache_git_state(const char *root, const char *const *files, const char 
 	if (!exact_tag(d, oid, tag, sizeof(tag)))
 		snprintf(tag, sizeof(tag), "%.12s", oid);
 	dt = dirty(root, d, oid, files, tmp);
+	free(d);
+	if (dt == -2) {
+		snprintf(why, len, "git did not finish in %u s on the tree and was killed "
+			 "(LOCKBENCH_KTREE_TIMEOUT sets the limit)", kcache_child_limit());
+		return NULL;
+	}
 	snprintf(desc, sizeof(desc), "%s%s", tag, dt > 0 ? "-dirty" : "");
 	o = json_pack("{s:s, s:s, s:o}", "describe", desc, "commit", oid, "dirty",
 		      dt < 0 ? json_null() : json_boolean(dt > 0));
-	free(d);
 	return o ? o : json_null();
 }
 

@@ -186,26 +186,21 @@ static const char *segments_refused(int fd, const elf_ehdr *h, uint64_t fsize,
 }
 
 /*
- * Is `path` a regular file holding a shared object dlopen() can map on
- * this machine: ELF magic, this build's class, byte order and machine,
- * every header and loadable segment inside the file?  Returns 0, -errno
- * when it cannot be opened or read, -ENOEXEC (with one line in err)
- * otherwise.  dlopen() says "invalid ELF header" at best, and maps a
- * truncated file that then dies by SIGBUS.  Opened without blocking: a
- * FIFO is refused as not a regular file, not waited on for a writer.
+ * Is the file open at fd (named `path` in messages) a regular file
+ * holding a shared object dlopen() can map on this machine: ELF magic,
+ * this build's class, byte order and machine, every header and loadable
+ * segment inside the file?  Returns 0, or -EINVAL / -ENOEXEC with one
+ * line in err.  dlopen() says "invalid ELF header" at best, and maps a
+ * truncated file that then dies by SIGBUS.
  */
-static int elf_check(const char *path, char *err, size_t len)
+static int elf_check(int fd, const char *path, char *err, size_t len)
 {
 	elf_ehdr h = {0};
 	struct stat st;
 	char why[256];
 	const char *no = NULL;
-	/* O_NONBLOCK: a FIFO would block open() for ever; then refused */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
+	int rc = 0;
 
-	if (fd < 0)
-		return plugin_err(err, len, path, -errno, "cannot open: %s",
-				  strerror(errno));
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		rc = plugin_err(err, len, path, -EINVAL, "not a regular file%s",
 				S_ISFIFO(st.st_mode) ? " (a FIFO)" : "");
@@ -219,7 +214,6 @@ static int elf_check(const char *path, char *err, size_t len)
 		no = segments_refused(fd, &h, (uint64_t)st.st_size, why, sizeof(why));
 	if (no)
 		rc = plugin_err(err, len, path, -ENOEXEC, "%s", no);
-	close(fd);
 	return rc;
 }
 
@@ -236,22 +230,58 @@ static const char *dl_reason(const char *path)
 	return e;
 }
 
+/* Do a and b name the same file? */
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /*
- * dlopen `real` (an absolute path: no library search) and find its
+ * dlopen the file open at fd, the one that was checked and hashed:
+ * through /proc/self/fd/N (proc(5)), which opens that very file
+ * whatever has become of its path since.  Without /proc (a chroot),
+ * `real` (absolute: no library search) when it names the same file
+ * before and after the load, else nothing.  *name: what dlerror() says.
+ */
+static void *dlopen_fd(int fd, const char *real, char name[64])
+{
+	struct stat want, st;
+	void *h;
+
+	snprintf(name, 64, "/proc/self/fd/%d", fd);
+	if (fstat(fd, &want))
+		return NULL;
+	if (!stat(name, &st) && same_file(&st, &want))
+		return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	snprintf(name, 64, "%s", real);
+	if (stat(real, &st) || !same_file(&st, &want))
+		return NULL;
+	h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+	if (h && (stat(real, &st) || !same_file(&st, &want))) {
+		dlclose(h);
+		h = NULL;
+	}
+	return h;
+}
+
+/*
+ * dlopen the checked file at fd (`real` its canonical path) and find its
  * `lockbench_plugin`, checking the ABI version and the lock count.
  * Returns 0 with *handle and *plugin set, or -errno with err set (naming
  * `path`) and the handle closed.
  */
-static int plugin_open(const char *real, const char *path, void **handle,
+static int plugin_open(int fd, const char *real, const char *path, void **handle,
 		       const struct lockbench_plugin **plugin, char *err, size_t len)
 {
 	const struct lockbench_plugin *p;
+	char name[64];
 	int rc;
 
-	*handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+	dlerror();
+	*handle = dlopen_fd(fd, real, name);
 	if (!*handle)
 		return plugin_err(err, len, path, -ENOEXEC, "cannot load: %s",
-				  dl_reason(real));
+				  dl_reason(name));
 	p = dlsym(*handle, "lockbench_plugin");
 	if (!p)
 		rc = plugin_err(err, len, path, -ENOENT, "no lockbench_plugin symbol "
@@ -411,30 +441,28 @@ const void *plugin_loops(const struct lock_ops *ops, const struct lock_ops **ori
 	return NULL;
 }
 
-int plugin_load(const char *spec, char *err, size_t len)
+/*
+ * Load the plugin open at fd (named `path`; its locks registered under
+ * `tag`, "" for none): checked, hashed and loaded by the descriptor, so
+ * that what was checked is what runs.  The descriptor stays open while
+ * the plugin is loaded (the name dlopen() knows it by must stay its
+ * own); it is closed on failure.
+ */
+static int load_fd(const char *tag, int fd, const char *path, char *err, size_t len)
 {
-	char tag[PLUGIN_MAX_TAG + 1], sha[65], *real = NULL, expanded[PATH_MAX];
 	const struct lockbench_plugin *p = NULL;
-	const char *path, *home = getenv("HOME");
 	unsigned before = lock_registry_count();
+	char sha[65], *real = NULL;
 	void *h = NULL;
-	int rc;
+	int rc = elf_check(fd, path, err, len);
 
-	rc = spec_parse(spec, tag, &path, err, len);
-	if (!rc && tag[0] && !strncmp(path, "~/", 2) && home && *home) {
-		/* "TAG=~/x.so": bash makes it $HOME/x.so, dash and zsh do not */
-		snprintf(expanded, sizeof(expanded), "%s/%s", home, path + 2);
-		path = expanded;
-	}
-	if (!rc)
-		rc = elf_check(path, err, len);
 	if (!rc && !(real = realpath(path, NULL)))
 		rc = plugin_err(err, len, path, -errno, "cannot resolve: %s",
 				strerror(errno));
-	if (!rc && (rc = sha256_file(real, sha)))
+	if (!rc && (rc = sha256_fd(fd, sha)))
 		plugin_err(err, len, path, rc, "cannot read: %s", strerror(-rc));
 	if (!rc)
-		rc = plugin_open(real, path, &h, &p, err, len);
+		rc = plugin_open(fd, real, path, &h, &p, err, len);
 	if (!rc)
 		rc = plugin_register(p, tag, real, path, sha,
 				     dlsym(h, "lockbench_plugin_identity"), err, len);
@@ -449,8 +477,43 @@ int plugin_load(const char *spec, char *err, size_t len)
 		if (h)
 			dlclose(h);
 		free(real);
+		close(fd);
 	}
 	return rc;
+}
+
+int plugin_load(const char *spec, char *err, size_t len)
+{
+	char tag[PLUGIN_MAX_TAG + 1], expanded[PATH_MAX];
+	const char *path, *home = getenv("HOME");
+	int rc, fd;
+
+	rc = spec_parse(spec, tag, &path, err, len);
+	if (rc)
+		return rc;
+	if (tag[0] && !strncmp(path, "~/", 2) && home && *home) {
+		/* "TAG=~/x.so": bash makes it $HOME/x.so, dash and zsh do not */
+		snprintf(expanded, sizeof(expanded), "%s/%s", home, path + 2);
+		path = expanded;
+	}
+	/* O_NONBLOCK: a FIFO would block open() for ever; then refused */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return plugin_err(err, len, path, -errno, "cannot open: %s",
+				  strerror(errno));
+	return load_fd(tag, fd, path, err, len);
+}
+
+int plugin_load_fd(const char *tag, int fd, const char *path, char *err, size_t len)
+{
+	size_t n = strlen(tag);
+
+	if (n > PLUGIN_MAX_TAG || strspn(tag, NAME_CHARS) != n) {
+		close(fd);
+		return plugin_err(err, len, path, -EINVAL, "tag (%s) must be 1 to %d "
+				  "of [a-z0-9_]", tag, PLUGIN_MAX_TAG);
+	}
+	return load_fd(tag, fd, path, err, len);
 }
 
 int plugins_load(const char *const *specs, unsigned n, char *err, size_t len)

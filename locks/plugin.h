@@ -31,6 +31,17 @@
  */
 int plugin_load(const char *spec, char *err, size_t len);
 
+/*
+ * plugin_load() of the file open at fd (read-only), named `path` in
+ * messages and the results, its locks registered under `tag` ("" for
+ * none): the file is checked, hashed and loaded through this
+ * descriptor, never opened again by name (dlopen of /proc/self/fd/N),
+ * so what a caller verified by descriptor is what runs.  The
+ * descriptor is the loader's from here on: kept open while the plugin
+ * is loaded, closed on failure.
+ */
+int plugin_load_fd(const char *tag, int fd, const char *path, char *err, size_t len);
+
 /* The loop chain (<lockbench/loops.h>) of the plugin that registered
  * `ops`, with *orig the plugin's own table `ops` was made from (a tagged
  * lock is a copy); NULL when `ops` is not a plugin's or its plugin has no

@@ -136,40 +136,41 @@ void sha256_hex(const void *data, size_t len, char hex[65])
 	to_hex(d, hex);
 }
 
+int sha256_fd(int fd, char hex[65])
+{
+	struct stat st;
+	struct sha256 s;
+	uint8_t buf[16384], d[32];
+	off_t off = 0;
+	ssize_t n;
+
+	hex[0] = 0;
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	sha256_init(&s);
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		sha256_update(&s, buf, (size_t)n);
+		off += n;
+	}
+	if (n < 0)
+		return -errno;
+	sha256_final(&s, d);
+	to_hex(d, hex);
+	return 0;
+}
+
 int sha256_file(const char *path, char hex[65])
 {
 	/* Only a regular file is hashed: opened without blocking (a FIFO
 	 * would block open() for ever), then checked. */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *f;
-	struct sha256 s;
-	uint8_t buf[16384], d[32];
-	size_t n;
-	int rc = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc;
 
 	hex[0] = 0;
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st))
-		rc = -errno;
-	else if (!S_ISREG(st.st_mode))
-		rc = -EINVAL;
-	else if (!(f = fdopen(fd, "rb")))
-		rc = -errno;
-	if (rc) {
-		close(fd);
-		return rc;
-	}
-	sha256_init(&s);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		sha256_update(&s, buf, n);
-	if (ferror(f))
-		rc = errno ? -errno : -EIO;
-	fclose(f);
-	if (rc)
-		return rc;
-	sha256_final(&s, d);
-	to_hex(d, hex);
-	return 0;
+	rc = sha256_fd(fd, hex);
+	close(fd);
+	return rc;
 }

@@ -27,5 +27,9 @@ void sha256_hex(const void *data, size_t len, char hex[65]);
  * Returns 0, -EINVAL when it is not a regular file, or -errno when it
  * cannot be opened or read (hex is then ""). */
 int sha256_file(const char *path, char hex[65]);
+/* The same of the regular file open at fd, read from its start with
+ * pread() (the file offset is left alone): what a caller verified by
+ * descriptor is what is hashed. */
+int sha256_fd(int fd, char hex[65]);
 
 #endif

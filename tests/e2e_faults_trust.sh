@@ -22,7 +22,19 @@
 #     permitted) is named as such;
 #   - `TAG=~/DIR` of --kernel-tree and --plugin as the shell would;
 #   - a FIFO as --plugin or as a header of a tree: refused, no hang;
-#   - a small stack limit: a clear error, no crash.
+#   - a small stack limit: a clear error, no crash;
+#   - a cache inside a directory of another user: refused, and that user
+#     swapping it during runs never gets a plugin loaded (the longer
+#     race: scripts/race-cache.sh);
+#   - relative and empty PATH entries with a ./git in the tree and a ./cc
+#     in the current directory: neither runs; a compiler not found;
+#   - an ext:: promisor remote under a git that ignores GIT_NO_LAZY_FETCH;
+#   - FIFOs and devices in the tree and its git directory refused, a
+#     compiler that never finishes killed at the limit with its children;
+#   - QUIT, USR1, USR2, ALRM during a build and QUIT, USR1, ALRM during
+#     `system check`: nothing left behind;
+#   - build-kernel-lock -o of a copy of a tree names that copy;
+#   - FIFOs as sysfs and procfs files of a fake machine: no hang.
 #
 # Everything happens under one temporary directory.
 # Usage: tests/e2e_faults_trust.sh [./lockbench]
@@ -297,6 +309,262 @@ for s in 64 32; do
 	expect_exit 2 "ulimit -s $s" -- sh -c "ulimit -s $s && exec '$BIN' build-kernel-lock '$ONE'"
 	one_line "ulimit -s $s" "stack limit (ulimit -s) is $s KiB"
 done
+
+# ---- 12. the cache's parent directories ---------------------------------
+# A cache of root's inside a directory another user owns (`sudo -E`:
+# ~/.cache is the user's): that user can swap it for a directory of
+# theirs between the check and the load.  Every directory on the way is
+# checked, and the plugin loaded through the descriptor that was checked
+# (scripts/race-cache.sh runs the race for longer).
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	R=$OUT/race && mkdir -m 0755 "$R" "$R/pub" "$R/pub/evil"
+	rm -rf "$R/pub/lc" && cp -a "$(dirname "$so")" "$R/pub/lc"
+	cp "$OUT/evil.so" "$R/pub/evil/$key"
+	sha256sum <"$OUT/evil.so" | cut -d' ' -f1 >"$R/pub/evil/$key.sha256"
+	chown -R nobody "$R/pub"
+	chown root "$R/pub/lc" "$R/pub/lc/$key" "$R/pub/lc/$key.sha256"
+	for c in "$R/pub/lc" pub/lc; do
+		expect_exit 2 "cache in another user's directory ($c)" -- env -C "$R" \
+			LOCKBENCH_CACHE="$c" "${TO[@]}" "$BIN" --kernel-tree one="$ONE" \
+			-l qspinlock_one --dry-run -q
+		one_line "cache in another user's directory ($c)" \
+			"the cache directory .*pub/lc is in $R/pub, which uid $(id -u nobody) owns"
+	done
+	no_mark "cache in another user's directory" "$MARK_FILE"
+	cat >"$OUT/swap.c" <<'EOF'
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(void)
+{
+	for (unsigned i = 0;; i++) {
+		if (renameat2(AT_FDCWD, "lc", AT_FDCWD, "evil", RENAME_EXCHANGE))
+			return 1;
+		usleep((useconds_t)(random() % (i % 2 ? 400000 : 2000)));
+	}
+}
+EOF
+	"$CC" -O2 "$OUT/swap.c" -o "$R/swap" && chmod 0755 "$R/swap"
+	(cd "$R/pub" && exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$R/swap") &
+	swapper=$!
+	end=$((SECONDS + 8))
+	while [ "$SECONDS" -lt "$end" ] && [ ! -e "$MARK_FILE" ]; do
+		LOCKBENCH_CACHE=$R/pub/lc "${TO[@]}" "$BIN" --kernel-tree one="$ONE" \
+			-l qspinlock_one --dry-run -q >/dev/null 2>&1
+	done
+	kill "$swapper" && wait "$swapper" 2>/dev/null
+	no_mark "the cache's directory swapped for 8 s" "$MARK_FILE"
+	rm -f "$MARK_FILE"
+	# a sticky directory (like /tmp) on the way is fine, our own cache in it
+	mkdir -m 1777 "$R/sticky"
+	expect_exit 0 "cache in a sticky directory" -- env LOCKBENCH_CACHE="$R/sticky/lc" \
+		"$BIN" build-kernel-lock "$ONE" -q
+else
+	echo "e2e_faults_trust: not root, or no user nobody or setpriv: the parent-directory race skipped"
+fi
+
+# ---- 13. programs by absolute path, never from a relative PATH entry ---
+if command -v git >/dev/null; then
+	P=$OUT/pathtree
+	cp -r "$ONE" "$P"
+	git -C "$P" init -q && git -C "$P" add -A &&
+		git -C "$P" -c user.name=t -c user.email=t@t commit -qm v1 || exit 1
+	mkdir -p "$OUT/elsewhere"
+	for prog in git cc; do
+		printf '#!/bin/sh\ntouch %s/mark-path-%s\nexit 1\n' "$OUT" "$prog" >"$P/$prog"
+		printf '#!/bin/sh\ntouch %s/mark-path-%s\nexit 1\n' "$OUT" "$prog" >"$OUT/elsewhere/$prog"
+		chmod +x "$P/$prog" "$OUT/elsewhere/$prog"
+	done
+	abscc=$(command -v "$CC")
+	for path in ".:/usr/bin:/bin" ":/usr/bin:/bin" "/usr/bin::/bin" "bin:.:/usr/bin:/bin"; do
+		# the compiler given by its absolute path: git is the one searched
+		rm -rf "$OUT/pcache"
+		expect_exit 0 "PATH=$path, git" -- env -C "$OUT/elsewhere" PATH="$path" \
+			LOCKBENCH_CC="$abscc" LOCKBENCH_CACHE="$OUT/pcache" "${TO[@]}" "$BIN" \
+			build-kernel-lock "$P" -q
+		no_mark "PATH=$path: the tree's ./git" "$OUT/mark-path-git"
+		rm -rf "$OUT/pcache"
+		expect_exit 0 "PATH=$path, cc" -- env -C "$OUT/elsewhere" PATH="$path" \
+			LOCKBENCH_CACHE="$OUT/pcache" "${TO[@]}" "$BIN" build-kernel-lock "$P" -q
+		no_mark "PATH=$path: ./cc" "$OUT/mark-path-cc"
+	done
+	rm -f "$P/git" "$P/cc"
+fi
+expect_exit 2 "a compiler not found" -- env LOCKBENCH_CC=no-such-cc-here \
+	LOCKBENCH_CACHE="$OUT/pcache" "$BIN" build-kernel-lock "$ONE"
+one_line "a compiler not found" "compiler no-such-cc-here not found (a path, or a program in an absolute PATH entry"
+expect_exit 2 "the compiler only in a relative PATH entry" -- env -C "$OUT/elsewhere" \
+	PATH=".:/nonexistent" LOCKBENCH_CACHE="$OUT/pcache2" "$BIN" build-kernel-lock "$ONE"
+one_line "the compiler only in a relative PATH entry" "compiler cc not found"
+no_mark "the compiler only in a relative PATH entry" "$OUT/mark-path-cc"
+
+# ---- 14. git safeties that hold on any git version ---------------------
+# A git that ignores GIT_NO_LAZY_FETCH (older than the security fix),
+# played by a wrapper that drops it; a tree whose promisor remote is an
+# ext:: command, its config allowing ext::, and an object missing, so
+# that reading the commit's tree would fetch it lazily.
+if command -v git >/dev/null; then
+	L=$OUT/lazytree
+	cp -r "$ONE" "$L"
+	git -C "$L" init -q && git -C "$L" add -A &&
+		git -C "$L" -c user.name=t -c user.email=t@t commit -qm v1 || exit 1
+	git -C "$L" config core.repositoryformatversion 1
+	git -C "$L" config extensions.partialClone origin
+	git -C "$L" config remote.origin.url "ext::sh -c touch% $OUT/mark-ext"
+	git -C "$L" config remote.origin.promisor true
+	git -C "$L" config protocol.ext.allow always
+	git -C "$L" config protocol.allow always
+	sub=$(git -C "$L" rev-parse HEAD:kernel/locking)
+	rm -f "$L/.git/objects/${sub:0:2}/${sub:2}"
+	realgit=$(command -v git)
+	mkdir -p "$OUT/oldgit"
+	printf '#!/bin/sh\nunset GIT_NO_LAZY_FETCH\nexec %s "$@"\n' "$realgit" >"$OUT/oldgit/git"
+	chmod +x "$OUT/oldgit/git"
+	# the test is live: this git, so configured, runs the remote's command
+	(cd "$L" && PATH=$OUT/oldgit:$PATH git ls-tree HEAD kernel/locking/ >/dev/null 2>&1)
+	[ -e "$OUT/mark-ext" ] && ok || bad "lazy fetch: the ext:: remote did not run (the test proves nothing)"
+	rm -f "$OUT/mark-ext"
+	expect_exit 0 "lazy fetch through an ext:: remote" -- env PATH="$OUT/oldgit:$PATH" \
+		LOCKBENCH_CACHE="$OUT/lcache" "${TO[@]}" "$BIN" build-kernel-lock "$L" -q
+	no_mark "lazy fetch through an ext:: remote" "$OUT/mark-ext"
+fi
+
+# ---- 15. special files in a tree, and children with a time limit --------
+TS=(timeout -s KILL 20)
+alive() {	# alive PID: a process that is not a zombie (pid 1 may reap late)
+	local s
+	s=$(ps -o stat= -p "$1" 2>/dev/null)
+	[ -n "$s" ] && [ "${s#Z}" = "$s" ]
+}
+special_case() {	# special_case WHAT PATTERN: build $OUT/st; one line, no hang
+	rm -rf "$OUT/scache"
+	expect_exit 2 "$1" -- env LOCKBENCH_CACHE="$OUT/scache" "${TS[@]}" "$BIN" \
+		build-kernel-lock "$OUT/st" -q
+	one_line "$1" "$2"
+	no_build_dirs "$1" "$OUT/scache"
+}
+new_st() {	# new_st [git]: $OUT/st a fresh copy of the tree, a git work tree with git
+	rm -rf "$OUT/st" && cp -r "$ONE" "$OUT/st"
+	[ "${1:-}" = git ] || return 0
+	git -C "$OUT/st" init -q && git -C "$OUT/st" add -A &&
+		git -C "$OUT/st" -c user.name=t -c user.email=t@t commit -qm v1 &&
+		git -C "$OUT/st" pack-refs --all
+}
+new_st && mkdir -p "$OUT/st/arch/x86/include/asm" && mkfifo "$OUT/st/arch/x86/include/asm/qspinlock.h"
+[ "$(uname -m)" = x86_64 ] && special_case "FIFO as arch/x86/include/asm/qspinlock.h" \
+	"arch/x86/include/asm/qspinlock.h is a FIFO, not a regular file"
+new_st && mkdir -p "$OUT/st/kernel/locking/sub" && mkfifo "$OUT/st/kernel/locking/sub/x.h"
+special_case "FIFO in a subdirectory of kernel/locking" "kernel/locking/sub/x.h is a FIFO"
+if command -v git >/dev/null; then
+	new_st git && rm "$OUT/st/.git/config" && mkfifo "$OUT/st/.git/config"
+	special_case "FIFO as .git/config" "/.git/config is a FIFO"
+	new_st git && rm "$OUT/st/.git/packed-refs" && mkfifo "$OUT/st/.git/packed-refs"
+	special_case "FIFO as packed-refs" "/.git/packed-refs is a FIFO"
+	new_st git && rm "$OUT/st/.git/packed-refs" && ln -s /dev/zero "$OUT/st/.git/packed-refs"
+	special_case "a device as packed-refs" "/.git/packed-refs is a device node"
+	new_st git && mkfifo "$OUT/st/inc.cfg" && git -C "$OUT/st" config include.path ../inc.cfg
+	special_case "FIFO as an include.path target" "inc.cfg is a FIFO"
+	new_st git && obj=$(git -C "$OUT/st" rev-parse HEAD:kernel/locking) &&
+		rm -f "$OUT/st/.git/objects/${obj:0:2}/${obj:2}" &&
+		mkfifo "$OUT/st/.git/objects/${obj:0:2}/${obj:2}"
+	special_case "FIFO as a loose object" "${obj:2} is a FIFO"
+fi
+# a compiler that never finishes: killed at the limit with its children
+cat >"$OUT/hangcc" <<EOF
+#!/bin/sh
+case " \$* " in *" -c "*) sleep 300 & echo \$! >"$OUT/hang.pid"; wait ;; esac
+exec $CC "\$@"
+EOF
+chmod +x "$OUT/hangcc"
+new_st
+rm -f "$OUT/hang.pid"
+expect_exit 2 "a compiler that hangs" -- env LOCKBENCH_CC="$OUT/hangcc" LOCKBENCH_KTREE_TIMEOUT=2 \
+	LOCKBENCH_CACHE="$OUT/scache" "${TS[@]}" "$BIN" build-kernel-lock "$OUT/st" -q
+one_line "a compiler that hangs" "the compiler did not finish .* in 2 s and was killed"
+sleep 0.2
+[ -s "$OUT/hang.pid" ] && ! alive "$(cat "$OUT/hang.pid")" && ok \
+	|| bad "a compiler that hangs: its child is left running"
+no_build_dirs "a compiler that hangs" "$OUT/scache"
+
+# ---- 16. every terminating signal cleans a build up ---------------------
+cat >"$OUT/slowcc2" <<EOF
+#!/bin/sh
+case " \$* " in *" -c "*) sleep 30 & echo \$! >"$OUT/slow.pid"; wait ;; esac
+exec $CC "\$@"
+EOF
+chmod +x "$OUT/slowcc2"
+for sig in QUIT USR1 USR2 ALRM; do
+	rm -rf "$OUT/sigcache" "$OUT/slow.pid"
+	(ulimit -c 0; LOCKBENCH_CACHE=$OUT/sigcache LOCKBENCH_CC=$OUT/slowcc2 \
+		exec "${SIGDFL[@]}" "$BIN" build-kernel-lock "$ONE" >/dev/null 2>&1) &
+	pid=$!
+	for _ in $(seq 300); do [ -s "$OUT/slow.pid" ] && break; sleep 0.1; done
+	kill -"$sig" "$pid"
+	wait "$pid" 2>/dev/null
+	rc=$?
+	[ "$rc" -gt 128 ] && ok || bad "SIG$sig: exit $rc, not by the signal"
+	no_build_dirs "SIG$sig" "$OUT/sigcache"
+	sleep 0.2
+	[ -s "$OUT/slow.pid" ] && ! alive "$(cat "$OUT/slow.pid")" && ok \
+		|| bad "SIG$sig: the compiler's child is left running"
+done
+
+# ---- 17. a copy of a tree served from another copy's cache entry --------
+cp -r "$ONE" "$OUT/copyA" && cp -r "$ONE" "$OUT/copyB"
+rm -rf "$OUT/ccache"
+LOCKBENCH_CACHE=$OUT/ccache "$BIN" build-kernel-lock "$OUT/copyB" -q || exit 1
+for t in copyA copyB; do
+	expect_exit 0 "build-kernel-lock $t -o" -- env LOCKBENCH_CACHE="$OUT/ccache" \
+		"$BIN" build-kernel-lock "$OUT/$t" -o "$OUT/$t.so"
+	"$BIN" list locks -v --plugin x="$OUT/$t.so" >"$OUT/list" 2>&1
+	grep -q "tree: $OUT/$t " "$OUT/list" && ok \
+		|| bad "build-kernel-lock $t -o: names $(grep tree: "$OUT/list")"
+done
+
+# ---- 18. FIFOs in a fake machine never block ----------------------------
+build_mkfake
+for f in GOV NUMA cmdline BOOST online; do
+	fresh_tree fifo
+	case $f in
+	GOV) p=$GOV ;; NUMA) p=$NUMA ;; BOOST) p=$BOOST ;;
+	cmdline) p=$TREE/root/proc/cmdline ;;
+	online) p=$TREE/root/sys/devices/system/cpu/online ;;
+	esac
+	rm -f "$p" && mkdir -p "$(dirname "$p")" && mkfifo "$p"
+	"${TS[@]}" "$BIN" system show >"$OUT/stdout" 2>"$OUT/stderr"
+	rc=$?
+	[ "$rc" -le 3 ] && ok || bad "FIFO as $f: system show exit $rc (a hang is 137)"
+	"${TS[@]}" "$BIN" -l tas "${RUN[@]}" >"$OUT/stdout" 2>"$OUT/stderr"
+	rc=$?
+	[ "$rc" -le 3 ] && ok || bad "FIFO as $f: a run exit $rc (a hang is 137)"
+done
+unset LOCKBENCH_SYSROOT LOCKBENCH_STATE
+
+# ---- 19. every terminating signal cleans `system check` up --------------
+fresh_tree check
+quiet_proc "$LOCKBENCH_SYSROOT"
+for sig in QUIT USR1 ALRM; do
+	rm -rf "$OUT/cktmp" && mkdir "$OUT/cktmp"
+	(ulimit -c 0; TMPDIR=$OUT/cktmp exec "${SIGDFL[@]}" "$BIN" system check -d 0.5 -q \
+		>/dev/null 2>&1) &
+	pid=$!
+	for _ in $(seq 300); do
+		ls -d "$OUT"/cktmp/lockbench-check-* >/dev/null 2>&1 && pgrep -P "$pid" >/dev/null && break
+		sleep 0.05
+	done
+	kid=$(pgrep -P "$pid" | head -1)
+	[ -n "$kid" ] && ok || bad "system check SIG$sig: no run of its own started"
+	kill -"$sig" "$pid"
+	wait "$pid" 2>/dev/null
+	rc=$?
+	[ "$rc" -gt 128 ] && ok || bad "system check SIG$sig: exit $rc, not by the signal"
+	ls -d "$OUT"/cktmp/lockbench-check-* >/dev/null 2>&1 &&
+		bad "system check SIG$sig: lockbench-check-* left behind" || ok
+	[ -n "$kid" ] && alive "$kid" && bad "system check SIG$sig: its run left running" || ok
+done
+unset LOCKBENCH_SYSROOT LOCKBENCH_STATE
 
 echo "e2e_faults_trust: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

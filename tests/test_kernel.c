@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -205,7 +206,29 @@ static void test_load_program(void **state)
 	assert_int_equal(kmod_unload("locktorture", msg, sizeof(msg)), 0);
 	setenv("LOCKBENCH_MODPROBE", "/nonexistent/modprobe", 1);
 	assert_int_equal(kmod_load("locktorture", params, msg, sizeof(msg)), -EIO);
-	assert_non_null(strstr(msg, "exit 127): cannot run /nonexistent/modprobe"));
+	assert_non_null(strstr(msg, "cannot load locktorture: /nonexistent/modprobe not found"));
+	/* a bare name is never found through a relative or empty PATH
+	 * entry, even where the current directory holds it */
+	{
+		char cwd[PATH_MAX], *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+		assert_non_null(getcwd(cwd, sizeof(cwd)));
+		assert_int_equal(chdir(fk.dir), 0);
+		setenv("LOCKBENCH_MODPROBE", "modprobe.sh", 1);
+		for (unsigned i = 0; i < 3; i++) {
+			static const char *const rel[] = {".:/nonexistent", ":/nonexistent",
+							  "/nonexistent::"};
+
+			setenv("PATH", rel[i], 1);
+			assert_int_equal(kmod_load("locktorture", params, msg, sizeof(msg)), -EIO);
+			assert_non_null(strstr(msg, "modprobe.sh not found (a path, or a program "
+						    "in an absolute PATH entry"));
+		}
+		assert_int_equal(chdir(cwd), 0);
+		if (path)
+			setenv("PATH", path, 1);
+		free(path);
+	}
 	unsetenv("LOCKBENCH_MODPROBE");
 	assert_string_equal(kmod_program(), "modprobe");
 	snprintf(script, sizeof(script), "%s/args", fk.dir);

@@ -299,6 +299,54 @@ static void test_plugins_load_stops(void **state)
 	assert_int_equal(plugins_load(specs, 0, err, sizeof(err)), 0);
 }
 
+/*
+ * What was opened is what runs: a plugin open at a descriptor whose path
+ * then names another file (renamed over it) loads the file opened, with
+ * that file's hash; the path is only its name.  Loaded by path, the
+ * other file would run (a duplicate of the built-in ticket, refused).
+ */
+static void test_load_fd(void **state)
+{
+	char dirt[] = "/tmp/lb-fd-XXXXXX", path[128], other[128], err[1024];
+	char good[65], hex[65];
+	const struct lock_entry *e;
+	unsigned n = lock_registry_count();
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dirt));
+	snprintf(path, sizeof(path), "%s/x.so", dirt);
+	snprintf(other, sizeof(other), "%s/other.so", dirt);
+	char *a = realpath(spec(NULL, "examples/ticket_backoff.so"), NULL);
+	char *b = realpath(spec(NULL, "tests/plugins/dup_builtin.so"), NULL);
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(symlink(a, path), 0);
+	assert_int_equal(symlink(b, other), 0);
+	free(a);
+	free(b);
+	assert_int_equal(sha256_file(path, good), 0);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(rename(other, path), 0);  /* the path now names another */
+	assert_int_equal(plugin_load_fd("byfd", fd, path, err, sizeof(err)), 0);
+	e = lock_registry_find("ticket_backoff_byfd");
+	assert_non_null(e);
+	assert_string_equal(e->sha256, good);
+	assert_int_equal(sha256_fd(fd, hex), 0);  /* still open: the plugin's */
+	assert_string_equal(hex, good);
+	assert_int_equal(lock_registry_count(), n + 1);
+	/* a bad tag closes the descriptor and registers nothing */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_int_equal(plugin_load_fd("Bad!", fd, path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "tag (Bad!) must be 1 to 32 of [a-z0-9_]"));
+	assert_int_equal(fcntl(fd, F_GETFD), -1);
+	assert_int_equal(lock_registry_count(), n + 1);
+	unlink(path);
+	rmdir(dirt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_elf_refusals),
 		cmocka_unit_test(test_tag_renames),
 		cmocka_unit_test(test_plugins_load_stops),
+		cmocka_unit_test(test_load_fd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

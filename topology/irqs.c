@@ -97,16 +97,14 @@ int irqs_parse(const char *text, const int *cpus, unsigned n, uint64_t *counts)
 
 int irqs_read(const int *cpus, unsigned n, uint64_t *counts)
 {
-	char path[4096], *text = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	FILE *f, *m;
 	char buf[8192];
 	size_t got;
 	int rc;
 
-	if (sysfs_path("/proc/interrupts", path, sizeof(path)))
-		return -ENAMETOOLONG;
-	if (!(f = fopen(path, "re")))
+	if (!(f = sysfs_fopen("/proc/interrupts")))
 		return -errno;
 	if (!(m = open_memstream(&text, &len))) {
 		rc = -errno;

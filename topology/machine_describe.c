@@ -202,16 +202,14 @@ static json_t *arm_model(unsigned impl, unsigned part)
  */
 static json_t *describe_cpu_model(void)
 {
-	char path[PATH_MAX], *line = NULL, *colon;
+	char *line = NULL, *colon;
 	unsigned impl = 0, part = 0;
 	bool has_impl = false, has_part = false;
 	json_t *model = NULL;
 	size_t cap = 0;
 	FILE *f;
 
-	if (sysfs_path("/proc/cpuinfo", path, sizeof(path)))
-		return json_null();
-	f = fopen(path, "re");
+	f = sysfs_fopen("/proc/cpuinfo");
 	if (!f)
 		return json_null();
 	while (!model && getline(&line, &cap, f) > 0) {

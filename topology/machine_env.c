@@ -114,7 +114,7 @@ static int boot_config_preempt(char *out, size_t len)
 		{"CONFIG_PREEMPT_VOLUNTARY=y", "voluntary"},
 		{"CONFIG_PREEMPT=y", "full"},
 	};
-	char rel[128], rpath[256], path[512], *line = NULL;
+	char rel[128], rpath[256], *line = NULL;
 	size_t cap = 0;
 	int found = -ENOENT;
 	FILE *f;
@@ -122,7 +122,7 @@ static int boot_config_preempt(char *out, size_t len)
 	if (sysfs_read_str("/proc/sys/kernel/osrelease", rel, sizeof(rel)))
 		return -ENOENT;
 	snprintf(rpath, sizeof(rpath), "/boot/config-%s", rel);
-	if (sysfs_path(rpath, path, sizeof(path)) || !(f = fopen(path, "re")))
+	if (!(f = sysfs_fopen(rpath)))
 		return -ENOENT;
 	while (found && getline(&line, &cap, f) > 0)
 		for (size_t i = 0; found && i < 3; i++)
@@ -221,14 +221,12 @@ static json_t *describe_cpuidle(void)
 /* Whether /proc/cpuinfo's flags carry `hypervisor` (x86): 1, 0, -errno. */
 static int cpuinfo_hypervisor(void)
 {
-	char path[512], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	int found = 0;
 	FILE *f;
 
-	if (sysfs_path("/proc/cpuinfo", path, sizeof(path)))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
+	f = sysfs_fopen("/proc/cpuinfo");
 	if (!f)
 		return -errno;
 	while (!found && getline(&line, &cap, f) > 0)

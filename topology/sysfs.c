@@ -65,6 +65,45 @@ int sysfs_exists(const char *path)
 	return lstat(full, &st) == 0;
 }
 
+/*
+ * Open `full` (a resolved path) with `flags`, not blocking (O_NONBLOCK:
+ * a FIFO without a writer, or without a reader for O_WRONLY, would wait
+ * for ever in open(2) or read(2); then ENXIO for a write), and only a
+ * regular file: every sysfs and procfs file is one in stat(2), so
+ * anything else is not the kernel's.  The descriptor or -errno (-EINVAL
+ * for a file that is not regular).  Only async-signal-safe calls.
+ */
+static int sysfs_open_regular(const char *full, int flags)
+{
+	int fd = open(full, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		e = S_ISREG(st.st_mode) ? errno : EINVAL;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+FILE *sysfs_fopen(const char *path)
+{
+	char full[PATH_MAX];
+	int fd = sysfs_path(path, full, sizeof(full)) ? -ENAMETOOLONG
+						       : sysfs_open_regular(full, O_RDONLY);
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "r")))
+		close(fd);
+	return f;
+}
+
 /* Remove the trailing newlines and blanks sysfs and procfs end values with. */
 static void strip_trailing(char *buf)
 {
@@ -88,9 +127,9 @@ int sysfs_read_str(const char *path, char *buf, size_t len)
 	err = sysfs_path(path, full, sizeof(full));
 	if (err)
 		return err;
-	fd = open(full, O_RDONLY | O_CLOEXEC);
+	fd = sysfs_open_regular(full, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (got < len - 1) {
 		n = read(fd, buf + got, len - 1 - got);
 		if (n < 0 && errno == EINTR)
@@ -140,9 +179,9 @@ int sysfs_write_str(const char *path, const char *val)
 	err = sysfs_path(path, full, sizeof(full));
 	if (err)
 		return err;
-	fd = open(full, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = sysfs_open_regular(full, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	do
 		n = write(fd, val, len);
 	while (n < 0 && errno == EINTR);

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Resolve every later path under @root ("" or NULL: the real root).  A
@@ -42,6 +43,13 @@ int sysfs_exists(const char *path);
  * "" on failure.
  */
 int sysfs_read_str(const char *path, char *buf, size_t len);
+
+/* fopen(path, "r") of `path` under the root, for a file read line by
+ * line (/proc/cpuinfo): only a regular file (every sysfs and procfs
+ * file is one), opened without blocking; NULL with errno (EINVAL: not a
+ * regular file, a FIFO in a fake root).  Every read and write of this
+ * module opens so: a FIFO never blocks lockbench. */
+FILE *sysfs_fopen(const char *path);
 
 /*
  * Call fn(pid, comm, arg) for each process of "<root>/proc" whose comm
