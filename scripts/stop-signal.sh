@@ -40,7 +40,7 @@ for i in $(seq "$N"); do
 	export LOCKBENCH_SYSROOT=$W/tree/root LOCKBENCH_STATE=$W/tree/state/state.json
 	gov=$W/tree/root/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
 	want=$(cat "$gov")
-	rm -f "$W/o.json"
+	rm -f "$W/o.json" "$W/err"	# the last try's progress lines are not this one's
 	env --default-signal=INT,QUIT "$BIN" -l pthread_mutex -t "1,$T" -d 30 --warmup 0.2 -r 1 \
 		-f json -o "$W/o.json" "$@" >"$W/out" 2>"$W/err" &
 	pid=$!
