@@ -46,11 +46,11 @@ lbpid() {
 workers() {
 	i=0
 	while [ $i -lt 600 ]; do
-		pid=$(lbpid "$1")
+		wp=$(lbpid "$1")
 		# one grep and one cat for all tasks: quick, so one moment
-		snap=$( (grep -H '^Cpus_allowed_list' /proc/$pid/task/*/status 2>/dev/null |
+		snap=$( (grep -H '^Cpus_allowed_list' /proc/$wp/task/*/status 2>/dev/null |
 			sed 's|^/proc/[0-9]*/task/\([0-9]*\)/status:[^:]*:[[:space:]]*|A \1 |'
-			cat /proc/$pid/task/*/stat 2>/dev/null | awk '{ print "S", $1, $39 }') |
+			cat /proc/$wp/task/*/stat 2>/dev/null | awk '{ print "S", $1, $39 }') |
 			awk '$1 == "A" { a[$2] = $3 } $1 == "S" { s[$2] = $3 }
 			     END { for (t in a) if (t in s) print t, a[t], s[t] }')
 		if [ "$2" -lt 0 ]; then
