@@ -374,8 +374,9 @@ lkp_inject()
 		test -z "$(grep -aE "$LB_PROGS" "$pwn" 2>/dev/null)" || return
 	want "lkp recorded no refusal (exit_code 2) of the job" \
 		grep -rqs 'exit_code.2: 1' "$W/ov/up$RT/last_state" || return
+	# The run script's stderr is lkp run's, in this step's log.
 	want "the run script did not say why (shell syntax in a job parameter)" \
-		grep -rqs "lockbench: $p: .*shell syntax in a job parameter" "$W/ov/up$RT"
+		grep -qs "^lockbench: $p: .*shell syntax in a job parameter" "$LAST_LOG"
 }
 
 # After lkp_inject: when the command ran, it ran in lkp's job.sh.
