@@ -119,7 +119,7 @@ sed 's/\$(command -v sudo)//g' <<<"$first" | grep -qw sudo && bad "README's firs
 # ... and installs what .ci/run installs (its native packages; the
 # :arm64 and cross ones are for `make arm64` only).
 ci=$(sed -n '/apt-get install/,/>\/dev\/null/p' "$ROOT/.ci/run" | tr ' \t\\' '\n\n\n' |
-	grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vE 'arm64|aarch64|^qemu-|^apt-get$|^install$' | sort -u)
+	grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vE 'arm64|aarch64|^qemu-user$|^apt-get$|^install$' | sort -u)
 readme=$(sed 's/.*install -y//; s/&&.*//' <<<"$first" | tr ' ' '\n' | grep . | sort -u)
 [ -n "$ci" ] && [ "$ci" = "$readme" ] && ok ||
 	bad "README's packages and .ci/run's differ: $(diff <(echo "$ci") <(echo "$readme") | grep '^[<>]' | tr '\n' ' ')"
