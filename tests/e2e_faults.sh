@@ -324,7 +324,7 @@ for s in INT TERM; do
 	restored "double SIG$s"
 	json_ok "double SIG$s" "$OUT/two.json" \
 		"d['incomplete'] and [len(p['runs']) for p in d['points']] == [2, 0]"
-	grep -q '^1  *[0-9.]' "$OUT/two.out" && grep -q '^Lock: *tas *deadlock' "$OUT/two.out" &&
+	grep -Eq '^1  *([0-9.]|-!)' "$OUT/two.out" && grep -q '^Lock: *tas *deadlock' "$OUT/two.out" &&
 		ok || bad "double SIG$s: no table: $(cat "$OUT/two.out")"
 	ls "$OUT"/two.json.tmp.* >/dev/null 2>&1 && bad "double SIG$s left a temporary file" || ok
 	kill -9 $pid 2>/dev/null
@@ -343,7 +343,8 @@ rc=$?
 [ $rc -eq 130 ] || [ $rc -eq 1 ] && ok || bad "two SIGINTs: exit $rc"
 restored "two SIGINTs"
 json_ok "two SIGINTs" "$OUT/two.json" "d['incomplete'] and sum(len(p['runs']) for p in d['points']) >= 2"
-grep -q '^1  *[0-9.]' "$OUT/two.out" && ok || bad "two SIGINTs: no table: $(cat "$OUT/two.out")"
+# (a row of -! is a point whose runs a busy host left out: the table is there)
+grep -Eq '^1  *([0-9.]|-!)' "$OUT/two.out" && ok || bad "two SIGINTs: no table: $(cat "$OUT/two.out")"
 # stdout a closed pipe: the run still restores and writes -o.
 fresh_tree
 rc=$(closed_pipe "${QUICK[@]}" -l tas -f table,json -o "$OUT/pipe.json" 2>"$OUT/stderr")
