@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../topology/sysfs.h"
+#include "../topology/termsig.h"
 #include "../workloads/runner.h"
 #include "err.h"
 #include "machctl.h"
@@ -11,22 +12,10 @@
 
 volatile sig_atomic_t interrupted;
 
-/*
- * Every signal whose default action ends the process and that can be
- * caught (SIGKILL and SIGSTOP cannot).  SIGPIPE and SIGXFSZ are ignored
+/* The stop signals (topology/termsig.h).  SIGPIPE and SIGXFSZ are ignored
  * instead: a closed stdout or a file-size limit then fails the write,
- * which is checked and reported (one line, exit 2).
- */
-static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-	SIGSTKFLT,
-#endif
-};
+ * which is checked and reported (one line, exit 2). */
+static const int stop_signals[] = { TERMSIG_STOP };
 
 /*
  * First stop signal: set the flag; the sweep stops, writes what it

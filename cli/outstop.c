@@ -9,16 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../topology/termsig.h"
 #include "outstop.h"
 
 /* The signals that stop a run (cli/machctl.c installs their handler). */
-static const int stop_sigs[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-	SIGVTALRM, SIGPROF, SIGXCPU, SIGIO,
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-};
+static const int stop_sigs[] = { TERMSIG_STOP };
 #define NSTOP (sizeof(stop_sigs) / sizeof(stop_sigs[0]))
 
 static struct sigaction saved[NSTOP];

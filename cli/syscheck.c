@@ -30,6 +30,7 @@
 #include "../topology/cpulist.h"
 #include "../topology/irqs.h"
 #include "../topology/steal.h"
+#include "../topology/termsig.h"
 #include "../topology/sysfs.h"
 #include "../topology/clock.h"
 #include "cmds.h"
@@ -63,19 +64,9 @@ static void first_line(FILE *f, char *buf, size_t len)
  */
 static char kids_dir[PATH_MAX];
 static volatile pid_t kid;
-/* Every signal whose default action ends the process and that can be
- * caught (signal(7), "Term" and "Core"), but a crash's (SEGV, BUS, FPE,
- * ILL, ABRT, SYS, TRAP): the same cleanup for each. */
-static const int kid_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
-	SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE, SIGIO,
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-	SIGSTKFLT,
-#endif
-};
+/* The stop signals (topology/termsig.h), and SIGPIPE and SIGXFSZ, which
+ * would end the check too: the same cleanup for each. */
+static const int kid_signals[] = { TERMSIG_STOP, SIGPIPE, SIGXFSZ };
 #define NKID_SIGNALS (sizeof(kid_signals) / sizeof(kid_signals[0]))
 
 /* Is sig a stop signal of the check (above, or a real-time one)? */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../locks/sha256.h"
+#include "../topology/termsig.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 
@@ -383,20 +384,10 @@ bool kcache_stack_small(char *err, size_t len)
 
 /* What the handler needs, set before it is armed: only async-signal-safe
  * calls on it (signal-safety(7)): kill, waitpid, getdents64, unlinkat,
- * sigaction, raise.  Every signal whose default action ends the process
- * and that can be caught (signal(7): "Term" and "Core") is handled
- * alike, but for the faults a crash raises (SEGV, BUS, FPE, ILL, ABRT,
- * SYS, TRAP), which are not the user's; the real-time signals too. */
-static const int sig_fixed[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM,
-	SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-	SIGSTKFLT,
-#endif
-};
+ * sigaction, raise.  The stop signals (topology/termsig.h), SIGPIPE and
+ * SIGXFSZ, which would end the build too, and the real-time signals are
+ * handled alike. */
+static const int sig_fixed[] = { TERMSIG_STOP, SIGPIPE, SIGXFSZ };
 static struct sigaction sig_old[NSIG];
 static bool sig_armed[NSIG];
 static volatile sig_atomic_t sig_pid;
