@@ -49,7 +49,9 @@ if os.cpu_count() >= 2:
     for cmd in ("## Noise marks", "scripts/validate-marks.sh lockbench", "quiet (no cause):",
                 "busy loop pinned to worker 0's CPU", "distance from the point's median"):
         assert cmd in text, "no noise marks section: " + cmd
-assert text.count("Skipped: the peers are not built") == 2, "peers not said skipped"
+# instructions, time and handovers beside the peers
+assert text.count("Skipped: the peers are not built") == 3, "peers not said skipped"
+assert "## Handovers beside the peers" in text, "no handover section"
 # Each section's exit status, decided by the code, not by this machine's
 # load: a section that measures time may miss its targets on a busy
 # machine (exit 1: its figures say which; the report is where that
