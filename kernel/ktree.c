@@ -1358,8 +1358,22 @@ static __attribute__((noinline)) int build(const char *dir, const char *name,
 int ktree_build(const char *dir, const char *name, const char *out, char *path,
 		size_t len, bool *cached, char *err, size_t errlen)
 {
+	const char *arch = getenv("LOCKBENCH_KTREE_ARCH");
+	const char *limit = getenv("LOCKBENCH_KTREE_TIMEOUT");
+
 	*cached = false;
 	if (kcache_stack_small(err, errlen))
 		return -E2BIG;
+	/* A setting mistyped is one line, never a silent default. */
+	if (arch && *arch && strcmp(arch, "generic")) {
+		snprintf(err, errlen, "LOCKBENCH_KTREE_ARCH=%s: the one value is generic", arch);
+		return -EINVAL;
+	}
+	if (limit && (!*limit || limit[strspn(limit, "0123456789")] ||
+		      kcache_child_limit() != strtoul(limit, NULL, 10))) {
+		snprintf(err, errlen, "LOCKBENCH_KTREE_TIMEOUT=%s: want whole seconds, 1 to 86400",
+			 limit);
+		return -EINVAL;
+	}
 	return build(dir, name, out, path, len, cached, err, errlen);
 }

@@ -145,24 +145,27 @@ prepare() {
 	rm -rf "$w"
 }
 
+# ---- the topology (checked before anything is downloaded) --------------
+
+if [ "$PREPARE" != 1 ]; then
+	[ $# -ge 1 ] || usage
+	TOPO=$1
+	shift
+	[[ $TOPO =~ ^([1-9][0-9]*)x([1-9][0-9]*)(x([1-9][0-9]*))?$ ]] ||
+		die "topology '$TOPO': want NODESxCPUS[xTHREADS], e.g. 4x4 or 2x8x2"
+	NODES=${BASH_REMATCH[1]} PER=${BASH_REMATCH[2]} THR=${BASH_REMATCH[4]:-1}
+	[ $((PER % THR)) -eq 0 ] || die "topology '$TOPO': $PER CPUs per node is not a multiple of $THR threads per core"
+	NCPU=$((NODES * PER))
+	[ "$NCPU" -le 255 ] || die "topology '$TOPO': $NCPU CPUs, at most 255"
+	[ -n "$MEM" ] || MEM=$((NODES * 256 > 1024 ? NODES * 256 : 1024))
+	[[ $MEM =~ ^[0-9]+$ ]] || die "-m: a number of MB, not '$MEM'"
+fi
+
 ABI=$(kernel_abi) || exit 2
 prepare "$ABI" || exit 2
 KDIR=$CACHE/$ABI-amd64
 [ "$PREPARE" = 1 ] && { echo "$KDIR"; exit 0; }
 
-# ---- the topology --------------------------------------------------------
-
-[ $# -ge 1 ] || usage
-TOPO=$1
-shift
-[[ $TOPO =~ ^([1-9][0-9]*)x([1-9][0-9]*)(x([1-9][0-9]*))?$ ]] ||
-	die "topology '$TOPO': want NODESxCPUS[xTHREADS], e.g. 4x4 or 2x8x2"
-NODES=${BASH_REMATCH[1]} PER=${BASH_REMATCH[2]} THR=${BASH_REMATCH[4]:-1}
-[ $((PER % THR)) -eq 0 ] || die "topology '$TOPO': $PER CPUs per node is not a multiple of $THR threads per core"
-NCPU=$((NODES * PER))
-[ "$NCPU" -le 255 ] || die "topology '$TOPO': $NCPU CPUs, at most 255"
-[ -n "$MEM" ] || MEM=$((NODES * 256 > 1024 ? NODES * 256 : 1024))
-[[ $MEM =~ ^[0-9]+$ ]] || die "-m: a number of MB, not '$MEM'"
 PERMEM=$((MEM / NODES))
 [ "$PERMEM" -ge 64 ] || die "-m: $MEM MB is less than 64 MB a node"
 

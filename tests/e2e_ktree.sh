@@ -484,6 +484,15 @@ assert names == want, names" && ok || bad "the sweep without -l lacks the tree's
 		|| bad "changed stand-ins: not dirty: $(grep tree: "$OUT/list")"
 fi
 
+# The tree settings mistyped: one line and exit 2, never a silent default.
+for v in abc 0 99999 300s ""; do
+	expect_exit 2 "LOCKBENCH_KTREE_TIMEOUT='$v'" -- env LOCKBENCH_KTREE_TIMEOUT="$v" \
+		"$BIN" build-kernel-lock "$ONE"
+	one_line "LOCKBENCH_KTREE_TIMEOUT='$v'" "LOCKBENCH_KTREE_TIMEOUT=$v: want whole seconds"
+done
+expect_exit 2 "LOCKBENCH_KTREE_ARCH=x86" -- env LOCKBENCH_KTREE_ARCH=x86 "$BIN" build-kernel-lock "$ONE"
+one_line "LOCKBENCH_KTREE_ARCH=x86" "LOCKBENCH_KTREE_ARCH=x86: the one value is generic"
+
 # A tree with arch/ but not the compiler's target's is refused in one
 # line; LOCKBENCH_KTREE_ARCH=generic builds it with the generic headers,
 # which its identity and the table's tree line name.

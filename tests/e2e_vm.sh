@@ -36,6 +36,12 @@ for p in qemu-system-x86_64 busybox cpio; do
 		exit 0
 	fi
 done
+# A topology mistyped: one line, exit 2, before anything is downloaded.
+for t in 3xq 0x4 2x3x2; do
+	expect_exit 2 "vm.sh $t" -- env LOCKBENCH_VM_CACHE="$OUT/nocache" "$VM" "$t" -- true
+	one_line "vm.sh $t" "topology '$t'"
+	[ -z "$(ls -A "$OUT/nocache" 2>/dev/null)" ] && ok || bad "vm.sh $t: prepared the guest before checking the topology"
+done
 "$VM" --prepare >/dev/null || { bad "the guest kernel and locktorture module could not be prepared"; exit 1; }
 
 # guest TOPOLOGY [ENV=V ...] -- STEP...: boot TOPOLOGY, run guest.sh's
