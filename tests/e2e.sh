@@ -161,7 +161,8 @@ for p in d["points"]:
         # A FIFO lock with more threads than CPUs may complete nothing in a
         # short window (preempted waiters); below that, every run counts.
         assert r["window_s"] > 0.15 and len(r["thread_ops"]) == p["threads"]
-        assert r["ops"] > 0 or p["oversubscribed"], r
+        # A worker starved for the window (a busy host) is left out.
+        assert r["ops"] > 0 or p["oversubscribed"] or r.get("excluded"), r
         assert sum(r["thread_ops"]) == r["ops"]
         assert r["exclusion"]["checked"] and r["exclusion"]["ok"]
         # One NUMA node here: the lock's memory and every thread on node 0.

@@ -29,7 +29,8 @@ assert len(d["points"]) == 14, len(d["points"])
 for p in d["points"]:
     assert p["status"] == "ok", p["status"]
     for r in p["runs"]:
-        assert r["exclusion"]["ok"] and r["ops"] > 0
+        # a run starved by a busy host is left out, not counted as 0
+        assert r["exclusion"]["ok"] and (r["ops"] > 0 or r.get("excluded")), r
 PY
 
 # The default workload's empty section (no delay at all) and rw.

@@ -100,6 +100,36 @@ static void test_flag_shared(void **state)
 	assert_true(noise_run_excluded(&n));
 }
 
+/* A spinning worker starved for the whole window: the kernel adds a
+ * run-queue wait only when it ends, so schedstat reads 0 CPU and 0 wait;
+ * the window it did not run was a wait all the same. */
+static void test_flag_starved(void **state)
+{
+	struct noise_opts o = opts();
+	struct run_noise n = run_of(1, (const double[]){0}, (const double[]){0}, 0);
+	char why[128];
+
+	(void)state;
+	n.window_req_s = n.window_s = 0.2;
+	n.flags = noise_run_flags(&n, &o);
+	assert_int_equal(n.flags, NOISE_SHARED);
+	assert_string_equal(noise_reason(&n, why, sizeof(why)),
+			    "shared its CPU: waited 95% of the window");
+	assert_true(noise_run_excluded(&n));
+	/* A worker asleep of its own accord (a blocking lock) is not. */
+	n.w[0].nvcsw = 3;
+	assert_int_equal(noise_run_flags(&n, &o), 0);
+	assert_false(noise_run_excluded(&n));
+	/* The CPU time's accounting lag (a tick) flags nothing. */
+	n = run_of(1, (const double[]){0.955}, (const double[]){0}, 0);
+	n.window_req_s = n.window_s = 0.2;
+	assert_int_equal(noise_run_flags(&n, &o), 0);
+	/* Stopped time is not counted again as a wait. */
+	n = run_of(1, (const double[]){0.8}, (const double[]){0}, 0.2);
+	assert_int_equal(noise_run_flags(&n, &o), NOISE_STOPPED);
+	assert_true(noise_wait_share(&n) < 0.05);
+}
+
 /* An oversubscribed run: 4 workers, two pinned to each CPU, each waits
  * half the window by the run's own making; only a wait beyond that is
  * the machine's. */
@@ -152,6 +182,7 @@ static void test_flag_stopped(void **state)
 	/* A blocking lock's sleeping worker confirms nothing against the
 	 * monitor: the monitor's figure stands, and a short one is not. */
 	n = run_of(1, (const double[]){0.3}, (const double[]){0.0}, 0.04);
+	n.w[0].nvcsw = 50;
 	assert_int_equal(noise_run_flags(&n, &o), 0);
 	/* Stopped for 12 s in a window asked for 0.1 s: the window
 	 * stretched, the run is left out, both reasons said. */
@@ -530,6 +561,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flag_shared),
 		cmocka_unit_test(test_flag_shared_own),
+		cmocka_unit_test(test_flag_starved),
 		cmocka_unit_test(test_flag_stopped),
 		cmocka_unit_test(test_flags_recorded_cs),
 		cmocka_unit_test(test_summary_line),

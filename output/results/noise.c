@@ -84,12 +84,35 @@ static double own_wait(const struct run_noise *n, unsigned i)
 	return k > 1 ? (double)(k - 1) / k : 0;
 }
 
+/*
+ * The schedstat run-queue wait is added when a wait ends (the kernel's
+ * sched_info_arrive()), so a worker still waiting at the window's end
+ * shows none of that wait: starved for the whole window it reads 0 CPU
+ * and 0 wait.  A worker that never gave its CPU up of its own accord in
+ * the loop (no voluntary switch: a spinning worker) was runnable all
+ * along, so the window it did not run, less the stopped time and the
+ * accounting's lag (the CPU time is brought up to date at a tick, 10 ms
+ * at HZ=100), was a wait (docs/method.md, "Noise").
+ */
+#define SCHED_ACCOUNT_LAG_S 0.01
+
+static double worker_wait(const struct run_noise *n, unsigned i, double stopped_share)
+{
+	const struct worker_noise *w = &n->w[i];
+	double x = w->wait_share;
+
+	if (w->nvcsw == 0 && isfinite(w->cpu_share) && n->window_s > 0)
+		x = fmax(x, 1 - w->cpu_share - stopped_share - SCHED_ACCOUNT_LAG_S / n->window_s);
+	return x;
+}
+
 double noise_wait_share(const struct run_noise *n)
 {
 	double m = NAN;
+	double stopped = n->window_s > 0 ? noise_stopped_s(n) / n->window_s : 0;
 
 	for (unsigned i = 0; n->w && i < n->nworkers; i++) {
-		double x = n->w[i].wait_share - own_wait(n, i);
+		double x = worker_wait(n, i, stopped) - own_wait(n, i);
 
 		if (isfinite(x) && !(x <= m))
 			m = fmax(x, 0);
