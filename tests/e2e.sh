@@ -174,6 +174,8 @@ for p in d["points"]:
     # a run whose worker lost a quarter of its window or more is left
     # out (a busy machine: docs/method.md, "Noise"), even every run
     assert len(p["runs"]) == 3 and s["n"] == sum(not r.get("excluded") for r in p["runs"])
+    # over no kept run there is no mean: null, never 0
+    assert s["n"] > 0 or (s["mean"] is None and s["median"] is None and s["min"] is None), s
     assert s["min"] <= s["median"] <= s["max"]
     base = [q for q in d["points"] if q["variant"] == "pthread_mutex" and q["threads"] == p["threads"]][0]
     if p["variant"] != "pthread_mutex" and not (s["n"] and base["summary"]["n"]):

@@ -114,7 +114,7 @@ PY
 bad_input "speedup of three locks" "format speedup (3 variants)" -l ticket,mcs,tas \
 	--cs-ns 0,100 -f speedup
 expect_exit 0 "speedup of a sweep" -- "$BIN" -l ticket,mcs -t 1 --cs-ns 0,100 $SHORT -f speedup
-[ "$(grep -c '^#thr  ticket  mcs  *speedup (mcs/ticket)$' "$OUT/stdout")" -eq 2 ] &&
+[ "$(grep -c '^#thr  *ticket  *mcs  *speedup (mcs/ticket)$' "$OUT/stdout")" -eq 2 ] &&
 	grep -q '^cs_ns=100$' "$OUT/stdout" && ok || bad "speedup tables: $(cat "$OUT/stdout")"
 
 # A lock option swept: its values name the variants; the other lock is

@@ -274,13 +274,21 @@ static json_t *run_json(const struct results *r, const struct variant *var,
 	return o;
 }
 
+/* A statistic over the runs kept: over none (every run left out) there
+ * is no mean, median, least or most: null, never a 0 that reads as a
+ * measured rate. */
+static json_t *kept_num(const struct summary *s, double x)
+{
+	return num(s->n ? x : NAN);
+}
+
 static json_t *summary_json(const struct summary *s)
 {
 	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:[o, o], s:o}",
-			 "n", s->n, "mean", num(s->mean), "hmean", num(s->hmean),
+			 "n", s->n, "mean", kept_num(s, s->mean), "hmean", kept_num(s, s->hmean),
 			 "std", num(s->std),
-			 "median", num(s->median), "min", num(s->min),
-			 "max", num(s->max), "cv", num(s->cv),
+			 "median", kept_num(s, s->median), "min", kept_num(s, s->min),
+			 "max", kept_num(s, s->max), "cv", num(s->cv),
 			 "ci95", num(s->ci95_lo), num(s->ci95_hi),
 			 "ci95_half", num(s->ci95_half));
 }
