@@ -32,6 +32,7 @@
 #include <stddef.h>
 
 #include "mutex_spin.h"
+#include "registry.h"
 
 enum { MSP_OPT_SPIN_MAX };
 
@@ -73,21 +74,12 @@ static void msp_read_counters(void *lock, uint64_t *out)
 }
 
 const struct lock_ops lock_mutex_spin_ops = {
-	.name = "mutex_spin",
+	LOCK_KIND(mutex_spin, SLEEP, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS),
 	.desc = "kernel mutex shape: osq optimistic spinning, FIFO sleep, handoff",
 	.ref = "kernel/locking/mutex.c, kernel/locking/osq_lock.c",
-	.family = LOCK_FAMILY_SLEEP,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS,
-	.lock_size = sizeof(struct mutex_spin),
-	.ctx_size = sizeof(struct msp_ctx),
-	.opts = msp_opts,
-	.nopts = sizeof(msp_opts) / sizeof(msp_opts[0]),
-	.init = msp_init,
-	.thread_init = msp_thread_init,
-	.lock = msp_lock,
-	.unlock = msp_unlock,
-	.trylock = msp_trylock,
-	.counter_names = msp_counter_names,
-	.ncounters = MSP_NCNT,
-	.read_counters = msp_read_counters,
+	LOCK_SIZES(struct mutex_spin, struct msp_ctx),
+	LOCK_SETUP(msp_init, NULL, msp_thread_init),
+	LOCK_CALLS(msp_lock, msp_unlock, msp_trylock),
+	LOCK_OPTIONS(msp_opts),
+	LOCK_COUNTERS(msp_counter_names, msp_read_counters),
 };

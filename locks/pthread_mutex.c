@@ -28,6 +28,7 @@
 #include <pthread.h>
 
 #include "pthread_mutex.h"
+#include "registry.h"
 
 /* Which attribute a kind sets before pthread_mutex_init(). */
 enum pmutex_kind { PMUTEX_DEFAULT, PMUTEX_ADAPTIVE, PMUTEX_PI };
@@ -77,36 +78,29 @@ static void pmutex_destroy(void *lock)
 	pthread_mutex_destroy(lock);
 }
 
-#define PMUTEX_OPS_COMMON                                                      \
-	.family = LOCK_FAMILY_SLEEP,                                           \
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS,       \
+/* What the three kinds share: everything but the attribute set at init. */
+#define PMUTEX_OPS(n, init_fn)                                                 \
+	LOCK_KIND(n, SLEEP,                                                    \
+		  LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS),    \
 	.lock_size = sizeof(pthread_mutex_t),                                  \
-	.destroy = pmutex_destroy,                                             \
-	.lock = pmutex_lock,                                                   \
-	.unlock = pmutex_unlock,                                               \
-	.trylock = pmutex_trylock
+	LOCK_SETUP(init_fn, pmutex_destroy, NULL),                             \
+	LOCK_CALLS(pmutex_lock, pmutex_unlock, pmutex_trylock)
 
 const struct lock_ops lock_pthread_mutex_ops = {
-	.name = "pthread_mutex",
+	PMUTEX_OPS(pthread_mutex, pmutex_init),
 	.desc = "glibc default pthread_mutex_t (futex, no spinning)",
 	.ref = "POSIX pthread_mutex_lock(3), glibc nptl",
-	.init = pmutex_init,
-	PMUTEX_OPS_COMMON,
 };
 
 const struct lock_ops lock_pthread_adaptive_ops = {
-	.name = "pthread_adaptive",
+	PMUTEX_OPS(pthread_adaptive, padaptive_init),
 	.desc = "glibc PTHREAD_MUTEX_ADAPTIVE_NP (bounded spin, then futex)",
 	.ref = "glibc nptl pthread_mutex_lock.c, PTHREAD_MUTEX_ADAPTIVE_NP",
-	.init = padaptive_init,
-	PMUTEX_OPS_COMMON,
 };
 
 const struct lock_ops lock_pi_mutex_ops = {
-	.name = "pi_mutex",
+	PMUTEX_OPS(pi_mutex, pimutex_init),
 	.desc = "PTHREAD_PRIO_INHERIT pthread mutex (FUTEX_LOCK_PI: kernel rt_mutex)",
 	.ref = "pthread_mutexattr_setprotocol(3); kernel/futex/pi.c, "
 	       "Documentation/locking/pi-futex.rst",
-	.init = pimutex_init,
-	PMUTEX_OPS_COMMON,
 };

@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include "pthread_rwlock.h"
+#include "registry.h"
 
 /* Initialise the rwlock with the given kind.  Returns 0 or -errno. */
 static int prw_init_kind(void *lock, int kind)
@@ -48,36 +49,24 @@ static void prw_destroy(void *lock)
 	pthread_rwlock_destroy(lock);
 }
 
+/* What the two kinds share: everything but the kind set at init. */
+#define PRW_OPS(n, init_fn)                                                    \
+	LOCK_KIND(n, RW,                                                       \
+		  LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |        \
+			  LOCK_CAP_SLEEPS),                                    \
+	.lock_size = sizeof(pthread_rwlock_t),                                 \
+	LOCK_SETUP(init_fn, prw_destroy, NULL),                                \
+	LOCK_CALLS(prw_write_lock, prw_unlock, prw_write_trylock),             \
+	.read_lock = prw_read_lock, .read_unlock = prw_unlock
+
 const struct lock_ops lock_pthread_rwlock_ops = {
-	.name = "pthread_rwlock",
+	PRW_OPS(pthread_rwlock, prw_init),
 	.desc = "glibc pthread_rwlock_t, default kind (prefers readers)",
 	.ref = "POSIX pthread_rwlock_rdlock(3), glibc nptl",
-	.family = LOCK_FAMILY_RW,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |
-		LOCK_CAP_SLEEPS,
-	.lock_size = sizeof(pthread_rwlock_t),
-	.init = prw_init,
-	.destroy = prw_destroy,
-	.lock = prw_write_lock,
-	.unlock = prw_unlock,
-	.trylock = prw_write_trylock,
-	.read_lock = prw_read_lock,
-	.read_unlock = prw_unlock,
 };
 
 const struct lock_ops lock_pthread_rwlock_wpref_ops = {
-	.name = "pthread_rwlock_wpref",
+	PRW_OPS(pthread_rwlock_wpref, prw_init_wpref),
 	.desc = "glibc pthread_rwlock_t, PREFER_WRITER_NONRECURSIVE kind",
 	.ref = "pthread_rwlockattr_setkind_np(3), glibc nptl",
-	.family = LOCK_FAMILY_RW,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |
-		LOCK_CAP_SLEEPS,
-	.lock_size = sizeof(pthread_rwlock_t),
-	.init = prw_init_wpref,
-	.destroy = prw_destroy,
-	.lock = prw_write_lock,
-	.unlock = prw_unlock,
-	.trylock = prw_write_trylock,
-	.read_lock = prw_read_lock,
-	.read_unlock = prw_unlock,
 };
