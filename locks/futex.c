@@ -22,8 +22,7 @@ static void futex_read_counters(void *lock, uint64_t *out)
 {
 	struct futex_lock *l = lock;
 
-	for (unsigned i = 0; i < FUTEX_NCNT; i++)
-		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
+	futex_read_counts(l->cnt, FUTEX_NCNT, out);
 }
 
 const struct lock_ops lock_futex_ops = {

@@ -37,9 +37,8 @@
 enum { MSP_OPT_SPIN_MAX };
 
 static const struct lock_opt msp_opts[] = {
-	[MSP_OPT_SPIN_MAX] = {"spin_max",
-			      "need_resched budget: cpu_relax iterations per spin attempt (0: never spin)",
-			      1000, 0, 1u << 24},
+	[MSP_OPT_SPIN_MAX] = FUTEX_SPIN_MAX_OPT(
+		"need_resched budget: cpu_relax iterations per spin attempt (0: never spin)"),
 };
 
 static const char *const msp_counter_names[MSP_NCNT] = {
@@ -69,8 +68,7 @@ static void msp_read_counters(void *lock, uint64_t *out)
 {
 	struct mutex_spin *l = lock;
 
-	for (unsigned i = 0; i < MSP_NCNT; i++)
-		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
+	futex_read_counts(l->cnt, MSP_NCNT, out);
 }
 
 const struct lock_ops lock_mutex_spin_ops = {

@@ -27,11 +27,19 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "pthread_mutex.h"
+#include "pthread_locks.h"
 #include "registry.h"
 
-/* Which attribute a kind sets before pthread_mutex_init(). */
-enum pmutex_kind { PMUTEX_DEFAULT, PMUTEX_ADAPTIVE, PMUTEX_PI };
+/* The attribute a kind other than the default sets before
+ * pthread_mutex_init(). */
+enum pmutex_kind { PMUTEX_ADAPTIVE, PMUTEX_PI };
+
+/* The default kind needs no attributes. */
+static int pmutex_init(void *lock, const struct lock_init *in)
+{
+	(void)in;
+	return -pthread_mutex_init(lock, NULL);
+}
 
 /* Initialise the mutex as `kind`.  Returns 0 or -errno (ENOTSUP for
  * pi_mutex when the system has no PI futexes). */
@@ -40,8 +48,6 @@ static int pmutex_init_kind(void *lock, enum pmutex_kind kind)
 	pthread_mutexattr_t attr;
 	int err;
 
-	if (kind == PMUTEX_DEFAULT)
-		return -pthread_mutex_init(lock, NULL);
 	err = pthread_mutexattr_init(&attr);
 	if (err)
 		return -err;
@@ -53,12 +59,6 @@ static int pmutex_init_kind(void *lock, enum pmutex_kind kind)
 		err = pthread_mutex_init(lock, &attr);
 	pthread_mutexattr_destroy(&attr);
 	return -err;
-}
-
-static int pmutex_init(void *lock, const struct lock_init *in)
-{
-	(void)in;
-	return pmutex_init_kind(lock, PMUTEX_DEFAULT);
 }
 
 static int padaptive_init(void *lock, const struct lock_init *in)

@@ -12,36 +12,33 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "pthread_rwlock.h"
+#include "pthread_locks.h"
 #include "registry.h"
 
-/* Initialise the rwlock with the given kind.  Returns 0 or -errno. */
-static int prw_init_kind(void *lock, int kind)
+/* The default kind prefers readers (glibc's PTHREAD_RWLOCK_DEFAULT_NP
+ * is PTHREAD_RWLOCK_PREFER_READER_NP): no attributes needed. */
+static int prw_init(void *lock, const struct lock_init *in)
+{
+	(void)in;
+	return -pthread_rwlock_init(lock, NULL);
+}
+
+/* Returns 0 or -errno. */
+static int prw_init_wpref(void *lock, const struct lock_init *in)
 {
 	pthread_rwlockattr_t attr;
 	int err;
 
+	(void)in;
 	err = pthread_rwlockattr_init(&attr);
 	if (err)
 		return -err;
-	err = pthread_rwlockattr_setkind_np(&attr, kind);
+	err = pthread_rwlockattr_setkind_np(
+		&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	if (!err)
 		err = pthread_rwlock_init(lock, &attr);
 	pthread_rwlockattr_destroy(&attr);
 	return -err;
-}
-
-static int prw_init(void *lock, const struct lock_init *in)
-{
-	(void)in;
-	return prw_init_kind(lock, PTHREAD_RWLOCK_PREFER_READER_NP);
-}
-
-static int prw_init_wpref(void *lock, const struct lock_init *in)
-{
-	(void)in;
-	return prw_init_kind(lock,
-			     PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 }
 
 static void prw_destroy(void *lock)

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "pthread_spin.h"
+#include "pthread_locks.h"
 #include "registry.h"
 
 static int pspin_init(void *lock, const struct lock_init *in)

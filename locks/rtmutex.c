@@ -57,9 +57,8 @@
 enum { RTM_OPT_SPIN_MAX };
 
 static const struct lock_opt rtm_opts[] = {
-	[RTM_OPT_SPIN_MAX] = {"spin_max",
-			      "top waiter's owner-spin budget in cpu_relax iterations (0: never spin)",
-			      1000, 0, 1u << 24},
+	[RTM_OPT_SPIN_MAX] = FUTEX_SPIN_MAX_OPT(
+		"top waiter's owner-spin budget in cpu_relax iterations (0: never spin)"),
 };
 
 static const char *const rtm_counter_names[RTM_NCNT] = {
@@ -96,8 +95,7 @@ static void rtm_read_counters(void *lock, uint64_t *out)
 {
 	struct rtmutex *l = lock;
 
-	for (unsigned i = 0; i < RTM_NCNT; i++)
-		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
+	futex_read_counts(l->cnt, RTM_NCNT, out);
 }
 
 /* One variant's ops table (its lock functions: rtmutex.h). */
