@@ -3,8 +3,8 @@
  * ticket_prop - ticket lock with proportional backoff.  A waiter knows
  * how many holders are ahead of it (its ticket minus now-serving), so
  * instead of hammering the shared word it pauses for that distance times
- * a unit before looking again.  Word layout as in ticket.c: now-serving
- * in the low half, next ticket in the high half, so trylock is one CAS.
+ * a unit before looking again.  Now-serving is the low half of one
+ * 64-bit word, the next ticket its high half, so trylock is one CAS.
  * J. M. Mellor-Crummey and M. L. Scott, "Algorithms for scalable
  * synchronization on shared-memory multiprocessors", ACM TOCS 9(1), 1991
  * (section 2.2, "ticket lock with proportional backoff").
