@@ -8,8 +8,9 @@
  *      ticket_backoff.c -o ticket_backoff.so
  *   lockbench --plugin ./ticket_backoff.so -l ticket,ticket_backoff -t 1-8
  *
- * Word layout as in lockbench's locks/ticket.c: now-serving in the low
- * half, next ticket in the high half, so trylock is one CAS.  The
+ * Word layout as in lockbench's locks/ticket_prop.h: now-serving in the
+ * low half of one word, next ticket in the high half, so trylock is one
+ * CAS (`ticket` keeps them in two fields of one line).  The
  * backoff restarts at backoff_min every time the waiter sees the queue
  * advance (its distance to the head shrank).
  *

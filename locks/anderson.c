@@ -10,6 +10,7 @@
 #include <errno.h>
 
 #include "anderson.h"
+#include "registry.h"
 
 /* Smallest power of two >= n (n >= 1, n <= 2^31). */
 static uint32_t anderson_pow2(uint32_t n)
@@ -58,15 +59,10 @@ static void anderson_destroy(void *lock)
 }
 
 const struct lock_ops lock_anderson_ops = {
-	.name = "anderson",
+	LOCK_KIND(anderson, SPIN, LOCK_CAP_EXCLUSIVE),
 	.desc = "Anderson array queue lock: FIFO, one spin slot per waiter",
 	.ref = "Anderson, IEEE TPDS 1990",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE,
-	.lock_size = sizeof(struct anderson),
-	.ctx_size = sizeof(struct anderson_ctx),
-	.init = anderson_init,
-	.destroy = anderson_destroy,
-	.lock = anderson_lock,
-	.unlock = anderson_unlock,
+	LOCK_SIZES(struct anderson, struct anderson_ctx),
+	LOCK_SETUP(anderson_init, anderson_destroy, NULL),
+	LOCK_CALLS(anderson_lock, anderson_unlock, NULL),
 };

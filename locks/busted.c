@@ -6,14 +6,12 @@
  * --include-broken is given.
  */
 #include "busted.h"
+#include "registry.h"
 
 const struct lock_ops lock_busted_ops = {
-	.name = "busted",
+	LOCK_KIND(busted, CONTROL, LOCK_CAP_EXCLUSIVE | LOCK_CAP_BROKEN),
 	.desc = "does not exclude: negative control for the exclusion check",
 	.ref = "kernel/locking/locktorture.c (lock_busted)",
-	.family = LOCK_FAMILY_CONTROL,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_BROKEN,
 	.lock_size = sizeof(struct busted),
-	.lock = busted_lock,
-	.unlock = busted_unlock,
+	LOCK_CALLS(busted_lock, busted_unlock, NULL),
 };

@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "cbomcs.h"
+#include "registry.h"
 
 enum { CBOMCS_OPT_BATCH };
 
@@ -83,21 +84,12 @@ static void cbomcs_read_counters(void *lock, uint64_t *out)
 }
 
 const struct lock_ops lock_cbomcs_ops = {
-	.name = "cbomcs",
+	LOCK_KIND(cbomcs, NUMA, LOCK_CAP_EXCLUSIVE | LOCK_CAP_NUMA),
 	.desc = "C-BO-MCS cohort lock: global TTAS-backoff + per-node MCS",
 	.ref = "Dice, Marathe & Shavit, ACM TOPC 2015 (PPoPP 2012)",
-	.family = LOCK_FAMILY_NUMA,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_NUMA,
-	.lock_size = sizeof(struct cbomcs),
-	.ctx_size = sizeof(struct cbomcs_qnode),
-	.opts = cbomcs_opts,
-	.nopts = sizeof(cbomcs_opts) / sizeof(cbomcs_opts[0]),
-	.init = cbomcs_init,
-	.destroy = cbomcs_destroy,
-	.thread_init = cbomcs_thread_init,
-	.lock = cbomcs_lock,
-	.unlock = cbomcs_unlock,
-	.counter_names = cbomcs_counter_names,
-	.ncounters = 2,
-	.read_counters = cbomcs_read_counters,
+	LOCK_SIZES(struct cbomcs, struct cbomcs_qnode),
+	LOCK_SETUP(cbomcs_init, cbomcs_destroy, cbomcs_thread_init),
+	LOCK_CALLS(cbomcs_lock, cbomcs_unlock, NULL),
+	LOCK_OPTIONS(cbomcs_opts),
+	LOCK_COUNTERS(cbomcs_counter_names, cbomcs_read_counters),
 };

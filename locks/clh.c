@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "clh.h"
+#include "registry.h"
 
 /*
  * Allocate nthreads + 1 nodes: node i starts as thread i's, and the last
@@ -61,16 +62,10 @@ static int clh_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 }
 
 const struct lock_ops lock_clh_ops = {
-	.name = "clh",
+	LOCK_KIND(clh, SPIN, LOCK_CAP_EXCLUSIVE),
 	.desc = "CLH queue lock: FIFO, spin on the predecessor's node",
 	.ref = "Craig, UW TR 93-02-02, 1993; Magnussen, Landin & Hagersten, IPPS 1994",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE,
-	.lock_size = sizeof(struct clh),
-	.ctx_size = sizeof(struct clh_ctx),
-	.init = clh_init,
-	.destroy = clh_destroy,
-	.thread_init = clh_thread_init,
-	.lock = clh_lock,
-	.unlock = clh_unlock,
+	LOCK_SIZES(struct clh, struct clh_ctx),
+	LOCK_SETUP(clh_init, clh_destroy, clh_thread_init),
+	LOCK_CALLS(clh_lock, clh_unlock, NULL),
 };

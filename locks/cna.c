@@ -43,6 +43,7 @@
 #include <time.h>
 
 #include "cna.h"
+#include "registry.h"
 
 enum { CNA_OPT_NS, CNA_OPT_COUNT };
 
@@ -97,32 +98,22 @@ static const unsigned cna_counter_slots[] = {
 	CSTAT_MOVED,    CSTAT_SPLICE_EMPTY, CSTAT_SPLICE_FAIR,
 };
 
-#define CNA_NCOUNTERS (sizeof(cna_counter_slots) / sizeof(cna_counter_slots[0]))
 
 static void cna_read_counters(void *lock, uint64_t *out)
 {
 	struct cna *c = lock;
 
-	qspin_sum_stats(&c->q, cna_counter_slots, CNA_NCOUNTERS, out);
+	qspin_sum_stats(&c->q, cna_counter_slots,
+			LOCK_NELEMS(cna_counter_slots), out);
 }
 
 const struct lock_ops lock_cna_ops = {
-	.name = "cna",
+	LOCK_KIND(cna, NUMA, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_NUMA),
 	.desc = "compact NUMA-aware lock: qspinlock with main and secondary queues",
 	.ref = "Dice & Kogan, EuroSys 2019 (arXiv:1810.05600); Linux CNA patch v15, kernel/locking/qspinlock_cna.h",
-	.family = LOCK_FAMILY_NUMA,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_NUMA,
-	.lock_size = sizeof(struct cna),
-	.ctx_size = sizeof(struct cna_node),
-	.opts = cna_opts,
-	.nopts = sizeof(cna_opts) / sizeof(cna_opts[0]),
-	.init = cna_init,
-	.destroy = cna_destroy,
-	.thread_init = cna_thread_init,
-	.lock = cna_lock,
-	.unlock = cna_unlock,
-	.trylock = cna_trylock,
-	.counter_names = cna_counter_names,
-	.ncounters = CNA_NCOUNTERS,
-	.read_counters = cna_read_counters,
+	LOCK_SIZES(struct cna, struct cna_node),
+	LOCK_SETUP(cna_init, cna_destroy, cna_thread_init),
+	LOCK_CALLS(cna_lock, cna_unlock, cna_trylock),
+	LOCK_OPTIONS(cna_opts),
+	LOCK_COUNTERS(cna_counter_names, cna_read_counters),
 };

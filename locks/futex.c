@@ -11,6 +11,7 @@
  * takes the lock (it cannot know whether others still sleep).
  */
 #include "futex.h"
+#include "registry.h"
 
 static const char *const futex_counter_names[FUTEX_NCNT] = {
 	[FUTEX_CNT_WAITS] = "futex_waits",
@@ -21,21 +22,14 @@ static void futex_read_counters(void *lock, uint64_t *out)
 {
 	struct futex_lock *l = lock;
 
-	for (unsigned i = 0; i < FUTEX_NCNT; i++)
-		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
+	futex_read_counts(l->cnt, FUTEX_NCNT, out);
 }
 
 const struct lock_ops lock_futex_ops = {
-	.name = "futex",
+	LOCK_KIND(futex, SLEEP, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS),
 	.desc = "Drepper's three-state futex mutex (0 free / 1 locked / 2 contended)",
 	.ref = "U. Drepper, \"Futexes Are Tricky\" (2011), mutex3; futex(2)",
-	.family = LOCK_FAMILY_SLEEP,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS,
 	.lock_size = sizeof(struct futex_lock),
-	.lock = futex_lock,
-	.unlock = futex_unlock,
-	.trylock = futex_trylock,
-	.counter_names = futex_counter_names,
-	.ncounters = FUTEX_NCNT,
-	.read_counters = futex_read_counters,
+	LOCK_CALLS(futex_lock, futex_unlock, futex_trylock),
+	LOCK_COUNTERS(futex_counter_names, futex_read_counters),
 };

@@ -99,4 +99,17 @@ static inline void waitlock_unlock(struct waitlock *w)
 	atomic_store_explicit(&w->locked, 0, lb_rel);
 }
 
+/* The event counters of a sleeping lock, n of them, copied to out once
+ * the threads are done (relaxed: they are plain statistics). */
+static inline void futex_read_counts(_Atomic uint64_t *cnt, unsigned n,
+				     uint64_t *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		out[i] = atomic_load_explicit(&cnt[i], lb_rlx);
+}
+
+/* The lock option `spin_max` of mutex_spin and rtmutex: the budget that
+ * stands for need_resched(), in cpu_relax() iterations (0: never spin). */
+#define FUTEX_SPIN_MAX_OPT(help) {"spin_max", help, 1000, 0, 1u << 24}
+
 #endif /* LOCKBENCH_FUTEX_SYS_H */

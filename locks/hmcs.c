@@ -17,6 +17,7 @@
 #include <errno.h>
 
 #include "hmcs.h"
+#include "registry.h"
 
 enum { HMCS_OPT_THRESHOLD };
 
@@ -82,21 +83,12 @@ static void hmcs_read_counters(void *lock, uint64_t *out)
 }
 
 const struct lock_ops lock_hmcs_ops = {
-	.name = "hmcs",
+	LOCK_KIND(hmcs, NUMA, LOCK_CAP_EXCLUSIVE | LOCK_CAP_NUMA),
 	.desc = "hierarchical MCS, two levels (NUMA node, system)",
 	.ref = "Chabbi, Fagan & Mellor-Crummey, PPoPP 2015",
-	.family = LOCK_FAMILY_NUMA,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_NUMA,
-	.lock_size = sizeof(struct hmcs),
-	.ctx_size = sizeof(struct hmcs_ctx),
-	.opts = hmcs_opts,
-	.nopts = sizeof(hmcs_opts) / sizeof(hmcs_opts[0]),
-	.init = hmcs_init,
-	.destroy = hmcs_destroy,
-	.thread_init = hmcs_thread_init,
-	.lock = hmcs_lock,
-	.unlock = hmcs_unlock,
-	.counter_names = hmcs_counter_names,
-	.ncounters = 2,
-	.read_counters = hmcs_read_counters,
+	LOCK_SIZES(struct hmcs, struct hmcs_ctx),
+	LOCK_SETUP(hmcs_init, hmcs_destroy, hmcs_thread_init),
+	LOCK_CALLS(hmcs_lock, hmcs_unlock, NULL),
+	LOCK_OPTIONS(hmcs_opts),
+	LOCK_COUNTERS(hmcs_counter_names, hmcs_read_counters),
 };

@@ -9,16 +9,12 @@
 #include <stddef.h>
 
 #include "mcs.h"
+#include "registry.h"
 
 const struct lock_ops lock_mcs_ops = {
-	.name = "mcs",
+	LOCK_KIND(mcs, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "MCS queue lock: FIFO, each waiter spins on its own node",
 	.ref = "Mellor-Crummey & Scott, ACM TOCS 1991",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
-	.lock_size = sizeof(struct mcs),
-	.ctx_size = sizeof(struct mcs_node),
-	.lock = mcs_lock,
-	.unlock = mcs_unlock,
-	.trylock = mcs_trylock,
+	LOCK_SIZES(struct mcs, struct mcs_node),
+	LOCK_CALLS(mcs_lock, mcs_unlock, mcs_trylock),
 };

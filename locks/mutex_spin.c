@@ -32,13 +32,13 @@
 #include <stddef.h>
 
 #include "mutex_spin.h"
+#include "registry.h"
 
 enum { MSP_OPT_SPIN_MAX };
 
 static const struct lock_opt msp_opts[] = {
-	[MSP_OPT_SPIN_MAX] = {"spin_max",
-			      "need_resched budget: cpu_relax iterations per spin attempt (0: never spin)",
-			      1000, 0, 1u << 24},
+	[MSP_OPT_SPIN_MAX] = FUTEX_SPIN_MAX_OPT(
+		"need_resched budget: cpu_relax iterations per spin attempt (0: never spin)"),
 };
 
 static const char *const msp_counter_names[MSP_NCNT] = {
@@ -68,26 +68,16 @@ static void msp_read_counters(void *lock, uint64_t *out)
 {
 	struct mutex_spin *l = lock;
 
-	for (unsigned i = 0; i < MSP_NCNT; i++)
-		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
+	futex_read_counts(l->cnt, MSP_NCNT, out);
 }
 
 const struct lock_ops lock_mutex_spin_ops = {
-	.name = "mutex_spin",
+	LOCK_KIND(mutex_spin, SLEEP, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS),
 	.desc = "kernel mutex shape: osq optimistic spinning, FIFO sleep, handoff",
 	.ref = "kernel/locking/mutex.c, kernel/locking/osq_lock.c",
-	.family = LOCK_FAMILY_SLEEP,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS,
-	.lock_size = sizeof(struct mutex_spin),
-	.ctx_size = sizeof(struct msp_ctx),
-	.opts = msp_opts,
-	.nopts = sizeof(msp_opts) / sizeof(msp_opts[0]),
-	.init = msp_init,
-	.thread_init = msp_thread_init,
-	.lock = msp_lock,
-	.unlock = msp_unlock,
-	.trylock = msp_trylock,
-	.counter_names = msp_counter_names,
-	.ncounters = MSP_NCNT,
-	.read_counters = msp_read_counters,
+	LOCK_SIZES(struct mutex_spin, struct msp_ctx),
+	LOCK_SETUP(msp_init, NULL, msp_thread_init),
+	LOCK_CALLS(msp_lock, msp_unlock, msp_trylock),
+	LOCK_OPTIONS(msp_opts),
+	LOCK_COUNTERS(msp_counter_names, msp_read_counters),
 };

@@ -5,17 +5,14 @@
  * every other lock's figure includes.
  */
 #include "null.h"
+#include "registry.h"
 
 const struct lock_ops lock_null_ops = {
-	.name = "null",
+	LOCK_KIND(null, CONTROL, LOCK_CAP_NOLOCK | LOCK_CAP_TRYLOCK | LOCK_CAP_RW),
 	.desc = "no lock: measures the harness loop (overhead per operation)",
 	.ref = "lockbench control",
-	.family = LOCK_FAMILY_CONTROL,
-	.caps = LOCK_CAP_NOLOCK | LOCK_CAP_TRYLOCK | LOCK_CAP_RW,
 	.lock_size = 1,
-	.lock = null_lock,
-	.unlock = null_lock,
-	.trylock = null_trylock,
+	LOCK_CALLS(null_lock, null_lock, null_trylock),
 	.read_lock = null_lock,
 	.read_unlock = null_lock,
 };

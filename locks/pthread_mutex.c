@@ -27,10 +27,19 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "pthread_mutex.h"
+#include "pthread_locks.h"
+#include "registry.h"
 
-/* Which attribute a kind sets before pthread_mutex_init(). */
-enum pmutex_kind { PMUTEX_DEFAULT, PMUTEX_ADAPTIVE, PMUTEX_PI };
+/* The attribute a kind other than the default sets before
+ * pthread_mutex_init(). */
+enum pmutex_kind { PMUTEX_ADAPTIVE, PMUTEX_PI };
+
+/* The default kind needs no attributes. */
+static int pmutex_init(void *lock, const struct lock_init *in)
+{
+	(void)in;
+	return -pthread_mutex_init(lock, NULL);
+}
 
 /* Initialise the mutex as `kind`.  Returns 0 or -errno (ENOTSUP for
  * pi_mutex when the system has no PI futexes). */
@@ -39,8 +48,6 @@ static int pmutex_init_kind(void *lock, enum pmutex_kind kind)
 	pthread_mutexattr_t attr;
 	int err;
 
-	if (kind == PMUTEX_DEFAULT)
-		return -pthread_mutex_init(lock, NULL);
 	err = pthread_mutexattr_init(&attr);
 	if (err)
 		return -err;
@@ -52,12 +59,6 @@ static int pmutex_init_kind(void *lock, enum pmutex_kind kind)
 		err = pthread_mutex_init(lock, &attr);
 	pthread_mutexattr_destroy(&attr);
 	return -err;
-}
-
-static int pmutex_init(void *lock, const struct lock_init *in)
-{
-	(void)in;
-	return pmutex_init_kind(lock, PMUTEX_DEFAULT);
 }
 
 static int padaptive_init(void *lock, const struct lock_init *in)
@@ -77,36 +78,29 @@ static void pmutex_destroy(void *lock)
 	pthread_mutex_destroy(lock);
 }
 
-#define PMUTEX_OPS_COMMON                                                      \
-	.family = LOCK_FAMILY_SLEEP,                                           \
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS,       \
+/* What the three kinds share: everything but the attribute set at init. */
+#define PMUTEX_OPS(n, init_fn)                                                 \
+	LOCK_KIND(n, SLEEP,                                                    \
+		  LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK | LOCK_CAP_SLEEPS),    \
 	.lock_size = sizeof(pthread_mutex_t),                                  \
-	.destroy = pmutex_destroy,                                             \
-	.lock = pmutex_lock,                                                   \
-	.unlock = pmutex_unlock,                                               \
-	.trylock = pmutex_trylock
+	LOCK_SETUP(init_fn, pmutex_destroy, NULL),                             \
+	LOCK_CALLS(pmutex_lock, pmutex_unlock, pmutex_trylock)
 
 const struct lock_ops lock_pthread_mutex_ops = {
-	.name = "pthread_mutex",
+	PMUTEX_OPS(pthread_mutex, pmutex_init),
 	.desc = "glibc default pthread_mutex_t (futex, no spinning)",
 	.ref = "POSIX pthread_mutex_lock(3), glibc nptl",
-	.init = pmutex_init,
-	PMUTEX_OPS_COMMON,
 };
 
 const struct lock_ops lock_pthread_adaptive_ops = {
-	.name = "pthread_adaptive",
+	PMUTEX_OPS(pthread_adaptive, padaptive_init),
 	.desc = "glibc PTHREAD_MUTEX_ADAPTIVE_NP (bounded spin, then futex)",
 	.ref = "glibc nptl pthread_mutex_lock.c, PTHREAD_MUTEX_ADAPTIVE_NP",
-	.init = padaptive_init,
-	PMUTEX_OPS_COMMON,
 };
 
 const struct lock_ops lock_pi_mutex_ops = {
-	.name = "pi_mutex",
+	PMUTEX_OPS(pi_mutex, pimutex_init),
 	.desc = "PTHREAD_PRIO_INHERIT pthread mutex (FUTEX_LOCK_PI: kernel rt_mutex)",
 	.ref = "pthread_mutexattr_setprotocol(3); kernel/futex/pi.c, "
 	       "Documentation/locking/pi-futex.rst",
-	.init = pimutex_init,
-	PMUTEX_OPS_COMMON,
 };

@@ -12,35 +12,33 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "pthread_rwlock.h"
+#include "pthread_locks.h"
+#include "registry.h"
 
-/* Initialise the rwlock with the given kind.  Returns 0 or -errno. */
-static int prw_init_kind(void *lock, int kind)
+/* The default kind prefers readers (glibc's PTHREAD_RWLOCK_DEFAULT_NP
+ * is PTHREAD_RWLOCK_PREFER_READER_NP): no attributes needed. */
+static int prw_init(void *lock, const struct lock_init *in)
+{
+	(void)in;
+	return -pthread_rwlock_init(lock, NULL);
+}
+
+/* Returns 0 or -errno. */
+static int prw_init_wpref(void *lock, const struct lock_init *in)
 {
 	pthread_rwlockattr_t attr;
 	int err;
 
+	(void)in;
 	err = pthread_rwlockattr_init(&attr);
 	if (err)
 		return -err;
-	err = pthread_rwlockattr_setkind_np(&attr, kind);
+	err = pthread_rwlockattr_setkind_np(
+		&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	if (!err)
 		err = pthread_rwlock_init(lock, &attr);
 	pthread_rwlockattr_destroy(&attr);
 	return -err;
-}
-
-static int prw_init(void *lock, const struct lock_init *in)
-{
-	(void)in;
-	return prw_init_kind(lock, PTHREAD_RWLOCK_PREFER_READER_NP);
-}
-
-static int prw_init_wpref(void *lock, const struct lock_init *in)
-{
-	(void)in;
-	return prw_init_kind(lock,
-			     PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 }
 
 static void prw_destroy(void *lock)
@@ -48,36 +46,24 @@ static void prw_destroy(void *lock)
 	pthread_rwlock_destroy(lock);
 }
 
+/* What the two kinds share: everything but the kind set at init. */
+#define PRW_OPS(n, init_fn)                                                    \
+	LOCK_KIND(n, RW,                                                       \
+		  LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |        \
+			  LOCK_CAP_SLEEPS),                                    \
+	.lock_size = sizeof(pthread_rwlock_t),                                 \
+	LOCK_SETUP(init_fn, prw_destroy, NULL),                                \
+	LOCK_CALLS(prw_write_lock, prw_unlock, prw_write_trylock),             \
+	.read_lock = prw_read_lock, .read_unlock = prw_unlock
+
 const struct lock_ops lock_pthread_rwlock_ops = {
-	.name = "pthread_rwlock",
+	PRW_OPS(pthread_rwlock, prw_init),
 	.desc = "glibc pthread_rwlock_t, default kind (prefers readers)",
 	.ref = "POSIX pthread_rwlock_rdlock(3), glibc nptl",
-	.family = LOCK_FAMILY_RW,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |
-		LOCK_CAP_SLEEPS,
-	.lock_size = sizeof(pthread_rwlock_t),
-	.init = prw_init,
-	.destroy = prw_destroy,
-	.lock = prw_write_lock,
-	.unlock = prw_unlock,
-	.trylock = prw_write_trylock,
-	.read_lock = prw_read_lock,
-	.read_unlock = prw_unlock,
 };
 
 const struct lock_ops lock_pthread_rwlock_wpref_ops = {
-	.name = "pthread_rwlock_wpref",
+	PRW_OPS(pthread_rwlock_wpref, prw_init_wpref),
 	.desc = "glibc pthread_rwlock_t, PREFER_WRITER_NONRECURSIVE kind",
 	.ref = "pthread_rwlockattr_setkind_np(3), glibc nptl",
-	.family = LOCK_FAMILY_RW,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK |
-		LOCK_CAP_SLEEPS,
-	.lock_size = sizeof(pthread_rwlock_t),
-	.init = prw_init_wpref,
-	.destroy = prw_destroy,
-	.lock = prw_write_lock,
-	.unlock = prw_unlock,
-	.trylock = prw_write_trylock,
-	.read_lock = prw_read_lock,
-	.read_unlock = prw_unlock,
 };

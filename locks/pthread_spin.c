@@ -6,7 +6,8 @@
 #include <errno.h>
 #include <pthread.h>
 
-#include "pthread_spin.h"
+#include "pthread_locks.h"
+#include "registry.h"
 
 static int pspin_init(void *lock, const struct lock_init *in)
 {
@@ -20,15 +21,10 @@ static void pspin_destroy(void *lock)
 }
 
 const struct lock_ops lock_pthread_spin_ops = {
-	.name = "pthread_spin",
+	LOCK_KIND(pthread_spin, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "glibc pthread_spinlock_t",
 	.ref = "POSIX pthread_spin_lock(3), glibc nptl",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
 	.lock_size = sizeof(pthread_spinlock_t),
-	.init = pspin_init,
-	.destroy = pspin_destroy,
-	.lock = pspin_lock,
-	.unlock = pspin_unlock,
-	.trylock = pspin_trylock,
+	LOCK_SETUP(pspin_init, pspin_destroy, NULL),
+	LOCK_CALLS(pspin_lock, pspin_unlock, pspin_trylock),
 };

@@ -20,6 +20,7 @@
 #include <errno.h>
 
 #include "qrwlock.h"
+#include "registry.h"
 
 static int qrw_init(void *lock, const struct lock_init *in)
 {
@@ -54,43 +55,32 @@ static const unsigned qrw_counter_slots[] = {
 	RWSTAT_READ_SLOW, RWSTAT_WRITE_SLOW, QSTAT_PENDING, QSTAT_QUEUED,
 };
 
-#define QRW_NCOUNTERS (sizeof(qrw_counter_slots) / sizeof(qrw_counter_slots[0]))
 
 static void qrw_read_counters(void *lock, uint64_t *out)
 {
 	struct qrwlock *l = lock;
 
-	qspin_sum_stats(&l->wait_lock, qrw_counter_slots, QRW_NCOUNTERS, out);
+	qspin_sum_stats(&l->wait_lock, qrw_counter_slots,
+			LOCK_NELEMS(qrw_counter_slots), out);
 }
 
-#define QRW_OPS_COMMON                                                         \
-	.family = LOCK_FAMILY_RW,                                              \
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK,           \
-	.lock_size = sizeof(struct qrwlock),                                   \
-	.ctx_size = sizeof(struct qspin_node),                                 \
-	.init = qrw_init,                                                      \
-	.destroy = qrw_destroy,                                                \
-	.thread_init = qrw_thread_init,                                        \
-	.lock = qrw_write_lock,                                                \
-	.unlock = qrw_write_unlock,                                            \
-	.trylock = qrw_write_trylock,                                          \
-	.read_unlock = qrw_read_unlock,                                        \
-	.counter_names = qrw_counter_names,                                    \
-	.ncounters = QRW_NCOUNTERS,                                            \
-	.read_counters = qrw_read_counters
+/* What the two kinds share: everything but read_lock. */
+#define QRW_OPS(n, read_lock_fn)                                               \
+	LOCK_KIND(n, RW, LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK),  \
+	LOCK_SIZES(struct qrwlock, struct qspin_node),                         \
+	LOCK_SETUP(qrw_init, qrw_destroy, qrw_thread_init),                    \
+	LOCK_CALLS(qrw_write_lock, qrw_write_unlock, qrw_write_trylock),       \
+	.read_lock = (read_lock_fn), .read_unlock = qrw_read_unlock,           \
+	LOCK_COUNTERS(qrw_counter_names, qrw_read_counters)
 
 const struct lock_ops lock_qrwlock_ops = {
-	.name = "qrwlock",
+	QRW_OPS(qrwlock, qrw_read_lock),
 	.desc = "Linux queued rwlock: fair, readers queue behind a waiting writer",
 	.ref = "Linux kernel/locking/qrwlock.c (Long)",
-	.read_lock = qrw_read_lock,
-	QRW_OPS_COMMON,
 };
 
 const struct lock_ops lock_qrwlock_steal_ops = {
-	.name = "qrwlock_steal",
+	QRW_OPS(qrwlock_steal, qrw_steal_read_lock),
 	.desc = "qrwlock where readers overtake waiting writers (classic rwlock behaviour)",
 	.ref = "Linux kernel/locking/qrwlock.c (Long); classic column of the qrwlock thread",
-	.read_lock = qrw_steal_read_lock,
-	QRW_OPS_COMMON,
 };

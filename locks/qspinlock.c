@@ -15,6 +15,7 @@
 #include <errno.h>
 
 #include "qspinlock.h"
+#include "registry.h"
 
 /*
  * Allocate the tail -> node table and the per-thread counters for
@@ -132,20 +133,11 @@ static void qspinlock_read_counters(void *lock, uint64_t *out)
 }
 
 const struct lock_ops lock_qspinlock_ops = {
-	.name = "qspinlock",
+	LOCK_KIND(qspinlock, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "Linux queued spinlock: locked byte + pending bit + MCS tail in one word",
 	.ref = "Linux kernel/locking/qspinlock.c (Long, Zijlstra)",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
-	.lock_size = sizeof(struct qspinlock),
-	.ctx_size = sizeof(struct qspin_node),
-	.init = qspinlock_init,
-	.destroy = qspinlock_destroy,
-	.thread_init = qspinlock_thread_init,
-	.lock = qspinlock_lock,
-	.unlock = qspinlock_unlock,
-	.trylock = qspinlock_trylock,
-	.counter_names = qspinlock_counter_names,
-	.ncounters = 2,
-	.read_counters = qspinlock_read_counters,
+	LOCK_SIZES(struct qspinlock, struct qspin_node),
+	LOCK_SETUP(qspinlock_init, qspinlock_destroy, qspinlock_thread_init),
+	LOCK_CALLS(qspinlock_lock, qspinlock_unlock, qspinlock_trylock),
+	LOCK_COUNTERS(qspinlock_counter_names, qspinlock_read_counters),
 };

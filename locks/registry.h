@@ -40,6 +40,30 @@ void lock_registry_set_identity(unsigned i, const char *identity);
 #define LOCK_NAME_MAX 128
 #define LOCK_NAME_MAX_TEXT "128"
 
+/*
+ * Fields of a built-in lock's table (the last thing in locks/<name>.c)
+ * that go together, one group a line; counts come from their arrays so
+ * they cannot disagree with them.  Pass NULL for a function a lock has
+ * not got.
+ */
+#define LOCK_NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+/* Its name (the ops symbol's middle), family and capabilities. */
+#define LOCK_KIND(n, fam, cap)                                                 \
+	.name = #n, .family = LOCK_FAMILY_##fam, .caps = (cap)
+/* What the harness allocates: the lock object, a thread's context. */
+#define LOCK_SIZES(lock_t, ctx_t)                                              \
+	.lock_size = sizeof(lock_t), .ctx_size = sizeof(ctx_t)
+#define LOCK_SETUP(init_fn, destroy_fn, thread_init_fn)                        \
+	.init = (init_fn), .destroy = (destroy_fn),                            \
+	.thread_init = (thread_init_fn)
+#define LOCK_CALLS(lock_fn, unlock_fn, trylock_fn)                             \
+	.lock = (lock_fn), .unlock = (unlock_fn), .trylock = (trylock_fn)
+#define LOCK_OPTIONS(opts_array)                                               \
+	.opts = (opts_array), .nopts = LOCK_NELEMS(opts_array)
+#define LOCK_COUNTERS(names_array, read_fn)                                    \
+	.counter_names = (names_array), .ncounters = LOCK_NELEMS(names_array), \
+	.read_counters = (read_fn)
+
 /* Check that an ops table is usable: 0 or -EINVAL, with *why set. */
 int lock_ops_check(const struct lock_ops *ops, const char **why);
 /* Human name of a family. */

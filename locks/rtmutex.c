@@ -52,13 +52,13 @@
 #include <stddef.h>
 
 #include "rtmutex.h"
+#include "registry.h"
 
 enum { RTM_OPT_SPIN_MAX };
 
 static const struct lock_opt rtm_opts[] = {
-	[RTM_OPT_SPIN_MAX] = {"spin_max",
-			      "top waiter's owner-spin budget in cpu_relax iterations (0: never spin)",
-			      1000, 0, 1u << 24},
+	[RTM_OPT_SPIN_MAX] = FUTEX_SPIN_MAX_OPT(
+		"top waiter's owner-spin budget in cpu_relax iterations (0: never spin)"),
 };
 
 static const char *const rtm_counter_names[RTM_NCNT] = {
@@ -95,31 +95,22 @@ static void rtm_read_counters(void *lock, uint64_t *out)
 {
 	struct rtmutex *l = lock;
 
-	for (unsigned i = 0; i < RTM_NCNT; i++)
-		out[i] = atomic_load_explicit(&l->cnt[i], lb_rlx);
+	futex_read_counts(l->cnt, RTM_NCNT, out);
 }
 
 /* One variant's ops table (its lock functions: rtmutex.h). */
 #define RTM_VARIANT_OPS(sfx, v, d)                                             \
 	const struct lock_ops lock_##sfx##_ops = {                             \
-		.name = #sfx,                                                  \
+		LOCK_KIND(sfx, SLEEP,                                          \
+			  LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK |              \
+				  LOCK_CAP_SLEEPS),                            \
 		.desc = d,                                                     \
 		.ref = "kernel/locking/rtmutex.c (v6.2); rtmutex ordering "    \
 		       "patch set, Kunpeng locktorture k0-stock..k5",          \
-		.family = LOCK_FAMILY_SLEEP,                                   \
-		.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK |                \
-			LOCK_CAP_SLEEPS,                                       \
-		.lock_size = sizeof(struct rtmutex),                           \
-		.ctx_size = sizeof(struct rtm_ctx),                            \
-		.opts = rtm_opts,                                              \
-		.nopts = sizeof(rtm_opts) / sizeof(rtm_opts[0]),               \
-		.init = rtm_init,                                              \
-		.thread_init = rtm_thread_init,                                \
-		.lock = rtm_lock_##sfx,                                        \
-		.unlock = rtm_unlock,                                          \
-		.trylock = rtm_trylock_##sfx,                                  \
-		.counter_names = rtm_counter_names,                            \
-		.ncounters = RTM_NCNT,                                         \
-		.read_counters = rtm_read_counters,                            \
+		LOCK_SIZES(struct rtmutex, struct rtm_ctx),                    \
+		LOCK_SETUP(rtm_init, NULL, rtm_thread_init),                   \
+		LOCK_CALLS(rtm_lock_##sfx, rtm_unlock, rtm_trylock_##sfx),     \
+		LOCK_OPTIONS(rtm_opts),                                        \
+		LOCK_COUNTERS(rtm_counter_names, rtm_read_counters),           \
 	};
 RTM_VARIANTS(RTM_VARIANT_OPS)

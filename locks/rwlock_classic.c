@@ -17,6 +17,7 @@
 #include <errno.h>
 
 #include "rwlock_classic.h"
+#include "registry.h"
 
 /*
  * Start at BIAS (free).  Up to BIAS - 1 readers fit below a writer's
@@ -33,16 +34,12 @@ static int rwc_init(void *lock, const struct lock_init *in)
 }
 
 const struct lock_ops lock_rwlock_classic_ops = {
-	.name = "rwlock_classic",
+	LOCK_KIND(rwlock_classic, RW, LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK),
 	.desc = "pre-qrwlock x86 rwlock: BIAS counter, readers preferred",
 	.ref = "Linux x86 rwlock before qrwlock: asm/spinlock.h, lib/rwlock.S (< v3.16)",
-	.family = LOCK_FAMILY_RW,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_RW | LOCK_CAP_TRYLOCK,
 	.lock_size = sizeof(struct rwlock_classic),
 	.init = rwc_init,
-	.lock = rwc_write_lock,
-	.unlock = rwc_write_unlock,
-	.trylock = rwc_write_trylock,
+	LOCK_CALLS(rwc_write_lock, rwc_write_unlock, rwc_write_trylock),
 	.read_lock = rwc_read_lock,
 	.read_unlock = rwc_read_unlock,
 };

@@ -6,15 +6,12 @@
  * shared-memory multiprocessors", IEEE TPDS 1(1), 1990.
  */
 #include "tas.h"
+#include "registry.h"
 
 const struct lock_ops lock_tas_ops = {
-	.name = "tas",
+	LOCK_KIND(tas, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "test-and-set spinlock (xchg until it returns 0)",
 	.ref = "Anderson, IEEE TPDS 1990",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
 	.lock_size = sizeof(struct tas),
-	.lock = tas_lock,
-	.unlock = tas_unlock,
-	.trylock = tas_trylock,
+	LOCK_CALLS(tas_lock, tas_unlock, tas_trylock),
 };

@@ -10,15 +10,12 @@
  * spinlock (arch/x86/include/asm/spinlock.h).
  */
 #include "ticket.h"
+#include "registry.h"
 
 const struct lock_ops lock_ticket_ops = {
-	.name = "ticket",
+	LOCK_KIND(ticket, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "FIFO ticket lock (fetch_add a ticket, spin on now-serving)",
 	.ref = "Mellor-Crummey & Scott, TOCS 1991; Linux x86 ticket spinlock",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
 	.lock_size = sizeof(struct ticket),
-	.lock = ticket_lock,
-	.unlock = ticket_unlock,
-	.trylock = ticket_trylock,
+	LOCK_CALLS(ticket_lock, ticket_unlock, ticket_trylock),
 };

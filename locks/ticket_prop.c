@@ -3,13 +3,14 @@
  * ticket_prop - ticket lock with proportional backoff.  A waiter knows
  * how many holders are ahead of it (its ticket minus now-serving), so
  * instead of hammering the shared word it pauses for that distance times
- * a unit before looking again.  Word layout as in ticket.c: now-serving
- * in the low half, next ticket in the high half, so trylock is one CAS.
+ * a unit before looking again.  Now-serving is the low half of one
+ * 64-bit word, the next ticket its high half, so trylock is one CAS.
  * J. M. Mellor-Crummey and M. L. Scott, "Algorithms for scalable
  * synchronization on shared-memory multiprocessors", ACM TOCS 9(1), 1991
  * (section 2.2, "ticket lock with proportional backoff").
  */
 #include "ticket_prop.h"
+#include "registry.h"
 
 enum { TPROP_OPT_UNIT };
 
@@ -26,16 +27,11 @@ static int tprop_init(void *lock, const struct lock_init *in)
 }
 
 const struct lock_ops lock_ticket_prop_ops = {
-	.name = "ticket_prop",
+	LOCK_KIND(ticket_prop, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "ticket lock with backoff proportional to the queue position",
 	.ref = "Mellor-Crummey & Scott, ACM TOCS 1991",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
 	.lock_size = sizeof(struct ticket_prop),
-	.opts = tprop_opts,
-	.nopts = sizeof(tprop_opts) / sizeof(tprop_opts[0]),
 	.init = tprop_init,
-	.lock = tprop_lock,
-	.unlock = tprop_unlock,
-	.trylock = tprop_trylock,
+	LOCK_CALLS(tprop_lock, tprop_unlock, tprop_trylock),
+	LOCK_OPTIONS(tprop_opts),
 };

@@ -7,6 +7,7 @@
  * Anderson, IEEE TPDS 1990; Mellor-Crummey & Scott, ACM TOCS 9(1), 1991.
  */
 #include "ttas.h"
+#include "registry.h"
 
 enum { TTAS_OPT_MIN, TTAS_OPT_MAX };
 
@@ -36,18 +37,11 @@ static int ttas_thread_init(void *lock, void *ctx, const struct lock_thread *t)
 }
 
 const struct lock_ops lock_ttas_ops = {
-	.name = "ttas",
+	LOCK_KIND(ttas, SPIN, LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK),
 	.desc = "test-and-test-and-set with randomised exponential backoff",
 	.ref = "Anderson, IEEE TPDS 1990; Mellor-Crummey & Scott, TOCS 1991",
-	.family = LOCK_FAMILY_SPIN,
-	.caps = LOCK_CAP_EXCLUSIVE | LOCK_CAP_TRYLOCK,
-	.lock_size = sizeof(struct ttas),
-	.ctx_size = sizeof(struct ttas_ctx),
-	.opts = ttas_opts,
-	.nopts = sizeof(ttas_opts) / sizeof(ttas_opts[0]),
-	.init = ttas_init,
-	.thread_init = ttas_thread_init,
-	.lock = ttas_lock,
-	.unlock = ttas_unlock,
-	.trylock = ttas_trylock,
+	LOCK_SIZES(struct ttas, struct ttas_ctx),
+	LOCK_SETUP(ttas_init, NULL, ttas_thread_init),
+	LOCK_CALLS(ttas_lock, ttas_unlock, ttas_trylock),
+	LOCK_OPTIONS(ttas_opts),
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The worker loops of pthread_mutex (locks/pthread_mutex.h), its lock and
+/* The worker loops of pthread_mutex (locks/pthread_locks.h), its lock and
  * unlock inlined.  pthread_adaptive and pi_mutex share them: the three
  * differ only in the attributes the mutex is made with. */
-#include "../../locks/pthread_mutex.h"
+#include "../../locks/pthread_locks.h"
 #include "../loop.h"
 
 LB_LOOPS(pthread_mutex, pmutex_lock, pmutex_unlock, pmutex_lock, pmutex_unlock);
