@@ -27,8 +27,10 @@ enum note_kind_id {
 
 /*
  * The notes of one table: what its points and columns call for, worked
- * out once (notes_build()) and read by every note writer.  No mark
- * flag is set with marks off.
+ * out once (notes_build()) and read by every note writer.  The mark
+ * flags are those of the marks the table shows: none with marks off,
+ * and no `?`, `#`, `~` or `_` in a unit of handovers (they judge the
+ * throughput, docs/formats.md "Units").
  */
 struct notes {
 	const struct results *r;
@@ -714,7 +716,7 @@ static void notes_points(struct notes *n)
 		n->over |= render_oversubscribed(r, k);
 	if (!n->o->marks)
 		n->over = n->missing = n->unfair = false;
-	if (!n->o->marks)
+	if (!n->o->marks || UNIT_IS_XFER(n->o->unit))
 		n->cv = n->ns = n->sig = n->floor = n->few = n->one_inv = n->left =
 			n->invs = n->power = false;
 }
@@ -776,7 +778,7 @@ static void notes_build(const struct results *r, const struct render_opts *o,
 	has[K_FAILED] = n->failed;
 	has[K_OVER] = n->over;
 	has[K_SIG] = n->ns || n->sig || n->few || n->one_inv || n->floor ||
-		     (marks && r->mde_n);
+		     (marks && !UNIT_IS_XFER(o->unit) && r->mde_n);
 	has[K_ENV] = marks && json_array_size(r->env_diffs);
 	has[K_NOISE] = marks && r->noise.flagged;
 	has[K_CS_OFF] = marks && n->noff;
