@@ -6,10 +6,11 @@
  * (notes_build()) that every note writer reads.  One table of kinds
  * (kinds[], most important first) orders them all: every note in full
  * with -v and in the --no-marks layouts; by default one brief note per
- * kind, each whole and wrapped, at most RENDER_NOTE_LINES lines in all
- * (the notes of the marks shown, and a few others, are never cut).
+ * kind, each whole and wrapped at RENDER_WRAP, in at most
+ * RENDER_NOTE_LINES lines, the last naming the kinds cut; the notes
+ * kinds[] keeps (a failed lock, the marks shown, ...) are never cut and
+ * may take more.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -319,40 +320,29 @@ static void counters_full(const struct notes *n, FILE *f)
 static void metrics_full(const struct notes *n, FILE *f)
 {
 	const struct results *r = n->r;
-	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
-	const char *sep;
-	char line[2048], t[32];
+	const char *ls = "", *hs = "";
+	char lat[2048], hand[2048], t[32];
+	bool moved = false;
 
+	snprintf(lat, sizeof(lat), "p99 acquisition latency %s (sampled):", n->at);
+	snprintf(hand, sizeof(hand), "handovers staying on the NUMA node %s:", n->at);
 	for (unsigned v = 0; v < r->nvariants; v++) {
-		const struct point *p = results_point(r, v, row);
+		const struct point *p = results_point(r, v, r->nrows - 1);
 
-		nlat += p->status == POINT_OK && p->lat && p->lat->n;
-		nhand += p->status == POINT_OK && !isnan(p->hand_node) && p->hand_node < 1;
+		if (p->status != POINT_OK)
+			continue;
+		if (p->lat && p->lat->n)
+			line_add(lat, sizeof(lat), "%s %s %s", ls, r->variants[v].name,
+				 render_ns((double)p->lat_p99, t, sizeof(t))), ls = ",";
+		if (!isnan(p->hand_node))
+			line_add(hand, sizeof(hand), "%s %s %.0f%%", hs, r->variants[v].name,
+				 p->hand_node * 100), hs = ",";
+		moved |= !isnan(p->hand_node) && p->hand_node < 1;
 	}
-	if (nlat) {
-		sep = "";
-		snprintf(line, sizeof(line), "p99 acquisition latency %s (sampled):", n->at);
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && p->lat && p->lat->n)
-				line_add(line, sizeof(line), "%s %s %s", sep, r->variants[v].name,
-					 render_ns((double)p->lat_p99, t, sizeof(t))), sep = ",";
-		}
-		render_wrapped(f, line, 3);
-	}
-	if (nhand) {
-		sep = "";
-		snprintf(line, sizeof(line), "handovers staying on the NUMA node %s:", n->at);
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && !isnan(p->hand_node))
-				line_add(line, sizeof(line), "%s %s %.0f%%", sep,
-					 r->variants[v].name, p->hand_node * 100), sep = ",";
-		}
-		render_wrapped(f, line, 3);
-	}
+	if (*ls)
+		render_wrapped(f, lat, 3);
+	if (moved)
+		render_wrapped(f, hand, 3);
 	if (counts_reads(r))
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
 }
@@ -489,21 +479,27 @@ static const char *sig_method_text(unsigned methods)
 	return "paired t on rounds, or on invocations";
 }
 
-/* The `#` legend: a difference from the baseline that is significant
- * (the test of the `~` note, Holm-adjusted). */
-static void sig_legend(const struct results *r, char *line, size_t len)
+/* The words of the `#` and `~` notes: against what a change is judged
+ * ("mcs", "the same lock under old"), and at which p (and effect) a
+ * difference is significant, or not. */
+struct sig_terms {
+	char what[512], sig[64], ns[64];
+};
+
+static void sig_terms(const struct results *r, struct sig_terms *t)
 {
 	const struct variant *bv = &r->variants[r->baseline];
 
 	if (r->base_of && bv->label)
-		snprintf(line, len, "#  significant difference from the same lock under %s",
-			 bv->label);
+		snprintf(t->what, sizeof(t->what), "the same lock under %s", bv->label);
 	else
-		snprintf(line, len, "#  significant difference from %s", bv->name);
-	line_add(line, len, " (p < %.2f", r->alpha);
-	if (r->min_effect > 0)
-		line_add(line, len, ", at least %g%%", r->min_effect);
-	line_add(line, len, ")");
+		snprintf(t->what, sizeof(t->what), "%s", bv->name);
+	snprintf(t->sig, sizeof(t->sig), "p < %.2f", r->alpha);
+	snprintf(t->ns, sizeof(t->ns), "p >= %.2f", r->alpha);
+	if (r->min_effect > 0) {
+		line_add(t->sig, sizeof(t->sig), ", at least %g%%", r->min_effect);
+		line_add(t->ns, sizeof(t->ns), " or below %g%%", r->min_effect);
+	}
 }
 
 /*
@@ -608,23 +604,18 @@ static void mde_note(const struct results *r, FILE *f)
 static void sig_full(const struct notes *n, FILE *f)
 {
 	const struct results *r = n->r;
-	const struct variant *bv = &r->variants[r->baseline];
-	char eff[64] = "", line[1024];
+	struct sig_terms t;
 
-	if (n->sig) {
-		sig_legend(r, line, sizeof(line));
-		render_wrapped(f, line, 3);
-	}
+	sig_terms(r, &t);
+	if (n->sig)
+		note(f, 3, "#  significant difference from %s (%s)", t.what, t.sig);
 	if (n->ns && n->methods) {
-		if (r->min_effect > 0)
-			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
-		if (r->base_of && bv->label) {
-			note(f, 3, "~  difference from the same lock under %s not "
-			     "significant", bv->label);
-			note(f, 3, "   (p >= %.2f%s):", r->alpha, eff);
+		/* A label's name is long: the p on a line of its own. */
+		if (r->base_of && r->variants[r->baseline].label) {
+			note(f, 3, "~  difference from %s not significant", t.what);
+			note(f, 3, "   (%s):", t.ns);
 		} else {
-			note(f, 3, "~  difference from %s not significant (p >= %.2f%s):",
-			     bv->name, r->alpha, eff);
+			note(f, 3, "~  difference from %s not significant (%s):", t.what, t.ns);
 		}
 		note(f, 3, "   %s, Holm-adjusted over %u test%s",
 		     sig_method_text(n->methods), r->ntests, r->ntests == 1 ? "" : "s");
@@ -933,27 +924,17 @@ static void failed_brief(const struct notes *n, FILE *f)
 static void sig_brief(const struct notes *n, FILE *f)
 {
 	const struct results *r = n->r;
-	const struct variant *bv = &r->variants[r->baseline];
-	char line[1024], sig[64], ns[64], what[512];
+	char line[1024] = "";
+	struct sig_terms t;
 
-	snprintf(sig, sizeof(sig), "p < %.2f", r->alpha);
-	snprintf(ns, sizeof(ns), "p >= %.2f", r->alpha);
-	if (r->min_effect > 0) {
-		line_add(sig, sizeof(sig), ", at least %g%%", r->min_effect);
-		line_add(ns, sizeof(ns), " or below %g%%", r->min_effect);
-	}
-	if (r->base_of && bv->label)
-		snprintf(what, sizeof(what), "the same lock under %s", bv->label);
-	else
-		snprintf(what, sizeof(what), "%s", bv->name);
-	*line = 0;
+	sig_terms(r, &t);
 	if (n->sig && n->methods)
 		snprintf(line, sizeof(line), "#  significant (%s), ~  not (%s), against %s",
-			 sig, ns, what);
+			 t.sig, t.ns, t.what);
 	else if (n->sig)
-		snprintf(line, sizeof(line), "#  significant (%s) against %s", sig, what);
+		snprintf(line, sizeof(line), "#  significant (%s) against %s", t.sig, t.what);
 	else if (n->methods)
-		snprintf(line, sizeof(line), "~  not significant (%s) against %s", ns, what);
+		snprintf(line, sizeof(line), "~  not significant (%s) against %s", t.ns, t.what);
 	if (*line && r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
 		line_add(line, sizeof(line), "; smallest detectable change %.1f%% to %.1f%%",
 			 r->mde_min, r->mde_max);
@@ -1025,23 +1006,20 @@ static void notes_full(const struct notes *n, FILE *f)
 }
 
 /* "N more notes (-v prints them all): ?, ^" for the kinds not shown. */
-static char *more_text(const unsigned *have, const bool *show, unsigned nh)
+static void more_text(const unsigned *have, const bool *show, unsigned nh, char *line,
+		      size_t len)
 {
-	char *line = malloc(1024);
 	const char *sep = ": ";
 	unsigned cut = 0;
 
-	if (!line)
-		return NULL;
 	for (unsigned i = 0; i < nh; i++)
 		cut += !show[i];
-	snprintf(line, 1024, "%u more note%s (-v prints them all)", cut, cut == 1 ? "" : "s");
+	snprintf(line, len, "%u more note%s (-v prints them all)", cut, cut == 1 ? "" : "s");
 	for (unsigned i = 0; i < nh; i++)
 		if (!show[i]) {
-			line_add(line, 1024, "%s%s", sep, kinds[have[i]].name);
+			line_add(line, len, "%s%s", sep, kinds[have[i]].name);
 			sep = ", ";
 		}
-	return line;
 }
 
 /* Render into a malloc'ed string (NULL: out of memory) and count its lines. */
@@ -1093,7 +1071,7 @@ static void brief_choose(const unsigned *have, const unsigned *lines, unsigned n
 			 bool *show)
 {
 	unsigned all = 0, kept = 0, reserve = 1, used;
-	char *more;
+	char more[1024];
 
 	for (unsigned i = 0; i < nh; i++) {
 		all += lines[i];
@@ -1108,9 +1086,8 @@ static void brief_choose(const unsigned *have, const unsigned *lines, unsigned n
 			show[i] = kinds[have[i]].keep || used + lines[i] <= RENDER_NOTE_LINES;
 			used += kinds[have[i]].keep || !show[i] ? 0 : lines[i];
 		}
-		more = more_text(have, show, nh);
-		reserve = more ? wrapped_lines(more) : 1;
-		free(more);
+		more_text(have, show, nh, more, sizeof(more));
+		reserve = wrapped_lines(more);
 	}
 }
 
@@ -1122,7 +1099,7 @@ static void brief_choose(const unsigned *have, const unsigned *lines, unsigned n
 static void notes_brief(const struct notes *n, FILE *f)
 {
 	unsigned have[NKINDS], lines[NKINDS], nh = notes_have(n, have);
-	char *text[NKINDS], *more;
+	char *text[NKINDS], more[1024];
 	bool show[NKINDS], cut = false;
 
 	if (!nh)
@@ -1137,9 +1114,9 @@ static void notes_brief(const struct notes *n, FILE *f)
 		cut |= !show[i];
 		free(text[i]);
 	}
-	if (cut && (more = more_text(have, show, nh))) {
+	if (cut) {
+		more_text(have, show, nh, more, sizeof(more));
 		render_wrapped(f, more, 3);
-		free(more);
 	}
 }
 
