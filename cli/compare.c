@@ -1261,6 +1261,19 @@ static void thread_loop(struct merge *m)
 	}
 }
 
+/* Kernel locktorture columns and userspace ones among the files. */
+static bool kernel_mixed(const struct merge *m)
+{
+	bool kernel = false, user = false;
+
+	for (unsigned i = 0; i < m->nin; i++)
+		for (unsigned v = 0; v < m->in[i].r.nvariants; v++) {
+			kernel |= m->in[i].r.variants[v].kernel;
+			user |= !m->in[i].r.variants[v].kernel;
+		}
+	return kernel && user;
+}
+
 /* The merged model of the inputs, columns picked by -l. */
 static void merge_inputs(struct merge *m, int n, char **paths, const char *locks,
 			 const char *rows, bool sweeps)
@@ -1287,12 +1300,7 @@ static void merge_inputs(struct merge *m, int n, char **paths, const char *locks
 		m->ncol += m->in[i].r.nvariants;
 	m->col = cli_calloc(m->ncol, sizeof(*m->col));
 	m->ncol = 0;
-	for (unsigned i = 0; i < m->nin; i++)
-		for (unsigned v = 0; v < m->in[i].r.nvariants; v++)
-			for (unsigned j = 0; j < m->nin; j++)
-				for (unsigned w = 0; w < m->in[j].r.nvariants; w++)
-					m->mixed |= m->in[i].r.variants[v].kernel &&
-						    !m->in[j].r.variants[w].kernel;
+	m->mixed = kernel_mixed(m);
 	for (unsigned i = 0; i < m->nin; i++)
 		add_columns(m, i, locks);
 	union_rows(m);

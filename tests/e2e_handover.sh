@@ -66,6 +66,47 @@ expect_exit 0 "compare --unit handovers/s" -- "$BIN" compare "$OUT/h.json" --uni
 awk '/^1 / {exit !($2 == "0" && $4 == "0")}' "$OUT/stdout" && ok ||
 	bad "handovers/s at 1 thread: $(cat "$OUT/stdout")"
 
+# A mark's legend under the table only where the table shows the mark:
+# the `?`, `#`, `~` and `_` judge the throughput and stay off the cells
+# of a unit of handovers (docs/formats.md, "Units"), so their notes go
+# too.  The runs made spread (`?`) and alike between the locks (`~`),
+# every run kept whatever this machine's load: the throughput table
+# shows both marks and their notes, the handover tables neither.
+expect_exit 0 "run of three" -- "$BIN" -l tas,ticket -t 1,2 -r 3 --warmup 0.02 -d 0.1 --no-tune \
+	--no-probe -q -f json -o "$OUT/m.json"
+python3 - "$OUT/m.json" <<'PY' || bad "marks: editing the runs"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    for k, r in enumerate(p["runs"]):
+        r.pop("workers", None); r["flags"] = []; r["excluded"] = False; r["reason"] = None
+        r["ops_per_sec"] = 1000.0 * (1 + 0.3 * k) * (1 + 0.05 * (-1) ** k * p["variant_index"])
+json.dump(d, open(sys.argv[1], "w"))
+PY
+# marks_told FILE [WANT]: in a table and its notes, each of ? # ~ _ is
+# after a cell exactly when its legend opens a note line (or follows
+# ", " in the brief `#` `~` line); WANT: marks the table must show.
+marks_told() {
+	python3 - "$@" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+table, _, notes = text.partition("\n\n")
+cells = " ".join(l for l in table.splitlines() if l[:1].isdigit())
+for m in "?#~_":
+    shown = bool(re.search(r"[0-9%]" + re.escape(m), cells))
+    told = bool(re.search(r"(^|, )" + re.escape(m) + "  ", notes, re.M))
+    assert shown == told, f"mark {m}: in the table {shown}, its legend {told}"
+    assert m not in (sys.argv[2] if len(sys.argv) > 2 else "") or shown, f"mark {m} not shown"
+PY
+}
+for u in kops/s ns/handover handovers/s; do
+	for v in "" -v; do
+		expect_exit 0 "compare --unit $u $v" -- "$BIN" compare "$OUT/m.json" --unit $u $v
+		want=$([ $u = kops/s ] && echo "?~")
+		marks_told "$OUT/stdout" "$want" && ok || bad "--unit $u $v: $(cat "$OUT/stdout")"
+	done
+done
+
 # A file written before the handovers were counted: null, never 0, and
 # the table shows "-" for them.
 expect_exit 0 "compare an older file" -- "$BIN" compare -f json -o "$OUT/old.json" \

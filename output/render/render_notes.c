@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The notes under the text tables (docs/formats.md, "Notes"): what each
- * mark means, what went wrong, what to read the numbers with.  One
- * table of kinds (kinds[], most important first) orders them all: in
- * full with -v and in the --no-marks layouts; by default one line per
- * kind, at most RENDER_NOTE_LINES lines.
+ * mark means, what went wrong, what to read the numbers with.  What a
+ * table's notes need is worked out once into one notes object
+ * (notes_build()) that every note writer reads.  One table of kinds
+ * (kinds[], most important first) orders them all: every note in full
+ * with -v and in the --no-marks layouts; by default one brief note per
+ * kind, each whole and wrapped at RENDER_WRAP, in at most
+ * RENDER_NOTE_LINES lines, the last naming the kinds cut; the notes
+ * kinds[] keeps (a failed lock, the marks shown, ...) are never cut and
+ * may take more.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +18,41 @@
 #include <string.h>
 
 #include "render.h"
+
+/* The kinds of note, in the order of kinds[]. */
+enum note_kind_id {
+	K_FAILED, K_OVER, K_SIG, K_ENV, K_NOISE, K_CS_OFF, K_CV, K_UNFAIR, K_MISSING,
+	K_CI, K_CNA, K_LOOPS, K_KERNEL, K_GEO, K_LT, K_METRICS, K_COUNTERS, K_MACHINE,
+	NKINDS
+};
+
+/*
+ * The notes of one table: what its points and columns call for, worked
+ * out once (notes_build()) and read by every note writer.  The mark
+ * flags are those of the marks the table shows: none with marks off,
+ * and no `?`, `#`, `~` or `_` in a unit of handovers (they judge the
+ * throughput, docs/formats.md "Units").
+ */
+struct notes {
+	const struct results *r;
+	const struct render_opts *o;
+	bool has[NKINDS];          /* the kinds of note this table has */
+	bool cv, ns, sig, over, missing, unfair, floor;
+	/* `_` by cause (results.h, enum unjudged_why): too few runs (need:
+	 * the largest -r a point names), one invocation a side, runs left
+	 * out for a busy machine, too few invocations, a test that could not
+	 * see the threshold (power_mde: the largest smallest detectable
+	 * change of those). */
+	bool few, one_inv, left, invs, power;
+	unsigned need;
+	double power_mde;
+	unsigned failed;           /* points FAILED, HUNG or ERROR */
+	unsigned methods;          /* the tests behind the `~` marks */
+	unsigned noff, npts;       /* points with section lengths off, of npts */
+	char at[96];               /* the last row, of the metrics: "at 4 threads" */
+	char geo_rows[96];         /* what the geometric means cover */
+};
+
 /* Append to a bounded line buffer. */
 static void __attribute__((format(printf, 3, 4)))
 line_add(char *buf, size_t len, const char *fmt, ...)
@@ -26,6 +65,19 @@ line_add(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf + n, len - n, fmt, ap);
 	va_end(ap);
+}
+
+/* One note line, wrapped at RENDER_WRAP with later lines indented. */
+static void __attribute__((format(printf, 3, 4)))
+note(FILE *f, unsigned indent, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	render_wrapped(f, line, indent);
 }
 
 /* Why -r auto stopped at the first thread count that missed the target. */
@@ -102,22 +154,16 @@ static bool calibration_differs(const struct results *r)
 	return false;
 }
 
-/*
- * What differs between the compared files' environments that changes
- * the numbers, one line each (compare fills results.env_diffs); f NULL:
- * only say whether there is any.
- */
-static bool env_notes(const struct results *r, const struct render_opts *o, FILE *f)
+/* What differs between the compared files' environments that changes
+ * the numbers, one line each (compare fills results.env_diffs). */
+static void env_full(const struct notes *n, FILE *f)
 {
 	size_t i;
 	json_t *d;
 
-	if (!o->marks || !json_array_size(r->env_diffs))
-		return false;
-	json_array_foreach(r->env_diffs, i, d)
-		if (f && json_is_string(json_object_get(d, "line")))
+	json_array_foreach(n->r->env_diffs, i, d)
+		if (json_is_string(json_object_get(d, "line")))
 			render_wrapped(f, json_string_value(json_object_get(d, "line")), 3);
-	return true;
 }
 
 /* The flagged run that lost the most of its window (noise_lost_share()),
@@ -141,8 +187,11 @@ static const struct run_sample *worst_run(const struct results *r, unsigned *at)
 	return w;
 }
 
-/* "!  noisy: 2 of 6 runs flagged (shared its CPU 1, stopped 1)". */
-static void noise_counts(const struct results *r, char *line, size_t len)
+/* "!  noisy: 2 of 6 runs flagged (shared its CPU 1, stopped 1)", and
+ * the rule that leaves runs out, stated wherever runs are flagged (one
+ * rule for every point, docs/method.md "Noise"), with how many it took;
+ * where: the flagged points between the two. */
+static void noise_line(const struct results *r, bool where, char *line, size_t len)
 {
 	static const char *const what[NOISE_NFLAGS] = {"shared its CPU", "stopped", NULL};
 	const struct results_noise *rn = &r->noise;
@@ -154,12 +203,8 @@ static void noise_counts(const struct results *r, char *line, size_t len)
 		if (what[i] && rn->by_flag[i])
 			line_add(line, len, "%s%s %u", sep, what[i], rn->by_flag[i]), sep = ", ";
 	line_add(line, len, ")");
-}
-
-/* The rule that leaves runs out, stated wherever runs are flagged (one
- * rule for every point, docs/method.md "Noise"), and how many it took. */
-static void noise_excluded(const struct results *r, char *line, size_t len)
-{
+	if (where)
+		list_points(r, line, len, pt_flagged);
 	if (r->noise.excluded)
 		line_add(line, len, "; %u left out of the statistics: a worker lost a "
 			 "quarter of the window or more (the rule at every point)",
@@ -171,15 +216,14 @@ static void noise_excluded(const struct results *r, char *line, size_t len)
 
 /* The `!` note: how many runs were flagged for noise, for what, at
  * which points, and the worst run's reason. */
-static void noise_flag_note(const struct results *r, FILE *f)
+static void noise_full(const struct notes *n, FILE *f)
 {
+	const struct results *r = n->r;
 	unsigned at = 0;
 	const struct run_sample *w = worst_run(r, &at);
 	char line[2048], why[128], row[64];
 
-	noise_counts(r, line, sizeof(line));
-	list_points(r, line, sizeof(line), pt_flagged);
-	noise_excluded(r, line, sizeof(line));
+	noise_line(r, true, line, sizeof(line));
 	if (w && w->noise.present)
 		line_add(line, sizeof(line), "; the most: %s at %s %s, %s (each run's "
 			 "reason: runs[].reason in the JSON)",
@@ -189,55 +233,51 @@ static void noise_flag_note(const struct results *r, FILE *f)
 	render_wrapped(f, line, 3);
 }
 
-/* How many measured points there are (*npts) and how many of them had
- * section lengths off from the request (returned). */
-static unsigned cs_off_count(const struct results *r, unsigned *npts)
+/* `!`: how many runs, flagged for what (-v: where, and the remedies). */
+static void noise_brief(const struct notes *n, FILE *f)
 {
-	unsigned noff = 0;
+	char line[1024];
 
-	*npts = 0;
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		*npts += r->points[i].status == POINT_OK;
-		noff += r->points[i].status == POINT_OK && r->points[i].noise.cs_off;
-	}
-	return noff;
+	noise_line(n->r, false, line, sizeof(line));
+	render_wrapped(f, line, 3);
 }
 
 /* Section lengths off from --cs-ns/--ncs-ns: where, and why it may be. */
-static void cs_off_note(const struct results *r, FILE *f)
+static void cs_off_full(const struct notes *n, FILE *f)
 {
-	unsigned npts, noff = cs_off_count(r, &npts);
 	char line[2048];
 
 	snprintf(line, sizeof(line), "section lengths off by more than %.0f%% "
-		 "from --cs-ns/--ncs-ns in %u of %u point%s", r->noise.opts.cs_tolerance * 100,
-		 noff, npts, npts == 1 ? "" : "s");
-	list_points(r, line, sizeof(line), pt_cs_off);
+		 "from --cs-ns/--ncs-ns in %u of %u point%s",
+		 n->r->noise.opts.cs_tolerance * 100, n->noff, n->npts, n->npts == 1 ? "" : "s");
+	list_points(n->r, line, sizeof(line), pt_cs_off);
 	line_add(line, sizeof(line), ": the delays did not hold (%spreempted "
 		 "workers, a loaded machine?); the lengths measured are in the "
 		 "JSON (runs[].cs_ns_actual_median, ncs_ns_actual_median)",
-		 calibration_differs(r) ? "the files' calibrations differ, see above; "
+		 calibration_differs(n->r) ? "the files' calibrations differ, see above; "
 		 "else " : "");
 	render_wrapped(f, line, 3);
 }
 
+/* Section lengths: in how many points (-v: which, and why). */
+static void cs_off_brief(const struct notes *n, FILE *f)
+{
+	note(f, 3, "section lengths off by >%.0f%% from --cs-ns/--ncs-ns in %u of %u "
+	     "point%s", n->r->noise.opts.cs_tolerance * 100, n->noff, n->npts,
+	     n->npts == 1 ? "" : "s");
+}
+
 /* -r auto: the points whose confidence interval missed the target. */
-static void ci_note(const struct results *r, FILE *f)
+static void ci_full(const struct notes *n, FILE *f)
 {
 	char line[2048];
 
 	snprintf(line, sizeof(line), "95%% CI within %g%% of the mean not reached, "
-		 "%s", r->noise.opts.ci_target * 100, first_stop(r));
-	list_points(r, line, sizeof(line), pt_not_reached);
+		 "%s", n->r->noise.opts.ci_target * 100, first_stop(n->r));
+	list_points(n->r, line, sizeof(line), pt_not_reached);
 	render_wrapped(f, line, 3);
 }
 
-/*
- * Headline workload metrics under a text format (with marks on), for
- * the last row: p99 acquisition latency per variant, the share of
- * handovers staying on the node when they did not all (more than one
- * node), and what an rw throughput counts.  Nothing without them.
- */
 /* Do the throughputs count reads and writes together (a point has both
  * rates)?  Then a note says so: JSON has them apart. */
 static bool counts_reads(const struct results *r)
@@ -248,32 +288,19 @@ static bool counts_reads(const struct results *r)
 	return false;
 }
 
-/* Is there a headline metric for render_metrics() to print? */
-static bool render_has_metrics(const struct results *r)
+/* --counters: each event per operation (mean over the runs) at the last
+ * row, one line per variant. */
+static void counters_full(const struct notes *n, FILE *f)
 {
-	for (unsigned v = 0; v < r->nvariants && r->nrows; v++) {
-		const struct point *p = results_point(r, v, r->nrows - 1);
-
-		if (p->status == POINT_OK && ((p->lat && p->lat->n) ||
-					      (!isnan(p->hand_node) && p->hand_node < 1)))
-			return true;
-	}
-	return counts_reads(r);
-}
-
-/* --counters: each event per operation (mean over the runs) at `row`,
- * one line per variant. */
-static void render_perf(const struct results *r, unsigned row, const char *at,
-			FILE *f)
-{
+	const struct results *r = n->r;
 	char line[2048];
 
-	for (unsigned v = 0; r->nperf && r->perf_named && v < r->nvariants; v++) {
-		const struct point *p = results_point(r, v, row);
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const struct point *p = results_point(r, v, r->nrows - 1);
 
 		if (p->status != POINT_OK || !p->perf_sum)
 			continue;
-		snprintf(line, sizeof(line), "per operation %s, %s:", at, r->variants[v].name);
+		snprintf(line, sizeof(line), "per operation %s, %s:", n->at, r->variants[v].name);
 		for (unsigned e = 0; e < r->nperf; e++) {
 			double m = p->perf_sum[e].mean;
 
@@ -285,82 +312,53 @@ static void render_perf(const struct results *r, unsigned row, const char *at,
 	}
 }
 
-static void render_metrics(const struct results *r, FILE *f)
+/*
+ * Headline workload metrics, for the last row: p99 acquisition latency
+ * per variant, the share of handovers staying on the node when they did
+ * not all (more than one node), and what an rw throughput counts.
+ */
+static void metrics_full(const struct notes *n, FILE *f)
 {
-	unsigned row = r->nrows - 1, nlat = 0, nhand = 0;
-	bool rw = counts_reads(r);
-	const char *sep;
-	char at[96], line[2048], t[32];
+	const struct results *r = n->r;
+	const char *ls = "", *hs = "";
+	char lat[2048], hand[2048], t[32];
+	bool moved = false;
 
+	snprintf(lat, sizeof(lat), "p99 acquisition latency %s (sampled):", n->at);
+	snprintf(hand, sizeof(hand), "handovers staying on the NUMA node %s:", n->at);
 	for (unsigned v = 0; v < r->nvariants; v++) {
-		const struct point *p = results_point(r, v, row);
+		const struct point *p = results_point(r, v, r->nrows - 1);
 
-		nlat += p->status == POINT_OK && p->lat && p->lat->n;
-		nhand += p->status == POINT_OK && !isnan(p->hand_node) && p->hand_node < 1;
+		if (p->status != POINT_OK)
+			continue;
+		if (p->lat && p->lat->n)
+			line_add(lat, sizeof(lat), "%s %s %s", ls, r->variants[v].name,
+				 render_ns((double)p->lat_p99, t, sizeof(t))), ls = ",";
+		if (!isnan(p->hand_node))
+			line_add(hand, sizeof(hand), "%s %s %.0f%%", hs, r->variants[v].name,
+				 p->hand_node * 100), hs = ",";
+		moved |= !isnan(p->hand_node) && p->hand_node < 1;
 	}
-	render_at_row(r, row, at, sizeof(at));
-	if (nlat) {
-		sep = "";
-		snprintf(line, sizeof(line), "p99 acquisition latency %s (sampled):", at);
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && p->lat && p->lat->n)
-				line_add(line, sizeof(line), "%s %s %s", sep, r->variants[v].name,
-					 render_ns((double)p->lat_p99, t, sizeof(t))), sep = ",";
-		}
-		render_wrapped(f, line, 3);
-	}
-	if (nhand) {
-		sep = "";
-		snprintf(line, sizeof(line), "handovers staying on the NUMA node %s:", at);
-		for (unsigned v = 0; v < r->nvariants; v++) {
-			const struct point *p = results_point(r, v, row);
-
-			if (p->status == POINT_OK && !isnan(p->hand_node))
-				line_add(line, sizeof(line), "%s %s %.0f%%", sep,
-					 r->variants[v].name, p->hand_node * 100), sep = ",";
-		}
-		render_wrapped(f, line, 3);
-	}
-	if (rw)
+	if (*ls)
+		render_wrapped(f, lat, 3);
+	if (moved)
+		render_wrapped(f, hand, 3);
+	if (counts_reads(r))
 		fprintf(f, "rw: throughput counts reads + writes (JSON has them apart)\n");
-}
-
-/* Kernel locktorture columns next to userspace ones (compare marks them). */
-static bool kernel_mixed(const struct results *r)
-{
-	bool k = false, u = false;
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		k |= r->variants[v].kernel;
-		u |= !r->variants[v].kernel;
-	}
-	return k && u;
 }
 
 /*
  * Columns that ran different worker loops (variants[].loop): a lock
  * inlined into its loop against one called through the ops table (a
  * plugin without LOCKBENCH_PLUGIN_LOOPS(), docs/locks.md).  With short
- * sections the call is much of an operation.  Writes the note once to f
- * (NULL: only says whether there is one); names the generic columns.
+ * sections the call is much of an operation.  Names the generic columns.
  */
-static bool loop_note(const struct results *r, FILE *f)
+static void loops_full(const struct notes *n, FILE *f)
 {
+	const struct results *r = n->r;
 	char line[1024];
-	size_t k = 0;
-	bool in = false, gen = false;
+	size_t k = (size_t)snprintf(line, sizeof(line), "loops differ: ");
 
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const char *l = r->variants[v].loop;
-
-		in |= l && !strcmp(l, "inline");
-		gen |= l && !strcmp(l, "generic");
-	}
-	if (!in || !gen || !f)
-		return in && gen;
-	k = (size_t)snprintf(line, sizeof(line), "loops differ: ");
 	for (unsigned v = 0; v < r->nvariants && k < sizeof(line); v++)
 		if (r->variants[v].loop && !strcmp(r->variants[v].loop, "generic"))
 			k += (size_t)snprintf(line + k, sizeof(line) - k, "%s, ",
@@ -372,62 +370,23 @@ static bool loop_note(const struct results *r, FILE *f)
 			 "costs throughput (a plugin gets the inline loop with "
 			 "LOCKBENCH_PLUGIN_LOOPS())");
 	render_wrapped(f, line, 3);
-	return true;
-}
-
-/* What the tests behind the `~` marks were, for the note. */
-static const char *sig_method_text(unsigned methods)
-{
-	if (methods == 1u << SIG_ROUNDS)
-		return "paired t on per-round ratios";
-	if (methods == 1u << SIG_INVOC_PAIRED)
-		return "trimmed t on per-invocation ratios";
-	if (methods == 1u << SIG_INVOC)
-		return "Welch t on invocation means";
-	if (methods == 1u << SIG_FLOOR)
-		return "Welch t on the runs, then the invocation floor";
-	return "paired t on rounds, or on invocations";
-}
-
-/* Does some variant have a geometric mean over 2 or more rows? */
-static bool has_geomean(const struct results *r)
-{
-	for (unsigned v = 0; v < r->nvariants; v++)
-		if (r->variants[v].geo_n >= 2)
-			return true;
-	return false;
-}
-
-/* What the summary covers: "the 2 rows (1 oversubscribed left out)". */
-static void geo_rows(const struct results *r, char *buf, size_t len)
-{
-	unsigned n = 0, over = 0;
-
-	for (unsigned v = 0; v < r->nvariants; v++)
-		if (r->variants[v].geo_n >= 2) {
-			n = n > r->variants[v].geo_n ? n : r->variants[v].geo_n;
-			over = over > r->variants[v].geo_over ? over : r->variants[v].geo_over;
-		}
-	snprintf(buf, len, "the %u rows", n);
-	if (over)
-		line_add(buf, len, " (%u oversubscribed left out)", over);
 }
 
 /* "geometric mean of the ratios over the 2 rows, against BASE: a
  * +1.2%, b -0.4%". */
-static void geomean_note(const struct results *r, FILE *f)
+static void geo_full(const struct notes *n, FILE *f)
 {
-	char line[2048], rows[96];
+	const struct results *r = n->r;
+	char line[2048];
 	const char *sep = "";
 
-	geo_rows(r, rows, sizeof(rows));
 	if (r->base_of && r->variants[r->baseline].label)
 		snprintf(line, sizeof(line), "geometric mean of the ratios over %s, "
-			 "against the same lock under %s:", rows,
+			 "against the same lock under %s:", n->geo_rows,
 			 r->variants[r->baseline].label);
 	else
 		snprintf(line, sizeof(line), "geometric mean of the ratios over %s, "
-			 "against %s:", rows, r->variants[r->baseline].name);
+			 "against %s:", n->geo_rows, r->variants[r->baseline].name);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].geo_n >= 2)
 			line_add(line, sizeof(line), "%s %s\001%+.1f%%", sep,
@@ -435,124 +394,20 @@ static void geomean_note(const struct results *r, FILE *f)
 	render_wrapped(f, line, 3);
 }
 
-/* One note line, wrapped at RENDER_WRAP with later lines indented. */
-static void __attribute__((format(printf, 3, 4)))
-note(FILE *f, unsigned indent, const char *fmt, ...)
+/* The geometric means themselves (-v: against what). */
+static void geo_brief(const struct notes *n, FILE *f)
 {
+	const struct results *r = n->r;
 	char line[2048];
-	va_list ap;
+	const char *sep = " ";
 
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	render_wrapped(f, line, indent);
-}
-
-/* What the notes under a table have to say, from its points. */
-struct note_marks {
-	bool cv, ns, sig, over, missing, few, one_inv, unfair, floor;
-	unsigned failed, methods;
-	unsigned need;	/* the largest -r an unjudged point names */
-	/* `_` by cause (results.h, enum unjudged_why): runs left out for a
-	 * busy machine, too few invocations, a test that could not see the
-	 * threshold (and the largest such smallest detectable change). */
-	bool left, invs, power;
-	double power_mde;
-};
-
-/* The `#` legend: a difference from the baseline that is significant
- * (the test of the `~` note, Holm-adjusted). */
-static void sig_legend(const struct results *r, char *line, size_t len)
-{
-	const struct variant *bv = &r->variants[r->baseline];
-
-	if (r->base_of && bv->label)
-		snprintf(line, len, "#  significant difference from the same lock under %s",
-			 bv->label);
-	else
-		snprintf(line, len, "#  significant difference from %s", bv->name);
-	line_add(line, len, " (p < %.2f", r->alpha);
-	if (r->min_effect > 0)
-		line_add(line, len, ", at least %g%%", r->min_effect);
-	line_add(line, len, ")");
-}
-
-/*
- * The `_` causes, one clause each, joined by "; " into buf: what left
- * the points unjudged and what would judge them (brief: the short
- * form).  Empty when no point is unjudged.
- */
-static void unjudged_causes(const struct results *r, const struct note_marks *m,
-			    bool brief, char *buf, size_t len)
-{
-	const char *sep = "";
-
-	*buf = 0;
-	if (m->one_inv)
-		line_add(buf, len, "%s", brief ? "one invocation per label (give --floor)" :
-			 "one invocation per label (compare 2 or more files per --label, "
-			 "or give an invocation floor: --floor, from `lockbench system "
-			 "check`)"), sep = "; ";
-	if (m->left)
-		line_add(buf, len, "%sruns left out as noisy (%s)", sep, brief ?
-			 "a quieter machine would" : "a worker lost a quarter of the window "
-			 "or more: measure on a quieter machine"), sep = "; ";
-	if (m->need)
-		line_add(buf, len, "%s%s%u%s", sep, brief ? "-r " : "a test needs 2 or "
-			 "more runs a side (-r ", m->need, brief ? " would" : ")"), sep = "; ";
-	if (m->invs)
-		line_add(buf, len, "%s%s", sep, brief ? "2 or more invocations a side would" :
-			 "a test needs 2 or more invocations a side"), sep = "; ";
-	if (m->power)
-		line_add(buf, len, "%scould not see a change of %g%%: smallest detectable "
-			 "%.1f%% (%s)", sep, r->gate_pct, m->power_mde, brief ?
-			 "more invocations or runs, a quieter machine" : "more invocations "
-			 "a side or more runs, or a quieter machine, would bring it down");
-}
-
-/* The `_` note: "_  too few runs to judge: ..." and its causes. */
-static void unjudged_line(const struct results *r, const struct note_marks *m,
-			  bool brief, FILE *f)
-{
-	char causes[1024], line[1100];
-
-	unjudged_causes(r, m, brief, causes, sizeof(causes));
-	if (!*causes)
-		return;
-	snprintf(line, sizeof(line), "_  %s: %s", m->power && !m->one_inv && !m->left &&
-		 !m->need && !m->invs ? "not judged" : "too few runs to judge", causes);
+	snprintf(line, sizeof(line), "geometric mean over %s%s:", n->geo_rows,
+		 n->o->unit == UNIT_NS || UNIT_IS_XFER(n->o->unit) ? " (throughput)" : "");
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].geo_n >= 2)
+			line_add(line, sizeof(line), "%s%s %+.1f%%", sep, r->variants[v].name,
+				 r->variants[v].geo_rel), sep = ", ";
 	render_wrapped(f, line, 3);
-}
-
-/* The `#` and `~` notes: what was tested, corrected how; `_`: what was
- * too few to judge. */
-static void sig_note(const struct results *r, FILE *f, const struct note_marks *m)
-{
-	const struct variant *bv = &r->variants[r->baseline];
-	unsigned methods = m->methods;
-	char eff[64] = "";
-
-	char line[1024];
-
-	if (m->sig) {
-		sig_legend(r, line, sizeof(line));
-		render_wrapped(f, line, 3);
-	}
-	if (m->ns && methods) {
-		if (r->min_effect > 0)
-			snprintf(eff, sizeof(eff), " or below %g%%", r->min_effect);
-		if (r->base_of && bv->label) {
-			note(f, 3, "~  difference from the same lock under %s not "
-			     "significant", bv->label);
-			note(f, 3, "   (p >= %.2f%s):", r->alpha, eff);
-		} else {
-			note(f, 3, "~  difference from %s not significant (p >= %.2f%s):",
-			     bv->name, r->alpha, eff);
-		}
-		note(f, 3, "   %s, Holm-adjusted over %u test%s",
-		     sig_method_text(methods), r->ntests, r->ntests == 1 ? "" : "s");
-	}
-	unjudged_line(r, m, false, f);
 }
 
 /*
@@ -586,25 +441,110 @@ static bool lt_basis_line(const struct results *r, unsigned v, char *line, size_
 	return n;
 }
 
-static bool lt_basis_notes(const struct results *r, FILE *f)
+static void lt_full(const struct notes *n, FILE *f)
 {
 	char line[1024];
-	bool any = false;
 
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		if (!lt_basis_line(r, v, line, sizeof(line)))
-			continue;
-		if (f && !any)
-			fprintf(f, "locktorture rates, per %s: from statistics intervals or "
-				"final totals\n", r->row_heading ? r->row_heading : "row");
-		if (f)
+	fprintf(f, "locktorture rates, per %s: from statistics intervals or final totals\n",
+		n->r->row_heading ? n->r->row_heading : "row");
+	for (unsigned v = 0; v < n->r->nvariants; v++)
+		if (lt_basis_line(n->r, v, line, sizeof(line)))
 			render_wrapped(f, line, 3);
-		any = true;
-	}
-	return any;
 }
 
-/* The invocation floor used, and where it came from. */
+/* The first imported column's basis: "locktorture rates: stock: 4: 1
+ * run, 3 intervals". */
+static void lt_brief(const struct notes *n, FILE *f)
+{
+	char line[1024];
+
+	for (unsigned v = 0; v < n->r->nvariants; v++)
+		if (lt_basis_line(n->r, v, line, sizeof(line))) {
+			note(f, 3, "locktorture rates: %s", line);
+			return;
+		}
+}
+
+/* What the tests behind the `~` marks were, for the note. */
+static const char *sig_method_text(unsigned methods)
+{
+	if (methods == 1u << SIG_ROUNDS)
+		return "paired t on per-round ratios";
+	if (methods == 1u << SIG_INVOC_PAIRED)
+		return "trimmed t on per-invocation ratios";
+	if (methods == 1u << SIG_INVOC)
+		return "Welch t on invocation means";
+	if (methods == 1u << SIG_FLOOR)
+		return "Welch t on the runs, then the invocation floor";
+	return "paired t on rounds, or on invocations";
+}
+
+/* The words of the `#` and `~` notes: against what a change is judged
+ * ("mcs", "the same lock under old"), and at which p (and effect) a
+ * difference is significant, or not. */
+struct sig_terms {
+	char what[512], sig[64], ns[64];
+};
+
+static void sig_terms(const struct results *r, struct sig_terms *t)
+{
+	const struct variant *bv = &r->variants[r->baseline];
+
+	if (r->base_of && bv->label)
+		snprintf(t->what, sizeof(t->what), "the same lock under %s", bv->label);
+	else
+		snprintf(t->what, sizeof(t->what), "%s", bv->name);
+	snprintf(t->sig, sizeof(t->sig), "p < %.2f", r->alpha);
+	snprintf(t->ns, sizeof(t->ns), "p >= %.2f", r->alpha);
+	if (r->min_effect > 0) {
+		line_add(t->sig, sizeof(t->sig), ", at least %g%%", r->min_effect);
+		line_add(t->ns, sizeof(t->ns), " or below %g%%", r->min_effect);
+	}
+}
+
+/*
+ * The `_` causes, one clause each, joined by "; " into buf: what left
+ * the points unjudged and what would judge them (brief: the short
+ * form).  Empty when no point is unjudged.
+ */
+static void unjudged_causes(const struct notes *n, bool brief, char *buf, size_t len)
+{
+	const char *sep = "";
+
+	*buf = 0;
+	if (n->one_inv)
+		line_add(buf, len, "%s", brief ? "one invocation per label (give --floor)" :
+			 "one invocation per label (compare 2 or more files per --label, "
+			 "or give an invocation floor: --floor, from `lockbench system "
+			 "check`)"), sep = "; ";
+	if (n->left)
+		line_add(buf, len, "%sruns left out as noisy (%s)", sep, brief ?
+			 "a quieter machine would" : "a worker lost a quarter of the window "
+			 "or more: measure on a quieter machine"), sep = "; ";
+	if (n->need)
+		line_add(buf, len, "%s%s%u%s", sep, brief ? "-r " : "a test needs 2 or "
+			 "more runs a side (-r ", n->need, brief ? " would" : ")"), sep = "; ";
+	if (n->invs)
+		line_add(buf, len, "%s%s", sep, brief ? "2 or more invocations a side would" :
+			 "a test needs 2 or more invocations a side"), sep = "; ";
+	if (n->power)
+		line_add(buf, len, "%scould not see a change of %g%%: smallest detectable "
+			 "%.1f%% (%s)", sep, n->r->gate_pct, n->power_mde, brief ?
+			 "more invocations or runs, a quieter machine" : "more invocations "
+			 "a side or more runs, or a quieter machine, would bring it down");
+}
+
+/* The `_` note: "_  too few runs to judge: ..." and its causes. */
+static void unjudged_line(const struct notes *n, bool brief, FILE *f)
+{
+	char causes[1024];
+
+	unjudged_causes(n, brief, causes, sizeof(causes));
+	if (*causes)
+		note(f, 3, "_  %s: %s", n->power && !n->one_inv && !n->left && !n->need &&
+		     !n->invs ? "not judged" : "too few runs to judge", causes);
+}
+
 /* ", measured on HOST at DATE" of a floor that says (system check). */
 static void floor_where(const json_t *fl, char *line, size_t len)
 {
@@ -618,6 +558,7 @@ static void floor_where(const json_t *fl, char *line, size_t len)
 		line_add(line, len, "%s %s", host ? " at" : ", measured at", at);
 }
 
+/* The invocation floor used, and where it came from. */
 static void floor_note(const struct results *r, FILE *f)
 {
 	const json_t *fl = r->inv_floor;
@@ -645,420 +586,52 @@ static void floor_note(const struct results *r, FILE *f)
 /* The smallest difference the invocation-level tests could detect. */
 static void mde_note(const struct results *r, FILE *f)
 {
-	char line[512], range[64];
+	char range[64];
 
 	if (r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
 		snprintf(range, sizeof(range), "%.1f%% to %.1f%% over %u points",
 			 r->mde_min, r->mde_max, r->mde_n);
 	else
 		snprintf(range, sizeof(range), "%.1f%%", r->mde_max);
-	snprintf(line, sizeof(line), "smallest difference this comparison could detect: "
-		 "%s (%.0f%% power, two-sided %g, from the spread the test saw: "
-		 "the per-round or per-invocation ratios, the invocations and their "
-		 "runs, or the runs and the invocation floor)", range,
-		 RESULTS_MDE_POWER * 100, r->alpha);
-	render_wrapped(f, line, 3);
+	note(f, 3, "smallest difference this comparison could detect: %s (%.0f%% power, "
+	     "two-sided %g, from the spread the test saw: the per-round or "
+	     "per-invocation ratios, the invocations and their runs, or the runs "
+	     "and the invocation floor)", range, RESULTS_MDE_POWER * 100, r->alpha);
 }
 
-static void note_marks(const struct results *r, const struct render_opts *o,
-		       struct note_marks *m)
+/* `#`, `~` (what was tested, corrected how), `_` (what was too few to
+ * judge), the invocation floor and the smallest detectable change. */
+static void sig_full(const struct notes *n, FILE *f)
 {
-	*m = (struct note_marks){0};
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
-		const struct point *p = &r->points[i];
-		bool cmp = p->status == POINT_OK && p->has_rel && !p->significant;
+	const struct results *r = n->r;
+	struct sig_terms t;
 
-		m->cv |= p->status == POINT_OK && p->high_cv;
-		m->unfair |= p->status == POINT_OK && p->lt_unfair;
-		m->ns |= cmp && !p->unjudged;
-		m->sig |= p->status == POINT_OK && p->has_rel && p->significant;
-		if (cmp && p->test.valid && !p->unjudged)
-			m->methods |= 1u << p->method;
-		if (cmp && p->unjudged && p->runs_needed > m->need)
-			m->need = p->runs_needed;
-		m->one_inv |= cmp && p->method == SIG_ONE_INVOC;
-		m->floor |= p->status == POINT_OK && p->has_rel && p->method == SIG_FLOOR;
-		m->few |= cmp && p->unjudged && p->why != UNJ_ONE_INVOC;
-		m->left |= cmp && p->unjudged && p->why == UNJ_LEFT_OUT;
-		m->invs |= cmp && p->unjudged && p->why == UNJ_INVOCATIONS;
-		if (cmp && p->unjudged && p->why == UNJ_POWER && !(p->mde_pct <= m->power_mde))
-			m->power_mde = p->mde_pct;
-		m->power |= cmp && p->unjudged && p->why == UNJ_POWER;
-		m->missing |= p->status == POINT_MISSING;
-		m->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
-			     p->status == POINT_ERROR;
-	}
-	for (unsigned k = 0; k < r->nrows; k++)
-		m->over |= render_oversubscribed(r, k);
-	if (!o->marks)
-		m->cv = m->ns = m->sig = m->over = m->missing = m->unfair = m->floor =
-			m->few = m->one_inv = m->left = m->invs = m->power = false;
-}
-
-/* One line per point that failed, with its error. */
-static void failed_notes(const struct results *r, FILE *f)
-{
-	char row[64], line[1024];
-
-	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
-		if (r->points[i].status >= POINT_FAILED && r->points[i].error) {
-			snprintf(line, sizeof(line), "%s %s: %s", r->variants[i / r->nrows].name,
-				 results_row_name(r, i % r->nrows, row, sizeof(row)),
-				 r->points[i].error);
-			render_wrapped(f, line, 3);
+	sig_terms(r, &t);
+	if (n->sig)
+		note(f, 3, "#  significant difference from %s (%s)", t.what, t.sig);
+	if (n->ns && n->methods) {
+		/* A label's name is long: the p on a line of its own. */
+		if (r->base_of && r->variants[r->baseline].label) {
+			note(f, 3, "~  difference from %s not significant", t.what);
+			note(f, 3, "   (%s):", t.ns);
+		} else {
+			note(f, 3, "~  difference from %s not significant (%s):", t.what, t.ns);
 		}
-}
-
-/* The notes of one table, and what its points call for. */
-struct notes {
-	const struct results *r;
-	const struct render_opts *o;
-	struct note_marks m;
-};
-
-static void cv_note(const struct notes *n, FILE *f)
-{
-	fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
-		n->r->cv_flag * 100);
-}
-
-static void over_note(const struct notes *n, FILE *f)
-{
-	fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", n->r->ncpus);
-}
-
-static void unfair_note(const struct notes *n, FILE *f)
-{
-	(void)n;
-	render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
-		       "the operations of the least busy (locktorture's \?\?\?)", 3);
-}
-
-/* `^` in one line of RENDER_WRAP (-v: the whole note). */
-static void unfair_brief(const struct notes *n, FILE *f)
-{
-	(void)n;
-	fprintf(f, "^  unfair: the busiest thread did over 2x the least busy's operations\n");
-}
-
-static void missing_note(const struct notes *n, FILE *f)
-{
-	if (n->m.missing && !n->r->incomplete)
-		fprintf(f, "-  not measured in that run\n");
-	if (n->r->incomplete)
-		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
-}
-
-static void kernel_note(const struct notes *n, FILE *f)
-{
-	(void)n;
-	render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
-		       "its own delays), next to lockbench's userspace torture "
-		       "workload: two different measurements side by side, not one", 4);
-}
-
-/* [k] in one line of RENDER_WRAP (-v: the whole note). */
-static void kernel_brief(const struct notes *n, FILE *f)
-{
-	(void)n;
-	fprintf(f, "[k] the kernel's locktorture (kthreads): a different measurement\n");
-}
-
-/* `#`, `~`, the invocation floor and the smallest detectable change. */
-static void sig_notes(const struct notes *n, FILE *f)
-{
-	if (n->m.ns || n->m.sig || n->m.few || n->m.one_inv)
-		sig_note(n->r, f, &n->m);
-	if (n->m.floor)
-		floor_note(n->r, f);
-	if (n->o->marks && n->r->mde_n)
-		mde_note(n->r, f);
-}
-
-/* A brief note: whole, wrapped at RENDER_WRAP (never cut). */
-static void one_line(const char *text, FILE *f)
-{
-	render_wrapped(f, text, 3);
-}
-
-/* The first note full() prints, whole: its first line and the indented
- * lines that continue it. */
-static void brief_of(const struct notes *n, void (*full)(const struct notes *, FILE *),
-		     FILE *f)
-{
-	char *buf = NULL;
-	size_t len = 0, k = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m) {
-		/* Out of memory: the note in full rather than none. */
-		full(n, f);
-		return;
+		note(f, 3, "   %s, Holm-adjusted over %u test%s",
+		     sig_method_text(n->methods), r->ntests, r->ntests == 1 ? "" : "s");
 	}
-	full(n, m);
-	if (fclose(m) || !buf) {
-		free(buf);
-		full(n, f);
-		return;
-	}
-	while (k < len && (k == 0 || buf[k] == ' '))
-		k += strcspn(buf + k, "\n") + (buf[k + strcspn(buf + k, "\n")] == '\n');
-	fwrite(buf, 1, k, f);
-	free(buf);
+	if (n->ns || n->sig || n->few || n->one_inv)
+		unjudged_line(n, false, f);
+	if (n->floor)
+		floor_note(r, f);
+	if (r->mde_n)
+		mde_note(r, f);
 }
 
-/* FAILED (HUNG, ERROR): every point that did not run through, and the
- * first one's error. */
-static void failed_brief(const struct notes *n, FILE *f)
-{
-	static const char *const word[] = {[POINT_FAILED] = "FAILED",
-		[POINT_HUNG] = "HUNG", [POINT_ERROR] = "ERROR"};
-	const struct results *r = n->r;
-	const char *err = NULL, *what = NULL, *vsep = "";
-	char pts[1024] = "", text[2048], row[64];
-
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const char *rsep = " ";
-
-		for (unsigned k = 0; k < r->nrows; k++) {
-			const struct point *p = results_point(r, v, k);
-
-			if (p->status < POINT_FAILED)
-				continue;
-			what = what ? what : word[p->status];
-			err = err ? err : p->error;
-			if (*rsep == ' ')
-				line_add(pts, sizeof(pts), "%s %s", vsep, r->variants[v].name);
-			line_add(pts, sizeof(pts), "%s%s", rsep,
-				 results_row_name(r, k, row, sizeof(row)));
-			rsep = ", ";
-			vsep = ";";
-		}
-	}
-	snprintf(text, sizeof(text), "%s%s%s%s", what ? what : "FAILED", pts, err ? ": " : "",
-		 err ? err : "");
-	one_line(text, f);
-}
-
-/* "; smallest detectable change 2.1%" (or "1.2% to 5.3%") of the tests
- * behind the verdicts: what a `~` could have seen. */
-static void mde_brief(const struct results *r, char *line, size_t len)
-{
-	if (!r->mde_n)
-		return;
-	if (r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
-		line_add(line, len, "; smallest detectable change %.1f%% to %.1f%%",
-			 r->mde_min, r->mde_max);
-	else
-		line_add(line, len, "; smallest detectable change %.1f%%", r->mde_max);
-}
-
-/* `#` and `~` on one line: what they mean, against what, and the
- * smallest change the tests could detect; `_` on its own line, with
- * its causes; else the first significance note. */
-static void sig_brief(const struct notes *n, FILE *f)
-{
-	const struct results *r = n->r;
-	const struct variant *bv = &r->variants[r->baseline];
-	char line[1024], sig[64], ns[64], what[512];
-
-	snprintf(sig, sizeof(sig), "p < %.2f", r->alpha);
-	snprintf(ns, sizeof(ns), "p >= %.2f", r->alpha);
-	if (r->min_effect > 0) {
-		line_add(sig, sizeof(sig), ", at least %g%%", r->min_effect);
-		line_add(ns, sizeof(ns), " or below %g%%", r->min_effect);
-	}
-	if (r->base_of && bv->label)
-		snprintf(what, sizeof(what), "the same lock under %s", bv->label);
-	else
-		snprintf(what, sizeof(what), "%s", bv->name);
-	*line = 0;
-	if (n->m.sig && n->m.methods)
-		snprintf(line, sizeof(line), "#  significant (%s), ~  not (%s), against %s",
-			 sig, ns, what);
-	else if (n->m.sig)
-		snprintf(line, sizeof(line), "#  significant (%s) against %s", sig, what);
-	else if (n->m.methods)
-		snprintf(line, sizeof(line), "~  not significant (%s) against %s", ns, what);
-	if (*line && n->o->marks)
-		mde_brief(r, line, sizeof(line));
-	if (*line)
-		one_line(line, f);
-	if (n->m.few || n->m.one_inv)
-		unjudged_line(r, &n->m, true, f);
-	else if (!*line)
-		brief_of(n, sig_notes, f);
-}
-
-/* The geometric means themselves (-v: against what). */
-static void geo_brief(const struct notes *n, FILE *f)
-{
-	const struct results *r = n->r;
-	char line[2048], rows[96];
-	const char *sep = " ";
-
-	geo_rows(r, rows, sizeof(rows));
-	snprintf(line, sizeof(line), "geometric mean over %s%s:", rows,
-		 n->o->unit == UNIT_NS || UNIT_IS_XFER(n->o->unit) ? " (throughput)" : "");
-	for (unsigned v = 0; v < r->nvariants; v++)
-		if (r->variants[v].geo_n >= 2)
-			line_add(line, sizeof(line), "%s%s %+.1f%%", sep, r->variants[v].name,
-				 r->variants[v].geo_rel), sep = ", ";
-	one_line(line, f);
-}
-
-/* `!`: how many runs, flagged for what (-v: where, and the remedies). */
-static void noise_brief(const struct notes *n, FILE *f)
-{
-	char line[1024];
-
-	noise_counts(n->r, line, sizeof(line));
-	noise_excluded(n->r, line, sizeof(line));
-	one_line(line, f);
-}
-
-/* Section lengths: in how many points (-v: which, and why). */
-static void cs_off_brief(const struct notes *n, FILE *f)
-{
-	unsigned npts, noff = cs_off_count(n->r, &npts);
-	char line[256];
-
-	snprintf(line, sizeof(line), "section lengths off by >%.0f%% from "
-		 "--cs-ns/--ncs-ns in %u of %u point%s", n->r->noise.opts.cs_tolerance * 100,
-		 noff, npts, npts == 1 ? "" : "s");
-	one_line(line, f);
-}
-
-/* The first imported column's basis: "locktorture rates: stock: 4: 1
- * run, 3 intervals". */
-static void lt_brief(const struct notes *n, FILE *f)
-{
-	char line[1024], text[1100];
-
-	for (unsigned v = 0; v < n->r->nvariants; v++)
-		if (lt_basis_line(n->r, v, line, sizeof(line))) {
-			snprintf(text, sizeof(text), "locktorture rates: %s", line);
-			one_line(text, f);
-			return;
-		}
-}
-
-static bool has_failed(const struct notes *n)
-{
-	return n->m.failed;
-}
-
-static bool has_over(const struct notes *n)
-{
-	return n->m.over;
-}
-
-static bool has_cv(const struct notes *n)
-{
-	return n->m.cv;
-}
-
-static bool has_unfair(const struct notes *n)
-{
-	return n->m.unfair;
-}
-
-static bool has_kernel(const struct notes *n)
-{
-	return kernel_mixed(n->r);
-}
-
-static bool has_env(const struct notes *n)
-{
-	return env_notes(n->r, n->o, NULL);
-}
-
-static bool has_loops(const struct notes *n)
-{
-	return loop_note(n->r, NULL);
-}
-
-static bool has_geo(const struct notes *n)
-{
-	return n->o->marks && has_geomean(n->r);
-}
-
-static bool has_lt(const struct notes *n)
-{
-	return n->o->marks && lt_basis_notes(n->r, NULL);
-}
-
-static bool has_sig(const struct notes *n)
-{
-	return n->m.ns || n->m.sig || n->m.few || n->m.one_inv || n->m.floor ||
-	       (n->o->marks && n->r->mde_n);
-}
-
-static bool has_noise(const struct notes *n)
-{
-	return n->o->marks && n->r->noise.flagged;
-}
-
-static bool has_cs_off(const struct notes *n)
-{
-	unsigned npts;
-
-	return n->o->marks && cs_off_count(n->r, &npts);
-}
-
-static bool has_missing(const struct notes *n)
-{
-	return n->m.missing || n->r->incomplete;
-}
-
-static bool has_ci(const struct notes *n)
-{
-	return n->r->noise.opts.adaptive && n->r->noise.not_reached;
-}
-
-static bool has_metrics(const struct notes *n)
-{
-	return n->o->marks && n->r->nrows && n->r->nvariants && render_has_metrics(n->r);
-}
-
-/* --counters named the events: their figures are always shown. */
-static bool has_counters(const struct notes *n)
-{
-	const struct results *r = n->r;
-
-	for (unsigned v = 0; n->o->marks && r->nperf && r->perf_named && r->nrows &&
-			     v < r->nvariants; v++)
-		if (results_point(r, v, r->nrows - 1)->status == POINT_OK &&
-		    results_point(r, v, r->nrows - 1)->perf_sum)
-			return true;
-	return false;
-}
-
-static void counters_full(const struct notes *n, FILE *f)
-{
-	char at[96];
-
-	render_at_row(n->r, n->r->nrows - 1, at, sizeof(at));
-	render_perf(n->r, n->r->nrows - 1, at, f);
-}
-
-/* A column built from a kernel tree with the CNA series: its build's
- * flags name CONFIG_NUMA_AWARE_SPINLOCKS (kernel/ktree.c). */
-static bool cna_column(const struct results *r)
-{
-	for (unsigned v = 0; v < r->nvariants; v++) {
-		const char *fl = json_string_value(json_object_get(r->variants[v].source,
-								   "cflags"));
-
-		if (fl && strstr(fl, "-DCONFIG_NUMA_AWARE_SPINLOCKS"))
-			return true;
-	}
-	return false;
-}
-
-/* Did every worker of one run run on one NUMA node: not with
- * --fake-nodes 2+ or --map-topology; else the placement's nodes, else a
- * machine of one node. */
+/* A CNA tree measured with every worker on one node (docs/kernel-tree.md,
+ * "The CNA series"): did every worker of one run run on one NUMA node?
+ * Not with --fake-nodes 2+ or --map-topology; else the placement's
+ * nodes, else a machine of one node. */
 static bool doc_one_node(const json_t *machine, const json_t *config,
 			 const json_t *placement)
 {
@@ -1098,11 +671,179 @@ static bool one_node(const struct results *r)
 	return true;
 }
 
-/* A CNA tree measured with every worker on one node (docs/kernel-tree.md,
- * "The CNA series"): its NUMA win cannot show. */
-static bool has_cna(const struct notes *n)
+/* The marks the table shows, and what its points call for. */
+static void notes_points(struct notes *n)
 {
-	return cna_column(n->r) && one_node(n->r);
+	const struct results *r = n->r;
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++) {
+		const struct point *p = &r->points[i];
+		bool ok = p->status == POINT_OK, cmp = ok && p->has_rel && !p->significant;
+		bool unj = cmp && p->unjudged;
+
+		n->cv |= ok && p->high_cv;
+		n->unfair |= ok && p->lt_unfair;
+		n->ns |= cmp && !p->unjudged;
+		n->sig |= ok && p->has_rel && p->significant;
+		if (cmp && p->test.valid && !p->unjudged)
+			n->methods |= 1u << p->method;
+		if (unj && p->runs_needed > n->need)
+			n->need = p->runs_needed;
+		n->one_inv |= cmp && p->method == SIG_ONE_INVOC;
+		n->floor |= ok && p->has_rel && p->method == SIG_FLOOR;
+		n->few |= unj && p->why != UNJ_ONE_INVOC;
+		n->left |= unj && p->why == UNJ_LEFT_OUT;
+		n->invs |= unj && p->why == UNJ_INVOCATIONS;
+		if (unj && p->why == UNJ_POWER && !(p->mde_pct <= n->power_mde))
+			n->power_mde = p->mde_pct;
+		n->power |= unj && p->why == UNJ_POWER;
+		n->missing |= p->status == POINT_MISSING;
+		n->failed += p->status == POINT_FAILED || p->status == POINT_HUNG ||
+			     p->status == POINT_ERROR;
+		n->npts += ok;
+		n->noff += ok && p->noise.cs_off;
+	}
+	for (unsigned k = 0; k < r->nrows; k++)
+		n->over |= render_oversubscribed(r, k);
+	if (!n->o->marks)
+		n->over = n->missing = n->unfair = false;
+	if (!n->o->marks || UNIT_IS_XFER(n->o->unit))
+		n->cv = n->ns = n->sig = n->floor = n->few = n->one_inv = n->left =
+			n->invs = n->power = false;
+}
+
+/*
+ * What the columns call for: kernel locktorture columns next to
+ * userspace ones (compare marks them), worker loops that differ,
+ * geometric means over 2 or more rows (and what they cover), imported
+ * locktorture rates, a CNA kernel tree (its build's flags name
+ * CONFIG_NUMA_AWARE_SPINLOCKS, kernel/ktree.c), and at the last row
+ * latency, handover and counter figures.
+ */
+static void notes_columns(struct notes *n)
+{
+	const struct results *r = n->r;
+	bool kern = false, user = false, in = false, gen = false;
+	unsigned geo = 0, over = 0;
+	char line[1024];
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const struct variant *c = &r->variants[v];
+		const struct point *p = r->nrows ? results_point(r, v, r->nrows - 1) : NULL;
+		const char *fl = json_string_value(json_object_get(c->source, "cflags"));
+		bool ok = p && p->status == POINT_OK;
+
+		kern |= c->kernel;
+		user |= !c->kernel;
+		in |= c->loop && !strcmp(c->loop, "inline");
+		gen |= c->loop && !strcmp(c->loop, "generic");
+		geo = c->geo_n >= 2 && c->geo_n > geo ? c->geo_n : geo;
+		over = c->geo_n >= 2 && c->geo_over > over ? c->geo_over : over;
+		n->has[K_LT] |= lt_basis_line(r, v, line, sizeof(line));
+		n->has[K_CNA] |= fl && strstr(fl, "-DCONFIG_NUMA_AWARE_SPINLOCKS");
+		n->has[K_METRICS] |= ok && ((p->lat && p->lat->n) ||
+					    (!isnan(p->hand_node) && p->hand_node < 1));
+		n->has[K_COUNTERS] |= ok && r->nperf && r->perf_named && p->perf_sum;
+	}
+	n->has[K_KERNEL] = kern && user;
+	n->has[K_LOOPS] = in && gen;
+	n->has[K_GEO] = geo;
+	n->has[K_METRICS] |= counts_reads(r);
+	n->has[K_CNA] &= one_node(r);
+	snprintf(n->geo_rows, sizeof(n->geo_rows), "the %u rows", geo);
+	if (over)
+		line_add(n->geo_rows, sizeof(n->geo_rows), " (%u oversubscribed left out)", over);
+	if (r->nrows)
+		render_at_row(r, r->nrows - 1, n->at, sizeof(n->at));
+}
+
+/* The notes object of a table (struct notes). */
+static void notes_build(const struct results *r, const struct render_opts *o,
+			struct notes *n)
+{
+	bool marks = o->marks, *has = n->has;
+
+	*n = (struct notes){.r = r, .o = o};
+	notes_points(n);
+	notes_columns(n);
+	has[K_FAILED] = n->failed;
+	has[K_OVER] = n->over;
+	has[K_SIG] = n->ns || n->sig || n->few || n->one_inv || n->floor ||
+		     (marks && !UNIT_IS_XFER(o->unit) && r->mde_n);
+	has[K_ENV] = marks && json_array_size(r->env_diffs);
+	has[K_NOISE] = marks && r->noise.flagged;
+	has[K_CS_OFF] = marks && n->noff;
+	has[K_CV] = n->cv;
+	has[K_UNFAIR] = n->unfair;
+	has[K_MISSING] = n->missing || r->incomplete;
+	has[K_CI] = r->noise.opts.adaptive && r->noise.not_reached;
+	has[K_GEO] &= marks;
+	has[K_LT] &= marks;
+	has[K_METRICS] &= marks;
+	has[K_COUNTERS] &= marks;
+	has[K_MACHINE] = o->verbose &&
+			 json_is_object(json_object_get(r->machine, "environment"));
+}
+
+/* One line per point that failed, with its error. */
+static void failed_full(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	char row[64];
+
+	for (unsigned i = 0; i < r->nvariants * r->nrows; i++)
+		if (r->points[i].status >= POINT_FAILED && r->points[i].error)
+			note(f, 3, "%s %s: %s", r->variants[i / r->nrows].name,
+			     results_row_name(r, i % r->nrows, row, sizeof(row)),
+			     r->points[i].error);
+}
+
+static void cv_note(const struct notes *n, FILE *f)
+{
+	fprintf(f, "?  std above %.0f%% of the mean: too spread to trust\n",
+		n->r->cv_flag * 100);
+}
+
+static void over_note(const struct notes *n, FILE *f)
+{
+	fprintf(f, "*  more threads than CPUs (%u): oversubscribed\n", n->r->ncpus);
+}
+
+static void unfair_note(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "^  unfair: in a run the busiest thread made more than twice "
+		       "the operations of the least busy (locktorture's \?\?\?)", 3);
+}
+
+/* `^` in one line of RENDER_WRAP (-v: the whole note). */
+static void unfair_brief(const struct notes *n, FILE *f)
+{
+	(void)n;
+	fprintf(f, "^  unfair: the busiest thread did over 2x the least busy's operations\n");
+}
+
+static void missing_note(const struct notes *n, FILE *f)
+{
+	if (n->missing && !n->r->incomplete)
+		fprintf(f, "-  not measured in that run\n");
+	if (n->r->incomplete)
+		fprintf(f, "incomplete: the sweep stopped early; missing points show -\n");
+}
+
+static void kernel_note(const struct notes *n, FILE *f)
+{
+	(void)n;
+	render_wrapped(f, "[k] the kernel's locktorture (kthreads on a kernel lock, with "
+		       "its own delays), next to lockbench's userspace torture "
+		       "workload: two different measurements side by side, not one", 4);
+}
+
+/* [k] in one line of RENDER_WRAP (-v: the whole note). */
+static void kernel_brief(const struct notes *n, FILE *f)
+{
+	(void)n;
+	fprintf(f, "[k] the kernel's locktorture (kthreads): a different measurement\n");
 }
 
 static void cna_full(const struct notes *n, FILE *f)
@@ -1115,60 +856,96 @@ static void cna_full(const struct notes *n, FILE *f)
 }
 
 /* -v: the machine the runs were made on. */
-static bool has_machine(const struct notes *n)
-{
-	return n->o->verbose &&
-	       json_is_object(json_object_get(n->r->machine, "environment"));
-}
-
-static void failed_full(const struct notes *n, FILE *f)
-{
-	failed_notes(n->r, f);
-}
-
-static void noise_full(const struct notes *n, FILE *f)
-{
-	noise_flag_note(n->r, f);
-}
-
-static void cs_off_full(const struct notes *n, FILE *f)
-{
-	cs_off_note(n->r, f);
-}
-
-static void env_full(const struct notes *n, FILE *f)
-{
-	env_notes(n->r, n->o, f);
-}
-
-static void ci_full(const struct notes *n, FILE *f)
-{
-	ci_note(n->r, f);
-}
-
-static void loops_full(const struct notes *n, FILE *f)
-{
-	loop_note(n->r, f);
-}
-
-static void geo_full(const struct notes *n, FILE *f)
-{
-	geomean_note(n->r, f);
-}
-
-static void lt_full(const struct notes *n, FILE *f)
-{
-	lt_basis_notes(n->r, f);
-}
-
-static void metrics_full(const struct notes *n, FILE *f)
-{
-	render_metrics(n->r, f);
-}
-
 static void machine_full(const struct notes *n, FILE *f)
 {
 	render_machine_summary(n->r->machine, f);
+}
+
+/* The first note full() prints, whole: its first line and the indented
+ * lines that continue it. */
+static void brief_of(const struct notes *n, void (*full)(const struct notes *, FILE *),
+		     FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0, k = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		/* Out of memory: the note in full rather than none. */
+		full(n, f);
+		return;
+	}
+	full(n, m);
+	if (fclose(m) || !buf) {
+		free(buf);
+		full(n, f);
+		return;
+	}
+	while (k < len && (k == 0 || buf[k] == ' '))
+		k += strcspn(buf + k, "\n") + (buf[k + strcspn(buf + k, "\n")] == '\n');
+	fwrite(buf, 1, k, f);
+	free(buf);
+}
+
+/* FAILED (HUNG, ERROR): every point that did not run through, and the
+ * first one's error. */
+static void failed_brief(const struct notes *n, FILE *f)
+{
+	static const char *const word[] = {[POINT_FAILED] = "FAILED",
+		[POINT_HUNG] = "HUNG", [POINT_ERROR] = "ERROR"};
+	const struct results *r = n->r;
+	const char *err = NULL, *what = NULL, *vsep = "";
+	char pts[1024] = "", row[64];
+
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		const char *rsep = " ";
+
+		for (unsigned k = 0; k < r->nrows; k++) {
+			const struct point *p = results_point(r, v, k);
+
+			if (p->status < POINT_FAILED)
+				continue;
+			what = what ? what : word[p->status];
+			err = err ? err : p->error;
+			if (*rsep == ' ')
+				line_add(pts, sizeof(pts), "%s %s", vsep, r->variants[v].name);
+			line_add(pts, sizeof(pts), "%s%s", rsep,
+				 results_row_name(r, k, row, sizeof(row)));
+			rsep = ", ";
+			vsep = ";";
+		}
+	}
+	note(f, 3, "%s%s%s%s", what ? what : "FAILED", pts, err ? ": " : "", err ? err : "");
+}
+
+/* `#` and `~` on one line: what they mean, against what, and the
+ * smallest change the tests could detect ("2.1%", "1.2% to 5.3%"); `_`
+ * on its own line, with its causes; else the first significance note. */
+static void sig_brief(const struct notes *n, FILE *f)
+{
+	const struct results *r = n->r;
+	char line[1024] = "";
+	struct sig_terms t;
+
+	sig_terms(r, &t);
+	if (n->sig && n->methods)
+		snprintf(line, sizeof(line), "#  significant (%s), ~  not (%s), against %s",
+			 t.sig, t.ns, t.what);
+	else if (n->sig)
+		snprintf(line, sizeof(line), "#  significant (%s) against %s", t.sig, t.what);
+	else if (n->methods)
+		snprintf(line, sizeof(line), "~  not significant (%s) against %s", t.ns, t.what);
+	if (*line && r->mde_n > 1 && r->mde_max - r->mde_min >= 0.05)
+		line_add(line, sizeof(line), "; smallest detectable change %.1f%% to %.1f%%",
+			 r->mde_min, r->mde_max);
+	else if (*line && r->mde_n)
+		line_add(line, sizeof(line), "; smallest detectable change %.1f%%", r->mde_max);
+	if (*line)
+		render_wrapped(f, line, 3);
+	if (n->few || n->one_inv)
+		unjudged_line(n, true, f);
+	else if (!*line)
+		brief_of(n, sig_full, f);
 }
 
 /*
@@ -1182,31 +959,29 @@ static void machine_full(const struct notes *n, FILE *f)
  */
 static const struct note_kind {
 	const char *name;        /* in the line that counts the notes cut */
-	bool (*has)(const struct notes *n);
 	void (*full)(const struct notes *n, FILE *f);
 	void (*brief)(const struct notes *n, FILE *f); /* NULL: brief_of(full) */
 	bool keep;               /* never cut (a mark shown, a failure) */
-} kinds[] = {
-	{"FAILED", has_failed, failed_full, failed_brief, true},
-	{"*", has_over, over_note, NULL, true},
-	{"# ~ _", has_sig, sig_notes, sig_brief, true},
-	{"environments", has_env, env_full, NULL, false},
-	{"!", has_noise, noise_full, noise_brief, true},
-	{"section lengths", has_cs_off, cs_off_full, cs_off_brief, false},
-	{"?", has_cv, cv_note, NULL, true},
-	{"^", has_unfair, unfair_note, unfair_brief, true},
-	{"-", has_missing, missing_note, NULL, true},
-	{"CI target", has_ci, ci_full, NULL, true},
-	{"CNA on one node", has_cna, cna_full, NULL, true},
-	{"loops", has_loops, loops_full, NULL, false},
-	{"[k]", has_kernel, kernel_note, kernel_brief, false},
-	{"geometric mean", has_geo, geo_full, geo_brief, false},
-	{"locktorture rates", has_lt, lt_full, lt_brief, false},
-	{"workload metrics", has_metrics, metrics_full, NULL, false},
-	{"counters", has_counters, counters_full, counters_full, false},
-	{"machine", has_machine, machine_full, NULL, false},
+} kinds[NKINDS] = {
+	[K_FAILED] = {"FAILED", failed_full, failed_brief, true},
+	[K_OVER] = {"*", over_note, NULL, true},
+	[K_SIG] = {"# ~ _", sig_full, sig_brief, true},
+	[K_ENV] = {"environments", env_full, NULL, false},
+	[K_NOISE] = {"!", noise_full, noise_brief, true},
+	[K_CS_OFF] = {"section lengths", cs_off_full, cs_off_brief, false},
+	[K_CV] = {"?", cv_note, NULL, true},
+	[K_UNFAIR] = {"^", unfair_note, unfair_brief, true},
+	[K_MISSING] = {"-", missing_note, NULL, true},
+	[K_CI] = {"CI target", ci_full, NULL, true},
+	[K_CNA] = {"CNA on one node", cna_full, NULL, true},
+	[K_LOOPS] = {"loops", loops_full, NULL, false},
+	[K_KERNEL] = {"[k]", kernel_note, kernel_brief, false},
+	[K_GEO] = {"geometric mean", geo_full, geo_brief, false},
+	[K_LT] = {"locktorture rates", lt_full, lt_brief, false},
+	[K_METRICS] = {"workload metrics", metrics_full, NULL, false},
+	[K_COUNTERS] = {"counters", counters_full, counters_full, false},
+	[K_MACHINE] = {"machine", machine_full, NULL, false},
 };
-#define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 /* The kinds of note this table has (indexes into kinds[]), in order. */
 static unsigned notes_have(const struct notes *n, unsigned *have)
@@ -1214,7 +989,7 @@ static unsigned notes_have(const struct notes *n, unsigned *have)
 	unsigned nh = 0;
 
 	for (unsigned k = 0; k < NKINDS; k++)
-		if (kinds[k].has(n))
+		if (n->has[k])
 			have[nh++] = k;
 	return nh;
 }
@@ -1231,23 +1006,20 @@ static void notes_full(const struct notes *n, FILE *f)
 }
 
 /* "N more notes (-v prints them all): ?, ^" for the kinds not shown. */
-static char *more_text(const unsigned *have, const bool *show, unsigned nh)
+static void more_text(const unsigned *have, const bool *show, unsigned nh, char *line,
+		      size_t len)
 {
-	char *line = malloc(1024);
 	const char *sep = ": ";
 	unsigned cut = 0;
 
-	if (!line)
-		return NULL;
 	for (unsigned i = 0; i < nh; i++)
 		cut += !show[i];
-	snprintf(line, 1024, "%u more note%s (-v prints them all)", cut, cut == 1 ? "" : "s");
+	snprintf(line, len, "%u more note%s (-v prints them all)", cut, cut == 1 ? "" : "s");
 	for (unsigned i = 0; i < nh; i++)
 		if (!show[i]) {
-			line_add(line, 1024, "%s%s", sep, kinds[have[i]].name);
+			line_add(line, len, "%s%s", sep, kinds[have[i]].name);
 			sep = ", ";
 		}
-	return line;
 }
 
 /* Render into a malloc'ed string (NULL: out of memory) and count its lines. */
@@ -1299,7 +1071,7 @@ static void brief_choose(const unsigned *have, const unsigned *lines, unsigned n
 			 bool *show)
 {
 	unsigned all = 0, kept = 0, reserve = 1, used;
-	char *more;
+	char more[1024];
 
 	for (unsigned i = 0; i < nh; i++) {
 		all += lines[i];
@@ -1314,9 +1086,8 @@ static void brief_choose(const unsigned *have, const unsigned *lines, unsigned n
 			show[i] = kinds[have[i]].keep || used + lines[i] <= RENDER_NOTE_LINES;
 			used += kinds[have[i]].keep || !show[i] ? 0 : lines[i];
 		}
-		more = more_text(have, show, nh);
-		reserve = more ? wrapped_lines(more) : 1;
-		free(more);
+		more_text(have, show, nh, more, sizeof(more));
+		reserve = wrapped_lines(more);
 	}
 }
 
@@ -1328,7 +1099,7 @@ static void brief_choose(const unsigned *have, const unsigned *lines, unsigned n
 static void notes_brief(const struct notes *n, FILE *f)
 {
 	unsigned have[NKINDS], lines[NKINDS], nh = notes_have(n, have);
-	char *text[NKINDS], *more;
+	char *text[NKINDS], more[1024];
 	bool show[NKINDS], cut = false;
 
 	if (!nh)
@@ -1343,17 +1114,17 @@ static void notes_brief(const struct notes *n, FILE *f)
 		cut |= !show[i];
 		free(text[i]);
 	}
-	if (cut && (more = more_text(have, show, nh))) {
+	if (cut) {
+		more_text(have, show, nh, more, sizeof(more));
 		render_wrapped(f, more, 3);
-		free(more);
 	}
 }
 
 void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 {
-	struct notes n = {.r = r, .o = o};
+	struct notes n;
 
-	note_marks(r, o, &n.m);
+	notes_build(r, o, &n);
 	if (!o->marks || o->verbose)
 		notes_full(&n, f);
 	else
