@@ -25,63 +25,39 @@
 #define WL_DRAIN 16384
 
 /*
- * Calibration (docs/method.md, "The worker loop").  Every term the
- * delays rest on is found by one primitive, cal_time(): delays made as
- * the loop makes them, timed from outside (an ordered read before, a
- * read after, less what an empty interval reads), less what they were
- * asked for.  How many timings, and how they are combined, follows
- * from what disturbs a timing:
+ * Calibration (docs/method.md, "The worker loop"): one primitive,
+ * cal_time(), times delays made as the loop makes them, from outside (an
+ * ordered read before, a read after, less an empty interval's span and
+ * the requests).  How many timings, how combined, and why:
  */
-/* Preemption, a busy sibling or an interrupt only ever adds time to a
- * batch timed at both ends: keep the least of nine.  Were half the
- * batches disturbed, all nine would be one time in 512. */
+/* interference only adds time to a batch: keep the least of nine */
 #define CAL_ROUNDS 9
-/* A batch lasts about 20 us, so that the reads at its two ends (tens of
- * ns, divided among its delays) weigh under 0.5% of it; and holds at
- * least 16 delays, so that drawn lengths average over their draws. */
+/* a batch's two end reads, tens of ns, weigh under 0.5% of it */
 #define CAL_BATCH_NS 20000.0
+/* and it averages at least 16 draws of a drawn length */
 #define CAL_BATCH_MIN 16
-/* One delay timed alone reads whole ticks of the counter: only a mean
- * resolves the fraction, and a mean of 256 is good to 1/16 of a tick
- * (a tick's spread over sqrt(256)), as fine as the run learns
- * (LEARN_STEP). */
+/* a single reads whole ticks: a mean of 256 resolves 1/16 (1/sqrt(256)) */
 #define CAL_SINGLES 256
-/* A timing more than eight reads (an empty interval's span, at least a
- * tick) from what it should read was interrupted: it tells nothing of
- * the delay's cost, in the singles' mean, the passes or the run alike. */
+/* a timing eight reads off (a span, at least a tick) was interrupted */
 #define CAL_OFF 8
-/* A term found in passes of batches (`extra`, or below the floor the
- * turns a tick) moves twice by what a pass measured, since its first
- * guess can be far off; then it is the median of three more passes'
- * estimates: their noise goes both ways, and one pass's noise must not
- * become the run's calibration.  An interrupted pass is tried again, up
- * to ten in all. */
+/* a first guess can be far off: a term first moves by two passes */
 #define CAL_SETTLE 2
+/* then is the median of three: noise goes both ways, no one pass decides */
 #define CAL_ESTIMATES 3
+/* an interrupted pass is tried again, up to ten in all */
 #define CAL_PASSES 10
-/* wl_spin() is checked on spins of eight counter steps: past what a
- * spin of nothing costs (a read) and one step, so on its deadline. */
+/* wl_spin() is checked past a spin of nothing and a step: on its deadline */
 #define CAL_SPIN_STEPS 8
-/* A section longer than 20 us is not calibrated in passes: what they
- * find, a few reads, is below 0.5% of it, and nine batches of 16 such
- * delays would take the window (at a millisecond, all of it); `extra`
- * starts at a read and the run's samples learn the rest. */
+/* no passes beyond: they would take the window to find under 0.5% */
 #define CAL_MAX_NS 20000.0
-/* Along the run each sampled delay corrects its section's term
- * (wl_delay_learn()).  A fixed length moves `extra` a step of 1/16 of a
- * tick towards its error: a step follows the errors' median, which an
- * interrupt or a cold cache (errors on one side) does not drag, and
- * wanders by one step, finer than any counter reads. */
+/* fixed lengths: a step of 1/16 tick follows the errors' median, which
+ * one-sided errors (an interrupt, a cold cache) do not drag */
 #define LEARN_STEP ((1 << WL_SUB) / 16)
-/* A drawn length moves `extra` by 1/64 of the error, so follows the
- * mean of the last 64 or so: short draws (paying the debt, no spin) and
- * long ones (a spin and its exit) err differently, and the mean of that
- * mix, not its median, is what makes the section's length. */
+/* drawn: 1/64 of the error follows its mean, which makes the length
+ * (short draws, paying the debt, and long ones err differently) */
 #define LEARN_DRAWN 64
-/* Below the floor the turns a tick move by 1/128 of the error relative
- * to the mean: a share, as on a counter coarser than the delay a sample
- * reads 0 or 1 tick and only their mean tells the length; 128 samples
- * keep the turns within about 3% (half a tick's spread over sqrt(256)). */
+/* turns: 1/128 of the error relative to the mean, as samples of 0 or 1
+ * tick (a coarse counter) tell the length only on average: within 3% */
 #define LEARN_TURNS 128
 
 static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
