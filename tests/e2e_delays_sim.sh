@@ -20,6 +20,60 @@ trap 'rm -rf "$OUT"' EXIT
 SHORT=(-r 1 --warmup 0.1 -d 0.2 --no-tune -q -f json)
 TOL=${LB_DELAY_TOL:-0.5}
 
+# The calibration's constants (the block at the top of workloads/loop.c)
+# are the ones docs/method.md's worker loop, json.md and loop.h state, and
+# cpu_relax()'s timing (topology/clock.c) the one method.md states: a
+# count or a gain changed in one place and not in the others fails here.
+python3 - "$(dirname "$0")/.." <<'PY' && ok || bad "calibration constants and their docs disagree (above)"
+import re, sys
+root = sys.argv[1]
+src = open(root + "/workloads/loop.c").read()
+c = {k: v for k, v in re.findall(r"^#define ((?:CAL|LEARN)_\w+) (.+)$", src, re.M)}
+want = ("CAL_ROUNDS CAL_BATCH_NS CAL_BATCH_MIN CAL_SINGLES CAL_OFF CAL_SETTLE "
+        "CAL_ESTIMATES CAL_PASSES CAL_SPIN_STEPS CAL_MAX_NS LEARN_STEP LEARN_DRAWN "
+        "LEARN_TURNS").split()
+missing = [k for k in want if k not in c]
+assert not missing, "workloads/loop.c has no %s" % missing
+n = {k: int(float(v)) for k, v in c.items() if re.fullmatch(r"[0-9.]+", v)}
+step = re.fullmatch(r"\(\(1 << WL_SUB\) / (\d+)\)", c["LEARN_STEP"])
+assert step, c["LEARN_STEP"]
+word = {2: "twice", 3: "three", 8: "eight", 9: "nine", 10: "ten"}
+w = lambda k: word.get(n[k], str(n[k]))
+flat = lambda t: " ".join(t.split())
+doc = open(root + "/docs/method.md").read()
+loop = flat(doc[doc.index("## The worker loop"):doc.index("## Correctness of every run")])
+head = flat(open(root + "/workloads/loop.h").read())
+claims = [
+    (loop, "the least of %s batches" % w("CAL_ROUNDS")),
+    (loop, "about %d us long and at least %d delays" % (n["CAL_BATCH_NS"] / 1000,
+                                                        n["CAL_BATCH_MIN"])),
+    (loop, "%d singles" % n["CAL_SINGLES"]),
+    (loop, "more than %s reads off" % w("CAL_OFF")),
+    (loop, "moves %s by what a pass measured" % w("CAL_SETTLE")),
+    (loop, "median of %s more passes" % w("CAL_ESTIMATES")),
+    (loop, "up to %s passes" % w("CAL_PASSES")),
+    (loop, "spins of %s counter steps" % w("CAL_SPIN_STEPS")),
+    (loop, "longer than %d us is not calibrated" % (n["CAL_MAX_NS"] / 1000)),
+    (loop, "1/%s of a tick" % step.group(1)),
+    (loop, "1/%d of its error" % n["LEARN_DRAWN"]),
+    (loop, "1/%d of the error" % n["LEARN_TURNS"]),
+    (loop, "median of %s calibrations" % w("CAL_ESTIMATES")),
+    (flat(open(root + "/docs/json.md").read()), "median of %s calibrations" % w("CAL_ESTIMATES")),
+    (head, "1/%s of a tick, a drawn length's by 1/%d of the error" % (step.group(1),
+                                                                    n["LEARN_DRAWN"])),
+    (head, "by 1/%d of it" % n["LEARN_TURNS"]),
+    (head, "median of %s calibrations" % w("CAL_ESTIMATES")),
+]
+# and cpu_relax() as `system check` reports it: the clock's least of its rounds
+clk = open(root + "/topology/clock.c").read()
+assert "rlx = fmin(rlx" in clk, "topology/clock.c: the pause no longer the least"
+rounds = int(re.search(r"double turns\[(\d+)\]", clk).group(1))
+claims.append((flat(doc), "`cpu_relax()`**: one pause as every run calibrates it "
+               "(`lb_clock_rate()`): the least of %s rounds" % word.get(rounds, rounds)))
+off = [c for t, c in claims if c not in t]
+assert not off, "not stated: %s" % off
+PY
+
 # check FILE KEY HOST: every nonzero request of the sweep in FILE within
 # TOL, sampled and (CPU share permitting) from outside.
 check() {

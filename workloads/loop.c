@@ -5,7 +5,6 @@
  * the same pieces as the common path with the clock around them.  They
  * call the lock through pointers: one operation in `every`.
  */
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,13 +24,41 @@
  * (docs/method.md, "Oversubscription"). */
 #define WL_DRAIN 16384
 
-/* A section longer than this (ns) is not calibrated in passes before
- * the loop: a pass is nine batches of at least 16 delays, which at a
- * millisecond took the whole window (and at a second, minutes), while
- * what the passes find, a few reads' cost (`extra`), is below 0.5% of
- * such a delay and is learnt by the run's sampled delays anyway
- * (wl_delay_learn()). */
-#define WL_CAL_MAX_NS 20000.0
+/*
+ * Calibration (docs/method.md, "The worker loop"): one primitive,
+ * cal_time(), times delays made as the loop makes them, from outside (an
+ * ordered read before, a read after, less an empty interval's span and
+ * the requests).  How many timings, how combined, and why:
+ */
+/* interference only adds time to a batch: keep the least of nine */
+#define CAL_ROUNDS 9
+/* a batch's two end reads, tens of ns, weigh under 0.5% of it */
+#define CAL_BATCH_NS 20000.0
+/* and it averages at least 16 draws of a drawn length */
+#define CAL_BATCH_MIN 16
+/* a single reads whole ticks: a mean of 256 resolves 1/16 (1/sqrt(256)) */
+#define CAL_SINGLES 256
+/* a timing eight reads off (a span, at least a tick) was interrupted */
+#define CAL_OFF 8
+/* a first guess can be far off: a term first moves by two passes */
+#define CAL_SETTLE 2
+/* then is the median of three: noise goes both ways, no one pass decides */
+#define CAL_ESTIMATES 3
+/* an interrupted pass is tried again, up to ten in all */
+#define CAL_PASSES 10
+/* wl_spin() is checked past a spin of nothing and a step: on its deadline */
+#define CAL_SPIN_STEPS 8
+/* no passes beyond: they would take the window to find under 0.5% */
+#define CAL_MAX_NS 20000.0
+/* fixed lengths: a step of 1/16 tick follows the errors' median, which
+ * one-sided errors (an interrupt, a cold cache) do not drag */
+#define LEARN_STEP ((1 << WL_SUB) / 16)
+/* drawn: 1/64 of the error follows its mean, which makes the length
+ * (short draws, paying the debt, and long ones err differently) */
+#define LEARN_DRAWN 64
+/* turns: 1/128 of the error relative to the mean, as samples of 0 or 1
+ * tick (a coarse counter) tell the length only on average: within 3% */
+#define LEARN_TURNS 128
 
 static uint64_t ns_to_ticks(const struct lb_tick_rate *r, uint64_t ns)
 {
@@ -48,244 +75,206 @@ static uint64_t ns_to_sub(const struct lb_tick_rate *r, uint64_t ns)
 	return ns && t < 1 ? 1 : (uint64_t)t;
 }
 
-static double least(const double *x, unsigned n)
+/* CAL_OFF reads in sub-ticks, given an empty interval's span (ticks). */
+static double off_lim(double span)
 {
-	double m = x[0];
-
-	for (unsigned i = 1; i < n; i++)
-		m = fmin(m, x[i]);
-	return m;
+	return CAL_OFF * fmax(span, 1) * (1 << WL_SUB);
 }
 
-/*
- * Correct wl_spin()'s cost by what it overshoots, timed as the section
- * samples are, over delays of 3 to 15 clock steps: with a counter that
- * steps coarsely the cost of nothing is only a first guess.  The mean of
- * the errors within 4 steps of zero (a preempted trial is not the
- * delay's error), not a median: the errors sit on the counter's lattice.
- */
-static void spin_trim(const struct lb_tick_rate *r, struct wl_spin_cal *c)
-{
-	int64_t sum = 0, lim = 4 * (int64_t)c->step;
-	unsigned n = 0;
+/* What cal_time() times: delays of mean `t` sub-ticks made by wl_delay()
+ * with `dc` (drawn as wl_ncs_len() draws when `exp`), or with `spin` by
+ * wl_spin() (whole ticks). */
+struct cal {
+	const struct lb_tick_rate *r;
+	const struct wl_spin_cal *c;
+	const struct wl_delay_cal *dc;
+	uint64_t t, *rng;
+	bool exp, spin;
+};
 
-	for (unsigned i = 0; i < 96; i++) {
-		uint64_t t = (3 + i % 13) * c->step, t0 = lb_ticks_ordered();
-		int64_t e;
+enum cal_take { CAL_LEAST, CAL_MEDIAN, CAL_MEAN };
 
-		wl_spin(t, c);
-		e = (int64_t)(lb_ticks() - t0) - (int64_t)(r->span_ticks + 0.5) - (int64_t)t;
-		if (e > -lim && e < lim) {
-			sum += e;
-			n++;
-		}
-	}
-	if (n) {
-		int64_t cost = (int64_t)c->cost + sum / (int64_t)n;
-
-		c->cost = cost > 0 ? (uint64_t)cost : 0;
-	}
-}
-
-/* wl_spin()'s calibration on this CPU now (struct wl_spin_cal): the
- * clock's figures (lb_clock_rate()), and the cost of a spin of nothing,
- * the median of a few trials timed the way the section samples are. */
-static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
-{
-	struct wl_spin_cal none = {0, 0, 0, 0};
-	double x[31], d;
-	double step = fmax(r->read_ticks, r->step_ticks);
-
-	c->step = (uint64_t)ceil(step);
-	/* the last pause must end before the deadline: a pause and a read */
-	c->tail = (uint64_t)ceil(r->relax_ns * r->per_ns + r->read_ticks);
-	c->fine = (uint64_t)(65536.0 / (r->turn_ns * r->per_ns));
-	for (unsigned i = 0; i < 31; i++) {
-		uint64_t t0 = lb_ticks_ordered();
-
-		wl_spin(1, &none);
-		x[i] = (double)(lb_ticks() - t0);
-	}
-	d = stats_median(x, 31);
-	c->cost = d > r->span_ticks ? (uint64_t)(d - r->span_ticks) : 0;
-	spin_trim(r, c);
-}
-
-/*
- * One batch of delay_cal(): `n` delays of mean `t` sub-ticks drawn as
- * the loop draws them, back to back, timed from outside at both ends:
- * what each took on average beyond what wl_delay() counted (the requests
- * and the debt's move), in sub-ticks.  The ends' own reads are divided
- * by n; what a delay's own reads do not see is not.
- */
-static double delay_batch(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
-			  const struct wl_delay_cal *dc, uint64_t t, bool exp,
-			  uint64_t *rng, unsigned n)
+/* One timing of `n` delays back to back: what one took beyond what
+ * wl_delay() counted (the requests and the debt's move), in sub-ticks.
+ * The ends' reads are divided by n; what a delay's own reads do not see
+ * is not. */
+static double cal_once(const struct cal *j, unsigned n)
 {
 	int64_t debt = 0;
-	uint64_t asked = 0, t0, el;
+	uint64_t asked = 0, t0 = lb_ticks_ordered(), el;
 
-	t0 = lb_ticks_ordered();
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t ti = exp ? (t * lb_exp_table[lb_rand(rng) & 255] + 128) / 256 : t;
+		uint64_t t = j->exp ? (j->t * lb_exp_table[lb_rand(j->rng) & 255] + 128) / 256
+				    : j->t;
 
-		asked += ti;
-		wl_delay(ti, c, dc, &debt);
+		asked += t;
+		if (j->spin)
+			wl_spin(t >> WL_SUB, j->c);
+		else
+			wl_delay(t, j->c, j->dc, &debt);
 	}
 	el = lb_ticks() - t0;
-	return (((double)el - r->span_ticks) * (1 << WL_SUB) - (double)asked -
+	return (((double)el - j->r->span_ticks) * (1 << WL_SUB) - (double)asked -
 		(double)debt) / n;
 }
 
-/* Delays of mean `t` in a batch of about 20 us (at least 16). */
-static unsigned batch_n(const struct lb_tick_rate *r, uint64_t t)
+/* The calibration primitive: `k` timings of `n` delays (cal_once()),
+ * taken as the constants above say: the least of batches, the median of
+ * first guesses, the mean of singles within CAL_OFF reads (0: none). */
+static double cal_time(const struct cal *j, unsigned k, unsigned n, enum cal_take how)
 {
-	double n = 20000 * r->per_ns * (1 << WL_SUB) / fmax((double)t, 1);
+	double x[CAL_SINGLES], sum = 0, m;
+	unsigned got = 0;
 
-	return n < 16 ? 16 : n > 4096 ? 4096 : (unsigned)n;
+	for (unsigned i = 0; i < k && i < CAL_SINGLES; i++) {
+		x[got] = cal_once(j, n);
+		if (how != CAL_MEAN || fabs(x[got]) < off_lim(j->r->span_ticks))
+			sum += x[got++];
+	}
+	if (!got)
+		return 0;
+	if (how == CAL_MEAN)
+		return sum / got;
+	if (how == CAL_MEDIAN)
+		return stats_median(x, got);
+	for (m = x[0]; got-- > 1;)
+		m = fmin(m, x[got]);
+	return m;
 }
 
-/* The least of nine batches' overshoot (sub-ticks per delay): a batch
- * preempted, or slowed by a busy sibling, only reads longer. */
-static double delay_over(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
-			 const struct wl_delay_cal *dc, uint64_t t, bool exp,
-			 uint64_t *rng)
+/* Delays of mean `t` sub-ticks in a batch (CAL_BATCH_NS; a delay costs
+ * at least its ordered read). */
+static unsigned batch_n(const struct lb_tick_rate *r, uint64_t t)
 {
-	double x[9];
+	double n = CAL_BATCH_NS * r->per_ns * (1 << WL_SUB) /
+		   fmax((double)t, r->ordered_ticks * (1 << WL_SUB));
 
-	for (unsigned i = 0; i < 9; i++)
-		x[i] = delay_batch(r, c, dc, t, exp, rng, batch_n(r, t));
-	return least(x, 9);
+	return n < CAL_BATCH_MIN ? CAL_BATCH_MIN : (unsigned)n;
+}
+
+/* The least of CAL_ROUNDS batches of what `j` makes: sub-ticks a delay. */
+static double cal_batches(const struct cal *j)
+{
+	return cal_time(j, CAL_ROUNDS, batch_n(j->r, j->t), CAL_LEAST);
+}
+
+/* wl_spin()'s calibration on this CPU now (struct wl_spin_cal): the
+ * clock's figures (lb_clock_rate()), and `cost`, what a spin of nothing
+ * costs: first the median of single spins of a tick (no scale yet to
+ * tell an interrupted one), then corrected by the mean error of spins
+ * made with it, timed as the section samples are. */
+static void spin_cal(const struct lb_tick_rate *r, struct wl_spin_cal *c)
+{
+	const struct wl_spin_cal none = {0, 0, 0, 0};
+	struct cal j = {.r = r, .c = &none, .t = 1 << WL_SUB, .spin = true};
+	double cost;
+
+	c->step = (uint64_t)ceil(fmax(r->read_ticks, r->step_ticks));
+	/* the last pause must end before the deadline: a pause and a read */
+	c->tail = (uint64_t)ceil(r->relax_ns * r->per_ns + r->read_ticks);
+	c->fine = (uint64_t)(65536.0 / (r->turn_ns * r->per_ns));
+	cost = 1 + cal_time(&j, CAL_SINGLES, 1, CAL_MEDIAN) / (1 << WL_SUB);
+	c->cost = cost > 0 ? (uint64_t)cost : 0;
+	j.c = c;
+	j.t = (CAL_SPIN_STEPS * c->step) << WL_SUB;
+	cost += cal_time(&j, CAL_SINGLES, 1, CAL_MEAN) / (1 << WL_SUB);
+	c->cost = cost > 0 ? (uint64_t)cost : 0;
 }
 
 /* A delay of nothing, in sub-ticks: its ordered read and the call. */
 static double delay_floor_sub(const struct lb_tick_rate *r, const struct wl_spin_cal *c)
 {
-	struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2, .extra = 0, .fine = 0, .mean = 0};
-	uint64_t rng = 1;
-	double x[9];
+	const struct wl_delay_cal dc = {.cap = UINT64_MAX >> 2};
+	const struct cal j = {.r = r, .c = c, .dc = &dc};
 
-	for (unsigned i = 0; i < 9; i++)
-		x[i] = delay_batch(r, c, &dc, 0, false, &rng, 256);
-	return fmax(least(x, 9), 1);
+	return fmax(cal_batches(&j), 1);
+}
+
+/* Set `dc`'s term found in passes: `extra` (never below 0) or `fine`. */
+static void cal_set(struct wl_delay_cal *dc, double e)
+{
+	if (dc->cap)
+		dc->extra = e > 0 ? (int64_t)e : 0;
+	else
+		dc->fine = (uint64_t)e;
 }
 
 /*
- * The turns a tick of a section below the floor (cap 0, loop.h
- * wl_delay()), from outside: starting from the empty loop's figure
- * (wl_spin_cal.fine), three passes of delay_over() each scale it by what
- * the turns took against what they were asked (the fences, the call and
- * the draw included); a pass off by more than `lim` (preempted) is
- * skipped.
+ * Passes of batches (CAL_SETTLE, CAL_ESTIMATES) for `dc`'s term: above
+ * the floor `extra`, by the overshoot a pass measured; below it (cap 0)
+ * the turns a tick, `fine`, scaled by what the turns took against what
+ * they were asked (the fences, the call and the draw included).  Turns
+ * not yet calibrated may be off by their whole length (a busy SMT
+ * sibling halves them), so that is not an interrupted pass.
  */
-static uint64_t turns_cal(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
-			  uint64_t t, bool exp, uint64_t *rng, double lim)
+static void cal_passes(struct cal *j, struct wl_delay_cal *dc)
 {
-	struct wl_delay_cal dc = {.cap = 0, .extra = 0, .fine = c->fine, .mean = t};
+	double est[CAL_ESTIMATES], t = (double)j->t, lim = off_lim(j->r->span_ticks);
+	unsigned ok = 0;
 
-	for (unsigned pass = 0; pass < 3; pass++) {
-		double over = delay_over(r, c, &dc, t, exp, rng);
+	if (!dc->cap)
+		lim = fmax(lim, t);
+	for (unsigned pass = 0; pass < CAL_PASSES && ok < CAL_SETTLE + CAL_ESTIMATES; pass++) {
+		double over = cal_batches(j), e;
 
 		if (fabs(over) > lim)
 			continue;
-		dc.fine = (uint64_t)fmax(1, (double)dc.fine * (double)t /
-					   fmax((double)t + over, (double)t / 4));
+		e = dc->cap ? (double)dc->extra + over
+			    : fmax(1, (double)dc->fine * t / fmax(t + over, t / 4));
+		if (ok < CAL_SETTLE)
+			cal_set(dc, e);
+		else
+			est[ok - CAL_SETTLE] = e;
+		ok++;
 	}
-	return dc.fine;
+	if (ok > CAL_SETTLE)
+		cal_set(dc, stats_median(est, ok - CAL_SETTLE));
 }
 
 /*
  * What a sampled delay of turns reads beyond what it costs from outside
- * (sub-ticks): the sample's span, less the reads' own, of a delay of no
- * turns (the mean of 255 within `lim`; a mean, for a counter coarser
- * than the delay), less what one costs in a batch timed from outside
- * (delay_over(), the median of three).  Not nothing: the fence ahead of
- * the turns waits for the read that starts the sample to complete
- * (longer the dearer the read), which neither the reads' own span nor
- * an untimed delay pays.  The run's samples are held to the request
- * plus this (wl_delay_learn()), so that the turns are their length from
- * outside.
+ * (sub-ticks): a sample of no turns, less what one costs in a batch.
+ * Not nothing: the fence ahead of the turns waits for the read that
+ * starts the sample to complete (longer the dearer the read), which
+ * neither the reads' own span nor an untimed delay pays.  The run's
+ * samples are held to the request plus this (wl_delay_learn()), so that
+ * the turns are their length from outside.
  */
-static int64_t turns_bias(const struct lb_tick_rate *r, const struct wl_spin_cal *c,
-			  double lim)
+static int64_t turns_bias(const struct lb_tick_rate *r, const struct wl_spin_cal *c)
 {
-	const struct wl_delay_cal none = {.cap = 0, .extra = 0, .fine = 0, .mean = 1};
-	uint64_t rng = 1;
-	double sum = 0, x[3], out;
-	unsigned n = 0;
-	int64_t debt = 0;
+	const struct wl_delay_cal none = {.cap = 0, .mean = 1};
+	const struct cal j = {.r = r, .c = c, .dc = &none};
 
-	for (unsigned i = 0; i < 3; i++)
-		x[i] = delay_over(r, c, &none, 0, false, &rng);
-	out = stats_median(x, 3);
-	for (unsigned i = 0; i < 255; i++) {
-		uint64_t t0 = lb_ticks_ordered(), t1;
-		double d;
-
-		wl_delay(0, c, &none, &debt);
-		t1 = lb_ticks();
-		d = ((double)(t1 - t0) - r->span_ticks) * (1 << WL_SUB);
-		if (fabs(d) < lim) {
-			sum += d;
-			n++;
-		}
-	}
-	return n ? (int64_t)(sum / n - out) : 0;
+	return (int64_t)(cal_time(&j, CAL_SINGLES, 1, CAL_MEAN) - cal_batches(&j));
 }
 
 /*
  * wl_delay()'s terms for a section of mean `t` sub-ticks (exp: drawn as
- * wl_ncs_len() draws): turns (cap 0, turns_cal(), turns_bias()) below `floor`, what a
- * delay of nothing costs here; else the cap (four means, eight reads and two
- * steps of the counter) and `extra`, found by passes of batches timed
- * from outside (delay_over(), ~0.2 ms a pass): two passes move `extra`
- * by the overshoot they measured, then three more each give an estimate
- * (`extra` plus its overshoot) and `extra` is their median, so one
- * pass's noise does not become the run's calibration.  A pass whose
- * overshoot is beyond four ordered reads and reads (a phase of
- * preemption, not the delay's cost) counts for nothing and is tried
- * again, up to ten passes in all.
+ * wl_ncs_len() draws).  Below `floor`, what a delay of nothing costs
+ * here: turns (cap 0), `fine` found in passes and `extra` the turns'
+ * bias.  Else the cap (four means, eight reads and two steps of the
+ * counter: a counter that steps coarser than a delay leaves a step in
+ * the debt) and `extra`, from one read's cost, found in passes.
  */
 static struct wl_delay_cal delay_cal(const struct lb_tick_rate *r,
 				     const struct wl_spin_cal *c, uint64_t t,
 				     bool exp, uint64_t rng, double floor)
 {
-	struct wl_delay_cal dc = {.cap = 0};
-	double lim = 4 * (r->ordered_ticks + r->read_ticks) * (1 << WL_SUB), est[3];
-	unsigned ok = 0;
+	struct wl_delay_cal dc = {.cap = 0, .mean = t, .drawn = exp, .fine = c->fine};
+	struct cal j = {.r = r, .c = c, .dc = &dc, .t = t, .rng = &rng, .exp = exp};
 
 	if (!t)
-		return dc;
-	dc.drawn = exp;
+		return (struct wl_delay_cal){.cap = 0};
 	if ((double)t < floor) {
-		dc.mean = t;
-		dc.fine = turns_cal(r, c, t, exp, &rng, fmax(lim, (double)t));
-		dc.extra = turns_bias(r, c, lim);
+		cal_passes(&j, &dc);
+		dc.extra = turns_bias(r, c);
 		return dc;
 	}
-	/* a counter that steps coarser than a delay: the debt holds a step */
 	dc.cap = 4 * t + (uint64_t)((8 * (r->ordered_ticks + r->read_ticks) + 2 * r->step_ticks) *
 				    (1 << WL_SUB));
 	dc.extra = (int64_t)(r->read_ticks * (1 << WL_SUB));
-	if ((double)t / (1 << WL_SUB) * r->ns_per_tick > WL_CAL_MAX_NS)
-		return dc;
-	for (int pass = 0; pass < 10 && ok < 5; pass++) {
-		double over = delay_over(r, c, &dc, t, exp, &rng);
-
-		if (fabs(over) > lim)
-			continue;
-		if (ok < 2)
-			dc.extra += (int64_t)over;
-		else
-			est[ok - 2] = (double)dc.extra + over;
-		ok++;
-	}
-	if (ok == 5)
-		dc.extra = (int64_t)stats_median(est, 3);
-	else if (ok > 2)
-		dc.extra = (int64_t)est[ok - 3];
-	if (dc.extra < 0)
-		dc.extra = 0;
+	if ((double)t / (1 << WL_SUB) * r->ns_per_tick <= CAL_MAX_NS)
+		cal_passes(&j, &dc);
 	return dc;
 }
 
@@ -308,50 +297,27 @@ double wl_delay_floor_ns(void)
 }
 
 static pthread_once_t over_once = PTHREAD_ONCE_INIT;
-static double over_ns = NAN;
+static double over_ns;
 
-/* The median of five calibrations of a fixed 100 ns delay, ~1 ms each. */
+/* A fixed 100 ns delay's `extra` as a worker calibrates it, the median of
+ * CAL_ESTIMATES calibrations (one's noise is not the figure). */
 static void over_init(void)
 {
-	struct wl_delay_check dc;
-	double x[5];
-	unsigned n = 0;
+	const struct lb_tick_rate *r = lb_clock_rate();
+	struct wl_spin_cal c;
+	double x[CAL_ESTIMATES];
 
-	while (n < 5 && !wl_delay_measure(100, false, 0.2, &dc))
-		x[n++] = dc.overhead_ns;
-	if (n)
-		over_ns = stats_median(x, n);
+	for (unsigned i = 0; i < CAL_ESTIMATES; i++) {
+		spin_cal(r, &c);
+		x[i] = (double)delay_cal(r, &c, ns_to_sub(r, 100), false, 1, 0).extra;
+	}
+	over_ns = stats_median(x, CAL_ESTIMATES) / (1 << WL_SUB) * r->ns_per_tick;
 }
 
 double wl_delay_overhead_ns(void)
 {
 	pthread_once(&over_once, over_init);
 	return over_ns;
-}
-
-int wl_delay_measure(uint64_t ns, bool exp, double ms, struct wl_delay_check *out)
-{
-	const struct lb_tick_rate *r = lb_clock_rate();
-	struct wl_spin_cal c;
-	struct wl_delay_cal dc;
-	uint64_t t = ns_to_sub(r, ns), rng = 0x9e3779b97f4a7c15ull;
-	double x[5], slice;
-	unsigned n;
-
-	if (!ns || !(ms > 0 && ms <= 1000))
-		return -EINVAL;
-	spin_cal(r, &c);
-	dc = delay_cal(r, &c, t, exp, rng,
-		       wl_delay_floor_ns() * r->per_ns * (1 << WL_SUB));
-	slice = ms * 1e6 / 5;
-	n = (unsigned)fmax(1, slice / (double)ns);
-	for (unsigned i = 0; i < 5; i++)
-		x[i] = delay_batch(r, &c, &dc, t, exp, &rng, n);
-	/* the least slice: preemption only adds */
-	out->timed = dc.cap != 0;
-	out->overhead_ns = (double)dc.extra / (1 << WL_SUB) * r->ns_per_tick;
-	out->actual_ns = (double)ns + least(x, 5) / (1 << WL_SUB) * r->ns_per_tick;
-	return 0;
 }
 
 void wl_loop_begin(struct worker *w)
@@ -373,7 +339,7 @@ void wl_loop_begin(struct worker *w)
 	w->ncs_ticks = ns_to_sub(r, p->ncs_ns);
 	w->short_ticks = ns_to_ticks(r, 2000); /* locktorture's 2 us */
 	w->long_ticks = ns_to_ticks(r, (uint64_t)p->long_hold_ms * 1000000);
-	spin_cal(r, &w->spin); /* ~40 us */
+	spin_cal(r, &w->spin);
 	/* Stopped already (a worker that started late, a stop signal): no
 	 * delay is made, so none is calibrated; thousands of threads
 	 * calibrating one after the other would hold up the stop. */
@@ -467,53 +433,37 @@ static void acquire(struct worker *w, const struct wl_env *e, wl_lock_fn lk,
  * What a sampled delay of `t` sub-ticks took from outside (`span`: first
  * to last read around it, less the reads' own `empty`) beyond what
  * wl_delay() counted (the request and the debt's move, `moved`), as
- * delay_batch() measures it before the run: `extra` takes a step of a
- * sixteenth of a tick towards it, so the cost of a delay beyond its own
- * reads is learnt again all along the run, under the run's own
- * contention (beside a spinning waiter it is not what it was alone).  A
- * step, not a share of the error: `extra` then follows the errors'
- * median, which an interrupt or a cold cache after a context switch
- * (errors all on one side) does not move as it moves a mean.  Except
- * for drawn (exponential) lengths, which take 1/64 of the error and so
- * follow its mean: there the errors of short draws (paying the debt, no
- * spin) and of long ones (a spin and its exit) differ, the median of
- * that mix is not its mean, and the mean is what makes the section's
- * length (held to the median, an exponential mean reads long where a
- * pause is dear and the draws that spin pay it).  A delay interrupted (over eight reads off, or
- * eight ticks on a counter coarser than a read) teaches nothing.
- *
- * A section below the floor (cap 0): its samples are held to the
- * request plus `extra`, what a sample reads beyond the delay's cost
- * from outside (turns_bias()), by scaling its turns a tick, `fine`, by
- * 1/128 of the error relative to the section's mean (at most half), so
- * that under a busy SMT sibling or a slower core the turns still make
- * the length asked.  Relative to the
- * mean, not to the draw: the error of a short draw is mostly the reads'
- * jitter.  A share of the error, not a step: on a counter coarser than
- * the delay a sample reads 0 or 1 tick, and only their mean says how
- * long the turns took.
+ * cal_once() measures it before the run, corrects the section's term
+ * (LEARN_STEP, LEARN_DRAWN, LEARN_TURNS): so the cost of a delay beyond
+ * its own reads is learnt again all along the run, under the run's own
+ * contention (beside a spinning waiter it is not what it was alone),
+ * and turns below the floor (cap 0) still make the length asked under a
+ * busy SMT sibling or a slower core.  Their samples are held to the
+ * request plus `extra`, what a sample reads beyond the turns' cost from
+ * outside (turns_bias()); their error is taken relative to the
+ * section's mean, not to the draw (a short draw's error is mostly the
+ * reads' jitter), and at most half of it.  A delay interrupted (off by
+ * CAL_OFF reads) teaches nothing.
  */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		    int64_t moved, double empty)
 {
 	double o = ((double)span - empty) * (1 << WL_SUB) - (double)t - (double)moved;
-	double lim = 8 * fmax(empty, 1) * (1 << WL_SUB);
-	const int64_t step = (1 << WL_SUB) / 16;
 
 	if (!dc->cap)
 		o -= (double)dc->extra;
-	if (o <= -lim || o >= lim)
+	if (fabs(o) >= off_lim(empty))
 		return;
 	if (!dc->cap) {
 		double rel = dc->mean ? fmax(-0.5, fmin(0.5, o / (double)dc->mean)) : 0;
 
-		dc->fine = (uint64_t)fmax(1, (double)dc->fine * (1 - rel / 128));
+		dc->fine = (uint64_t)fmax(1, (double)dc->fine * (1 - rel / LEARN_TURNS));
 		return;
 	}
 	if (dc->drawn)
-		dc->extra += (int64_t)(o / 64);
+		dc->extra += (int64_t)(o / LEARN_DRAWN);
 	else
-		dc->extra += o > 0 ? step : o < 0 ? -step : 0;
+		dc->extra += o > 0 ? LEARN_STEP : o < 0 ? -LEARN_STEP : 0;
 	if (dc->extra < 0)
 		dc->extra = 0;
 }
@@ -533,48 +483,53 @@ static uint64_t sample_t0(const struct wl_delay_cal *dc, uint64_t t0, uint64_t t
 	return t0 - (uint64_t)-off;
 }
 
-/* The section's delay (callers test e->cs_t first: no call without
- * one); timed: kept as a section sample, and what it teaches. */
-static void cs_delay(struct worker *w, const struct wl_env *e, int64_t *debt,
-		     bool timed)
+/* A section's delay (callers test its length first: no call without
+ * one), the parallel section's drawn; timed: kept as a section sample
+ * (with its draw), and what it teaches. */
+static void sec_delay(struct worker *w, const struct wl_env *e, struct wl_state *st,
+		      bool ncs, bool timed)
 {
-	int64_t before = *debt;
-	uint64_t t0, t1;
+	struct wl_delay_cal *dc = ncs ? &w->ncs_dc : &w->cs_dc;
+	int64_t *debt = ncs ? &st->ncs_debt : &st->cs_debt, before = *debt;
+	unsigned mult = 256;
+	uint64_t t = ncs ? wl_ncs_len(e, &st->rng, &mult) : e->cs_t, t0 = 0, t1;
 
-	if (!timed) {
-		wl_delay(e->cs_t, &e->spin, e->cs_dc, debt);
+	if (timed)
+		t0 = lb_ticks_ordered();
+	wl_delay(t, &e->spin, dc, debt);
+	if (!timed)
 		return;
-	}
-	t0 = lb_ticks_ordered();
-	wl_delay(e->cs_t, &e->spin, e->cs_dc, debt);
 	t1 = lb_ticks();
-	cs_sample_put(w->samp, sample_t0(e->cs_dc, t0, t1), t1);
-	wl_delay_learn(&w->cs_dc, t1 - t0, e->cs_t, *debt - before, w->samp->clock_ticks);
+	if (ncs)
+		ncs_sample_put(w->samp, sample_t0(dc, t0, t1), t1, mult);
+	else
+		cs_sample_put(w->samp, sample_t0(dc, t0, t1), t1);
+	wl_delay_learn(dc, t1 - t0, t, *debt - before, w->samp->clock_ticks);
 }
 
-/* The parallel section's delay, drawn (callers test e->ncs_t first);
- * timed: kept with its draw as a section sample, and what it teaches. */
-static void ncs_delay(struct worker *w, const struct wl_env *e,
-		      struct wl_state *st, bool timed)
+/* The sampled exclusive section of cs and of rw's writers; `sec`: its
+ * delay timed. */
+static void sampled_write(struct worker *w, const struct wl_env *e, struct wl_state *st,
+			  wl_lock_fn lk, wl_lock_fn ul, bool rw, bool lat, bool sec)
 {
-	int64_t before = st->ncs_debt;
-	unsigned mult;
-	uint64_t t, t0, t1;
+	uint64_t c;
 
-	t = wl_ncs_len(e, &st->rng, &mult);
-	if (!timed) {
-		wl_delay(t, &e->spin, e->ncs_dc, &st->ncs_debt);
-		return;
-	}
-	t0 = lb_ticks_ordered();
-	wl_delay(t, &e->spin, e->ncs_dc, &st->ncs_debt);
-	t1 = lb_ticks();
-	ncs_sample_put(w->samp, sample_t0(e->ncs_dc, t0, t1), t1, mult);
-	wl_delay_learn(&w->ncs_dc, t1 - t0, t, st->ncs_debt - before, w->samp->clock_ticks);
+	acquire(w, e, lk, lat);
+	c = wl_enter(w, e, rw, st->last);
+	wl_cs_data(e);
+	if (e->cs_t)
+		sec_delay(w, e, st, false, sec);
+	st->last = wl_leave(w, e, rw, c);
+	ul(e->lock, e->ctx);
 }
 
-static unsigned sampled_end(struct worker *w, struct wl_state *st)
+/* The parallel section, then the counters published; returns the
+ * countdown to the next sampled operation. */
+static unsigned sampled_end(struct worker *w, const struct wl_env *e, struct wl_state *st,
+			    bool sec)
 {
+	if (e->ncs_t)
+		sec_delay(w, e, st, true, sec);
 	atomic_store_explicit(&w->slot->ops, ++st->n, lb_rlx);
 	wl_publish(w, st->n, st->reads);
 	return w->every;
@@ -585,18 +540,9 @@ unsigned wl_cs_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 {
 	const struct wl_env e = wl_env_get(w);
 	bool lat = lat_due(w), sec = samp_due(w);
-	uint64_t c;
 
-	acquire(w, &e, lk, lat);
-	c = wl_enter(w, &e, false, st->last);
-	wl_cs_data(&e);
-	if (e.cs_t)
-		cs_delay(w, &e, &st->cs_debt, sec);
-	st->last = wl_leave(w, &e, false, c);
-	ul(e.lock, e.ctx);
-	if (e.ncs_t)
-		ncs_delay(w, &e, st, sec);
-	return sampled_end(w, st);
+	sampled_write(w, &e, st, lk, ul, false, lat, sec);
+	return sampled_end(w, &e, st, sec);
 }
 
 unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
@@ -611,19 +557,9 @@ unsigned wl_rw_sampled(struct worker *w, struct wl_state *st, wl_lock_fn lk,
 		rul(e.lock, e.ctx);
 		st->reads++;
 	} else {
-		uint64_t c;
-
-		acquire(w, &e, lk, lat);
-		c = wl_enter(w, &e, true, st->last);
-		wl_cs_data(&e);
-		if (e.cs_t)
-			cs_delay(w, &e, &st->cs_debt, false);
-		st->last = wl_leave(w, &e, true, c);
-		ul(e.lock, e.ctx);
+		sampled_write(w, &e, st, lk, ul, true, lat, false);
 	}
-	if (e.ncs_t)
-		ncs_delay(w, &e, st, false);
-	return sampled_end(w, st);
+	return sampled_end(w, &e, st, false);
 }
 
 unsigned wl_torture_sampled(struct worker *w, struct wl_state *st,
@@ -638,10 +574,8 @@ unsigned wl_torture_sampled(struct worker *w, struct wl_state *st,
 	c = wl_enter(w, &e, false, st->last);
 	wl_torture_delay(w, &st->rng);
 	if (e.cs_t)
-		cs_delay(w, &e, &st->cs_debt, false);
+		sec_delay(w, &e, st, false, false);
 	st->last = wl_leave(w, &e, false, c);
 	ul(e.lock, e.ctx);
-	if (e.ncs_t)
-		ncs_delay(w, &e, st, false);
-	return sampled_end(w, st);
+	return sampled_end(w, &e, st, false);
 }

@@ -98,45 +98,31 @@ void wl_violation(struct worker *w);
 /* A sampled delay of `t` sub-ticks spanned `span` ticks between the
  * reads around it (of which `empty`, ticks, are the reads' own: struct
  * lb_tick_rate.span_ticks) while wl_delay() counted t + `moved` (the
- * debt's move): correct dc->extra by a sixteenth of a tick towards the
- * difference, or below the floor dc->fine by a share of it (loop.c). */
+ * debt's move): correct the section's term by its error, as
+ * workloads/loop.c's constants say: a fixed length's dc->extra by a
+ * step of 1/16 of a tick, a drawn length's by 1/64 of the error, and
+ * below the floor (cap 0) the turns a tick, dc->fine, by 1/128 of it
+ * relative to the mean.  An interrupted delay corrects nothing. */
 void wl_delay_learn(struct wl_delay_cal *dc, uint64_t span, uint64_t t,
 		    int64_t moved, double empty);
 
 /*
- * The delays this host holds, for the sweep's note and `system check`;
- * each measured on the calling thread as a worker measures its own
- * before its loop (lb_clock_rate() is called first).
- *
- * wl_delay_floor_ns(): what one delay of nothing costs here, its
- * ordered read and the call (the least of nine batches, from outside,
- * ~0.2 ms): the shortest mean --cs-ns / --ncs-ns that wl_delay() holds; a
- * shorter one is made of calibrated loop turns, untimed.  Measured once
+ * The delays this host holds, for the sweep's note, `system check` and
+ * the run's JSON; each measured once on the calling thread as a worker
+ * measures its own before its loop (lb_clock_rate() is called first),
  * and cached (thread safe).
  *
- * wl_delay_measure(): calibrate delays of mean `ns` (exp: drawn as the
- * parallel section draws them, else fixed) as a worker does, then make
- * them back to back for about `ms` ms, timed from outside at both ends
- * (the least of five slices: preemption only adds).  Fills the mean length of a delay and the
- * calibrated overhead, `extra` (both ns).  Returns 0, or -EINVAL for ns
- * 0 or ms out of (0, 1000].
+ * wl_delay_floor_ns(): what one delay of nothing costs here, its
+ * ordered read and the call (the least of nine batches timed from
+ * outside): the shortest mean --cs-ns / --ncs-ns that wl_delay() holds;
+ * a shorter one is made of calibrated loop turns, untimed.
+ *
+ * wl_delay_overhead_ns(): what a fixed 100 ns delay costs beyond its
+ * own reads as a worker calibrates it (wl_delay_cal.extra, ns), the
+ * median of three calibrations.
  */
 double wl_delay_floor_ns(void);
-
-/* What a fixed 100 ns delay costs beyond its own reads as a worker
- * calibrates it (wl_delay_cal.extra, ns): the median of five
- * wl_delay_measure() calibrations, measured once and cached (thread
- * safe); NAN if none could be made.  For the run's JSON, measured
- * before the sweep, beside the clock's own calibration. */
 double wl_delay_overhead_ns(void);
-
-struct wl_delay_check {
-	double actual_ns;       /* mean length of a delay, from outside */
-	double overhead_ns;     /* wl_delay_cal.extra after calibration */
-	bool timed;             /* false: below the floor, loop turns */
-};
-
-int wl_delay_measure(uint64_t ns, bool exp, double ms, struct wl_delay_check *out);
 
 /* One sampled operation of each workload: the same work as the common
  * path, timed, then the counters published.  Return the countdown to the
