@@ -177,7 +177,7 @@ static void config_lock_opt(struct config *cf, const char *s, struct lopt_dims *
 		if (!ld->l)
 			cli_die("out of memory");
 		l = &ld->l[ld->n++];
-		*l = (struct lopt_dim){.e = e, .k = k, .d = d};
+		*l = (struct lopt_dim){.e = e, .k = k, .d = {.n = d.n, .v = d.v}};
 	}
 	for (unsigned i = 0; i < cf->nvariants; i++)
 		if (cf->v[i].lock == e) {
@@ -722,13 +722,8 @@ static void config_spin_bound(const struct config *cf, unsigned usable)
 	}
 }
 
-void config_build(struct config *cf, const struct cli *c, const struct topo *t)
-{
-	config_build_mapped(cf, c, t, NULL);
-}
-
-void config_build_mapped(struct config *cf, const struct cli *c, const struct topo *t,
-			 const struct topo *here)
+void config_build(struct config *cf, const struct cli *c, const struct topo *t,
+		  const struct topo *here)
 {
 	struct opt seed = {.name = "seed", .type = OPT_UINT, .max = 18446744073709551615.0};
 	unsigned long long v;

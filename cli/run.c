@@ -459,7 +459,7 @@ static void run_prepare(struct run *run, const struct cli *c)
 	if (c->c2c)
 		cli_die("--c2c is an option of 'topo' (lockbench topo --c2c), not of a run");
 	topology_prepare(run, c);
-	config_build_mapped(&run->cf, c, &run->t, run->mapped ? &run->here : NULL);
+	config_build(&run->cf, c, &run->t, run->mapped ? &run->here : NULL);
 	outputs_parse(&run->o, outputs_formats(c->formats, c->formats_given, c->output),
 		      c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;

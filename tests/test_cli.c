@@ -240,14 +240,14 @@ static void test_workload_values(void **state)
 	(void)state;
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
 	cli_parse(&c, 9, a1);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_int_equal(cf.params.long_hold_ms, 2000);
 	assert_true(cf.params.stutter_s == 0.5);
 	assert_int_equal(cf.params.read_pct, 90);        /* the default */
 	config_free(&cf);
 	cli_free(&c);
 	cli_parse(&c, 7, a2);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_int_equal(cf.nvariants, 2);
 	assert_int_equal(cf.v[0].layout, WL_LAYOUT_PER_NODE);
 	assert_string_equal(cf.v[1].name, "packed");
@@ -263,7 +263,7 @@ static void test_workload_values(void **state)
 	config_free(&cf);
 	cli_free(&c);
 	cli_parse(&c, 9, a3);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_true(cf.params.fixed_roles && cf.params.writers_set);
 	assert_true(cf.v[0].params.fixed_roles && cf.v[0].params.writers_set);
 	assert_int_equal(cf.params.readers, 1);
@@ -364,7 +364,7 @@ static void test_config_echo(void **state)
 	}
 	cli_parse(&c, 3, argv);
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	outputs_parse(&o, c.formats, c.unit, NULL, true);
 	j = config_json(&cf, &o);
 	assert_non_null(j);
@@ -443,7 +443,7 @@ static void test_sweep_config(void **state)
 	(void)state;
 	cli_parse(&c, 9, argv);
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_int_equal(cf.nvariants, 12);
 	assert_string_equal(cf.v[0].name, "tas cs_ns=0 cs_lines=1");
 	assert_string_equal(cf.v[3].name, "tas cs_ns=100 cs_lines=4");
@@ -480,7 +480,7 @@ static void test_sweep_typed(void **state)
 	(void)state;
 	cli_parse(&c, 9, argv);
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_int_equal(cf.nvariants, 6);
 	assert_string_equal(cf.v[1].name, "tas stutter_s=0.2");
 	assert_string_equal(cf.v[3].name, "ttas backoff_max=4096 stutter_s=0.1");
@@ -527,7 +527,7 @@ static int child_status(char **argv, int argc, unsigned *lines)
 		cli_parse(&c, argc, argv);
 		if (topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)))
 			_exit(3);
-		config_build(&cf, &c, &t);
+		config_build(&cf, &c, &t, NULL);
 		_exit(0);
 	}
 	close(fd[1]);
