@@ -589,7 +589,7 @@ static void sweep_variant(const struct config *cf, const struct cli *c,
 			l /= ld->l[i].d.n;
 		}
 	for (unsigned i = 0; i < ld->n; i++) {
-		const char *kname = o->opts[ld->l[i].k].name;
+		const char *kname = ld->l[i].e->ops->opts[ld->l[i].k].name;
 
 		if (ld->l[i].e != b->lock)
 			continue;

@@ -168,8 +168,7 @@ static bool numeric(const struct opt *o)
 unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 		      struct opt_dim *d)
 {
-	char *copy, *save = NULL;
-	const char **typed;
+	char *copy, *save = NULL, *was;
 	unsigned n = 1;
 	size_t len = strlen(arg);
 
@@ -184,20 +183,20 @@ unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 	for (const char *p = arg; *p; p++)
 		n += *p == ',';
 	copy = cli_strdup(arg);
-	typed = cli_calloc(n, sizeof(*typed));
 	*d = (struct opt_dim){.o = o, .v = cli_calloc(n, sizeof(*d->v))};
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		opt_set(o, dst, t);
 		/* Every numeric field is one of union opt_val's members. */
 		memcpy(&d->v[d->n], FIELD(dst, o, char), sizeof(*d->v));
-		for (unsigned i = 0; i < d->n; i++)
+		/* The elements before t, one NUL apart in copy (none is empty). */
+		was = copy;
+		for (unsigned i = 0; i < d->n; i++, was += strlen(was) + 1)
 			if (!memcmp(&d->v[i], &d->v[d->n], sizeof(*d->v)))
 				cli_die("--%s (%s): %s and %s are the same value; "
-					"give each once", o->name, arg, typed[i], t);
-		typed[d->n++] = t;
+					"give each once", o->name, arg, was, t);
+		d->n++;
 	}
 	memcpy(FIELD(dst, o, char), &d->v[0], sizeof(*d->v));
-	free(typed);
 	free(copy);
 	return d->n;
 }
