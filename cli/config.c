@@ -42,26 +42,37 @@ static const struct lock_entry *lock_or_die(const char *name, bool broken)
 	cli_die_unknown("lock", name, names, n, e ? " without --include-broken" : NULL);
 }
 
+/* A variant of lock e named `name` (its options: the lock's defaults). */
+static void variant_add(struct config *cf, const struct lock_entry *e,
+			unsigned layout, const char *name)
+{
+	struct config_variant *v = &cf->v[cf->nvariants++];
+	const struct lock_ops *o = e->ops;
+
+	*v = (struct config_variant){.lock = e, .layout = layout, .name = cli_strdup(name),
+				     .opt = cli_calloc(o->nopts + 1, sizeof(uint64_t))};
+	for (unsigned k = 0; k < o->nopts; k++)
+		v->opt[k] = o->opts[k].def;
+}
+
 static void config_locks(struct config *cf, const struct cli *c)
 {
 	char *list = cli_strdup(c->locks), *save = NULL;
-	unsigned n = 0;
 
-	cf->locks = cli_calloc(strlen(c->locks) + 1, sizeof(*cf->locks));
+	cf->v = cli_calloc(strlen(c->locks) + 1, sizeof(*cf->v));
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		const struct lock_entry *e = lock_or_die(t, c->include_broken);
 		unsigned need = cf->workload->needs_caps;
 
-		for (unsigned i = 0; i < n; i++)
-			if (cf->locks[i] == e)
+		for (unsigned i = 0; i < cf->nvariants; i++)
+			if (cf->v[i].lock == e)
 				cli_die("lock listed twice (%s)", t);
 		if ((e->ops->caps & need) != need)
 			cli_die("lock %s cannot run workload %s", t, cf->workload->name);
-		cf->locks[n++] = e;
+		variant_add(cf, e, 0, e->ops->name);
 	}
-	if (!n)
+	if (!cf->nvariants)
 		cli_die("--locks: empty list");
-	cf->nlocks = n;
 	free(list);
 }
 
@@ -84,27 +95,23 @@ static void config_wl_variants(struct config *cf, const struct cli *c,
 	const struct workload_ops *wl = cf->workload;
 	char *list = cli_strdup(cli_wl_value(c, vo->name)->s), *save = NULL;
 	const struct lock_entry *null = lock_registry_find("null");
-	unsigned n = 0;
 
 	if (c->locks_given)
 		cli_die("-w %s: the columns are --%s, not locks (drop -l %s)", wl->name,
 			vo->name, c->locks);
-	cf->locks = cli_calloc(vo->nchoices + 1, sizeof(*cf->locks));
-	cf->layouts = cli_calloc(vo->nchoices + 1, sizeof(*cf->layouts));
+	cf->v = cli_calloc(vo->nchoices + 1, sizeof(*cf->v));
 	if (!null)
 		cli_die("out of memory");
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		unsigned l = variant_index(wl, vo, t);
 
-		for (unsigned i = 0; i < n; i++)
-			if (cf->layouts[i] == l)
+		for (unsigned i = 0; i < cf->nvariants; i++)
+			if (cf->v[i].layout == l)
 				cli_die("%s listed twice (%s)", wl->name, t);
-		cf->locks[n] = null;
-		cf->layouts[n++] = l;
+		variant_add(cf, null, l, vo->choices[l]);
 	}
-	if (!n)
+	if (!cf->nvariants)
 		cli_die("--%s: empty list", vo->name);
-	cf->nlocks = n;
 	free(list);
 }
 
@@ -129,8 +136,7 @@ static unsigned lock_opt_index(const struct lock_ops *o, const char *key,
 struct lopt_dim {
 	const struct lock_entry *e;
 	unsigned k;
-	struct opt_dim d;       /* the values as typed */
-	uint64_t *v;            /* and parsed */
+	struct opt_dim d;
 };
 
 struct lopt_dims {
@@ -171,18 +177,11 @@ static void config_lock_opt(struct config *cf, const char *s, struct lopt_dims *
 		if (!ld->l)
 			cli_die("out of memory");
 		l = &ld->l[ld->n++];
-		*l = (struct lopt_dim){.e = e, .k = k, .d = d,
-				       .v = cli_calloc(d.n, sizeof(uint64_t))};
-		for (unsigned i = 0; i < d.n; i++) {
-			unsigned long long x;
-
-			opt_set(&row, &x, d.v[i]);
-			l->v[i] = x;
-		}
+		*l = (struct lopt_dim){.e = e, .k = k, .d = {.n = d.n, .v = d.v}};
 	}
-	for (unsigned i = 0; i < cf->nlocks; i++)
-		if (cf->locks[i] == e) {
-			cf->lock_opt[i][k] = v;
+	for (unsigned i = 0; i < cf->nvariants; i++)
+		if (cf->v[i].lock == e) {
+			cf->v[i].opt[k] = v;
 			used = true;
 		}
 	if (!used)
@@ -210,9 +209,9 @@ static void lock_opts_once(const struct cli *c)
  * in its option table (locks/lockbench/lock.h): P_min may not exceed
  * P_max.
  */
-static void lock_opt_pairs(const struct config *cf, unsigned i)
+static void lock_opt_pairs(const struct config_variant *v)
 {
-	const struct lock_ops *o = cf->locks[i]->ops;
+	const struct lock_ops *o = v->lock->ops;
 
 	for (unsigned a = 0; a < o->nopts; a++) {
 		size_t n = strlen(o->opts[a].name);
@@ -222,11 +221,11 @@ static void lock_opt_pairs(const struct config *cf, unsigned i)
 		for (unsigned b = 0; b < o->nopts; b++)
 			if (!strncmp(o->opts[b].name, o->opts[a].name, n - 4) &&
 			    !strcmp(o->opts[b].name + n - 4, "_max") &&
-			    cf->lock_opt[i][a] > cf->lock_opt[i][b])
+			    v->opt[a] > v->opt[b])
 				cli_die("--lock-opt (%s.%s=%llu): above %s.%s=%llu; "
 					"%s must not exceed %s", o->name, o->opts[a].name,
-					(unsigned long long)cf->lock_opt[i][a], o->name,
-					o->opts[b].name, (unsigned long long)cf->lock_opt[i][b],
+					(unsigned long long)v->opt[a], o->name,
+					o->opts[b].name, (unsigned long long)v->opt[b],
 					o->opts[a].name, o->opts[b].name);
 	}
 }
@@ -235,28 +234,20 @@ static void lock_opt_pairs(const struct config *cf, unsigned i)
 static void config_lock_opts(struct config *cf, const struct cli *c,
 			     struct lopt_dims *ld)
 {
-	cf->lock_opt = cli_calloc(cf->nlocks, sizeof(*cf->lock_opt));
-	for (unsigned i = 0; i < cf->nlocks; i++) {
-		const struct lock_ops *o = cf->locks[i]->ops;
-
-		cf->lock_opt[i] = cli_calloc(o->nopts + 1, sizeof(uint64_t));
-		for (unsigned k = 0; k < o->nopts; k++)
-			cf->lock_opt[i][k] = o->opts[k].def;
-	}
 	lock_opts_once(c);
 	for (unsigned i = 0; i < c->lock_opts.n; i++)
 		config_lock_opt(cf, c->lock_opts.v[i], ld);
-	for (unsigned i = 0; i < cf->nlocks; i++)
-		lock_opt_pairs(cf, i);
+	for (unsigned i = 0; i < cf->nvariants; i++)
+		lock_opt_pairs(&cf->v[i]);
 }
 
 static void config_baseline(struct config *cf, const struct cli *c)
 {
-	for (unsigned i = 0; c->baseline && i <= cf->nlocks; i++) {
-		if (i == cf->nlocks)
+	for (unsigned i = 0; c->baseline && i <= cf->nvariants; i++) {
+		if (i == cf->nvariants)
 			cli_die("--baseline (%s): not one of --locks (%s)",
 				c->baseline, c->locks);
-		if (!strcmp(config_variant_name(cf, i), c->baseline)) {
+		if (!strcmp(cf->v[i].name, c->baseline)) {
 			cf->baseline = i;
 			break;
 		}
@@ -387,38 +378,47 @@ static void config_rw_roles(struct config *cf, const struct cli *c)
 	cf->params.writers_set = w->given;
 }
 
-/* Each workload option's value into the struct wl_params field its
- * declaration names (the variants aside: config_wl_variants()). */
-static void wl_values_of(const struct cli *c, struct wl_params *p)
+/* Row o's value in workload combination w of the sweep (the last
+ * dimension varies fastest): its swept value, else c's. */
+static const union opt_val *row_value(const struct cli *c, const struct opt *o,
+				      unsigned w)
 {
-	const struct opt_cmd *t = run_options();
-
-	for (unsigned i = 0; i < t->n; i++) {
-		const struct wl_option *w = cli_wl_option(&t->opts[i]);
-		const struct cli_wlval *v;
-		char *f;
-
-		if (!w || w->type == WL_OPT_VARIANTS)
-			continue;
-		v = cli_wl_value(c, w->name);
-		f = (char *)p + w->off;
-		if (w->type == WL_OPT_SECONDS)
-			*(double *)f = v->d;
-		else
-			*(unsigned *)f = (unsigned)v->u;
-	}
+	for (unsigned i = c->dims.n; i-- > 0; w /= c->dims.d[i].n)
+		if (c->dims.d[i].o == o)
+			return &c->dims.d[i].v[w % c->dims.d[i].n];
+	return (const union opt_val *)((const char *)c + o->off);
 }
 
-/* The sections and the workload's options of c (roles aside). */
-static void params_of(const struct cli *c, struct wl_params *p)
+static unsigned long long uint_value(const struct cli *c, const char *name, unsigned w)
 {
+	return row_value(c, opt_find(run_options(), name), w)->u;
+}
+
+/* The sections and the workload's options of combination w (roles
+ * aside; the variants aside: config_wl_variants()), each into the
+ * struct wl_params field its declaration names. */
+static void params_of(const struct cli *c, unsigned w, struct wl_params *p)
+{
+	const struct opt_cmd *t = run_options();
+	unsigned long long lines = uint_value(c, "cs-lines", w);
+
 	*p = (struct wl_params){
-		.cs_ns = c->cs_ns, .ncs_ns = c->ncs_ns, .cs_lines = (unsigned)c->cs_lines,
-		.ncs_fixed = !strcmp(c->ncs_dist, "fixed"),
-		.cs_write_lines = (unsigned)((c->cs_lines * c->cs_write_pct + 50) / 100),
+		.cs_ns = uint_value(c, "cs-ns", w), .ncs_ns = uint_value(c, "ncs-ns", w),
+		.cs_lines = (unsigned)lines, .ncs_fixed = !strcmp(c->ncs_dist, "fixed"),
+		.cs_write_lines = (unsigned)((lines * uint_value(c, "cs-write-pct", w) + 50) / 100),
 		.lat_sample = (unsigned)c->lat_sample,
 	};
-	wl_values_of(c, p);
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct wl_option *o = cli_wl_option(&t->opts[i]);
+		char *f = (char *)p + (o ? o->off : 0);
+
+		if (!o || o->type == WL_OPT_VARIANTS)
+			continue;
+		if (o->type == WL_OPT_SECONDS)
+			*(double *)f = row_value(c, &t->opts[i], w)->d;
+		else
+			*(unsigned *)f = (unsigned)row_value(c, &t->opts[i], w)->u;
+	}
 	if (p->stutter_s > 0 && p->stutter_s >= c->watchdog)
 		cli_die("--stutter (%g): must be shorter than --watchdog (%g)",
 			p->stutter_s, c->watchdog);
@@ -428,7 +428,7 @@ static void params_of(const struct cli *c, struct wl_params *p)
 static void config_params(struct config *cf, const struct cli *c)
 {
 	config_wl_only(c, cf->workload);
-	params_of(c, &cf->params);
+	params_of(c, 0, &cf->params);
 	config_rw_roles(cf, c);
 }
 
@@ -536,97 +536,86 @@ static void config_variants(struct config *cf, const struct cli *c,
 /* At most this many variants (locks x parameter combinations). */
 #define MAX_VARIANTS 4096
 
-/* The value of row o in c as JSON (the unit of a plain number). */
-static json_t *param_value(const struct opt *o, const struct cli *c)
+/* Value v of row o as JSON (the unit of a plain number). */
+static json_t *param_value(const struct opt *o, const union opt_val *v)
 {
-	const char *f = (const char *)c + o->off;
-
 	if (o->type == OPT_SECONDS || o->type == OPT_PERCENT || o->type == OPT_FACTOR)
-		return json_real(*(const double *)f);
-	return json_integer((json_int_t)*(const unsigned long long *)f);
+		return json_real(v->d);
+	return json_integer((json_int_t)v->u);
 }
 
-/* " key=value" onto name. */
-static void name_add(char *name, size_t len, const char *key, const json_t *v)
+/* " label=value" onto name, key: value into sw. */
+static void swept_add(char *name, size_t len, const char *label, json_t *sw,
+		      const char *key, json_t *v)
 {
 	if (json_is_integer(v))
-		snprintf(name + strlen(name), len - strlen(name), " %s=%lld", key,
+		snprintf(name + strlen(name), len - strlen(name), " %s=%lld", label,
 			 (long long)json_integer_value(v));
 	else
-		snprintf(name + strlen(name), len - strlen(name), " %s=%g", key,
+		snprintf(name + strlen(name), len - strlen(name), " %s=%g", label,
 			 json_real_value(v));
+	json_object_set_new(sw, key, v);
 }
 
-/* How many lock-option combinations base variant b has. */
-static unsigned lopt_combos(const struct config *cf, const struct lopt_dims *ld,
-			    unsigned b)
+/* How many lock-option combinations the variants of lock e have. */
+static unsigned lopt_combos(const struct lopt_dims *ld, const struct lock_entry *e)
 {
 	unsigned n = 1;
 
 	for (unsigned i = 0; i < ld->n; i++)
-		if (ld->l[i].e == cf->locks[b])
+		if (ld->l[i].e == e)
 			n *= ld->l[i].d.n;
 	return n;
 }
 
-/* Variant nv: base b, workload combination w, lock-option combination l. */
-static void sweep_variant(struct config *cf, const struct config *old,
-			  const struct cli *c, const struct lopt_dims *ld,
-			  unsigned nv, unsigned b, unsigned w, unsigned l)
+/* Into v: the variant b at workload combination w and lock-option
+ * combination l (the last dimension of each varying fastest). */
+static void sweep_variant(const struct config *cf, const struct cli *c,
+			  const struct lopt_dims *ld, const struct config_variant *b,
+			  unsigned w, unsigned l, struct config_variant *v)
 {
-	const struct lock_ops *o = old->locks[b]->ops;
-	const struct opt_dims *wd = &c->dims;
-	struct cli tmp = *c;
+	const struct lock_ops *o = b->lock->ops;
+	const struct wl_option *vo = workload_variants(cf->workload);
 	json_t *sw = json_object();
 	char name[512], key[160];
 
-	cf->locks[nv] = old->locks[b];
-	cf->lock_opt[nv] = cli_calloc(o->nopts + 1, sizeof(uint64_t));
-	memcpy(cf->lock_opt[nv], old->lock_opt[b], o->nopts * sizeof(uint64_t));
-	if (old->layouts)
-		cf->layouts[nv] = old->layouts[b];
-	snprintf(name, sizeof(name), "%s", config_variant_name(old, b));
-	/* Lock options: the last dimension varies fastest. */
-	for (unsigned i = ld->n; i-- > 0;) {
-		const struct lopt_dim *d = &ld->l[i];
-
-		if (d->e != old->locks[b])
-			continue;
-		cf->lock_opt[nv][d->k] = d->v[l % d->d.n];
-		l /= d->d.n;
-	}
+	*v = *b;
+	v->opt = cli_calloc(o->nopts + 1, sizeof(uint64_t));
+	memcpy(v->opt, b->opt, o->nopts * sizeof(uint64_t));
+	snprintf(name, sizeof(name), "%s", b->name);
+	for (unsigned i = ld->n; i-- > 0;)
+		if (ld->l[i].e == b->lock) {
+			v->opt[ld->l[i].k] = ld->l[i].d.v[l % ld->l[i].d.n].u;
+			l /= ld->l[i].d.n;
+		}
 	for (unsigned i = 0; i < ld->n; i++) {
-		const struct lopt_dim *d = &ld->l[i];
-		json_t *v;
+		const char *kname = ld->l[i].e->ops->opts[ld->l[i].k].name;
 
-		if (d->e != old->locks[b])
+		if (ld->l[i].e != b->lock)
 			continue;
-		v = json_integer((json_int_t)cf->lock_opt[nv][d->k]);
-		name_add(name, sizeof(name), o->opts[d->k].name, v);
-		snprintf(key, sizeof(key), "%s.%s", o->name, o->opts[d->k].name);
-		json_object_set_new(sw, key, v);
+		snprintf(key, sizeof(key), "%s.%s", o->name, kname);
+		swept_add(name, sizeof(name), kname, sw, key,
+			  json_integer((json_int_t)v->opt[ld->l[i].k]));
 	}
-	for (unsigned i = wd->n; i-- > 0;) {
-		opt_set(wd->d[i].o, &tmp, wd->d[i].v[w % wd->d[i].n]);
-		w /= wd->d[i].n;
-	}
-	for (unsigned i = 0; i < wd->n; i++) {
-		json_t *v = param_value(wd->d[i].o, &tmp);
+	for (unsigned i = 0; i < c->dims.n; i++) {
+		const struct opt *r = c->dims.d[i].o;
 
-		opt_param_key(wd->d[i].o, key, sizeof(key));
-		name_add(name, sizeof(name), key, v);
-		json_object_set_new(sw, key, v);
+		opt_param_key(r, key, sizeof(key));
+		swept_add(name, sizeof(name), key, sw, key, param_value(r, row_value(c, r, w)));
 	}
-	params_of(&tmp, &cf->vparams[nv]);
-	cf->vparams[nv].fixed_roles = old->params.fixed_roles;
-	cf->vparams[nv].writers_set = old->params.writers_set;
-	cf->vnames[nv] = cli_strdup(name);
-	cf->vswept[nv] = sw;
+	params_of(c, w, &v->params);
+	v->params.fixed_roles = cf->params.fixed_roles;
+	v->params.writers_set = cf->params.writers_set;
+	if (vo)
+		*(unsigned *)((char *)&v->params + vo->off) = v->layout;
+	v->name = cli_strdup(name);
+	v->swept = cf->sweep ? sw : NULL;
+	if (!cf->sweep)
+		json_decref(sw);
 }
 
 /* config.sweep: each swept parameter's values, in the variants' order. */
-static json_t *sweep_json(const struct config *cf, const struct cli *c,
-			  const struct lopt_dims *ld)
+static json_t *sweep_json(const struct cli *c, const struct lopt_dims *ld)
 {
 	json_t *j = json_object();
 	char key[160];
@@ -635,7 +624,7 @@ static json_t *sweep_json(const struct config *cf, const struct cli *c,
 		json_t *a = json_array();
 
 		for (unsigned k = 0; k < ld->l[i].d.n; k++)
-			json_array_append_new(a, json_integer((json_int_t)ld->l[i].v[k]));
+			json_array_append_new(a, json_integer((json_int_t)ld->l[i].d.v[k].u));
 		snprintf(key, sizeof(key), "%s.%s", ld->l[i].e->ops->name,
 			 ld->l[i].e->ops->opts[ld->l[i].k].name);
 		json_object_set_new(j, key, a);
@@ -643,81 +632,63 @@ static json_t *sweep_json(const struct config *cf, const struct cli *c,
 	for (unsigned i = 0; i < c->dims.n; i++) {
 		const struct opt_dim *d = &c->dims.d[i];
 		json_t *a = json_array();
-		struct cli tmp = *c;
 
-		for (unsigned k = 0; k < d->n; k++) {
-			opt_set(d->o, &tmp, d->v[k]);
-			json_array_append_new(a, param_value(d->o, &tmp));
-		}
-		opt_param_key(d->o, key, sizeof(key));
-		json_object_set_new(j, key, a);
+		for (unsigned k = 0; k < d->n; k++)
+			json_array_append_new(a, param_value(d->o, &d->v[k]));
+		json_object_set_new(j, opt_param_key(d->o, key, sizeof(key)), a);
 	}
-	(void)cf;
 	return j;
 }
 
 /*
- * A sweep: the variants become (lock, workload parameters, lock
- * options), lock-major, the first listed option varying slowest; each
- * is compared with the baseline lock at its workload parameters (and
- * the lock's first option values).
+ * The variants in full: without a sweep, each as listed with its
+ * workload parameters; with one, (lock, workload parameters, lock
+ * options), lock-major, the first listed option varying slowest, each
+ * compared with the baseline lock at its workload parameters (and the
+ * lock's first option values).
  */
-static void config_sweep(struct config *cf, const struct cli *c, struct lopt_dims *ld)
+static void config_sweep(struct config *cf, const struct cli *c, const struct lopt_dims *ld)
 {
-	struct config old = *cf;
-	unsigned nw = 1, nv = 0, *off;
+	struct config_variant *base = cf->v;
+	unsigned nb = cf->nvariants, nw = 1, *off = cli_calloc(nb + 1, sizeof(*off));
 	unsigned long long total = 0;
 
-	if (!c->dims.n && !ld->n)
-		return;
 	for (unsigned i = 0; i < c->dims.n; i++)
 		nw *= c->dims.d[i].n;
-	off = cli_calloc(old.nlocks + 1, sizeof(*off));
-	for (unsigned b = 0; b < old.nlocks; b++) {
+	for (unsigned b = 0; b < nb; b++) {
 		off[b] = (unsigned)total;
-		total += (unsigned long long)nw * lopt_combos(&old, ld, b);
+		total += (unsigned long long)nw * lopt_combos(ld, base[b].lock);
 		if (total > MAX_VARIANTS)
 			cli_die("sweep: %llu or more combinations of locks and parameters; "
 				"at most %d", total, MAX_VARIANTS);
 	}
-	cf->locks = cli_calloc(total, sizeof(*cf->locks));
-	cf->lock_opt = cli_calloc(total, sizeof(*cf->lock_opt));
-	cf->layouts = old.layouts ? cli_calloc(total, sizeof(*cf->layouts)) : NULL;
-	cf->vparams = cli_calloc(total, sizeof(*cf->vparams));
-	cf->vnames = cli_calloc(total, sizeof(*cf->vnames));
-	cf->vswept = cli_calloc(total, sizeof(*cf->vswept));
-	cf->base_of = cli_calloc(total, sizeof(*cf->base_of));
-	for (unsigned b = 0; b < old.nlocks; b++) {
-		unsigned nl = lopt_combos(&old, ld, b);
-
+	cf->sweep = c->dims.n || ld->n ? sweep_json(c, ld) : NULL;
+	cf->v = cli_calloc(total, sizeof(*cf->v));
+	cf->nvariants = 0;
+	for (unsigned b = 0; b < nb; b++)
 		for (unsigned w = 0; w < nw; w++)
-			for (unsigned l = 0; l < nl; l++) {
-				sweep_variant(cf, &old, c, ld, nv, b, w, l);
-				cf->base_of[nv++] = off[old.baseline] +
-						    w * lopt_combos(&old, ld, old.baseline);
+			for (unsigned l = 0; l < lopt_combos(ld, base[b].lock); l++) {
+				struct config_variant *v = &cf->v[cf->nvariants++];
+
+				sweep_variant(cf, c, ld, &base[b], w, l, v);
+				v->base = off[cf->baseline] +
+					  w * lopt_combos(ld, base[cf->baseline].lock);
 			}
+	cf->baseline = off[cf->baseline];
+	for (unsigned b = 0; b < nb; b++) {
+		free(base[b].opt);
+		free(base[b].name);
 	}
-	cf->nlocks = nv;
-	cf->baseline = off[old.baseline];
-	cf->sweep = sweep_json(cf, c, ld);
-	for (unsigned i = 0; i < old.nlocks; i++)
-		free(old.lock_opt[i]);
-	free(old.lock_opt);
-	free(old.locks);
-	free(old.layouts);
+	free(base);
 	free(off);
-	for (unsigned i = 0; i < cf->nlocks; i++)
-		lock_opt_pairs(cf, i);
+	for (unsigned i = 0; i < cf->nvariants; i++)
+		lock_opt_pairs(&cf->v[i]);
 }
 
 static void lopt_dims_free(struct lopt_dims *ld)
 {
-	for (unsigned i = 0; i < ld->n; i++) {
-		for (unsigned k = 0; k < ld->l[i].d.n; k++)
-			free(ld->l[i].d.v[k]);
+	for (unsigned i = 0; i < ld->n; i++)
 		free(ld->l[i].d.v);
-		free(ld->l[i].v);
-	}
 	free(ld->l);
 }
 
@@ -738,8 +709,8 @@ static void config_spin_bound(const struct config *cf, unsigned usable)
 		most = cf->threads[i] > most ? cf->threads[i] : most;
 	if (most <= cap || (cf->workload->flags & WL_NOLOCK))
 		return;
-	for (unsigned i = 0; i < cf->nlocks; i++) {
-		const struct lock_ops *o = cf->locks[i]->ops;
+	for (unsigned i = 0; i < cf->nvariants; i++) {
+		const struct lock_ops *o = cf->v[i].lock->ops;
 
 		if (o->caps & (LOCK_CAP_SLEEPS | LOCK_CAP_NOLOCK))
 			continue;
@@ -751,13 +722,8 @@ static void config_spin_bound(const struct config *cf, unsigned usable)
 	}
 }
 
-void config_build(struct config *cf, const struct cli *c, const struct topo *t)
-{
-	config_build_mapped(cf, c, t, NULL);
-}
-
-void config_build_mapped(struct config *cf, const struct cli *c, const struct topo *t,
-			 const struct topo *here)
+void config_build(struct config *cf, const struct cli *c, const struct topo *t,
+		  const struct topo *here)
 {
 	struct opt seed = {.name = "seed", .type = OPT_UINT, .max = 18446744073709551615.0};
 	unsigned long long v;
@@ -798,20 +764,13 @@ void config_build_mapped(struct config *cf, const struct cli *c, const struct to
 
 void config_free(struct config *cf)
 {
-	for (unsigned i = 0; cf->lock_opt && i < cf->nlocks; i++)
-		free(cf->lock_opt[i]);
-	free(cf->lock_opt);
-	free(cf->locks);
-	free(cf->layouts);
-	free(cf->threads);
-	for (unsigned i = 0; cf->vnames && i < cf->nlocks; i++) {
-		free(cf->vnames[i]);
-		json_decref(cf->vswept[i]);
+	for (unsigned i = 0; cf->v && i < cf->nvariants; i++) {
+		free(cf->v[i].opt);
+		free(cf->v[i].name);
+		json_decref(cf->v[i].swept);
 	}
-	free(cf->vnames);
-	free(cf->vswept);
-	free(cf->vparams);
-	free(cf->base_of);
+	free(cf->v);
+	free(cf->threads);
 	json_decref(cf->sweep);
 	json_decref(cf->inv_floor);
 	placement_policy_free(&cf->placement);

@@ -12,12 +12,11 @@
 #include "../workloads/sweep.h"
 #include "options.h"
 
-/* Build cf from c on topology t; bad usage: one line, exit 2. */
-void config_build(struct config *cf, const struct cli *c, const struct topo *t);
-/* The same, the placement made on t mapped onto this machine's topology
- * `here` (--map-topology; NULL: not mapped). */
-void config_build_mapped(struct config *cf, const struct cli *c, const struct topo *t,
-			 const struct topo *here);
+/* Build cf from c on topology t, the placement made on t mapped onto
+ * this machine's topology `here` (--map-topology; NULL: not mapped);
+ * bad usage: one line, exit 2. */
+void config_build(struct config *cf, const struct cli *c, const struct topo *t,
+		  const struct topo *here);
 void config_free(struct config *cf);
 
 #endif

@@ -12,6 +12,9 @@
 
 #define FIELD(dst, o, type) ((type *)((char *)(dst) + (o)->off))
 
+_Static_assert(sizeof(union opt_val) == sizeof(unsigned long long) &&
+	       sizeof(double) == sizeof(unsigned long long), "a numeric field is 8 bytes");
+
 static unsigned long long parse_uint(const struct opt *o, const char *s)
 {
 	char *end;
@@ -165,8 +168,7 @@ static bool numeric(const struct opt *o)
 unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 		      struct opt_dim *d)
 {
-	char *copy, *save = NULL, first[8];
-	unsigned char (*seen)[8];
+	char *copy, *save = NULL, *was;
 	unsigned n = 1;
 	size_t len = strlen(arg);
 
@@ -181,21 +183,20 @@ unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 	for (const char *p = arg; *p; p++)
 		n += *p == ',';
 	copy = cli_strdup(arg);
-	seen = cli_calloc(n, sizeof(*seen));
-	*d = (struct opt_dim){.o = o, .v = cli_calloc(n, sizeof(char *))};
+	*d = (struct opt_dim){.o = o, .v = cli_calloc(n, sizeof(*d->v))};
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		opt_set(o, dst, t);
-		/* Every numeric field is 8 bytes (unsigned long long, double). */
-		memcpy(seen[d->n], FIELD(dst, o, char), 8);
-		for (unsigned i = 0; i < d->n; i++)
-			if (!memcmp(seen[i], seen[d->n], 8))
+		/* Every numeric field is one of union opt_val's members. */
+		memcpy(&d->v[d->n], FIELD(dst, o, char), sizeof(*d->v));
+		/* The elements before t, one NUL apart in copy (none is empty). */
+		was = copy;
+		for (unsigned i = 0; i < d->n; i++, was += strlen(was) + 1)
+			if (!memcmp(&d->v[i], &d->v[d->n], sizeof(*d->v)))
 				cli_die("--%s (%s): %s and %s are the same value; "
-					"give each once", o->name, arg, d->v[i], t);
-		d->v[d->n++] = cli_strdup(t);
+					"give each once", o->name, arg, was, t);
+		d->n++;
 	}
-	memcpy(first, seen[0], 8);
-	memcpy(FIELD(dst, o, char), first, 8);
-	free(seen);
+	memcpy(FIELD(dst, o, char), &d->v[0], sizeof(*d->v));
 	free(copy);
 	return d->n;
 }
@@ -217,11 +218,8 @@ const char *opt_param_key(const struct opt *o, char *key, size_t len)
 
 void opt_dims_free(struct opt_dims *d)
 {
-	for (unsigned i = 0; i < d->n; i++) {
-		for (unsigned k = 0; k < d->d[i].n; k++)
-			free(d->d[i].v[k]);
+	for (unsigned i = 0; i < d->n; i++)
 		free(d->d[i].v);
-	}
 	free(d->d);
 	*d = (struct opt_dims){0};
 }

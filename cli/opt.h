@@ -59,11 +59,17 @@ struct opt {
 	bool list;
 };
 
-/* A list-valued row given with several values, each as typed. */
+/* One value of a numeric row, as opt_set() stores it in the field. */
+union opt_val {
+	unsigned long long u;   /* OPT_UINT, OPT_NS, OPT_MS */
+	double d;               /* OPT_SECONDS, OPT_PERCENT, OPT_FACTOR */
+};
+
+/* A list-valued row given with several values, each parsed. */
 struct opt_dim {
 	const struct opt *o;
 	unsigned n;
-	char **v;
+	union opt_val *v;
 };
 
 /* Every such row of one command line, in command-line order. */
@@ -112,8 +118,8 @@ char **opt_parse(const struct opt_cmd *c, void *dst, int argc, char **argv,
  * One value of a .list row split from `arg` (e.g. "0,100,1us"): each
  * element parsed into dst in turn (bad one, empty one or the same value
  * twice: one line, exit 2), the field left at the first.  0 for a
- * single value (no list); else the count, with the elements (malloc'ed
- * copies) in d.
+ * single value (no list); else the count, with the parsed values
+ * (malloc'ed) in d.
  */
 unsigned opt_set_list(const struct opt *o, void *dst, const char *arg,
 		      struct opt_dim *d);

@@ -101,8 +101,8 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 		       "(i mod %u)-th, its node from the placement above (--map-topology)\n",
 		       usable_cpus(cf, t), usable_cpus(cf, t));
 	printf("locks: ");
-	for (unsigned i = 0; i < cf->nlocks; i++)
-		printf("%s%s%s", i ? ", " : "", config_variant_name(cf, i),
+	for (unsigned i = 0; i < cf->nvariants; i++)
+		printf("%s%s%s", i ? ", " : "", cf->v[i].name,
 		       i == cf->baseline ? " (baseline)" : "");
 	printf("\nworkload: %s  cs-ns %llu  ncs-ns %llu  cs-lines %u\n",
 	       cf->workload->name, (unsigned long long)cf->params.cs_ns,
@@ -124,7 +124,7 @@ static void dry_run_plan(const struct config *cf, const struct topo *t)
 		printf("\n");
 	}
 	printf("points: %u %s%s x %u thread count%s x %u run%s = %u run%s, %s order\n",
-	       cf->nlocks, cf->sweep ? "variant" : "lock", cf->nlocks == 1 ? "" : "s",
+	       cf->nvariants, cf->sweep ? "variant" : "lock", cf->nvariants == 1 ? "" : "s",
 	       cf->nthreads, cf->nthreads == 1 ? "" : "s",
 	       cf->runs, cf->runs == 1 ? "" : "s", n, n == 1 ? "" : "s",
 	       cf->order == ORDER_INTERLEAVED ? "interleaved" : "sequential");
@@ -221,9 +221,9 @@ static int dry_run(const struct config *cf, const struct topo *t)
 
 static void variant_setup(struct variant *v, const struct config *cf, unsigned i)
 {
-	const struct lock_entry *e = cf->locks[i];
+	const struct lock_entry *e = cf->v[i].lock;
 
-	v->name = strdup(config_variant_name(cf, i));
+	v->name = strdup(cf->v[i].name);
 	v->lock = strdup(e->ops->name);
 	v->label = cf->label ? strdup(cf->label) : NULL;
 	v->origin = e->origin ? strdup(e->origin) : NULL;
@@ -236,7 +236,7 @@ static void variant_setup(struct variant *v, const struct config *cf, unsigned i
 	for (unsigned k = 0; v->counter_names && k < e->ops->ncounters; k++)
 		v->counter_names[k] = strdup(e->ops->counter_names[k]);
 	v->ncounters = v->counter_names ? e->ops->ncounters : 0;
-	v->params = cf->vswept ? json_incref(cf->vswept[i]) : NULL;
+	v->params = json_incref(cf->v[i].swept);
 	v->source = e->identity ? json_loads(e->identity, 0, NULL) : NULL;
 	if (v->source && !json_is_object(v->source)) {
 		json_decref(v->source);
@@ -262,27 +262,26 @@ static void perf_setup(struct results *r, const struct config *cf)
 static void results_setup(struct results *r, const struct config *cf,
 			  const struct topo *t, const struct outputs *o)
 {
-	if (results_init(r, cf->nlocks, cf->nthreads))
+	if (results_init(r, cf->nvariants, cf->nthreads))
 		cli_die("out of memory");
-	for (unsigned i = 0; i < cf->nlocks; i++)
+	for (unsigned i = 0; i < cf->nvariants; i++)
 		variant_setup(&r->variants[i], cf, i);
 	memcpy(r->rows, cf->threads, cf->nthreads * sizeof(unsigned));
 	r->baseline = cf->baseline;
 	/* A sweep's pairing, unless every variant is against the baseline
 	 * anyway (only lock options swept). */
-	for (unsigned i = 0; cf->base_of && i < cf->nlocks && !r->base_of; i++)
-		if (cf->base_of[i] != cf->baseline) {
-			r->base_of = calloc(cf->nlocks, sizeof(*r->base_of));
-			if (!r->base_of)
-				cli_die("out of memory");
-			memcpy(r->base_of, cf->base_of, cf->nlocks * sizeof(*r->base_of));
+	for (unsigned i = 0; i < cf->nvariants && !r->base_of; i++)
+		if (cf->v[i].base != cf->baseline) {
+			r->base_of = cli_calloc(cf->nvariants, sizeof(*r->base_of));
+			for (unsigned k = 0; k < cf->nvariants; k++)
+				r->base_of[k] = cf->v[k].base;
 		}
 	r->min_effect = cf->min_effect_pct;
 	r->inv_floor = cf->inv_floor ? json_incref(cf->inv_floor) : NULL;
-	r->variant_heading = strdup(cf->layouts ? cf->workload->name : "Lock");
+	r->variant_heading = strdup(workload_variants(cf->workload) ? cf->workload->name : "Lock");
 	if (!r->variant_heading)
 		cli_die("out of memory");
-	if (cf->layouts)   /* the workload's name is the noun of its variants */
+	if (workload_variants(cf->workload))   /* the workload's name is the noun of its variants */
 		r->variant_heading[0] = (char)toupper((unsigned char)r->variant_heading[0]);
 	r->row_heading = strdup(cf->row_heading);
 	r->label = cf->label ? strdup(cf->label) : NULL;
@@ -460,7 +459,7 @@ static void run_prepare(struct run *run, const struct cli *c)
 	if (c->c2c)
 		cli_die("--c2c is an option of 'topo' (lockbench topo --c2c), not of a run");
 	topology_prepare(run, c);
-	config_build_mapped(&run->cf, c, &run->t, run->mapped ? &run->here : NULL);
+	config_build(&run->cf, c, &run->t, run->mapped ? &run->here : NULL);
 	outputs_parse(&run->o, outputs_formats(c->formats, c->formats_given, c->output),
 		      c->unit, c->output, !c->no_marks);
 	run->o.header = c->header;
@@ -471,7 +470,7 @@ static void run_prepare(struct run *run, const struct cli *c)
 	 * the workload parameters, its columns the locks (and lock options). */
 	for (unsigned i = 0; i < c->dims.n; i++)
 		combos *= c->dims.d[i].n;
-	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nlocks / combos,
+	outputs_check(&run->o, &(struct results){.nvariants = run->cf.nvariants / combos,
 						   .nrows = run->cf.nthreads});
 	run->rs = (struct resume){.path = c->resume};
 	resume_prepare(&run->rs, c->seed != NULL, &run->cf, &run->o);
@@ -493,10 +492,8 @@ static void run_prepare(struct run *run, const struct cli *c)
 static uint64_t least_delay(const struct config *cf, const char **opt)
 {
 	uint64_t least = 0;
-	unsigned n = cf->vparams ? cf->nlocks : 1;
-
-	for (unsigned i = 0; i < n; i++) {
-		const struct wl_params *p = cf->vparams ? &cf->vparams[i] : &cf->params;
+	for (unsigned i = 0; i < cf->nvariants; i++) {
+		const struct wl_params *p = &cf->v[i].params;
 
 		if (p->cs_ns && (!least || p->cs_ns < least))
 			least = p->cs_ns, *opt = "--cs-ns";

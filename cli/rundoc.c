@@ -47,8 +47,8 @@ static json_t *locks_json(const struct config *cf, json_t **lopts)
 	json_t *locks = json_array();
 
 	*lopts = json_object();
-	for (unsigned i = 0; i < cf->nlocks; i++) {
-		const struct lock_ops *op = cf->locks[i]->ops;
+	for (unsigned i = 0; i < cf->nvariants; i++) {
+		const struct lock_ops *op = cf->v[i].lock->ops;
 		json_t *v;
 
 		/* A sweep repeats a lock: its first variant speaks for it. */
@@ -58,7 +58,7 @@ static json_t *locks_json(const struct config *cf, json_t **lopts)
 		json_array_append_new(locks, json_string(op->name));
 		for (unsigned k = 0; k < op->nopts; k++)
 			json_object_set_new(v, op->opts[k].name,
-					    json_integer((json_int_t)cf->lock_opt[i][k]));
+					    json_integer((json_int_t)cf->v[i].opt[k]));
 		json_object_set_new(*lopts, op->name, v);
 	}
 	return locks;
@@ -95,12 +95,11 @@ static void config_json_wl(json_t *j, const struct config *cf)
 
 	if (!j)
 		return;
-	if (cf->layouts && vo) {
+	if (vo) {
 		lay = json_array();
-		for (unsigned i = 0; i < cf->nlocks; i++)
-			if (!i || cf->layouts[i] != cf->layouts[i - 1])
-				json_array_append_new(lay, json_string(
-					vo->choices[cf->layouts[i] % vo->nchoices]));
+		for (unsigned i = 0; i < cf->nvariants; i++)
+			if (!i || cf->v[i].layout != cf->v[i - 1].layout)
+				json_array_append_new(lay, json_string(vo->choices[cf->v[i].layout]));
 	}
 	json_object_set_new(j, "cs_write_lines", json_integer(p->cs_write_lines));
 	json_object_set_new(j, "read_pct", p->fixed_roles ? json_null()
@@ -143,7 +142,7 @@ json_t *config_json(const struct config *cf, const struct outputs *o)
 	j = json_pack("{s:s, s:o, s:o, s:s, s:o, s:i, s:f, s:f, s:f, s:f, s:I, s:I, s:s,"
 		      " s:i, s:s, s:b, s:s, s:i, s:s, s:I, s:s, s:s}",
 		      "created", when, "locks", locks, "lock_opts", lopts,
-		      "baseline", cf->locks[cf->baseline]->ops->name,
+		      "baseline", cf->v[cf->baseline].lock->ops->name,
 		      "threads", threads, "runs", cf->runs, "warmup_s", cf->warmup_s,
 		      "duration_s", cf->duration_s, "stat_interval_s", cf->interval_s,
 		      "watchdog_s", cf->watchdog_s, "cs_ns", (json_int_t)cf->params.cs_ns,
@@ -247,7 +246,7 @@ json_t *run_order_json(const struct config *cf)
 
 	for (unsigned i = 0; p && i < n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:i, s:i}",
-			"variant", config_variant_name(cf, p[i].variant),
+			"variant", cf->v[p[i].variant].name,
 			"threads", cf->threads[p[i].row], "run", p[i].run + 1));
 	free(p);
 	return a;

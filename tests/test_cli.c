@@ -240,23 +240,32 @@ static void test_workload_values(void **state)
 	(void)state;
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
 	cli_parse(&c, 9, a1);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_int_equal(cf.params.long_hold_ms, 2000);
 	assert_true(cf.params.stutter_s == 0.5);
 	assert_int_equal(cf.params.read_pct, 90);        /* the default */
 	config_free(&cf);
 	cli_free(&c);
 	cli_parse(&c, 7, a2);
-	config_build(&cf, &c, &t);
-	assert_int_equal(cf.nlocks, 2);
-	assert_int_equal(cf.layouts[0], WL_LAYOUT_PER_NODE);
-	assert_string_equal(config_variant_name(&cf, 1), "packed");
+	config_build(&cf, &c, &t, NULL);
+	assert_int_equal(cf.nvariants, 2);
+	assert_int_equal(cf.v[0].layout, WL_LAYOUT_PER_NODE);
+	assert_string_equal(cf.v[1].name, "packed");
 	assert_int_equal(cf.params.read_pct, 40);
+	/* Each variant's parameters hold its layout; no sweep: each is
+	 * against the baseline and has no swept values. */
+	assert_int_equal(cf.v[0].params.layout, WL_LAYOUT_PER_NODE);
+	assert_int_equal(cf.v[1].params.layout, WL_LAYOUT_PACKED);
+	assert_int_equal(cf.v[1].params.read_pct, 40);
+	assert_int_equal(cf.v[1].base, cf.baseline);
+	assert_null(cf.v[1].swept);
+	assert_string_equal(cf.v[0].lock->ops->name, "null");
 	config_free(&cf);
 	cli_free(&c);
 	cli_parse(&c, 9, a3);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	assert_true(cf.params.fixed_roles && cf.params.writers_set);
+	assert_true(cf.v[0].params.fixed_roles && cf.v[0].params.writers_set);
 	assert_int_equal(cf.params.readers, 1);
 	assert_int_equal(cf.params.writers, 1);
 	assert_int_equal(cf.nthreads, 1);
@@ -355,7 +364,7 @@ static void test_config_echo(void **state)
 	}
 	cli_parse(&c, 3, argv);
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
-	config_build(&cf, &c, &t);
+	config_build(&cf, &c, &t, NULL);
 	outputs_parse(&o, c.formats, c.unit, NULL, true);
 	j = config_json(&cf, &o);
 	assert_non_null(j);
@@ -387,15 +396,12 @@ static void test_list_values(void **state)
 	assert_int_equal(opt_set_list(&ns, &v, "0,100,1us", &dim), 3);
 	assert_int_equal(v, 0);                                    /* the first */
 	assert_ptr_equal(dim.o, &ns);
-	assert_string_equal(dim.v[2], "1us");                      /* as typed */
-	for (unsigned i = 0; i < dim.n; i++)
-		free(dim.v[i]);
+	assert_int_equal(dim.v[1].u, 100);                         /* parsed */
+	assert_int_equal(dim.v[2].u, 1000);
 	free(dim.v);
 	assert_int_equal(opt_set_list(&sec, &d, "500ms,2", &dim), 2);
 	assert_true(d == 0.5);
-	assert_string_equal(dim.v[1], "2");
-	for (unsigned i = 0; i < dim.n; i++)
-		free(dim.v[i]);
+	assert_true(dim.v[0].d == 0.5 && dim.v[1].d == 2);
 	free(dim.v);
 	assert_string_equal(opt_param_key(&ns, key, sizeof(key)), "x_ns");
 	assert_string_equal(opt_param_key(&sec, key, sizeof(key)), "x_s");
@@ -416,6 +422,7 @@ static void test_list_argv(void **state)
 	assert_int_equal(c.dims.d[0].n, 2);
 	assert_string_equal(c.dims.d[1].o->name, "cs-ns");
 	assert_int_equal(c.dims.d[1].n, 3);
+	assert_int_equal(c.dims.d[1].v[2].u, 1000);
 	assert_int_equal(c.cs_ns, 0);
 	assert_int_equal(c.cs_lines, 1);
 	assert_int_equal(c.ncs_ns, 2000);          /* a single value: no dimension */
@@ -436,22 +443,62 @@ static void test_sweep_config(void **state)
 	(void)state;
 	cli_parse(&c, 9, argv);
 	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
-	config_build(&cf, &c, &t);
-	assert_int_equal(cf.nlocks, 12);
-	assert_string_equal(config_variant_name(&cf, 0), "tas cs_ns=0 cs_lines=1");
-	assert_string_equal(config_variant_name(&cf, 3), "tas cs_ns=100 cs_lines=4");
-	assert_string_equal(config_variant_name(&cf, 11), "mcs cs_ns=1000 cs_lines=4");
-	assert_string_equal(cf.locks[11]->ops->name, "mcs");
-	assert_int_equal(cf.vparams[3].cs_ns, 100);
-	assert_int_equal(cf.vparams[3].cs_lines, 4);
-	assert_int_equal(cf.vparams[3].cs_write_lines, 2);  /* 50% of 4 */
-	assert_int_equal(cf.vparams[10].cs_lines, 1);
-	assert_int_equal(json_integer_value(json_object_get(cf.vswept[5], "cs_ns")), 1000);
+	config_build(&cf, &c, &t, NULL);
+	assert_int_equal(cf.nvariants, 12);
+	assert_string_equal(cf.v[0].name, "tas cs_ns=0 cs_lines=1");
+	assert_string_equal(cf.v[3].name, "tas cs_ns=100 cs_lines=4");
+	assert_string_equal(cf.v[11].name, "mcs cs_ns=1000 cs_lines=4");
+	assert_string_equal(cf.v[11].lock->ops->name, "mcs");
+	assert_int_equal(cf.v[3].params.cs_ns, 100);
+	assert_int_equal(cf.v[3].params.cs_lines, 4);
+	assert_int_equal(cf.v[3].params.cs_write_lines, 2);  /* 50% of 4 */
+	assert_int_equal(cf.v[10].params.cs_lines, 1);
+	assert_int_equal(json_integer_value(json_object_get(cf.v[5].swept, "cs_ns")), 1000);
 	/* mcs at (100, 4) against tas at (100, 4); tas is its own baseline. */
 	assert_int_equal(cf.baseline, 0);
-	assert_int_equal(cf.base_of[9], 3);
-	assert_int_equal(cf.base_of[3], 3);
+	assert_int_equal(cf.v[9].base, 3);
+	assert_int_equal(cf.v[3].base, 3);
 	assert_int_equal(json_array_size(json_object_get(cf.sweep, "cs_ns")), 3);
+	config_free(&cf);
+	topo_free(&t);
+	cli_free(&c);
+}
+
+/* A sweep of a workload's seconds and of a lock's option: each value
+ * parsed once, each variant with its own option values and parameters. */
+static void test_sweep_typed(void **state)
+{
+	char *argv[] = {"lockbench", "-l", "tas,ttas", "--lock-opt",
+			"ttas.backoff_max=2048,4096", "-w", "torture", "--stutter",
+			"100ms,0.2", NULL};
+	struct cli c;
+	struct topo t;
+	struct config cf;
+	char err[256];
+	json_t *a;
+
+	(void)state;
+	cli_parse(&c, 9, argv);
+	assert_int_equal(topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)), 0);
+	config_build(&cf, &c, &t, NULL);
+	assert_int_equal(cf.nvariants, 6);
+	assert_string_equal(cf.v[1].name, "tas stutter_s=0.2");
+	assert_string_equal(cf.v[3].name, "ttas backoff_max=4096 stutter_s=0.1");
+	assert_true(cf.v[1].params.stutter_s == 0.2 && cf.v[4].params.stutter_s == 0.2);
+	assert_true(cf.v[3].params.stutter_s == 0.1);
+	assert_int_equal(cf.v[3].opt[1], 4096);
+	assert_int_equal(cf.v[4].opt[1], 2048);
+	assert_int_equal(cf.v[4].opt[0], 4);                 /* the default */
+	assert_int_equal(cf.v[4].base, 1);                   /* tas at 0.2 s */
+	assert_int_equal(cf.v[3].base, 0);
+	assert_int_equal(json_object_size(cf.v[0].swept), 1);
+	assert_int_equal(json_integer_value(json_object_get(cf.v[5].swept,
+							    "ttas.backoff_max")), 4096);
+	assert_true(json_real_value(json_object_get(cf.v[5].swept, "stutter_s")) == 0.2);
+	a = json_object_get(cf.sweep, "stutter_s");
+	assert_true(json_real_value(json_array_get(a, 0)) == 0.1);
+	a = json_object_get(cf.sweep, "ttas.backoff_max");
+	assert_int_equal(json_integer_value(json_array_get(a, 1)), 4096);
 	config_free(&cf);
 	topo_free(&t);
 	cli_free(&c);
@@ -480,7 +527,7 @@ static int child_status(char **argv, int argc, unsigned *lines)
 		cli_parse(&c, argc, argv);
 		if (topo_load(&t, "package:1 core:2 pu:1", NULL, err, sizeof(err)))
 			_exit(3);
-		config_build(&cf, &c, &t);
+		config_build(&cf, &c, &t, NULL);
 		_exit(0);
 	}
 	close(fd[1]);
@@ -629,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_list_values),
 		cmocka_unit_test(test_list_argv),
 		cmocka_unit_test(test_sweep_config),
+		cmocka_unit_test(test_sweep_typed),
 		cmocka_unit_test(test_list_refused),
 		cmocka_unit_test(test_workload_refused),
 		cmocka_unit_test(test_double_dash),

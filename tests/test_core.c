@@ -318,7 +318,7 @@ static void test_topo_ids(void **state)
 static void test_plan_interleaved(void **state)
 {
 	unsigned thr[] = {1, 2};
-	struct config c = {.nlocks = 3, .threads = thr, .nthreads = 2, .runs = 4,
+	struct config c = {.nvariants = 3, .threads = thr, .nthreads = 2, .runs = 4,
 			   .order = ORDER_INTERLEAVED, .seed = 42};
 	unsigned n, n2;
 	struct plan_step *p = plan_build(&c, &n), *q = plan_build(&c, &n2);

@@ -43,7 +43,7 @@ static void warn_lengths(const struct config *c, struct results *r,
 	p->noise.cs_warned = true;
 	fprintf(stderr, "lockbench: warning: %s at %u thread%s: %s (off by more than "
 		"%.0f%%; the machine busy?); other points: the note under the table\n",
-		c->locks[st->variant]->ops->name, c->threads[st->row],
+		c->v[st->variant].lock->ops->name, c->threads[st->row],
 		c->threads[st->row] == 1 ? "" : "s", msg, c->noise.cs_tolerance * 100);
 }
 

@@ -35,9 +35,9 @@ static void shuffle(unsigned *v, unsigned n, uint64_t *s)
 
 struct plan_step *plan_build(const struct config *c, unsigned *n)
 {
-	struct plan_step *p = calloc((size_t)c->nlocks * c->nthreads * c->runs + 1,
+	struct plan_step *p = calloc((size_t)c->nvariants * c->nthreads * c->runs + 1,
 				     sizeof(*p));
-	unsigned *perm = calloc(c->nlocks + 1, sizeof(*perm)), k = 0;
+	unsigned *perm = calloc(c->nvariants + 1, sizeof(*perm)), k = 0;
 	uint64_t s = c->seed;
 
 	if (!p || !perm) {
@@ -47,16 +47,16 @@ struct plan_step *plan_build(const struct config *c, unsigned *n)
 	}
 	for (unsigned row = 0; row < c->nthreads; row++) {
 		if (c->order == ORDER_SEQUENTIAL) {
-			for (unsigned v = 0; v < c->nlocks; v++)
+			for (unsigned v = 0; v < c->nvariants; v++)
 				for (unsigned run = 0; run < c->runs; run++)
 					p[k++] = (struct plan_step){v, row, run};
 			continue;
 		}
 		for (unsigned run = 0; run < c->runs; run++) {
-			for (unsigned v = 0; v < c->nlocks; v++)
+			for (unsigned v = 0; v < c->nvariants; v++)
 				perm[v] = v;
-			shuffle(perm, c->nlocks, &s);
-			for (unsigned v = 0; v < c->nlocks; v++)
+			shuffle(perm, c->nvariants, &s);
+			for (unsigned v = 0; v < c->nvariants; v++)
 				p[k++] = (struct plan_step){perm[v], row, run};
 		}
 	}
@@ -78,7 +78,7 @@ static void progress(const struct config *c, const struct plan_step *st,
 		tty = isatty(STDERR_FILENO);
 	fprintf(stderr, "%slockbench: [%u/%u] %s threads=%u run %u/%u %s  "
 		"elapsed %.0fs eta %.0fs%s", tty ? "\r\033[K" : "", done, total,
-		config_variant_name(c, st->variant), c->threads[st->row],
+		c->v[st->variant].name, c->threads[st->row],
 		st->run + 1, c->runs, what, el, eta, tty ? "" : "\n");
 	fflush(stderr);
 }
@@ -104,37 +104,6 @@ const struct wl_option *workload_variants(const struct workload_ops *wl)
 	return NULL;
 }
 
-const char *config_variant_name(const struct config *c, unsigned v)
-{
-	const struct wl_option *vo = workload_variants(c->workload);
-
-	if (c->vnames)
-		return c->vnames[v];
-	if (c->layouts && vo)
-		return vo->choices[c->layouts[v] % vo->nchoices];
-	return c->locks[v]->ops->name;
-}
-
-/*
- * Each variant's workload parameters, built once: the configuration's
- * (or the variant's own in a sweep) and, under a workload whose
- * variants are its own (-w layout), the variant's index.  (The delays are spun on
- * the tick clock, calibrated by each worker: workloads/loop.h.)
- * Malloc'ed, or NULL.
- */
-static struct wl_params *variant_params(const struct config *c)
-{
-	const struct wl_option *vo = workload_variants(c->workload);
-	struct wl_params *vp = calloc(c->nlocks + 1, sizeof(*vp));
-
-	for (unsigned v = 0; vp && v < c->nlocks; v++) {
-		vp[v] = c->vparams ? c->vparams[v] : c->params;
-		if (c->layouts && vo)
-			*(unsigned *)((char *)&vp[v] + vo->off) = c->layouts[v];
-	}
-	return vp;
-}
-
 /*
  * After a run: warn (unless -q) when its window was still trending,
  * i.e. the warm-up was too short for this machine (stats_trend).
@@ -148,20 +117,20 @@ static void warn_trend(const struct config *c, const struct plan_step *st,
 	fprintf(stderr, "%slockbench: warning: %s threads=%u run %u: throughput still "
 		"trending in the window (%+.0f%% first to last interval): "
 		"lengthen --warmup\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
-		config_variant_name(c, st->variant), c->threads[st->row],
+		c->v[st->variant].name, c->threads[st->row],
 		st->run + 1, s->trend_pct);
 }
 
 /* Fill a run_spec for step `st`; place must hold the row's threads. */
 static void spec_for(const struct config *c, const struct plan_step *st,
 		     const struct thread_place *place, volatile sig_atomic_t *intr,
-		     const struct wl_params *params, struct run_spec *sp)
+		     struct run_spec *sp)
 {
+	const struct config_variant *v = &c->v[st->variant];
+
 	*sp = (struct run_spec){
-		.ops = c->locks[st->variant]->ops,
-		.loops = wl_loops_find(c->locks[st->variant]->ops),
-		.lock_opt = c->lock_opt[st->variant],
-		.wl = c->workload, .params = params,
+		.ops = v->lock->ops, .loops = wl_loops_find(v->lock->ops),
+		.lock_opt = v->opt, .wl = c->workload, .params = &v->params,
 		.nthreads = c->threads[st->row], .place = place,
 		.fake_nodes = c->fake_nodes, .mem_node = c->mem_node,
 		.warmup_s = c->warmup_s, .duration_s = c->duration_s,
@@ -213,7 +182,7 @@ static void first_failure(const struct config *c, const struct plan_step *st,
 		snprintf(err, errlen, "%s", msg);
 	else
 		snprintf(err, errlen, "lockbench: %s FAILED at %u thread%s: %s",
-			 config_variant_name(c, st->variant), c->threads[st->row],
+			 c->v[st->variant].name, c->threads[st->row],
 			 c->threads[st->row] == 1 ? "" : "s",
 			 p->error ? p->error : "interrupted");
 }
@@ -221,7 +190,7 @@ static void first_failure(const struct config *c, const struct plan_step *st,
 /* One step of the plan: placed, run, recorded.  The runner's status. */
 static int sweep_step(const struct config *c, const struct topo *topo,
 		      const struct plan_step *st, struct thread_place *place,
-		      const struct wl_params *vp, volatile sig_atomic_t *interrupted,
+		      volatile sig_atomic_t *interrupted,
 		      struct run_sample *s, char *msg, size_t len)
 {
 	struct run_spec sp;
@@ -232,14 +201,14 @@ static int sweep_step(const struct config *c, const struct topo *topo,
 				      c->threads[st->row], msg, len) < 0))
 		rc = RUN_ERROR;
 	else {
-		spec_for(c, st, place, interrupted, vp, &sp);
+		spec_for(c, st, place, interrupted, &sp);
 		rc = runner_run(&sp, s, msg, len);
 		if (rc == RUN_OK)
 			warn_trend(c, st, s);
 	}
-	if ((rc == RUN_ERROR || rc == RUN_ABORT) && c->locks[st->variant]->origin)
+	if ((rc == RUN_ERROR || rc == RUN_ABORT) && c->v[st->variant].lock->origin)
 		snprintf(msg + strlen(msg), len - strlen(msg), " (plugin %s)",
-			 c->locks[st->variant]->origin);
+			 c->v[st->variant].lock->origin);
 	return rc;
 }
 
@@ -251,16 +220,14 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 	struct thread_place *place;
 	double t0 = lb_mono_s();
 	struct sweep_noise sn = {0};
-	struct wl_params *vp = variant_params(c);
 	int status = 0;
 
 	for (unsigned i = 0; i < c->nthreads; i++)
 		maxthr = c->threads[i] > maxthr ? c->threads[i] : maxthr;
 	place = calloc(maxthr + 1, sizeof(*place));
-	if (!plan || !place || !vp) {
+	if (!plan || !place) {
 		free(plan);
 		free(place);
-		free(vp);
 		snprintf(err, errlen, "lockbench: out of memory");
 		return 1;
 	}
@@ -277,8 +244,7 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 		if (p->status > POINT_OK || p->nruns > st->run)
 			continue;
 		progress(c, st, i, total, t0, "");
-		rc = sweep_step(c, topo, st, place, &vp[st->variant], interrupted, &s, msg,
-				sizeof(msg));
+		rc = sweep_step(c, topo, st, place, interrupted, &s, msg, sizeof(msg));
 		st_rc = record(r, st, &s, rc, msg);
 		if (rc != RUN_HUNG && rc != RUN_ABORT)
 			run_sample_free(&s);
@@ -296,6 +262,5 @@ int sweep_run(const struct config *c, const struct topo *topo, struct results *r
 	progress_end(c);
 	free(plan);
 	free(place);
-	free(vp);
 	return status;
 }

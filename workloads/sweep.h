@@ -17,10 +17,30 @@
 
 enum run_order { ORDER_INTERLEAVED, ORDER_SEQUENTIAL };
 
+/*
+ * One variant, one column of the results: a lock (the `null` lock under
+ * a workload with variants of its own, -w layout) with its option
+ * values, and what its workers do.  A sweep (list-valued options,
+ * --lock-opt L.K=A,B) makes a variant per lock and combination of the
+ * swept values.
+ */
+struct config_variant {
+	const struct lock_entry *lock;
+	uint64_t *opt;                     /* its values of lock->ops->opts */
+	/* -w layout: its index into the WL_OPT_VARIANTS option's choices
+	 * (also in params, at the option's field); 0 otherwise. */
+	unsigned layout;
+	struct wl_params params;           /* its workload parameters */
+	char *name;                        /* "ticket cs_ns=100 cs_lines=4" */
+	json_t *swept;                     /* {"cs_ns": 100, ...}; NULL: no sweep */
+	/* The variant its rel% is computed against: the baseline lock
+	 * with the same workload parameters. */
+	unsigned base;
+};
+
 struct config {
-	const struct lock_entry **locks;   /* the variants, in column order */
-	uint64_t **lock_opt;               /* per variant: its option values */
-	unsigned nlocks;
+	struct config_variant *v;          /* the variants, in column order */
+	unsigned nvariants;
 	unsigned baseline;
 	double min_effect_pct;             /* --min-effect, percent */
 	json_t *inv_floor;                 /* --floor as recorded (cli/floor.h), or NULL */
@@ -29,7 +49,7 @@ struct config {
 	unsigned nthreads;
 	unsigned runs;
 	double warmup_s, duration_s, interval_s, watchdog_s;
-	struct wl_params params;
+	struct wl_params params;           /* the first values of a sweep */
 	struct placement_policy placement;
 	const char *topology;              /* --topology, NULL = this machine */
 	/* --map-topology: this machine, onto which the placement made on
@@ -42,37 +62,18 @@ struct config {
 	const char *label;
 	const char *row_heading;
 	bool quiet;
-	/* A workload with variants of its own (WL_OPT_VARIANTS, -w layout):
-	 * per variant its index into the option's choices (each run with
-	 * the `null` lock); NULL otherwise. */
-	unsigned *layouts;
 	struct noise_opts noise;           /* probe, flags, -r auto (noise.h) */
 	/* --counters: the events every run measures (those the kernel
 	 * refused are in perf.refused); perf_request is the argument. */
 	struct perf_set perf;
 	const char *perf_request;
-	/*
-	 * A sweep (list-valued options, --lock-opt L.K=A,B): the variants
-	 * are locks x parameter combinations.  Per variant its workload
-	 * parameters, its name ("ticket cs_ns=100 cs_lines=4") and its
-	 * swept parameters as a JSON object; base_of[v] is the variant v's
-	 * rel% is computed against (the baseline lock with the same
-	 * workload parameters).  sweep: {"cs_ns": [0, 100], ...}.  All NULL
-	 * without a sweep.
-	 */
-	struct wl_params *vparams;
-	char **vnames;
-	json_t **vswept;
-	unsigned *base_of;
+	/* The swept values, {"cs_ns": [0, 100], ...}; NULL: no sweep. */
 	json_t *sweep;
 };
 
 /* The option whose values are wl's own variants (WL_OPT_VARIANTS: the
  * layouts of -w layout), or NULL: wl's variants are locks. */
 const struct wl_option *workload_variants(const struct workload_ops *wl);
-
-/* Column name of variant v: its layout under -w layout, else its lock. */
-const char *config_variant_name(const struct config *c, unsigned v);
 
 /* One step of the plan. */
 struct plan_step {
@@ -82,14 +83,13 @@ struct plan_step {
 /*
  * The run order: for each thread count, round k runs every variant once
  * (interleaved, order shuffled per round from `seed`), or all runs of a
- * variant together (sequential).  Malloc'ed; n = nlocks*nthreads*runs.
+ * variant together (sequential).  Malloc'ed; n = nvariants*nthreads*runs.
  */
 struct plan_step *plan_build(const struct config *c, unsigned *n);
 
 /*
  * Run the plan on `topo`, filling `r` (already results_init'ed with the
- * variants and rows).  Each variant's parameters are built once here:
- * c->params and its layout.  Steps whose point already holds that run
+ * variants and rows).  Steps whose point already holds that run
  * (kept from --resume) are skipped.  Returns 0 when every point ran and
  * passed, 1 when a lock failed, hung or the sweep was interrupted
  * (r->incomplete set for the last two), 2 when the first failure was a
