@@ -56,13 +56,10 @@ int af_replace(const char *path, const void *buf, size_t len,
 	       int (*check)(int fd, const char *path, void *arg), void *arg)
 {
 	char tmp[PATH_MAX + 32];
-	int fd, err;
+	int fd = af_twin_create(path, tmp, sizeof(tmp)), err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = af_write_all(fd, buf, len);
 	if (!err && fsync(fd))
 		err = -errno;
