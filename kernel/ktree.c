@@ -1065,35 +1065,6 @@ static void tmp_remove(struct kbuild *b)
 	}
 }
 
-/* Copy `from` to `to` through a temporary file beside it, renamed in
- * place only when complete. */
-static int copy_file(struct kbuild *b, const char *from, const char *to)
-{
-	char tmp[PATH_MAX + 16], buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
-	ssize_t n;
-
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", to);
-	out = in < 0 ? -1 : mkstemp(tmp);
-	if (out < 0) {
-		rc = kerr(b, -errno, "cannot write %s: %s", to, strerror(errno));
-		goto out;
-	}
-	while (!rc && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			rc = -EIO;
-	if (rc || n < 0 || fchmod(out, 0755))
-		rc = -EIO;
-	if (close(out) || rc || rename(tmp, to)) {
-		rc = kerr(b, -EIO, "cannot write %s: %s", to, strerror(errno ? errno : EIO));
-		unlink(tmp);
-	}
-out:
-	if (in >= 0)
-		close(in);
-	return rc;
-}
-
 /* b->root: the tree at `dir`, canonical, with a kernel/locking/. */
 static int tree_root(struct kbuild *b, const char *dir)
 {
@@ -1269,27 +1240,31 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
  * Is the cache's plugin at `path` usable (kernel/ktree_cache.c)?  One
  * that is there but fails the check (truncated, overwritten, without
  * its digest, another user's) is removed, with a warning, and rebuilt.
+ * With exact_tree, one built from another tree of the same content is
+ * built again (its identity names that tree).
  */
 static bool cache_hit(struct kbuild *b, const char *path)
 {
 	char why[256];
 	struct stat st;
+	int fd;
+	bool hit;
 
 	if (lstat(path, &st))
 		return false;
-	if (kcache_verified(path, why, sizeof(why)))
-		/* another tree's build of the same content: built again */
-		return !exact_tree || kcache_names_tree(path, b->root);
+	if ((fd = kcache_open_verified(path, why, sizeof(why))) >= 0) {
+		hit = !exact_tree || kcache_names_tree(fd, b->root);
+		close(fd);
+		return hit;
+	}
 	fprintf(stderr, "lockbench: warning: kernel tree (%s): the cached %s %s is "
 		"not used: %s; rebuilding it\n", b->root, b->k->name, path, why);
 	kcache_drop(path);
 	return false;
 }
 
-/* Build into the cache at `path`, with the digest beside it; with
- * `out`, copy the build there first (what another process may put at
- * `path` meanwhile is not this build). */
-static int build_into(struct kbuild *b, const char *path, const char *out)
+/* Build into the cache at `path`, with the digest beside it. */
+static int build_into(struct kbuild *b, const char *path)
 {
 	char built[PATH_MAX + 16];
 	int rc;
@@ -1297,8 +1272,6 @@ static int build_into(struct kbuild *b, const char *path, const char *out)
 	if ((rc = compile_all(b)) || (rc = link_plugin(b)))
 		return rc;
 	pjoin(built, sizeof(built), b->tmp, "plugin.so");
-	if (out && (rc = copy_file(b, built, out)))
-		return rc;
 	if (rename(built, path))
 		return kerr(b, -errno, "cannot write %s: %s", path, strerror(errno));
 	if ((rc = kcache_digest_write(path))) {
@@ -1309,22 +1282,11 @@ static int build_into(struct kbuild *b, const char *path, const char *out)
 	return 0;
 }
 
-/* The cache's plugin at `path` once more checked, then copied to `out`. */
-static int copy_out(struct kbuild *b, const char *path, const char *out)
-{
-	char why[256];
-
-	if (!kcache_verified(path, why, sizeof(why)))
-		return kerr(b, -EIO, "the cached %s %s changed before it was copied: %s; "
-			    "run again", b->k->name, path, why);
-	return copy_file(b, path, out);
-}
-
 /* ktree_build() once the stack is known to be large enough: the static
  * functions it calls are inlined into it, and their buffers with them. */
 static __attribute__((noinline)) int build(const char *dir, const char *name,
-					   const char *out, char *path, size_t len,
-					   bool *cached, char *err, size_t errlen)
+					   char *path, size_t len, bool *cached, char *err,
+					   size_t errlen)
 {
 	struct kbuild *b;
 	char cache[PATH_MAX];
@@ -1342,11 +1304,7 @@ static __attribute__((noinline)) int build(const char *dir, const char *name,
 		snprintf(path, len, "%s/ktree-%s-%.32s.so", cache, name, b->key);
 	*cached = !rc && cache_hit(b, path);
 	if (!rc && !*cached)
-		rc = build_into(b, path, out);
-	else if (!rc && out)
-		rc = copy_out(b, path, out);
-	if (!rc && out)
-		snprintf(path, len, "%s", out);
+		rc = build_into(b, path);
 	tmp_remove(b);
 	kcache_sig_disarm();
 	json_decref(b->git);
@@ -1355,8 +1313,8 @@ static __attribute__((noinline)) int build(const char *dir, const char *name,
 	return rc;
 }
 
-int ktree_build(const char *dir, const char *name, const char *out, char *path,
-		size_t len, bool *cached, char *err, size_t errlen)
+int ktree_build(const char *dir, const char *name, char *path, size_t len,
+		bool *cached, char *err, size_t errlen)
 {
 	const char *arch = getenv("LOCKBENCH_KTREE_ARCH");
 	const char *limit = getenv("LOCKBENCH_KTREE_TIMEOUT");
@@ -1375,5 +1333,5 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
 			 limit);
 		return -EINVAL;
 	}
-	return build(dir, name, out, path, len, cached, err, errlen);
+	return build(dir, name, path, len, cached, err, errlen);
 }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../locks/sha256.h"
+#include "../topology/atomicfile.h"
 #include "../topology/termsig.h"
 #include "ktree.h"
 #include "ktree_cache.h"
@@ -159,46 +160,19 @@ static int open_ours(int dfd, const char *name, char *why, size_t len)
 	return fd;
 }
 
-int kcache_file_trusted(const char *path, char *why, size_t len)
-{
-	struct stat st;
-	const char *no;
-
-	if (lstat(path, &st)) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -errno;
-	}
-	if ((no = not_ours(&st, false, why, len))) {
-		if (no != why)
-			snprintf(why, len, "%s", no);
-		return -EPERM;
-	}
-	return 0;
-}
-
 /* ---- the digest beside a cached plugin ------------------------------ */
 
 int kcache_digest_write(const char *so)
 {
-	char hex[65], path[4200], tmp[4220];
-	int rc = sha256_file(so, hex), fd;
+	char hex[65], path[4200];
+	int rc = sha256_file(so, hex);
 
 	if (rc)
 		return rc;
-	snprintf(path, sizeof(path), "%s.sha256", so);
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0)
-		return -errno;
+	if (snprintf(path, sizeof(path), "%s.sha256", so) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	hex[64] = '\n';
-	if (write(fd, hex, 65) != 65)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return af_replace(path, hex, sizeof(hex), NULL, NULL);
 }
 
 /* Does the plugin open at fd match the digest `name` in dfd?  false with
@@ -250,16 +224,6 @@ int kcache_open_verified(const char *so, char *why, size_t len)
 	return fd;
 }
 
-bool kcache_verified(const char *so, char *why, size_t len)
-{
-	int fd = kcache_open_verified(so, why, len);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 int ktree_plugin_open(const char *path, char *err, size_t errlen)
 {
 	char why[512];
@@ -271,23 +235,20 @@ int ktree_plugin_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-bool kcache_names_tree(const char *so, const char *root)
+bool kcache_names_tree(int fd, const char *root)
 {
-	char why[256], *want = NULL, *buf = NULL;
+	char *want = NULL, *buf = NULL;
 	json_t *js = json_string(root);
 	char *q = js ? json_dumps(js, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-	int fd = kcache_open_verified(so, why, sizeof(why));
 	struct stat st;
 	bool found = false;
 
 	if (q && asprintf(&want, "\"tree\":%s", q) < 0)
 		want = NULL;
-	if (want && fd >= 0 && !fstat(fd, &st) && st.st_size > 0 && st.st_size < (1 << 28) &&
+	if (want && !fstat(fd, &st) && st.st_size > 0 && st.st_size < (1 << 28) &&
 	    (buf = malloc((size_t)st.st_size)) &&
 	    pread(fd, buf, (size_t)st.st_size, 0) == st.st_size)
 		found = memmem(buf, (size_t)st.st_size, want, strlen(want)) != NULL;
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	free(want);
 	free(q);

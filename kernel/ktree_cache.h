@@ -34,22 +34,14 @@ int kcache_dir_open(const char *dir, char *why, size_t len);
  * gives, never the path again. */
 int kcache_open_verified(const char *so, char *why, size_t len);
 
-/* Is `path` a regular file of ours, writable by no one else?  0, -ENOENT
- * when absent, -EPERM otherwise with why (a phrase) in why[len]. */
-int kcache_file_trusted(const char *path, char *why, size_t len);
-
-/* Record the SHA-256 of plugin `so` in `so`.sha256 (written beside it,
- * then renamed in place).  0 or -errno. */
+/* Record the SHA-256 of plugin `so` in `so`.sha256 (replaced whole:
+ * af_replace(), topology/atomicfile.h).  0 or -errno. */
 int kcache_digest_write(const char *so);
 
-/* Is the cached plugin `so` usable: ours, with a digest of ours beside it
- * that its content matches?  true, or false with why in why[len]. */
-bool kcache_verified(const char *so, char *why, size_t len);
-
-/* Does the cached plugin `so` (verified) carry an identity naming the
- * tree `root` (its "tree", built from there), rather than another
- * tree of the same content? */
-bool kcache_names_tree(const char *so, const char *root);
+/* Does the cached plugin open at fd (kcache_open_verified()) carry an
+ * identity naming the tree `root` (its "tree", built from there),
+ * rather than another tree of the same content? */
+bool kcache_names_tree(int fd, const char *root);
 
 /* Remove `so` and its digest (a cache entry found bad). */
 void kcache_drop(const char *so);
