@@ -172,31 +172,17 @@ bool ktree_has_lock(const char *dir, const char *name)
 }
 
 /*
- * Run argv (argv[0] an absolute path) with stdout and stderr into `log`,
- * stdin from /dev/null (and GIT_OPTIONAL_LOCKS=0, so that git never
- * writes to the tree's index), in its own process group, killed at the
- * time limit (kernel/ktree_cache.h).  Returns the exit status,
- * KCACHE_LATE, or -1 when it could not run.
+ * Run argv (argv[0] an absolute path) with stdout and stderr into `log`
+ * (kcache_run(): stdin from /dev/null, killed at the time limit), with
+ * GIT_OPTIONAL_LOCKS=0, so that git never writes to the tree's index.
  */
 static int run_cmd(char *const argv[], const char *log)
 {
-	pid_t pid = fork();
+	static const char *const env[][2] = {
+		{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}, {"", ""},
+	};
 
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		kcache_child_start();
-		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || dup2(null, 0) < 0)
-			_exit(127);
-		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-		setenv("LC_ALL", "C", 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return kcache_child_wait(pid);
+	return kcache_run(argv, log, true, NULL, env);
 }
 
 /* The first line of file `path` into buf (no newline); "" if none. */
@@ -1019,10 +1005,11 @@ static int cache_dir(struct kbuild *b, char *buf, size_t len)
 	if ((rc = mkdirs(buf)))
 		return kerr(b, rc, "cannot create the cache directory %s: %s", buf,
 			    strerror(-rc));
-	if ((rc = kcache_dir_trusted(buf, why, sizeof(why))))
-		return kerr(b, rc == -EPERM ? -EPERM : rc, "the cache directory %s is %s: "
-			    "lockbench loads code from it only when it is this user's "
-			    "alone (remove it, or set LOCKBENCH_CACHE to another)", buf, why);
+	if ((rc = kcache_dir_open(buf, why, sizeof(why))) < 0)
+		return kerr(b, rc, "the cache directory %s is %s: lockbench loads code "
+			    "from it only when it is this user's alone (remove it, or set "
+			    "LOCKBENCH_CACHE to another)", buf, why);
+	close(rc);
 	return 0;
 }
 

@@ -124,16 +124,6 @@ int kcache_dir_open(const char *dir, char *why, size_t len)
 	}
 }
 
-int kcache_dir_trusted(const char *dir, char *why, size_t len)
-{
-	int fd = kcache_dir_open(dir, why, len);
-
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
-}
-
 /* Open `name` in directory dfd, not following a link and not blocking
  * (a FIFO), and check it is a regular file of ours; the fd or -errno
  * (-EPERM with why). */
@@ -480,12 +470,9 @@ unsigned kcache_child_limit(void)
 	return e && *e && !*end && v > 0 && v <= 86400 ? (unsigned)v : 300;
 }
 
-void kcache_child_start(void)
-{
-	setpgid(0, 0);
-}
-
-int kcache_child_wait(pid_t pid)
+/* In the parent: wait for the child `pid`, killing its group at the
+ * limit; its exit status, -1 for another end, or KCACHE_LATE. */
+static int child_wait(pid_t pid)
 {
 	unsigned limit_ms = kcache_child_limit() * 1000u, waited = 0, nap = 1;
 	int st = 0;
@@ -508,4 +495,27 @@ int kcache_child_wait(pid_t pid)
 	}
 	kcache_sig_child(0);
 	return r < 0 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+int kcache_run(char *const argv[], const char *log, bool errors, const char *dir,
+	       const char *const env[][2])
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		setpgid(0, 0);
+		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(errors ? fd : null, 2) < 0 ||
+		    dup2(null, 0) < 0 || (dir && chdir(dir)))
+			_exit(127);
+		for (unsigned i = 0; env[i][0][0]; i++)
+			setenv(env[i][0], env[i][1], 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return child_wait(pid);
 }
