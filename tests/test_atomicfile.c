@@ -258,9 +258,26 @@ static void test_install_failure_keeps_twin(void **state)
 	assert_int_equal(rmdir(path), 0);
 }
 
+/* The directory a twin goes in and a rename is synced in. */
+static void test_dir_of(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	af_dir_of("out.json", buf, sizeof(buf));
+	assert_string_equal(buf, ".");
+	af_dir_of("/out.json", buf, sizeof(buf));
+	assert_string_equal(buf, "/");
+	af_dir_of("/a/b/out.json", buf, sizeof(buf));
+	assert_string_equal(buf, "/a/b");
+	af_dir_of("a/out.json", buf, sizeof(buf));
+	assert_string_equal(buf, "a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dir_of),
 		cmocka_unit_test_setup_teardown(test_replace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_temporary, setup, teardown),

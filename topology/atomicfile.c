@@ -32,19 +32,24 @@ int af_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+void af_dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
 void af_fsync_dir(const char *path)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX];
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
+	af_dir_of(path, dir, sizeof(dir));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);

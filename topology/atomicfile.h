@@ -19,6 +19,9 @@
  * 0 or -errno. */
 int af_write_all(int fd, const void *buf, size_t len);
 
+/* The directory holding path into buf ("." for a bare name). */
+void af_dir_of(const char *path, char *buf, size_t len);
+
 /* fsync the directory holding path, so that a rename in it is
  * durable (best effort). */
 void af_fsync_dir(const char *path);
