@@ -961,8 +961,7 @@ static const struct opt compare_rows[] = {
 	OUTPUT_ROWS(struct compare_args, out, "table"),
 };
 
-const struct opt_cmd compare_options = {"compare", compare_rows,
-					sizeof(compare_rows) / sizeof(compare_rows[0]), 0, 0};
+const struct opt_cmd compare_options = OPT_CMD("compare", compare_rows);
 
 void compare_usage(FILE *f)
 {
@@ -1332,12 +1331,10 @@ static const struct opt merge_rows[] = {
 	{.name = "locks", .sname = 'l', .type = OPT_STR, .arg = "LIST",
 	 .off = offsetof(struct merge_args, locks),
 	 .help = "only these locks of each file"},
-	{.name = "help", .sname = 'h', .type = OPT_FLAG,
-	 .off = offsetof(struct merge_args, help), .help = "this help"},
+	OPT_HELP_ROW(struct merge_args, help),
 };
 
-const struct opt_cmd merge_options = {"merge", merge_rows,
-				      sizeof(merge_rows) / sizeof(merge_rows[0]), 0, 0};
+const struct opt_cmd merge_options = OPT_CMD("merge", merge_rows);
 
 void merge_usage(FILE *f)
 {

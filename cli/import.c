@@ -52,8 +52,7 @@ static const struct opt import_rows[] = {
 	OUTPUT_ROWS(struct import_args, out, "json"),
 };
 
-const struct opt_cmd import_options = {"import", import_rows,
-				       sizeof(import_rows) / sizeof(import_rows[0]), 0, 0};
+const struct opt_cmd import_options = OPT_CMD("import", import_rows);
 
 void import_usage(FILE *f)
 {

@@ -46,12 +46,10 @@ static const struct opt bkl_rows[] = {
 	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,
 	 .off = offsetof(struct bkl_args, verbose),
 	 .help = "print each compiler command (flags, include path in order) on stderr"},
-	{.name = "help", .sname = 'h', .type = OPT_FLAG,
-	 .off = offsetof(struct bkl_args, help), .help = "this help"},
+	OPT_HELP_ROW(struct bkl_args, help),
 };
 
-const struct opt_cmd bkl_options = {"build-kernel-lock", bkl_rows,
-				    sizeof(bkl_rows) / sizeof(bkl_rows[0]), 0, 0};
+const struct opt_cmd bkl_options = OPT_CMD("build-kernel-lock", bkl_rows);
 
 void bkl_usage(FILE *f)
 {
@@ -141,8 +139,7 @@ int cmd_build_kernel_lock(int argc, char **argv)
 	ktree_set_verbose(a.verbose);
 	/* -o: the file written names the tree given, not a copy's */
 	ktree_set_exact_tree(a.output != NULL);
-	if (ktree_build(pos[0], a.lock, NULL, path, sizeof(path), &cached, err,
-			sizeof(err)))
+	if (ktree_build(pos[0], a.lock, path, sizeof(path), &cached, err, sizeof(err)))
 		cli_die_msg(err);
 	if (a.output && copy_out(&out, path))
 		return 2;
@@ -284,7 +281,7 @@ static void tree_load(const char *spec, const char *locks, bool quiet)
 
 		if (!wanted(locks, name, tag) || (!locks && !ktree_has_lock(dir, name)))
 			continue;
-		if (ktree_build(dir, name, NULL, path, sizeof(path), &cached, err, sizeof(err)))
+		if (ktree_build(dir, name, path, sizeof(path), &cached, err, sizeof(err)))
 			cli_die_msg(err);
 		if (!quiet)
 			fprintf(stderr, "lockbench: kernel tree %s: %s_%s %s (%s)\n", dir,

@@ -91,8 +91,7 @@ static const struct opt lt_rows[] = {
 	OUTPUT_ROWS(struct lt_args, out, "table"),
 };
 
-const struct opt_cmd locktorture_options = {"locktorture", lt_rows,
-					    sizeof(lt_rows) / sizeof(lt_rows[0]), 0, 0};
+const struct opt_cmd locktorture_options = OPT_CMD("locktorture", lt_rows);
 
 void locktorture_usage(FILE *f)
 {

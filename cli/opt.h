@@ -85,6 +85,15 @@ void opt_dims_free(struct opt_dims *d);
 /* .given of a row: offsetof a bool of the destination, plus one. */
 #define OPT_GIVEN(type, field) (offsetof(type, field) + 1)
 
+/* The -h, --help row of every command: it sets the bool F of a T. */
+#define OPT_HELP_ROW(T, F)                                                 \
+	{.name = "help", .sname = 'h', .type = OPT_FLAG,                  \
+	 .off = offsetof(T, F), .help = "this help"}
+
+/* The table of command `name` made of the array `rows` (no .list rows,
+ * nothing of the command line kept). */
+#define OPT_CMD(name, rows) {name, rows, sizeof(rows) / sizeof((rows)[0]), 0, 0}
+
 /* A command and its table. */
 struct opt_cmd {
 	const char *name;       /* "compare"; "" for the default command */

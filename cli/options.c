@@ -240,9 +240,7 @@ static const struct opt rows[] = {
 	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,
 	 .off = F(verbose),
 	 .help = "every note under tables in full, a machine summary; list -v: more"},
-	{.name = "help", .sname = 'h', .type = OPT_FLAG,
-	 .off = F(help),
-	 .help = "this help"},
+	OPT_HELP_ROW(struct cli, help),
 	{.name = "version", .sname = 'V', .type = OPT_FLAG, .off = F(version),
 	 .help = "print the version"},
 };

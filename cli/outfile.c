@@ -348,19 +348,6 @@ static void report_stale_twins(const char *target)
 	globfree(&g);
 }
 
-/* The directory of path into buf ("." for a bare name). */
-static void dir_of(const char *path, char *buf, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(buf, len, ".");
-	else if (slash == path)
-		snprintf(buf, len, "/");
-	else
-		snprintf(buf, len, "%.*s", (int)(slash - path), path);
-}
-
 /*
  * Create and remove the twin the writer will create later, with the
  * same name pattern in the same directory: a name too long for the
@@ -378,7 +365,7 @@ static void probe_twin(const struct outdest *d)
 		char dir[PATH_MAX];
 		struct stat st;
 
-		dir_of(d->target, dir, sizeof(dir));
+		af_dir_of(d->target, dir, sizeof(dir));
 		if (stat(dir, &st))
 			cli_die("cannot write output (%s): no directory %s", d->path, dir);
 		errno = ENOENT;
@@ -481,10 +468,7 @@ static bool canonical(const char *target, char *out, size_t len)
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
 
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - target) : 1,
-		 slash ? target : ".");
-	if (!*dir)
-		strcpy(dir, "/");
+	af_dir_of(target, dir, sizeof(dir));
 	if (!realpath(dir, real))
 		return false;
 	return snprintf(out, len, "%s/%s", real, base) < (int)len;
@@ -900,7 +884,7 @@ static void rescue_dir(const struct outputs *o, char *buf, size_t len)
 		    (pick < 0 || !strcmp(o->fmt[i]->name, "json")))
 			pick = (int)i;
 	if (pick >= 0)
-		dir_of(o->dest[pick].target, buf, len);
+		af_dir_of(o->dest[pick].target, buf, len);
 }
 
 int outputs_rescue(struct outputs *o, const struct results *r)

@@ -89,8 +89,7 @@ struct output_args {
 	{.name = "verbose", .sname = 'v', .type = OPT_FLAG,                       \
 	 .off = offsetof(T, M.verbose),                                           \
 	 .help = "every note under text tables in full"},                       \
-	{.name = "help", .sname = 'h', .type = OPT_FLAG,                          \
-	 .off = offsetof(T, M.help), .help = "this help"}
+	OPT_HELP_ROW(T, M.help)
 
 /*
  * -f LIST, --unit, -o and --no-marks (the rule is docs/formats.md's,

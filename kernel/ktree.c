@@ -172,31 +172,17 @@ bool ktree_has_lock(const char *dir, const char *name)
 }
 
 /*
- * Run argv (argv[0] an absolute path) with stdout and stderr into `log`,
- * stdin from /dev/null (and GIT_OPTIONAL_LOCKS=0, so that git never
- * writes to the tree's index), in its own process group, killed at the
- * time limit (kernel/ktree_cache.h).  Returns the exit status,
- * KCACHE_LATE, or -1 when it could not run.
+ * Run argv (argv[0] an absolute path) with stdout and stderr into `log`
+ * (kcache_run(): stdin from /dev/null, killed at the time limit), with
+ * GIT_OPTIONAL_LOCKS=0, so that git never writes to the tree's index.
  */
 static int run_cmd(char *const argv[], const char *log)
 {
-	pid_t pid = fork();
+	static const char *const env[][2] = {
+		{"GIT_OPTIONAL_LOCKS", "0"}, {"LC_ALL", "C"}, {"", ""},
+	};
 
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		kcache_child_start();
-		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || dup2(null, 0) < 0)
-			_exit(127);
-		setenv("GIT_OPTIONAL_LOCKS", "0", 1);
-		setenv("LC_ALL", "C", 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return kcache_child_wait(pid);
+	return kcache_run(argv, log, true, NULL, env);
 }
 
 /* The first line of file `path` into buf (no newline); "" if none. */
@@ -1019,10 +1005,11 @@ static int cache_dir(struct kbuild *b, char *buf, size_t len)
 	if ((rc = mkdirs(buf)))
 		return kerr(b, rc, "cannot create the cache directory %s: %s", buf,
 			    strerror(-rc));
-	if ((rc = kcache_dir_trusted(buf, why, sizeof(why))))
-		return kerr(b, rc == -EPERM ? -EPERM : rc, "the cache directory %s is %s: "
-			    "lockbench loads code from it only when it is this user's "
-			    "alone (remove it, or set LOCKBENCH_CACHE to another)", buf, why);
+	if ((rc = kcache_dir_open(buf, why, sizeof(why))) < 0)
+		return kerr(b, rc, "the cache directory %s is %s: lockbench loads code "
+			    "from it only when it is this user's alone (remove it, or set "
+			    "LOCKBENCH_CACHE to another)", buf, why);
+	close(rc);
 	return 0;
 }
 
@@ -1063,35 +1050,6 @@ static void tmp_remove(struct kbuild *b)
 		free(ents);
 		rmdir(b->tmp);
 	}
-}
-
-/* Copy `from` to `to` through a temporary file beside it, renamed in
- * place only when complete. */
-static int copy_file(struct kbuild *b, const char *from, const char *to)
-{
-	char tmp[PATH_MAX + 16], buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, rc = 0;
-	ssize_t n;
-
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", to);
-	out = in < 0 ? -1 : mkstemp(tmp);
-	if (out < 0) {
-		rc = kerr(b, -errno, "cannot write %s: %s", to, strerror(errno));
-		goto out;
-	}
-	while (!rc && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			rc = -EIO;
-	if (rc || n < 0 || fchmod(out, 0755))
-		rc = -EIO;
-	if (close(out) || rc || rename(tmp, to)) {
-		rc = kerr(b, -EIO, "cannot write %s: %s", to, strerror(errno ? errno : EIO));
-		unlink(tmp);
-	}
-out:
-	if (in >= 0)
-		close(in);
-	return rc;
 }
 
 /* b->root: the tree at `dir`, canonical, with a kernel/locking/. */
@@ -1269,27 +1227,31 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
  * Is the cache's plugin at `path` usable (kernel/ktree_cache.c)?  One
  * that is there but fails the check (truncated, overwritten, without
  * its digest, another user's) is removed, with a warning, and rebuilt.
+ * With exact_tree, one built from another tree of the same content is
+ * built again (its identity names that tree).
  */
 static bool cache_hit(struct kbuild *b, const char *path)
 {
 	char why[256];
 	struct stat st;
+	int fd;
+	bool hit;
 
 	if (lstat(path, &st))
 		return false;
-	if (kcache_verified(path, why, sizeof(why)))
-		/* another tree's build of the same content: built again */
-		return !exact_tree || kcache_names_tree(path, b->root);
+	if ((fd = kcache_open_verified(path, why, sizeof(why))) >= 0) {
+		hit = !exact_tree || kcache_names_tree(fd, b->root);
+		close(fd);
+		return hit;
+	}
 	fprintf(stderr, "lockbench: warning: kernel tree (%s): the cached %s %s is "
 		"not used: %s; rebuilding it\n", b->root, b->k->name, path, why);
 	kcache_drop(path);
 	return false;
 }
 
-/* Build into the cache at `path`, with the digest beside it; with
- * `out`, copy the build there first (what another process may put at
- * `path` meanwhile is not this build). */
-static int build_into(struct kbuild *b, const char *path, const char *out)
+/* Build into the cache at `path`, with the digest beside it. */
+static int build_into(struct kbuild *b, const char *path)
 {
 	char built[PATH_MAX + 16];
 	int rc;
@@ -1297,8 +1259,6 @@ static int build_into(struct kbuild *b, const char *path, const char *out)
 	if ((rc = compile_all(b)) || (rc = link_plugin(b)))
 		return rc;
 	pjoin(built, sizeof(built), b->tmp, "plugin.so");
-	if (out && (rc = copy_file(b, built, out)))
-		return rc;
 	if (rename(built, path))
 		return kerr(b, -errno, "cannot write %s: %s", path, strerror(errno));
 	if ((rc = kcache_digest_write(path))) {
@@ -1309,22 +1269,11 @@ static int build_into(struct kbuild *b, const char *path, const char *out)
 	return 0;
 }
 
-/* The cache's plugin at `path` once more checked, then copied to `out`. */
-static int copy_out(struct kbuild *b, const char *path, const char *out)
-{
-	char why[256];
-
-	if (!kcache_verified(path, why, sizeof(why)))
-		return kerr(b, -EIO, "the cached %s %s changed before it was copied: %s; "
-			    "run again", b->k->name, path, why);
-	return copy_file(b, path, out);
-}
-
 /* ktree_build() once the stack is known to be large enough: the static
  * functions it calls are inlined into it, and their buffers with them. */
 static __attribute__((noinline)) int build(const char *dir, const char *name,
-					   const char *out, char *path, size_t len,
-					   bool *cached, char *err, size_t errlen)
+					   char *path, size_t len, bool *cached, char *err,
+					   size_t errlen)
 {
 	struct kbuild *b;
 	char cache[PATH_MAX];
@@ -1342,11 +1291,7 @@ static __attribute__((noinline)) int build(const char *dir, const char *name,
 		snprintf(path, len, "%s/ktree-%s-%.32s.so", cache, name, b->key);
 	*cached = !rc && cache_hit(b, path);
 	if (!rc && !*cached)
-		rc = build_into(b, path, out);
-	else if (!rc && out)
-		rc = copy_out(b, path, out);
-	if (!rc && out)
-		snprintf(path, len, "%s", out);
+		rc = build_into(b, path);
 	tmp_remove(b);
 	kcache_sig_disarm();
 	json_decref(b->git);
@@ -1355,8 +1300,8 @@ static __attribute__((noinline)) int build(const char *dir, const char *name,
 	return rc;
 }
 
-int ktree_build(const char *dir, const char *name, const char *out, char *path,
-		size_t len, bool *cached, char *err, size_t errlen)
+int ktree_build(const char *dir, const char *name, char *path, size_t len,
+		bool *cached, char *err, size_t errlen)
 {
 	const char *arch = getenv("LOCKBENCH_KTREE_ARCH");
 	const char *limit = getenv("LOCKBENCH_KTREE_TIMEOUT");
@@ -1375,5 +1320,5 @@ int ktree_build(const char *dir, const char *name, const char *out, char *path,
 			 limit);
 		return -EINVAL;
 	}
-	return build(dir, name, out, path, len, cached, err, errlen);
+	return build(dir, name, path, len, cached, err, errlen);
 }

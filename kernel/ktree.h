@@ -25,22 +25,21 @@ int ktree_check(const char *dir, char *err, size_t errlen);
 
 /*
  * Build lock `name` ("qspinlock", "qrwlock", "osq") of the kernel tree
- * at `dir` into a plugin, or find it in the cache.  With `out` the
- * plugin is also written there (atomically).  On success returns 0 with
- * the plugin's path in path[len] (the cached file, or `out`) and
- * *cached telling whether the cache already held it.  On failure
- * returns -errno (-ENOEXEC: the compiler refused the tree) with err set
- * to one line naming the tree, the lock and, for a compiler error, its
- * first error line with the file; nothing is left in the cache or at
- * `out`.
+ * at `dir` into a plugin, or find it in the cache.  On success returns
+ * 0 with the cached plugin's path in path[len] (load or copy it through
+ * ktree_plugin_open(), below) and *cached telling whether the cache
+ * already held it.  On failure returns -errno (-ENOEXEC: the compiler
+ * refused the tree) with err set to one line naming the tree, the lock
+ * and, for a compiler error, its first error line with the file;
+ * nothing is left in the cache.
  *
  * The compiler is $LOCKBENCH_CC (default cc), extra flags come from
  * $LOCKBENCH_KTREE_CFLAGS, the cache is $LOCKBENCH_CACHE or
  * ${XDG_CACHE_HOME:-$HOME/.cache}/lockbench, and the layer is found by
  * $LOCKBENCH_COMPAT_DIR or beside the running binary.
  */
-int ktree_build(const char *dir, const char *name, const char *out, char *path,
-		size_t len, bool *cached, char *err, size_t errlen);
+int ktree_build(const char *dir, const char *name, char *path, size_t len,
+		bool *cached, char *err, size_t errlen);
 
 /*
  * The plugin ktree_build() left at `path` (in the cache), open for

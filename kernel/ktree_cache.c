@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "../locks/sha256.h"
+#include "../topology/atomicfile.h"
 #include "../topology/termsig.h"
 #include "ktree.h"
 #include "ktree_cache.h"
@@ -123,16 +124,6 @@ int kcache_dir_open(const char *dir, char *why, size_t len)
 	}
 }
 
-int kcache_dir_trusted(const char *dir, char *why, size_t len)
-{
-	int fd = kcache_dir_open(dir, why, len);
-
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
-}
-
 /* Open `name` in directory dfd, not following a link and not blocking
  * (a FIFO), and check it is a regular file of ours; the fd or -errno
  * (-EPERM with why). */
@@ -159,46 +150,19 @@ static int open_ours(int dfd, const char *name, char *why, size_t len)
 	return fd;
 }
 
-int kcache_file_trusted(const char *path, char *why, size_t len)
-{
-	struct stat st;
-	const char *no;
-
-	if (lstat(path, &st)) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -errno;
-	}
-	if ((no = not_ours(&st, false, why, len))) {
-		if (no != why)
-			snprintf(why, len, "%s", no);
-		return -EPERM;
-	}
-	return 0;
-}
-
 /* ---- the digest beside a cached plugin ------------------------------ */
 
 int kcache_digest_write(const char *so)
 {
-	char hex[65], path[4200], tmp[4220];
-	int rc = sha256_file(so, hex), fd;
+	char hex[65], path[4200];
+	int rc = sha256_file(so, hex);
 
 	if (rc)
 		return rc;
-	snprintf(path, sizeof(path), "%s.sha256", so);
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0)
-		return -errno;
+	if (snprintf(path, sizeof(path), "%s.sha256", so) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
 	hex[64] = '\n';
-	if (write(fd, hex, 65) != 65)
-		rc = errno ? -errno : -EIO;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return af_replace(path, hex, sizeof(hex), NULL, NULL);
 }
 
 /* Does the plugin open at fd match the digest `name` in dfd?  false with
@@ -250,16 +214,6 @@ int kcache_open_verified(const char *so, char *why, size_t len)
 	return fd;
 }
 
-bool kcache_verified(const char *so, char *why, size_t len)
-{
-	int fd = kcache_open_verified(so, why, len);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
 int ktree_plugin_open(const char *path, char *err, size_t errlen)
 {
 	char why[512];
@@ -271,23 +225,20 @@ int ktree_plugin_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-bool kcache_names_tree(const char *so, const char *root)
+bool kcache_names_tree(int fd, const char *root)
 {
-	char why[256], *want = NULL, *buf = NULL;
+	char *want = NULL, *buf = NULL;
 	json_t *js = json_string(root);
 	char *q = js ? json_dumps(js, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-	int fd = kcache_open_verified(so, why, sizeof(why));
 	struct stat st;
 	bool found = false;
 
 	if (q && asprintf(&want, "\"tree\":%s", q) < 0)
 		want = NULL;
-	if (want && fd >= 0 && !fstat(fd, &st) && st.st_size > 0 && st.st_size < (1 << 28) &&
+	if (want && !fstat(fd, &st) && st.st_size > 0 && st.st_size < (1 << 28) &&
 	    (buf = malloc((size_t)st.st_size)) &&
 	    pread(fd, buf, (size_t)st.st_size, 0) == st.st_size)
 		found = memmem(buf, (size_t)st.st_size, want, strlen(want)) != NULL;
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	free(want);
 	free(q);
@@ -519,12 +470,9 @@ unsigned kcache_child_limit(void)
 	return e && *e && !*end && v > 0 && v <= 86400 ? (unsigned)v : 300;
 }
 
-void kcache_child_start(void)
-{
-	setpgid(0, 0);
-}
-
-int kcache_child_wait(pid_t pid)
+/* In the parent: wait for the child `pid`, killing its group at the
+ * limit; its exit status, -1 for another end, or KCACHE_LATE. */
+static int child_wait(pid_t pid)
 {
 	unsigned limit_ms = kcache_child_limit() * 1000u, waited = 0, nap = 1;
 	int st = 0;
@@ -547,4 +495,27 @@ int kcache_child_wait(pid_t pid)
 	}
 	kcache_sig_child(0);
 	return r < 0 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
+}
+
+int kcache_run(char *const argv[], const char *log, bool errors, const char *dir,
+	       const char *const env[][2])
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		setpgid(0, 0);
+		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(errors ? fd : null, 2) < 0 ||
+		    dup2(null, 0) < 0 || (dir && chdir(dir)))
+			_exit(127);
+		for (unsigned i = 0; env[i][0][0]; i++)
+			setenv(env[i][0], env[i][1], 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return child_wait(pid);
 }

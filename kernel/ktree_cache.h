@@ -16,15 +16,13 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Is the directory `dir` ours: owned by the effective user and writable
- * by no group or other, and is every directory on the way to it (of
- * its canonical path, from /) one only root or this user can change?
- * 0, or -errno (-EPERM when it is not) with why (a phrase) in why[len]. */
-int kcache_dir_trusted(const char *dir, char *why, size_t len);
-
-/* kcache_dir_trusted(), giving the directory open (O_DIRECTORY), reached
- * from / one checked component at a time without following a link
- * (openat(2), O_NOFOLLOW): a descriptor or -errno with why. */
+/* The directory `dir` open (O_DIRECTORY) when it is ours: owned by the
+ * effective user and writable by no group or other, and every
+ * directory on the way to it (of its canonical path, from /) one only
+ * root or this user can change, reached from / one checked component at
+ * a time without following a link (openat(2), O_NOFOLLOW).  A
+ * descriptor, or -errno (-EPERM when it is not ours) with why (a
+ * phrase) in why[len]. */
 int kcache_dir_open(const char *dir, char *why, size_t len);
 
 /* The cached plugin `so` open read-only, verified through descriptors
@@ -34,22 +32,14 @@ int kcache_dir_open(const char *dir, char *why, size_t len);
  * gives, never the path again. */
 int kcache_open_verified(const char *so, char *why, size_t len);
 
-/* Is `path` a regular file of ours, writable by no one else?  0, -ENOENT
- * when absent, -EPERM otherwise with why (a phrase) in why[len]. */
-int kcache_file_trusted(const char *path, char *why, size_t len);
-
-/* Record the SHA-256 of plugin `so` in `so`.sha256 (written beside it,
- * then renamed in place).  0 or -errno. */
+/* Record the SHA-256 of plugin `so` in `so`.sha256 (replaced whole:
+ * af_replace(), topology/atomicfile.h).  0 or -errno. */
 int kcache_digest_write(const char *so);
 
-/* Is the cached plugin `so` usable: ours, with a digest of ours beside it
- * that its content matches?  true, or false with why in why[len]. */
-bool kcache_verified(const char *so, char *why, size_t len);
-
-/* Does the cached plugin `so` (verified) carry an identity naming the
- * tree `root` (its "tree", built from there), rather than another
- * tree of the same content? */
-bool kcache_names_tree(const char *so, const char *root);
+/* Does the cached plugin open at fd (kcache_open_verified()) carry an
+ * identity naming the tree `root` (its "tree", built from there),
+ * rather than another tree of the same content? */
+bool kcache_names_tree(int fd, const char *root);
 
 /* Remove `so` and its digest (a cache entry found bad). */
 void kcache_drop(const char *so);
@@ -87,17 +77,22 @@ void kcache_sig_child(int pid);
 /* Back to the signal actions before kcache_sig_arm(). */
 void kcache_sig_disarm(void);
 
-/* What kcache_child_wait() returns for a child killed at the limit. */
+/* What kcache_run() returns for a child killed at the limit. */
 #define KCACHE_LATE 1000
 /* The time limit of each child (git, the compiler), in seconds:
  * $LOCKBENCH_KTREE_TIMEOUT, else 300. */
 unsigned kcache_child_limit(void);
-/* In the child, first: its own process group (the limit and a signal
- * kill the whole group: the compiler's own children too). */
-void kcache_child_start(void);
-/* In the parent: wait for the child `pid`, killing its group at the
- * limit; its exit status, -1 for another end, or KCACHE_LATE. */
-int kcache_child_wait(pid_t pid);
+/*
+ * Run argv (argv[0] an absolute path) in its own process group (the
+ * limit and a signal kill the whole group: the compiler's own children
+ * too), killed at the time limit: stdin from /dev/null, stdout into
+ * `log` (created, 0600), stderr there too when `errors`, else to
+ * /dev/null; in directory `dir` unless NULL; with the environment's
+ * env[i][0] set to env[i][1] (ended by an empty name).  The exit status,
+ * KCACHE_LATE, or -1 when it could not run or ended otherwise.
+ */
+int kcache_run(char *const argv[], const char *log, bool errors, const char *dir,
+	       const char *const env[][2]);
 
 /* Is any file below root/rel (a directory the build's include path or
  * sources are in) something other than a regular file or a directory,

@@ -239,7 +239,6 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 	char gd[PATH_MAX + 16], wt[PATH_MAX + 16], git[PATH_MAX];
 	const char *argv[256];
 	unsigned n = 0;
-	pid_t pid;
 
 	snprintf(gd, sizeof(gd), "--git-dir=%s", d->git);
 	snprintf(wt, sizeof(wt), "--work-tree=%s", root);
@@ -254,23 +253,11 @@ static int git_run(const char *root, const struct gitdirs *d, const char *const 
 		if (n < 254)
 			argv[n++] = files[i];
 	argv[n] = NULL;
-	/* git found before the chdir below, never in a relative PATH entry */
-	if (prog_resolve("git", git, sizeof(git)) || (pid = fork()) < 0)
+	/* git found before the chdir into root, never in a relative PATH entry */
+	if (prog_resolve("git", git, sizeof(git)))
 		return -1;
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-		kcache_child_start();
-		if (fd < 0 || null < 0 || dup2(fd, 1) < 0 || dup2(null, 2) < 0 ||
-		    dup2(null, 0) < 0 || chdir(root))
-			_exit(127);
-		for (unsigned i = 0; git_env[i][0]; i++)
-			setenv(git_env[i][0], git_env[i][1], 1);
-		execv(git, (char *const *)argv);
-		_exit(127);
-	}
-	return kcache_child_wait(pid);
+	argv[0] = git;
+	return kcache_run((char *const *)argv, log, false, root, git_env);
 }
 
 /* The whole of file `path` (NUL-ended) or NULL; *n its length. */

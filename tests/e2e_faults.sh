@@ -10,14 +10,8 @@
 # directory, the machine settings in a fake sysfs tree (mkfake): no real
 # device node, no real /sys.  Usage: tests/e2e_faults.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CC=${CC:-cc}
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-export TMPDIR=$OUT     # a rescue file that finds no other place lands here
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1     # a relative path a bug might create lands here
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 G=$ROOT/tests/golden/rtmutex
 LT=$ROOT/tests/fixtures/locktorture
 # Short runs: one thread count, one run, a short window.
@@ -33,10 +27,6 @@ restored() {	# restored WHAT: governor back, no state file
 }
 fresh_tree
 [ "$(cat "$GOV")" = schedutil ] || { echo "e2e_faults: fake tree has no governor"; exit 1; }
-json_ok() {	# json_ok WHAT FILE [python condition on d]
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert ${3:-True}" "$2" \
-		2>/dev/null && ok || bad "$1: $2 is not the JSON expected"
-}
 
 # ---- 1. output targets --------------------------------------------------
 
@@ -488,5 +478,4 @@ done
 [ -c /dev/null ] && ok || bad "/dev/null is no longer a character device"
 [ -c /dev/full ] && ok || bad "/dev/full is no longer a character device"
 
-echo "e2e_faults: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -11,39 +11,18 @@
 # `timeout`; the time bounds are seconds, generous for a busy machine.
 # Usage: tests/e2e_faults_end.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CC=${CC:-cc}
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-export TMPDIR=$OUT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 
 build_mkfake
 CPUF=$OUT/tree/root/sys/devices/system/cpu
-# Every file of the fake tree with its value (a restore writes a value
-# without the fake file's newline, as a sysfs attribute takes it).
-tree_sum() {
-	python3 -c 'import os, sys
-for d, _, files in sorted(os.walk(sys.argv[1])):
-    for f in sorted(files):
-        p = os.path.join(d, f)
-        print(p, open(p, "rb").read().rstrip(b"\n"))' "$OUT/tree/root" | sha256sum
-}
 # untouched WHAT SUM: the tree is as it was (governor, scaling_setspeed,
 # boost, numa_balancing and the rest) and no state file is left.
 untouched() {
-	[ "$(tree_sum)" = "$2" ] && ok || bad "$1: the fake machine was left changed:" \
+	[ "$(tree_sum "$OUT/tree/root")" = "$2" ] && ok || bad "$1: the fake machine was left changed:" \
 		"governor $(cat "$CPUF/cpu0/cpufreq/scaling_governor")," \
 		"setspeed $(cat "$CPUF/cpu0/cpufreq/scaling_setspeed"), boost $(cat "$CPUF/cpufreq/boost")"
 	[ ! -e "$LOCKBENCH_STATE" ] && ok || bad "$1: state file left"
-}
-now() { date +%s.%N; }
-# within WHAT START LIMIT: less than LIMIT seconds since START.
-within() {
-	python3 -c 'import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < float(sys.argv[3]) else 1)' \
-		"$2" "$(now)" "$3" && ok || bad "$1: took $(python3 -c "print(round($(now) - $2, 2))") s, want < $3 s"
 }
 cpus=$(nproc)
 
@@ -52,7 +31,7 @@ cpus=$(nproc)
 # deaf to SIGTERM, the machine left tuned: refused at once, one line,
 # exit 2, before anything is tuned.  Sleeping locks are not bounded.
 fresh_tree
-sum=$(tree_sum)
+sum=$(tree_sum "$OUT/tree/root")
 t0=$(now)
 expect_exit 2 "ticket at 4096 threads" -- timeout -k 5 30 "$BIN" -l ticket -t 4096 -d 0.05 --warmup 0.01 -r 1
 within "ticket at 4096 threads refused" "$t0" 10
@@ -73,7 +52,7 @@ expect_exit 0 "tas at 16 threads per CPU" -- "$BIN" -l tas -t $((16 * cpus)) --d
 # (the workers left in the queue are abandoned), exit 1, the machine
 # restored, the state file there while tuned and gone after.
 fresh_tree
-sum=$(tree_sum)
+sum=$(tree_sum "$OUT/tree/root")
 "$BIN" -l ticket -p cpus:0 -t 16 --cs-ns 250ms -d 60 --warmup 0 -r 1 \
 	-f json -o "$OUT/term.json" >"$OUT/term.out" 2>"$OUT/term.err" &
 pid=$!
@@ -105,7 +84,7 @@ untouched "SIGTERM at the bound" "$sum"
 if "$CC" -std=gnu11 -O2 -shared -fPIC -I"$ROOT/locks" "$ROOT/tests/plugins/deadlock.c" \
 	-o "$OUT/deadlock.so"; then
 	fresh_tree
-	sum=$(tree_sum)
+	sum=$(tree_sum "$OUT/tree/root")
 	t0=$(now)
 	expect_exit 1 "hang at the bound" -- timeout -k 5 60 "$BIN" --plugin "$OUT/deadlock.so" -l deadlock \
 		-p cpus:0 -t 16 -r 1 --warmup 0 -d 5 --watchdog 1 -q
@@ -126,7 +105,7 @@ fi
 found=
 for lim in 16000 20000 24000 28000 32000 40000; do
 	fresh_tree
-	sum=$(tree_sum)
+	sum=$(tree_sum "$OUT/tree/root")
 	(ulimit -v $lim; exec timeout -k 5 60 "$BIN" -l ticket -t 1,2 -d 0.05 --warmup 0.01 -r 1 -q) \
 		>"$OUT/stdout" 2>"$OUT/stderr"
 	rc=$?
@@ -139,5 +118,4 @@ for lim in 16000 20000 24000 28000 32000 40000; do
 done
 [ -n "$found" ] && ok || bad "no ulimit -v made a worker fail to start: $(cat "$OUT/stderr")"
 
-echo "e2e_faults_end: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

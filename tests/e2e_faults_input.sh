@@ -12,13 +12,8 @@
 # Machine settings go to a fake sysfs tree (mkfake), files to one
 # temporary directory.  Usage: tests/e2e_faults_input.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CC=${CC:-cc}
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 # Short runs: one thread count, one run, a short window, the machine
 # left alone.
 QUICK=(-l tas -t 1 -r 1 --warmup 0 -d 0.02 --no-probe --no-tune -q)
@@ -32,17 +27,6 @@ refused() {
 
 build_mkfake
 # fresh_tree: a new fake machine with cpufreq; its state file inside it.
-# tree_sum: every file of the fake tree with its value, as one hash (a
-# restore writes the value without the fake file's newline, as a sysfs
-# attribute takes it; scaling_setspeed's "<unsupported>" is written back
-# too, topology/machine_state.c).
-tree_sum() {
-	python3 -c 'import os, sys
-for d, _, files in sorted(os.walk(sys.argv[1])):
-    for f in sorted(files):
-        p = os.path.join(d, f)
-        print(p, open(p, "rb").read().rstrip(b"\n"))' "$TREE" | sha256sum
-}
 
 # ---- "--" ends the options, as getopt does ---------------------------------
 refused "-- before run options" "unexpected argument (-l)" -- -l tas
@@ -175,11 +159,11 @@ refused "system -l" "--locks is not an option of 'system'" system -l tas show
 [ -e "$LOCKBENCH_STATE" ] && bad "a refused system command left a state file" || ok
 
 # ---- system tune --dry-run changes nothing -------------------------------------
-before=$(tree_sum)
+before=$(tree_sum "$TREE")
 expect_exit 0 "system tune --dry-run" -- "$BIN" system tune --dry-run
 grep -q "would change (nothing changed)" "$OUT/stdout" && ok || bad "dry run output: $(cat "$OUT/stdout")"
 grep -q "scaling_" "$OUT/stdout" && ok || bad "dry run lists no cpufreq change: $(cat "$OUT/stdout")"
-[ "$(tree_sum)" = "$before" ] && ok || bad "system tune --dry-run changed the fake machine"
+[ "$(tree_sum "$TREE")" = "$before" ] && ok || bad "system tune --dry-run changed the fake machine"
 [ -e "$LOCKBENCH_STATE" ] && bad "system tune --dry-run wrote a state file" || ok
 # What the dry run listed is what tune then changes.
 grep -o '^  [^:]*' "$OUT/stdout" | sed 's/^  //' | sort >"$OUT/planned"
@@ -191,7 +175,7 @@ planned = open(sys.argv[2]).read().split()
 assert done == planned, (done, planned)
 EOF
 expect_exit 0 "system reset" -- "$BIN" system reset
-[ "$(tree_sum)" = "$before" ] && ok || bad "system reset left the fake machine changed"
+[ "$(tree_sum "$TREE")" = "$before" ] && ok || bad "system reset left the fake machine changed"
 
 # ---- rerun replays only a run, never over its input ---------------------------
 expect_exit 0 "run to rerun" -- "$BIN" "${QUICK[@]}" -f json -o "$OUT/base.json"
@@ -209,9 +193,9 @@ EOF
 }
 Q=(-l tas -t 1 -r 1 --warmup 0 -d 0.02 --no-probe --no-tune)
 recorded sys.json -q system tune
-before=$(tree_sum)
+before=$(tree_sum "$TREE")
 refused "rerun of 'system tune'" "made by 'lockbench system', not by a run" rerun "$OUT/sys.json"
-[ "$(tree_sum)" = "$before" ] && [ ! -e "$LOCKBENCH_STATE" ] && ok || bad "rerun tuned the machine"
+[ "$(tree_sum "$TREE")" = "$before" ] && [ ! -e "$LOCKBENCH_STATE" ] && ok || bad "rerun tuned the machine"
 recorded lt.json "${Q[@]}" locktorture
 refused "rerun reaching locktorture" "made by 'lockbench locktorture'" rerun "$OUT/lt.json"
 recorded imp.json -q import locktorture x.log
@@ -348,5 +332,4 @@ else
 	bad "building tests/plugins/deadlock.c"
 fi
 
-echo "e2e_faults_input: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -24,12 +24,8 @@
 # never in /dev; machine settings are left alone (--no-tune).
 # Usage: tests/e2e_faults_io.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1     # a relative path a bug might create lands here
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 export LOCKBENCH_CACHE=$OUT/cache TMPDIR=$OUT/tmp
 mkdir -p "$TMPDIR"
 QUICK=(-t 1 -r 2 --warmup 0 -d 0.02 --no-probe --no-tune -q)
@@ -42,9 +38,9 @@ refused() {
 	shift 2
 	expect_exit 2 "$what" -- timeout -k 5 20 "$BIN" "$@" && one_line "$what" "$pattern"
 }
-# same WHAT PATH STAMP: PATH is still what `stamp PATH` said before.
+# unchanged WHAT PATH STAMP: PATH is still what `stamp PATH` said before.
 stamp() { stat -c '%F %i %t:%T %s %Y' "$1" 2>/dev/null; }
-same() {
+unchanged() {
 	[ "$(stamp "$2")" = "$3" ] && ok || bad "$1: $2 was changed: $(stamp "$2"), was $3"
 }
 no_twins() {	# no_twins WHAT: no temporary twin left in $OUT/w
@@ -70,13 +66,13 @@ if $NODES; then
 	refused "build-kernel-lock -o a character device" \
 		"cannot write output (.*null): a character device, not a regular file (a plugin" \
 		build-kernel-lock "$ONE" -q -o "$OUT/n/null"
-	same "build-kernel-lock -o a character device" "$OUT/n/null" "$before"
+	unchanged "build-kernel-lock -o a character device" "$OUT/n/null" "$before"
 	[ -c "$OUT/n/null" ] && ok || bad "the character device is gone"
 fi
 before=$(stamp "$OUT/n/fifo")
 refused "build-kernel-lock -o a FIFO" "a FIFO, not a regular file (a plugin" \
 	build-kernel-lock "$ONE" -q -o "$OUT/n/fifo"
-same "build-kernel-lock -o a FIFO" "$OUT/n/fifo" "$before"
+unchanged "build-kernel-lock -o a FIFO" "$OUT/n/fifo" "$before"
 refused "build-kernel-lock -o a socket" "a socket, not a regular file" \
 	build-kernel-lock "$ONE" -q -o "$OUT/n/sock"
 [ -S "$OUT/n/sock" ] && ok || bad "the socket is gone"
@@ -114,7 +110,7 @@ writers() {	# writers WHAT TARGET PATTERN: each command writing to TARGET is ref
 	refused "import -o $what" "$pattern" import locktorture -q -o "$t" "$LT"
 	refused "run -o $what" "$pattern" "${QUICK[@]}" -l tas -f json -o "$t"
 	refused "system check -o $what" "$pattern" system check -q -o "$t"
-	same "every writer -o $what" "$t" "$before"
+	unchanged "every writer -o $what" "$t" "$before"
 }
 writers "a socket" "$OUT/n/sock" "a socket, not a regular file (lockbench writes files, character"
 $NODES && writers "a block device" "$OUT/n/loop" "a block device, not a regular file"
@@ -123,7 +119,7 @@ if $NODES; then
 	before=$(stamp "$OUT/n/null")
 	expect_exit 0 "merge -o a character device" -- "$BIN" merge -o "$OUT/n/null" \
 		"$OUT/a.json" "$OUT/b.json"
-	same "merge -o a character device" "$OUT/n/null" "$before"
+	unchanged "merge -o a character device" "$OUT/n/null" "$before"
 	[ -c "$OUT/n/null" ] && ok || bad "merge replaced the character device"
 fi
 # merge -o a symlink: the link kept, the target the merged JSON.
@@ -153,7 +149,7 @@ inputs() {	# inputs WHAT PATH: every reader refuses PATH, none waits on it
 	refused "--resume $what" "\-\-resume (.*): $what, not a regular file" \
 		"${QUICK[@]}" -l tas --resume "$p" -f json -o "$OUT/w/r.json"
 	refused "--plugin $what" "plugin (.*): not a regular file" --plugin "$p" list locks
-	same "readers of $what" "$p" "$before"
+	unchanged "readers of $what" "$p" "$before"
 }
 inputs "a FIFO" "$OUT/n/fifo"
 $NODES && inputs "a character device" "$OUT/n/null"
@@ -245,5 +241,4 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["schema"] == "
 	"$OUT/w/check.json" && ok || bad "system check -o: not its JSON"
 [ -z "$(ls -A "$TMPDIR")" ] && ok || bad "system check left $(ls -A "$TMPDIR") in \$TMPDIR"
 
-echo "e2e_faults_io: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -16,20 +16,9 @@
 # Usage: tests/e2e_faults_run.sh [./lockbench]
 #   RUN_THREADS (2000): the thread count of the stop-signal case.
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-export TMPDIR=$OUT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 build_mkfake
-now() { date +%s.%N; }
-# within WHAT START LIMIT: less than LIMIT seconds since START.
-within() {
-	python3 -c 'import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < float(sys.argv[3]) else 1)' \
-		"$2" "$(now)" "$3" && ok || bad "$1: took $(python3 -c "print(round($(now) - $2, 2))") s, want < $3 s"
-}
 
 # ---- a small stack limit, every command -------------------------------------
 # Under ulimit -s 16 and 24 every command died by SIGSEGV while printing
@@ -152,5 +141,4 @@ assert d["incomplete"] and d["points"][0]["status"] == "ok", d["points"]' "$OUT/
 		bad "SIGINT at $T threads ($try): the fake machine not restored"
 done
 
-echo "e2e_faults_run: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

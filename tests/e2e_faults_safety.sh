@@ -23,19 +23,10 @@
 # happen on any host whatever its limits.
 # Usage: tests/e2e_faults_safety.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CC=${CC:-cc}
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1     # a relative path a bug might create lands here
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 QUICK=(-t 1 -r 1 --warmup 0 -d 0.05 -q)
 
-json_ok() {	# json_ok WHAT FILE [python condition on d]
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert ${3:-True}" "$2" \
-		2>/dev/null && ok || bad "$1: $2 is not the JSON expected"
-}
 
 build_mkfake
 "$CC" -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC "$ROOT/tests/fault_preload.c" \
@@ -253,5 +244,4 @@ rc=$?
 json_ok "SIGINT under nohup" "$OUT/n.json" "d['incomplete'] is True"
 restored "SIGINT under nohup"
 
-echo "e2e_faults_safety: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -39,18 +39,14 @@
 # Everything happens under one temporary directory.
 # Usage: tests/e2e_faults_trust.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CC=${CC:-cc}
-OUT=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 MNT=
 cleanup() {
 	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1
 ONE=$ROOT/tests/fixtures/ktree-onefile
 export LOCKBENCH_CACHE=$OUT/cache
 RUN=(-t 1 -r 1 --warmup 0 -d 0.05 --no-tune -q)
@@ -566,5 +562,4 @@ for sig in QUIT USR1 ALRM; do
 done
 unset LOCKBENCH_SYSROOT LOCKBENCH_STATE
 
-echo "e2e_faults_trust: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -19,12 +19,8 @@
 # Files go to one temporary directory; the machine is left alone.
 # Usage: tests/e2e_faults_words.sh [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 QUICK=(-l tas -t 1 -r 2 --warmup 0 -d 0.02 --no-probe --no-tune -q)
 
 # raw WHAT FILE...: no control character but newline in the files (the
@@ -153,5 +149,4 @@ one_line "--floor: 6 MB file, the default limit" "LOCKBENCH_MAX_INPUT raises it"
 expect_exit 0 "--floor: 6 MB file, LOCKBENCH_MAX_INPUT=8M" -- env LOCKBENCH_MAX_INPUT=8M \
 	"$BIN" compare --floor "$OUT/big.json" "$OUT/a.json" "$OUT/b0.json"
 
-echo "e2e_faults_words: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

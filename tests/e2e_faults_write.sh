@@ -23,13 +23,10 @@
 # machine is left alone (--no-tune).  Usage: tests/e2e_faults_write.sh
 # [./lockbench]
 set -u
-BIN=$(realpath "${1:-./lockbench}")
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+e2e_setup "$@"
 MNT=$OUT/m
 trap 'mountpoint -q "$MNT" && umount "$MNT"; rm -rf "$OUT"' EXIT
-. "$ROOT/tests/lib.sh"
-cd "$OUT" || exit 1
 export TMPDIR=$OUT/tmp
 mkdir -p "$TMPDIR" "$MNT"
 RUN=(-t 1 -r 2 --warmup 0 -d 0.02 --no-probe --no-tune -q)
@@ -206,5 +203,4 @@ LONG=(-l tas,ticket -t 1,2 -r 2 --warmup 0 -d 0.3 --no-probe --no-tune -f json)
 cut "-o -, INT in the run, INT in the write" 130 pipe run:INT,INT "${LONG[@]}" -o -
 cut "a FIFO, INT in the run, INT in the write" 130 noreader run:INT,INT "${LONG[@]}" -o f
 
-echo "e2e_faults_write: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

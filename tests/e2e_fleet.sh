@@ -20,18 +20,7 @@ LKP=$TOP/scripts/lkp-tests
 MMT=$TOP/scripts/mmtests
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fails=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# same GOLDEN ACTUAL WHAT: byte-for-byte equality (LB_GOLDEN_UPDATE=1
-# rewrites the golden file instead).
-same() {
-	if [ -n "${LB_GOLDEN_UPDATE:-}" ]; then cp "$2" "$1"; ok; return; fi
-	if cmp -s "$1" "$2"; then ok; else bad "$3"; diff "$1" "$2" | head -20; fi
-}
+. "$HERE/lib.sh"
 
 # ---- lkp-tests: the stats parser -------------------------------------------
 
@@ -408,5 +397,4 @@ json.dump(d, open(sys.argv[2], "w"))' "$FIX/run-k0.json" "$T/nohost.json"
 if [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ]; then ok
 else bad "--columns host of a file with no host: $(cat "$T/err")"; fi
 
-echo "e2e_fleet: $pass passed, $fails failed"
-[ $fails -eq 0 ]
+e2e_done

@@ -547,5 +547,4 @@ grep -q "^usage: lockbench build-kernel-lock DIR \[--lock L\] \[-o FILE.so\]" "$
 expect_exit 0 "--help" -- "$BIN" --help
 grep -q -- "--kernel-tree \[TAG=\]DIR" "$OUT/stdout" && ok || bad "--help lacks --kernel-tree"
 
-echo "e2e_ktree: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -225,5 +225,4 @@ expect_exit 2 "bad type name" -- "$BIN" locktorture --torture-type "spin_lock nw
 expect_exit 2 "bad stat interval" -- "$BIN" locktorture --stat-interval 0.5
 expect_exit 2 "bad option" -- "$BIN" locktorture --frobnicate
 
-echo "e2e_locktorture: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

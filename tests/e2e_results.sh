@@ -17,10 +17,6 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$HERE/lib.sh"
 
-# same FILE1 FILE2 WHAT: byte-for-byte equality.
-same() {
-	if cmp -s "$1" "$2"; then ok; else bad "$3"; diff "$1" "$2" | head -20; fi
-}
 
 # refuse WHAT PATTERN CMD...: exit 2, exactly one stderr line matching
 # PATTERN, nothing on stdout, no file left in $T/out.
@@ -514,5 +510,4 @@ for f in table box lkp speedup csv json; do
 done
 ok
 
-echo "e2e_results: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

@@ -296,5 +296,4 @@ assert f["runs_each"] == 3 and f["window_s"] == 0.02 and f["duration_s"] > 0, f
 assert f["measured_at"][:2] == "20" and f["host"]["hostname"], f
 EOF
 
-echo "e2e_syscheck: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+e2e_done

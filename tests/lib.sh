@@ -1,15 +1,25 @@
 # Shared helpers of the end-to-end scripts: source after setting BIN and
-# OUT (a scratch directory).  Each script counts with ok/bad and ends
-# with its own "NAME: N passed, N failed" line.  Here: the counters, a
-# command's exit and its one-line stderr (expect_exit, one_line,
-# bad_input), waiting on a background run (until_stderr, SIGDFL), and
-# the fake machines (build_mkfake, fresh_tree, quiet_proc; for the
-# fake locktorture build_fake_modprobe, lt_machine, lt_cleanup).
+# OUT (a scratch directory), or source first and call e2e_setup.  Each
+# script counts with ok/bad and ends with e2e_done, its "NAME: N passed,
+# N failed" line.  Here: the set-up and the counters, a command's exit
+# and its one-line stderr (expect_exit, one_line, bad_input), files
+# checked (same, json_ok), time (now, within), waiting on a background
+# run (until_stderr, SIGDFL), and the fake machines (build_mkfake,
+# fresh_tree, tree_sum, quiet_proc; for the fake locktorture
+# build_fake_modprobe, lt_machine, lt_cleanup).
 pass=0
 fail=0
+CC=${CC:-cc}
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# e2e_done: the script's last line, "NAME: N passed, N failed" (NAME the
+# script's), and its status: 0 when nothing failed.
+e2e_done() {
+	echo "$(basename "$0" .sh): $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
 
 # until_stderr FILE PATTERN: wait (about 30 s at most) until FILE, a
 # background run's stderr, holds PATTERN (e.g. a progress line: start-up
@@ -24,6 +34,44 @@ until_stderr() {
 
 # This folder (tests/), wherever the script that sources this runs from.
 LIB_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# e2e_setup [BIN]: the start the fault scripts share.  BIN the binary
+# named (./lockbench by default) made absolute, ROOT the source tree,
+# OUT a new scratch directory removed at exit (a script with more to
+# clean sets its own trap after this), TMPDIR inside it (a rescue file
+# that finds no other place lands there) and the current directory (so
+# does a relative path a bug might create).
+e2e_setup() {
+	BIN=$(realpath "${1:-./lockbench}")
+	ROOT=$(cd "$LIB_TESTS/.." && pwd)
+	OUT=$(mktemp -d)
+	trap 'rm -rf "$OUT"' EXIT
+	export TMPDIR=$OUT
+	cd "$OUT" || exit 1
+}
+
+# same EXPECTED ACTUAL WHAT: byte-for-byte equality, else a failure with
+# the first lines of the diff (LB_GOLDEN_UPDATE=1 rewrites EXPECTED, a
+# golden file, instead).
+same() {
+	if [ -n "${LB_GOLDEN_UPDATE:-}" ]; then cp "$2" "$1"; ok; return; fi
+	if cmp -s "$1" "$2"; then ok; else bad "$3"; diff "$1" "$2" | head -20; fi
+}
+
+# json_ok WHAT FILE [CONDITION]: FILE is JSON and the python CONDITION
+# on it (as d) holds.
+json_ok() {
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert ${3:-True}" "$2" \
+		2>/dev/null && ok || bad "$1: $2 is not the JSON expected"
+}
+
+# now: the time, in seconds; within WHAT START LIMIT: less than LIMIT
+# seconds since START (a `now`).
+now() { date +%s.%N; }
+within() {
+	python3 -c 'import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) < float(sys.argv[3]) else 1)' \
+		"$2" "$(now)" "$3" && ok || bad "$1: took $(python3 -c "print(round($(now) - $2, 2))") s, want < $3 s"
+}
 
 # one_line WHAT PATTERN: the last command's stderr ($OUT/stderr) is one
 # line holding PATTERN; counts a failure otherwise.
@@ -94,6 +142,19 @@ fresh_tree() {
 	GOV=$TREE/root/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
 	BOOST=$TREE/root/sys/devices/system/cpu/cpufreq/boost
 	NUMA=$TREE/root/proc/sys/kernel/numa_balancing
+}
+
+# tree_sum DIR: every file under DIR (a fake machine) with its value, as
+# one hash; a value's last newline is left out, as a restore writes the
+# value without the fake file's newline (a sysfs attribute takes it so;
+# scaling_setspeed's "<unsupported>" is written back too,
+# topology/machine_state.c).
+tree_sum() {
+	python3 -c 'import os, sys
+for d, _, files in sorted(os.walk(sys.argv[1])):
+    for f in sorted(files):
+        p = os.path.join(d, f)
+        print(p, open(p, "rb").read().rstrip(b"\n"))' "$1" | sha256sum
 }
 
 # expect_exit CODE DESCRIPTION -- command...: run it, stdout and stderr

@@ -2,8 +2,9 @@
 /*
  * Replacing a record file (topology/atomicfile.h): the new content in
  * place, mode 0600, no temporary left; a last word that says no leaves
- * the old file as it was; a temporary name already taken (a symlink
- * planted there) is neither followed nor written through.
+ * the old file as it was; the temporary is a twin of a name no one can
+ * guess, so a symlink or a stale file planted at a name another process
+ * would have used (path.tmp.PID) is neither followed nor in the way.
  * The -o primitive (af_twin_create, af_install): a new name takes the
  * mode given; an existing file with one link keeps its mode and extended
  * attributes (and loses none the twin inherited); one with two links is
@@ -12,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +31,20 @@
 #include "../topology/atomicfile.h"
 
 static char dir[64], path[128], tmp[160];
+
+/* No twin of path (rec.tmp.*) left in dir. */
+static bool no_twin(void)
+{
+	char pat[96];
+	glob_t g;
+	int rc;
+
+	snprintf(pat, sizeof(pat), "%s/rec.tmp.*", dir);
+	rc = glob(pat, 0, NULL, &g);
+	if (!rc)
+		globfree(&g);
+	return rc == GLOB_NOMATCH;
+}
 
 static int setup(void **state)
 {
@@ -68,6 +84,16 @@ static void read_back(const char *p, char *buf, size_t len)
 	fclose(f);
 }
 
+static void write_file(const char *p, const char *text, mode_t mode)
+{
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
 static int refuse(int fd, const char *p, void *arg)
 {
 	(void)fd, (void)p;
@@ -88,13 +114,13 @@ static void test_replace(void **state)
 	assert_string_equal(buf, "two\n");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(access(tmp, F_OK), -1);
+	assert_true(no_twin());
 	/* the last word says no: the old file stands, no temporary left */
 	assert_int_equal(af_replace(path, "three\n", 6, refuse, &calls), -EEXIST);
 	assert_int_equal(calls, 1);
 	read_back(path, buf, sizeof(buf));
 	assert_string_equal(buf, "two\n");
-	assert_int_equal(access(tmp, F_OK), -1);
+	assert_true(no_twin());
 }
 
 static void test_planted_symlink(void **state)
@@ -105,21 +131,29 @@ static void test_planted_symlink(void **state)
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	assert_int_equal(af_replace(victim, "mine\n", 5, NULL, NULL), 0);
 	assert_int_equal(symlink(victim, tmp), 0);
-	assert_int_equal(af_replace(path, "x\n", 2, NULL, NULL), -EEXIST);
+	assert_int_equal(af_replace(path, "x\n", 2, NULL, NULL), 0);
 	read_back(victim, buf, sizeof(buf));
 	assert_string_equal(buf, "mine\n");
-	assert_int_equal(access(path, F_OK), -1);
-	unlink(tmp);
+	read_back(path, buf, sizeof(buf));
+	assert_string_equal(buf, "x\n");
+	assert_int_equal(unlink(tmp), 0);       /* the link itself untouched */
 }
 
-static void write_file(const char *p, const char *text, mode_t mode)
+/* A temporary left by a killed process that had this pid: not in the
+ * way, and left alone. */
+static void test_stale_temporary(void **state)
 {
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	char buf[64];
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	assert_int_equal(fchmod(fd, mode), 0);
-	close(fd);
+	(void)state;
+	write_file(tmp, "stale\n", 0600);
+	assert_int_equal(af_replace(path, "new\n", 4, NULL, NULL), 0);
+	read_back(path, buf, sizeof(buf));
+	assert_string_equal(buf, "new\n");
+	read_back(tmp, buf, sizeof(buf));
+	assert_string_equal(buf, "stale\n");
+	assert_int_equal(unlink(tmp), 0);
+	assert_true(no_twin());
 }
 
 /* A twin of path holding text; its fd, its name in twin. */
@@ -224,11 +258,29 @@ static void test_install_failure_keeps_twin(void **state)
 	assert_int_equal(rmdir(path), 0);
 }
 
+/* The directory a twin goes in and a rename is synced in. */
+static void test_dir_of(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	af_dir_of("out.json", buf, sizeof(buf));
+	assert_string_equal(buf, ".");
+	af_dir_of("/out.json", buf, sizeof(buf));
+	assert_string_equal(buf, "/");
+	af_dir_of("/a/b/out.json", buf, sizeof(buf));
+	assert_string_equal(buf, "/a/b");
+	af_dir_of("a/out.json", buf, sizeof(buf));
+	assert_string_equal(buf, "a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dir_of),
 		cmocka_unit_test_setup_teardown(test_replace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_planted_symlink, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_temporary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_new, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_keeps_attrs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_install_links, setup, teardown),

@@ -350,6 +350,28 @@ static void test_refusals(void **state)
 #define RUN1(R) HEAD ONE "\"points\": [{\"variant_index\": 0, \"row_index\": 0, " \
 	"\"status\": \"ok\", \"runs\": [" R "]}]}"
 
+/* A run's optional objects (exclusion, rw, latency, handover) given as
+ * something else: refused, named by their path; null reads as absent. */
+static void test_run_objects(void **state)
+{
+	static const char *const keys[] = {"exclusion", "rw", "latency", "handover"};
+	char text[512], want[96];
+	struct results r;
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(text, sizeof(text), RUN1("{\"ops_per_sec\": 1, \"%s\": 3}"), keys[i]);
+		snprintf(want, sizeof(want), "points[0].runs[0].%s: expected an object",
+			 keys[i]);
+		refused(text, want);
+		snprintf(text, sizeof(text), RUN1("{\"ops_per_sec\": 1, \"%s\": null}"),
+			 keys[i]);
+		assert_int_equal(results_from_json_buf(text, strlen(text), "x.json", &r,
+						       want, sizeof(want)), 0);
+		results_free(&r);
+	}
+}
+
 /* Values no run can have: refused with the field, not printed as -100%. */
 static void test_impossible_values(void **state)
 {
@@ -552,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_stream_refusals),
 		cmocka_unit_test(test_row_desc_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_run_objects),
 		cmocka_unit_test(test_impossible_values),
 		cmocka_unit_test(test_input_limit),
 		cmocka_unit_test(test_missing_file),

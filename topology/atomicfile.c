@@ -32,19 +32,24 @@ int af_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+void af_dir_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
 void af_fsync_dir(const char *path)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX];
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
+	af_dir_of(path, dir, sizeof(dir));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
@@ -56,13 +61,10 @@ int af_replace(const char *path, const void *buf, size_t len,
 	       int (*check)(int fd, const char *path, void *arg), void *arg)
 {
 	char tmp[PATH_MAX + 32];
-	int fd, err;
+	int fd = af_twin_create(path, tmp, sizeof(tmp)), err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	err = af_write_all(fd, buf, len);
 	if (!err && fsync(fd))
 		err = -errno;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * topology/atomicfile.h - the one way lockbench replaces a file of its
- * own records (the machine's state file, the record of a loaded
- * module): never a partial file at the path, whatever happens mid-way.
- * The files the user names (-o) are replaced by af_twin_create() and
- * af_install(), below; cli/outfile.c adds their rules (user paths,
- * special files, one line and exit 2).
+ * topology/atomicfile.h - the one way lockbench replaces a file: the new
+ * content written in full to a twin beside it (af_twin_create()) and
+ * only then put in its place, so that the path never holds a partial
+ * file, whatever happens mid-way.  Its own records (the machine's state
+ * file, the record of a loaded module, the digest of a cached plugin)
+ * go through af_replace(); the files the user names (-o) through
+ * af_install(), with cli/outfile.c's rules (user paths, special files,
+ * one line and exit 2).
  */
 #ifndef LOCKBENCH_ATOMICFILE_H
 #define LOCKBENCH_ATOMICFILE_H
@@ -17,14 +19,16 @@
  * 0 or -errno. */
 int af_write_all(int fd, const void *buf, size_t len);
 
+/* The directory holding path into buf ("." for a bare name). */
+void af_dir_of(const char *path, char *buf, size_t len);
+
 /* fsync the directory holding path, so that a rename in it is
  * durable (best effort). */
 void af_fsync_dir(const char *path);
 
 /*
- * Replace path by a file holding buf[0..len): written in full to a new
- * file beside it (path.tmp.PID, mode 0600, created exclusively, never
- * through a symlink) and fsync'ed; then, when check is not NULL,
+ * Replace path by a file holding buf[0..len): written in full to its
+ * twin (af_twin_create(), below: mode 0600) and fsync'ed; then, when check is not NULL,
  * check(fd, path, arg) on the new file (0 to go on, else -errno: the
  * caller's last word, e.g. that path is still its own); renamed over
  * path; the directory fsync'ed.  0 or -errno; on failure the temporary

@@ -89,15 +89,12 @@ static void layout_loop(struct worker *w)
 	}
 }
 
-/* --read-pct is rw's too (workloads/rw.c), declared alike. */
 static const struct wl_option layout_options[] = {
 	{.name = "layouts", .arg = "LIST", .type = WL_OPT_VARIANTS,
 	 .def = "packed,aligned,per_node", .choices = wl_layout_names,
 	 .nchoices = WL_NLAYOUTS, .off = offsetof(struct wl_params, layout),
 	 .help = "the variants (columns)"},
-	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,
-	 .def = "90", .max = 100, .off = offsetof(struct wl_params, read_pct),
-	 .help = "share of operations that read (per operation)"},
+	WL_READ_PCT_OPTION,
 	{0},
 };
 

@@ -27,7 +27,6 @@ static void rw_loop(struct worker *w)
 		     shared ? ops->read_unlock : ops->unlock, NULL, 0);
 }
 
-/* --read-pct is layout's too (workloads/layout.c), declared alike. */
 static const struct wl_option rw_options[] = {
 	{.name = "readers", .arg = "N", .type = WL_OPT_UINT, .max = WL_MAX_THREADS, /* -t's most */
 	 .off = offsetof(struct wl_params, readers),
@@ -35,9 +34,7 @@ static const struct wl_option rw_options[] = {
 	{.name = "writers", .arg = "N", .type = WL_OPT_UINT, .max = WL_MAX_THREADS,
 	 .off = offsetof(struct wl_params, writers),
 	 .help = "N threads write (threads 0..N-1)"},
-	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,
-	 .def = "90", .max = 100, .off = offsetof(struct wl_params, read_pct),
-	 .help = "share of operations that read (per operation)"},
+	WL_READ_PCT_OPTION,
 	{0},
 };
 

@@ -202,6 +202,12 @@ struct wl_option {
 	const char *help;      /* without the workload's name */
 };
 
+/* --read-pct: one option of rw and layout alike, in both tables. */
+#define WL_READ_PCT_OPTION                                                     \
+	{.name = "read-pct", .arg = "P,..", .type = WL_OPT_UINT, .list = true,   \
+	 .def = "90", .max = 100, .off = offsetof(struct wl_params, read_pct),   \
+	 .help = "share of operations that read (per operation)"}
+
 struct workload_ops {
 	const char *name;
 	const char *desc;

@@ -157,6 +157,23 @@ static int get_array(struct rd *d, json_t *o, const char *key, const char *where
 	return 0;
 }
 
+/* Object member, NULL when absent or null; its path "where.key" into
+ * w[wlen] either way. */
+static int get_object(struct rd *d, json_t *o, const char *key, const char *where,
+		      char *w, size_t wlen, json_t **out)
+{
+	json_t *v = json_object_get(o, key);
+
+	*out = NULL;
+	snprintf(w, wlen, "%s.%s", where, key);
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_object(v))
+		return fail(d, "%s: expected an object", w);
+	*out = v;
+	return 0;
+}
+
 /*
  * Parse the text; tell apart "not JSON", "truncated" and other syntax
  * errors.  Returns the document (new reference) or NULL with err set.
@@ -446,15 +463,12 @@ static int read_extra(struct rd *d, json_t *o, struct run_sample *s)
 static int read_exclusion(struct rd *d, json_t *o, const char *where,
 			  struct run_sample *s)
 {
-	json_t *e = json_object_get(o, "exclusion");
+	json_t *e;
 	char w[128];
-	int rc;
+	int rc = get_object(d, o, "exclusion", where, w, sizeof(w), &e);
 
-	if (!e || json_is_null(e))
-		return 0;
-	snprintf(w, sizeof(w), "%s.exclusion", where);
-	if (!json_is_object(e))
-		return fail(d, "%s: expected an object", w);
+	if (rc || !e)
+		return rc;
 	s->exclusion_checked = get_bool(e, "checked", false);
 	s->exclusion_ok = get_bool(e, "ok", true);
 	if ((rc = get_uint(d, e, "total_ops", w, UINT64_MAX, 0, &s->total_ops)) ||
@@ -491,16 +505,13 @@ static int read_kinds(struct rd *d, json_t *a, const char *w, struct run_sample 
 /* runs[].rw: reads of an rw run (writes are ops - reads). */
 static int read_rw(struct rd *d, json_t *o, const char *where, struct run_sample *s)
 {
-	json_t *rw = json_object_get(o, "rw"), *a;
+	json_t *rw, *a;
 	unsigned n = 0;
 	char w[128];
-	int rc;
+	int rc = get_object(d, o, "rw", where, w, sizeof(w), &rw);
 
-	if (!rw || json_is_null(rw))
-		return 0;
-	snprintf(w, sizeof(w), "%s.rw", where);
-	if (!json_is_object(rw))
-		return fail(d, "%s: expected an object", w);
+	if (rc || !rw)
+		return rc;
 	s->has_rw = true;
 	if ((rc = get_uint(d, rw, "read_ops", w, s->ops, 0, &s->read_ops)) ||
 	    (rc = get_array(d, rw, "thread_reads", w, false, &a)) ||
@@ -515,17 +526,14 @@ static int read_rw(struct rd *d, json_t *o, const char *where, struct run_sample
 static int read_latency(struct rd *d, json_t *o, const char *where,
 			struct run_sample *s)
 {
-	json_t *l = json_object_get(o, "latency"), *a, *b;
+	json_t *l, *a, *b;
 	uint64_t every, max, sum;
 	size_t i;
 	char w[128];
-	int rc;
+	int rc = get_object(d, o, "latency", where, w, sizeof(w), &l);
 
-	if (!l || json_is_null(l))
-		return 0;
-	snprintf(w, sizeof(w), "%s.latency", where);
-	if (!json_is_object(l))
-		return fail(d, "%s: expected an object", w);
+	if (rc || !l)
+		return rc;
 	if ((rc = get_uint(d, l, "sample_every", w, UINT_MAX, 0, &every)) ||
 	    (rc = get_uint(d, l, "max_ns", w, UINT64_MAX, 0, &max)) ||
 	    (rc = get_uint(d, l, "sum_ns", w, UINT64_MAX, 0, &sum)) ||
@@ -554,15 +562,12 @@ static int read_latency(struct rd *d, json_t *o, const char *where,
 static int read_handover(struct rd *d, json_t *o, const char *where,
 			 struct run_sample *s)
 {
-	json_t *h = json_object_get(o, "handover");
+	json_t *h;
 	char w[128];
-	int rc;
+	int rc = get_object(d, o, "handover", where, w, sizeof(w), &h);
 
-	if (!h || json_is_null(h))
-		return 0;
-	snprintf(w, sizeof(w), "%s.handover", where);
-	if (!json_is_object(h))
-		return fail(d, "%s: expected an object", w);
+	if (rc || !h)
+		return rc;
 	s->has_hand = true;
 	if ((rc = get_uint(d, h, "acquisitions", w, UINT64_MAX, 0, &s->hand_n)) ||
 	    (rc = get_uint(d, h, "same_node", w, s->hand_n, 0, &s->hand_node)) ||
