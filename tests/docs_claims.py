@@ -465,7 +465,7 @@ REF_FORMS = [
     # docs/method.md, "Noise"; README section "X"; lockbench(1), "X"
     re.compile(REF_FILE + r",?:? (?:section |the section )?\"([^\"]+)\""),
     # the README reports ("Performance of the harness")
-    re.compile(REF_FILE + r"[\w ]{0,30} \(\"([^\"]+)\"[;,)]"),
+    re.compile(REF_FILE + r"[\w ]{0,30} \(\"([^\"]+)\"[;:,)]"),
     # lockbench(1), ENVIRONMENT
     re.compile(r"(lockbench\(1\)),? ([A-Z][A-Z ]+[A-Z])\b"),
 ]
