@@ -13,9 +13,9 @@
 # the binary writes; every path of the tree they name exists (and a
 # FILE:LINE has that line); every section reference ("docs/method.md,
 # \"Noise\"", in the docs and in the comments of the code) names a
-# section; and an example diff said to apply as it stands applies and
-# compiles.  Then each kind of drift is planted in a copy of the tree
-# and must be reported.
+# section; an example diff said to apply as it stands applies and
+# compiles; and troff reads the man page without a warning.  Then each
+# kind of drift is planted in a copy of the tree and must be reported.
 #
 # usage: tests/e2e_docs.sh [./lockbench]
 set -u
@@ -99,6 +99,22 @@ $(cat "$OUT/claims")"
 for k in option default exit schema path section diff; do
 	grep -q "[:,] $k [1-9]" "$OUT/checked" && ok || bad "no $k claim found: $(cat "$OUT/checked")"
 done
+
+# The man page as troff reads it: no warning (a line that starts with a
+# dot is a request, and an unknown one loses its text), where groff is
+# installed (.ci/run installs no man tools).
+man_warnings() { # MAN-FILE: groff's warnings on it
+	groff -man -Tutf8 -ww "$1" 2>&1 >/dev/null
+}
+if command -v groff >/dev/null; then
+	w=$(man_warnings "$ROOT/lockbench.1")
+	[ -z "$w" ] && ok || bad "lockbench.1: $w"
+	{ cat "$ROOT/lockbench.1"; echo "...), and so on"; } >"$OUT/planted.1"
+	man_warnings "$OUT/planted.1" | grep -q "macro '\.\.),'" &&
+		ok || bad "a line starting with ... planted in lockbench.1, no warning"
+else
+	echo "e2e_docs: no groff: the man page's troff warnings not checked"
+fi
 
 # ---- a drift of each kind, planted in a copy, is reported ----------------------
 T=$OUT/tree
