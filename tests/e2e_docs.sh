@@ -61,15 +61,16 @@ case $rc in 0 | 5) ok; seen system $rc ;; *) bad "system check: exit $rc: $(cat 
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["schema"], d["schema_version"])' \
 	"$OUT/check.json" >>"$F/schemas.txt" || bad "system check: no JSON"
 unset LOCKBENCH_SYSROOT LOCKBENCH_STATE
-# compare: 0, 2, and the gate's 4 and 5 (a copy at half the rate, every
-# run of a point at its mean so that the verdict is the rules')
+# compare: 0, 2, and the gate's 4 and 5 (a copy at half the rate; the
+# runs of a point within +-0.5% of its mean, so that the verdict is the
+# rules' and not this busy machine's, as tests/e2e_compare.sh does)
 python3 - "$OUT/run.json" "$OUT" <<'EOF' || bad "the edited copies"
 import json, sys
 d = json.load(open(sys.argv[1]))
 for p in d["points"]:
     m = sum(r["ops_per_sec"] for r in p["runs"]) / len(p["runs"])
-    for r in p["runs"]:
-        r["ops_per_sec"], r["excluded"] = m, False
+    for k, r in enumerate(p["runs"]):
+        r["ops_per_sec"], r["excluded"] = m * (1 + 0.005 * (k - 1)), False
 json.dump(d, open(sys.argv[2] + "/a.json", "w"))
 d["label"] = "slow"
 for p in d["points"]:
