@@ -176,6 +176,7 @@ e2e: lockbench | $(PYBIN)
 	tests/e2e_outext.sh ./lockbench
 	tests/e2e_notes.sh ./lockbench
 	tests/e2e_readme.sh ./lockbench
+	tests/e2e_docs.sh ./lockbench
 	tests/e2e_topo.sh ./lockbench
 	tests/e2e_scale.sh ./lockbench
 	tests/e2e_plugin.sh ./lockbench

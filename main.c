@@ -27,8 +27,9 @@
 #include "topology/sysfs.h"
 
 /* The command named by the first word that is not an option: run when
- * there is none (or it is no command: run refuses it).  compare, import
- * and help parse their own options, so they must come first. */
+ * there is none (or it is no command: run refuses it).  The commands
+ * that parse their own options (compare, merge, rerun, import,
+ * locktorture, build-kernel-lock, help, completion) must come first. */
 static const struct command *command_word(struct cli *c)
 {
 	const struct command *cmd = c->argc ? command_find(c->argv[0]) : NULL;

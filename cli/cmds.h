@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The subcommands, one file each (run.c, list.c, topo.c, system.c,
- * compare.c, import.c, locktorture.c, help.c), and the text output of
- * list and topo.
+ * The commands (commands[], help.c): run (run.c), list, topo, system
+ * (system.c; its check: syscheck.c), compare and merge (compare.c),
+ * rerun, import, locktorture, build-kernel-lock (ktree.c), help and
+ * completion (help.c); and the text output of list and topo.
  */
 #ifndef LOCKBENCH_CMDS_H
 #define LOCKBENCH_CMDS_H
@@ -43,8 +44,10 @@ void print_c2c(const int *cpus, unsigned n, const double *m, unsigned reps,
  * `lockbench compare [options] A.json ...` (compare.c) and `lockbench
  * import locktorture [options] LOG ...` (import.c): argv[0] is the
  * command word, the rest is parsed with their own option tables.
- * Return the exit status: 0, or 2 (bad usage or input: they exit(2)
- * after one line on stderr).
+ * Return the exit status: 0; 1 (import) a log reported a failure; 2 bad
+ * usage or input (they exit(2) after one line on stderr); 4 (compare
+ * --fail-if-regressed) a point regressed; 5 (compare
+ * --fail-if-regressed) a point the test could not have seen regress.
  */
 int cmd_compare(int argc, char **argv);
 /* `lockbench merge [-o OUT.json] A.json B.json ...` (compare.c): the

@@ -1179,7 +1179,7 @@ static void param_sweep(struct merge *m, const char *key, const char *what,
 
 /*
  * --rows PARAM over files that each ran one value of it (a bash-loop
- * sweep, docs/guide.md "A sweep over a parameter"): param_sweep().
+ * sweep, docs/guide.md "Sweeps over any parameter"): param_sweep().
  * Nothing to do for threads (thread_loop()) or --rows cpu-share.
  */
 static void rows_param(struct merge *m, const char *rows)

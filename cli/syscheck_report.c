@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `lockbench system check`: what the measures say.  The JSON document
- * (docs/json.md, "system check"), the verdict lines, one a finding, and
+ * (docs/json.md, "lockbench system check -f json"), the verdict lines, one a finding, and
  * the text report (docs/method.md, "What this machine can measure").
  */
 #define _GNU_SOURCE

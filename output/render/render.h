@@ -14,7 +14,7 @@
  * The unit of the text formats: a throughput, scaled (unit_scale()), or
  * UNIT_NS, the time one thread spends per operation (one lock + unlock
  * pair with its sections) in ns: threads * 1e9 / ops/s (docs/formats.md,
- * "Units"; unit_point()); or the handovers (the lock passing from one
+ * "Unit"; unit_point()); or the handovers (the lock passing from one
  * thread to another, docs/method.md, "Handovers"): UNIT_XFER per second,
  * UNIT_XFER_NS the ns per handover (the window over their count).
  */

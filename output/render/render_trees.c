@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Under a text table, one line per kernel tree whose locks are in it
- * (docs/kernel-tree.md, "Which tree is which"): the tag, the path, and
+ * (docs/kernel-tree.md, "What is built"): the tag, the path, and
  * the git state the build recorded (variants[].source: describe, commit,
  * dirty), so that two trees' columns are told apart by more than a tag;
  * and, for a tree lock built with its own lock event counters

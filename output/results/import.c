@@ -84,7 +84,7 @@ static json_t *samples_json(const struct lt_run *run)
 	return a;
 }
 
-/* How a run's rate was had (docs/formats.md, "Importing locktorture logs"). */
+/* How a run's rate was had (docs/formats.md, "Reading locktorture logs"). */
 struct basis {
 	const char *from;	/* "intervals", "start_to_end" or "duration" */
 	double secs;		/* the totals' time base, NAN for intervals */
