@@ -4,7 +4,7 @@
 # Run lockbench through lkp-tests and mmtests exactly as a fleet does,
 # with the engines' own commands (docs/fleet.md):
 #
-#   scripts/check-engines.sh LKP_DIR MMTESTS_DIR
+#   scripts/check-engines.sh [--only lkp|mmtests] LKP_DIR MMTESTS_DIR
 #
 # LKP_DIR and MMTESTS_DIR are clean checkouts of intel/lkp-tests and
 # gormanm/mmtests; each is copied under a work directory; the checkouts
@@ -37,7 +37,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$HERE")
 DOC=$TOP/docs/fleet.md
-usage() { echo "check-engines: $*; usage: scripts/check-engines.sh LKP_DIR MMTESTS_DIR" >&2; exit 2; }
+usage() { echo "check-engines: $*; usage: scripts/check-engines.sh [--only lkp|mmtests] LKP_DIR MMTESTS_DIR" >&2; exit 2; }
 
 # doc_block NAME: the lines of the ```sh block after the marker
 # `<!-- walkthrough: NAME -->` in docs/fleet.md.
@@ -54,6 +54,13 @@ doc_block()
 if [ "${1:-}" = --walkthrough ]; then
 	[ $# -eq 2 ] && doc_block "$2" | grep . || { echo "check-engines: no walkthrough ${2:-}" >&2; exit 2; }
 	exit 0
+fi
+# --only ENGINE: that engine's steps alone (the other checkout is still
+# named and checked, so the command line stays the same).
+ONLY=
+if [ "${1:-}" = --only ]; then
+	case "${2:-}" in lkp | mmtests) ONLY=$2 ;; *) usage "--only ${2:-}: not lkp or mmtests" ;; esac
+	shift 2
 fi
 [ $# -eq 2 ] || usage "two checkouts needed"
 [ -f "$1/lib/install.sh" ] || usage "$1: not an lkp-tests checkout"
@@ -647,7 +654,7 @@ check_mmtests()
 	step "mmtests: LOCKBENCH_VERSION with a blank refused" mm_refused ver LOCKBENCH_VERSION "HEAD x" VERSION
 }
 
-check_lkp
-check_mmtests
+[ "$ONLY" = mmtests ] || check_lkp
+[ "$ONLY" = lkp ] || check_mmtests
 echo "check-engines: $n steps, $nfail failed (lockbench's or the document's), $nengine the engines' own; work directory $W"
 exit $((nfail > 0))

@@ -221,6 +221,10 @@ then ok; else bad "check-engines: $(cat "$T/err")"; fi
 rc=$?
 if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
 else bad "check-engines with one argument: exit $rc, $(cat "$T/out" "$T/err")"; fi
+"$TOP/scripts/check-engines.sh" --only lkpx "$T/a" "$T/b" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'not lkp or mmtests' "$T/err"; then ok
+else bad "check-engines --only lkpx: exit $rc, $(cat "$T/out" "$T/err")"; fi
 
 # ---- provenance: lockbench's own commit, never a git tree around it ---------
 
