@@ -643,6 +643,7 @@ mm_refused()
 check_mmtests()
 {
 	cp -a "$MM_IN" "$M" || { fail "mmtests: copy $MM_IN" "cp failed"; return; }
+	make_wrappers	# lb-slow, also when the lkp steps did not run (--only)
 	walk mmtests
 	step "mmtests: the JSON names lockbench's commit $COMMIT; the second run reused its build" mm_provenance
 	step "mmtests: compare-kernels.sh of the walkthrough: Hmean tas-1" mm_compare 6.12-vanilla 6.12-patched tas-1 '[0-9.]+ \('
