@@ -4,7 +4,7 @@
 # Run lockbench through lkp-tests and mmtests exactly as a fleet does,
 # with the engines' own commands (docs/fleet.md):
 #
-#   scripts/check-engines.sh LKP_DIR MMTESTS_DIR
+#   scripts/check-engines.sh [--only lkp|mmtests] LKP_DIR MMTESTS_DIR
 #
 # LKP_DIR and MMTESTS_DIR are clean checkouts of intel/lkp-tests and
 # gormanm/mmtests; each is copied under a work directory; the checkouts
@@ -37,7 +37,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$HERE")
 DOC=$TOP/docs/fleet.md
-usage() { echo "check-engines: $*; usage: scripts/check-engines.sh LKP_DIR MMTESTS_DIR" >&2; exit 2; }
+usage() { echo "check-engines: $*; usage: scripts/check-engines.sh [--only lkp|mmtests] LKP_DIR MMTESTS_DIR" >&2; exit 2; }
 
 # doc_block NAME: the lines of the ```sh block after the marker
 # `<!-- walkthrough: NAME -->` in docs/fleet.md.
@@ -54,6 +54,13 @@ doc_block()
 if [ "${1:-}" = --walkthrough ]; then
 	[ $# -eq 2 ] && doc_block "$2" | grep . || { echo "check-engines: no walkthrough ${2:-}" >&2; exit 2; }
 	exit 0
+fi
+# --only ENGINE: that engine's steps alone (the other checkout is still
+# named and checked, so the command line stays the same).
+ONLY=
+if [ "${1:-}" = --only ]; then
+	case "${2:-}" in lkp | mmtests) ONLY=$2 ;; *) usage "--only ${2:-}: not lkp or mmtests" ;; esac
+	shift 2
 fi
 [ $# -eq 2 ] || usage "two checkouts needed"
 [ -f "$1/lib/install.sh" ] || usage "$1: not an lkp-tests checkout"
@@ -482,13 +489,20 @@ MMCONF=configs/config-workload-lockbench-spinlocks
 
 # mm_run KERNEL [ENV...]: run-mmtests.sh as the document runs it, with
 # ENV (a shorter or different configuration is a copy of the shipped
-# one: CONF=configs/...).
+# one: CONF=configs/...).  MM_SETSID=1: in a session of its own, with
+# SIGINT back to its default (a background job of this script ignores
+# it, and bash cannot trap a signal ignored at its start: run-mmtests.sh's
+# `trap begin_shutdown SIGINT` would do nothing), as a terminal's shell
+# starts it.
+SIGINT_DFL='import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])'
 mm_run()
 {
 	local k=$1
 	shift
 	sb env HOME="$W/home" AUTO_PACKAGE_INSTALL=yes LOCKBENCH_SRC="$LOCKBENCH_SRC" LOCKBENCH_VERSION=HEAD "$@" \
-		${MM_SETSID:+setsid} bash -c 'cd "$0" && ./run-mmtests.sh -c "${CONF:-configs/config-workload-lockbench-spinlocks}" "$1"' \
+		${MM_SETSID:+python3 -c "$SIGINT_DFL" setsid} \
+		bash -c 'cd "$0" && ./run-mmtests.sh -c "${CONF:-configs/config-workload-lockbench-spinlocks}" "$1"' \
 		"$M" "$k" </dev/null
 }
 
@@ -563,6 +577,24 @@ mm_busted()
 	mm_compare kbad kbad busted-FAILED-2 '2\.00 \('
 }
 
+# A failed lock in either order: compare-kernels.sh's rows are the
+# baseline's operations, so the failure needs the same lock in both
+# kernels; busted fails everywhere, so the failed kernel is k-fast's
+# results (mmtests' log directory) with ticket's point marked failed
+# as lockbench marks a lock that broke exclusion, re-extracted by
+# mmtests itself.
+mm_failed_either_order()
+{
+	rm -rf "$M/work/log/kticket"
+	cp -a "$M/work/log/k-fast" "$M/work/log/kticket" || return
+	python3 -c 'import json, sys
+f = sys.argv[1]; d = json.load(open(f))
+d["points"] = [dict(p, status="failed", runs=[]) if p["variant"] == "ticket" else p for p in d["points"]]
+json.dump(d, open(f, "w"))' "$M/work/log/kticket/iter-0/lockbench/logs/lockbench-2.json" || return
+	mm_compare k-fast kticket ticket-FAILED-2 '2\.00 \( *100\.00%\)' &&
+	mm_compare kticket k-fast ticket-FAILED-2 '1\.00 \( *-50\.00%\)'
+}
+
 # An interrupted run: SIGINT to run-mmtests.sh while lockbench runs
 # (found by its --label, which the bench sets to uname -r: the run's
 # name is in its -o path instead).  The run fails, and compare-kernels
@@ -590,6 +622,8 @@ mm_interrupted()
 	tail -20 "$W/mm-kint.log"
 	echo "run-mmtests.sh exit: $i"
 	want "run-mmtests.sh exited 0 when interrupted" test $i != 0 || return
+	want "the bench did not mark the run interrupted (lockbench-2.failed)" \
+		grep -qs '^interrupted' "$M/work/log/kint/iter-0/lockbench/logs/lockbench-2.failed" || return
 	mm_compare kint k-fast run-FAILED-2 '1\.00 \( *-50\.00%\)' &&
 	mm_compare k-fast kint run-FAILED-2 '2\.00 \( *100\.00%\)'
 }
@@ -609,17 +643,19 @@ mm_refused()
 check_mmtests()
 {
 	cp -a "$MM_IN" "$M" || { fail "mmtests: copy $MM_IN" "cp failed"; return; }
+	make_wrappers	# lb-slow, also when the lkp steps did not run (--only)
 	walk mmtests
 	step "mmtests: the JSON names lockbench's commit $COMMIT; the second run reused its build" mm_provenance
 	step "mmtests: compare-kernels.sh of the walkthrough: Hmean tas-1" mm_compare 6.12-vanilla 6.12-patched tas-1 '[0-9.]+ \('
 	step "mmtests: a measured slowdown (20 us critical section): lower in compare-kernels.sh" mm_slow
 	step "mmtests: a busted lock: run-mmtests.sh fails, busted-FAILED-2 reads 2.00" mm_busted
+	step "mmtests: a failed lock shows in compare-kernels.sh whichever kernel is the baseline" mm_failed_either_order
 	step "mmtests: SIGINT to run-mmtests.sh mid-run: it fails, run-FAILED-2 shows in either order" mm_interrupted
 	step "mmtests: LOCKBENCH_MAX_THREADS=abc refused" mm_refused abc LOCKBENCH_MAX_THREADS abc
 	step "mmtests: LOCKBENCH_VERSION with a blank refused" mm_refused ver LOCKBENCH_VERSION "HEAD x" VERSION
 }
 
-check_lkp
-check_mmtests
+[ "$ONLY" = mmtests ] || check_lkp
+[ "$ONLY" = lkp ] || check_mmtests
 echo "check-engines: $n steps, $nfail failed (lockbench's or the document's), $nengine the engines' own; work directory $W"
 exit $((nfail > 0))

@@ -55,6 +55,14 @@ lkp_bad_doc() { # lkp_bad_doc WHAT DOCUMENT
 	   [ "$(wc -l <"$T/err")" -eq 1 ] && ! grep -q Traceback "$T/err"; then ok
 	else bad "lkp parse of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
 }
+# A point whose every run the noise rule left out (summary.n 0, mean
+# 0): a warn key (lkp's failure pattern) and no throughput of 0.
+printf '%s\n' '{"points":[{"variant":"tas","threads":1,"status":"ok","summary":{"n":0,"mean":0.0},"latency":{"p50_ns":21,"p99_ns":31}},{"variant":"ticket","threads":1,"status":"ok","summary":{"n":2,"mean":5.5}}]}' |
+	"$LKP/programs/lockbench/parse" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$T/out")" = "$(printf 'tas.1.warn: 1\nticket.1.ops_per_sec: 5.50')" ] &&
+   [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'tas.1: every run left out as noise' "$T/err"; then ok
+else bad "lkp parse of a point with every run left out: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
 lkp_bad_doc "no JSON" "no json here"
 lkp_bad_doc "an empty output" ""
 lkp_bad_doc "a null threads" '{"points":[{"variant":"tas","threads":null,"status":"ok","summary":{"mean":1}}]}'
@@ -211,6 +219,10 @@ then ok; else bad "check-engines: $(cat "$T/err")"; fi
 rc=$?
 if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then ok
 else bad "check-engines with one argument: exit $rc, $(cat "$T/out" "$T/err")"; fi
+"$TOP/scripts/check-engines.sh" --only lkpx "$T/a" "$T/b" >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'not lkp or mmtests' "$T/err"; then ok
+else bad "check-engines --only lkpx: exit $rc, $(cat "$T/out" "$T/err")"; fi
 
 # ---- provenance: lockbench's own commit, never a git tree around it ---------
 
@@ -352,6 +364,64 @@ for o in $(grep -o 'parseargParam[[:space:]]*--[a-z-]*' \
 	if grep -q -- "$o" "$MMT/drivers/driver-lockbench.sh"; then ok
 	else bad "driver-lockbench.sh does not pass $o"; fi
 done
+
+# ---- mmtests: the bench script ------------------------------------------------
+
+# The bench with mmtests' directives as plain shell (what mmtests'
+# shellpack generator makes of them, reduced to one thread count and
+# mmtests' die/warn): the configuration from $MB/args, lockbench from
+# LOCKBENCH_BINARY, its files in $MB/logs.
+MB=$T/mmbench
+mkdir -p "$MB/logs"
+cat >"$MB/stubs" <<'SH'
+SHELLPACK_SUCCESS=0
+die() { echo "FATAL: $*"; exit 255; }
+warn() { echo "WARNING: $*"; }
+mmtests_activity() { :; }
+monitor_pre_hook() { :; }
+monitor_post_hook() { :; }
+SH
+sed -e 's|^###SHELLPACK preamble .*|. "$MB/stubs"|' -e 's|^###SHELLPACK parseargEnd|. "$MB/args"|' \
+    -e 's|^###SHELLPACK threads_large_stride_begin \(.*\)|for NR_THREADS in `seq \1`; do|' \
+    -e 's|^###SHELLPACK threads_stride_end|done|' -e '/^###SHELLPACK/d' \
+    "$MMT/shellpack_src/src/lockbench/lockbench-bench" >"$MB/bench"
+printf '%s\n' LOCKBENCH_LOCKS=tas,ticket LOCKBENCH_MIN_THREADS=2 LOCKBENCH_MAX_THREADS=2 \
+	LOCKBENCH_DURATION=0.05 LOCKBENCH_ITERATIONS=2 LOCKBENCH_EXTRA_OPTS=--no-tune >"$MB/args"
+# SIGINT as at a terminal: a background job of this shell ignores it,
+# and bash cannot trap a signal ignored at its start.
+SIGINT_DFL='import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])'
+# A lockbench that exits 1 with a reason on stderr (a point hung): the
+# bench shows the reason in its output (mmtests.log), not the status
+# alone, marks the thread count failed and fails.
+cat >"$MB/lb-hung" <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -o ] && cp "$LB_DOC" "$2"; shift; done
+echo "lockbench: tas at 2 threads: workers did not stop within 10.0 s of the end of the window (deadlock?)" >&2
+exit 1
+SH
+chmod +x "$MB/lb-hung"
+LB_DOC=$FIX/run-k0.json MB=$MB LOGDIR_RESULTS=$MB/logs LOCKBENCH_BINARY=$MB/lb-hung \
+	bash "$MB/bench" >"$MB/out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && [ -e "$MB/logs/lockbench-2.failed" ] &&
+   grep -q '^WARNING: lockbench: a point failed at 2 threads (exit 1): lockbench: tas at 2 threads: workers did not stop' "$MB/out"; then ok
+else bad "mmtests bench, lockbench exit 1: exit $rc, reason not shown: $(tr '\n' '|' <"$MB/out")"; fi
+# The same bench with the real lockbench, SIGINT (^C) to the bench
+# while lockbench runs: lockbench is stopped (the JSON incomplete), the
+# thread count is marked interrupted and the bench fails.
+rm -f "$MB/logs"/*
+sed -i 's/^LOCKBENCH_DURATION=.*/LOCKBENCH_DURATION=20/' "$MB/args"
+MB=$MB LOGDIR_RESULTS=$MB/logs LOCKBENCH_BINARY=$LB python3 -c "$SIGINT_DFL" bash "$MB/bench" >"$MB/out" 2>&1 &
+bpid=$!
+for i in $(seq 1 400); do pgrep -P $bpid -x lockbench >/dev/null && break; sleep 0.05; done
+sleep 1
+kill -INT $bpid
+wait $bpid
+rc=$?
+if [ $rc -ne 0 ] && grep -qs '^interrupted' "$MB/logs/lockbench-2.failed" &&
+   python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["incomplete"])' "$MB/logs/lockbench-2.json"; then ok
+else bad "mmtests bench, SIGINT: exit $rc, $(cat "$MB/logs/lockbench-2.failed" 2>&1), $(tr '\n' '|' <"$MB/out")"; fi
 
 # ---- several hosts: merge and compare ----------------------------------------
 
