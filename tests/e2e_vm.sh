@@ -18,7 +18,8 @@
 # --self-test boots a guest whose lockbench has real-kernel facts broken
 # (tests/vm/broken.sh: a placement that ignores a node, a memory node
 # ignored, a numa_balancing restore skipped, the locktorture module
-# missing) and passes only when the checks catch every one.
+# missing, a kernel tree's CNA lock run without the nodes) and passes
+# only when the checks catch every one.
 # LOCKBENCH_VM_CACHE (see scripts/vm.sh) keeps the kernel between runs.
 set -u
 SELF=0
@@ -43,6 +44,19 @@ for t in 3xq 0x4 2x3x2; do
 	[ -z "$(ls -A "$OUT/nocache" 2>/dev/null)" ] && ok || bad "vm.sh $t: prepared the guest before checking the topology"
 done
 "$VM" --prepare >/dev/null || { bad "the guest kernel and locktorture module could not be prepared"; exit 1; }
+# The kernel-tree feature over real nodes (docs/kernel-tree.md): the
+# fixture tree and the same tree with the fixture's CNA-like patch mail
+# applied by scripts/make-cna-tree.sh, as tests/e2e_ktree.sh makes them,
+# built here with build-kernel-lock -o (the guest has no compiler) and
+# carried into every guest's /in/ktree for --plugin.
+KT=$OUT/ktree
+mkdir -p "$KT"
+ONE=$HERE/fixtures/ktree-onefile
+if ! { LOCKBENCH_CACHE=$OUT/ktcache "$HERE/../scripts/make-cna-tree.sh" "$ONE" "$HERE/fixtures/ktree-cna" "$OUT/cna" &&
+	LOCKBENCH_CACHE=$OUT/ktcache "$BIN" build-kernel-lock "$ONE" -o "$KT/stock.so" &&
+	LOCKBENCH_CACHE=$OUT/ktcache "$BIN" build-kernel-lock "$OUT/cna" -o "$KT/cna.so"; } >"$OUT/ktree.log" 2>&1; then
+	bad "the kernel-tree plugins could not be built: $(tail -3 "$OUT/ktree.log")"
+fi
 
 # guest TOPOLOGY [ENV=V ...] -- STEP...: boot TOPOLOGY, run guest.sh's
 # STEPs, count check.py's verdicts; CHECKS holds them.
@@ -53,7 +67,7 @@ guest() {
 	shift
 	local d=$OUT/$topo
 	t0=$(date +%s)
-	"$VM" -b "$BIN" -i "$HERE/vm/guest.sh" -i "$HERE/vm/broken.sh" -o "$d" "$topo" \
+	"$VM" -b "$BIN" -i "$HERE/vm/guest.sh" -i "$HERE/vm/broken.sh" -i "$KT" -o "$d" "$topo" \
 		-- env "${envs[@]}" sh /in/guest.sh "$@" >"$OUT/$topo.stdout" 2>"$OUT/$topo.stderr"
 	rc=$?
 	echo "e2e_vm: guest $topo: $(($(date +%s) - t0)) s" >&2
@@ -79,11 +93,12 @@ caught() {
 
 if [ "$SELF" = 1 ]; then
 	# numab first: broken.sh leaves numa_balancing off after every run
-	guest 2x4 LB=/in/broken.sh -- numab place/spread/4 mem/1/cores lt/1
+	guest 4x4 LB=/in/broken.sh -- numab place/spread/4 mem/1/cores lt/1 ktree/16
 	caught "placement spread at 4 threads: workers' affinity" "placement (a node ignored)"
 	caught "mem-node 1 -p cores: its pages are on node 1" "memory node"
 	caught "numa_balancing: restored after a normal end" "numa_balancing restore"
 	caught "locktorture --check: the real module loads" "locktorture module (missing)"
+	caught "CNA tree's secondary queue taken" "kernel-tree CNA run (without the nodes)"
 	echo "e2e_vm --self-test: $pass passed, $fail failed"
 	[ "$fail" -eq 0 ]
 	exit
@@ -93,7 +108,7 @@ guest 2x4 -- place/cores/8 place/smt/4 place/spread/4 place/node:1/4 place/cpus:
 guest 2x8x2 -- place/cores/8 place/cores/16 place/smt/4 place/spread/6 place/node:1/8 cna/16
 guest 4x4 -- place/cores/16 place/spread/8 place/node:2,3/4 place/none/4 \
 	mem/2/cores mem/local/node:3 mem/interleave/spread \
-	locks/1,4,16 sig/TERM sig/HUP sig/INT numab cna/16 lt/1,2,4
+	locks/1,4,16 sig/TERM sig/HUP sig/INT numab cna/16 ktree/16 lt/1,2,4
 # 64 threads: a sleeping, a FIFO spinning and a queued lock, the
 # watchdog and the bound at 300 s (a hand-off may wait for 64 emulated
 # CPUs' turns, docs/vm.md)
