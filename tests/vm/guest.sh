@@ -88,7 +88,15 @@ mem() {
 		-f json -o "$f.json" 2>"$f.err" &
 	pid=$!
 	workers $pid 2 >"$f.tasks"
-	cat "/proc/$(lbpid $pid)/numa_maps" >"$f.maps"
+	# the workers may be pinned before the lock's memory is placed: wait
+	# (10 s at most) for a mapping with a policy, then keep that look
+	i=0
+	while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+		cat "/proc/$(lbpid $pid)/numa_maps" >"$f.maps" 2>/dev/null
+		grep -qE ' (bind|interleave):' "$f.maps" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
 	wait $pid
 	echo $? >"$f.rc"
 }
