@@ -305,6 +305,46 @@ def check_cna(t):
           [r.get("counters") for r in runs])
 
 
+def check_ktree(t):
+    """A kernel tree's stock and CNA qspinlock, built on the host and
+    loaded with --plugin, over the guest's real nodes."""
+    what = "kernel-tree stock and CNA at %s threads" % t
+    f = (read("ktree.rc") or "").split()
+    j = load("ktree.json")
+    if not check(len(f) == 3 and f[0] == "0" and j, what + ": exit 0",
+                 "%s: %s" % (f, (read("ktree.err") or "")[-600:])):
+        return
+    c = j["config"]
+    check(c.get("fake_nodes", 0) in (0, None) and c.get("map_topology") is None,
+          what + ": real nodes, no --fake-nodes or --map-topology",
+          {k: c.get(k) for k in ("fake_nodes", "map_topology")})
+    v = {x["name"]: x for x in j["variants"]}
+    check(sorted(v) == ["qspinlock_cna", "qspinlock_stock"] and
+          all(x.get("plugin", "").startswith("/in/ktree/") for x in v.values()),
+          what + ": both tree locks loaded from the host's plugins", sorted(v))
+    fl = {n: (x.get("source") or {}).get("cflags", "") for n, x in v.items()}
+    check("-DCONFIG_NUMA_AWARE_SPINLOCKS" in fl.get("qspinlock_cna", "") and
+          "-DCONFIG_NUMA_AWARE_SPINLOCKS" not in fl.get("qspinlock_stock", "-D"),
+          what + ": the CNA build, and only it, built CNA's slow path", fl)
+    want = [NODE_OF[cpu] for cpu in expected("spread", int(t))]
+    got = [th["node"] for th in j["placement"]["threads"]]
+    check(got == want and len(set(got)) == min(NODES, int(t)),
+          what + ": the workers' nodes are the guest's real ones", "%s vs %s" % (got, want))
+    pts = j["points"]
+    check(sorted(p["variant"] for p in pts) == sorted(v) and
+          all(p["status"] == "ok" and p["threads"] == int(t) for p in pts),
+          what + ": every point ok", [(p["variant"], p["threads"], p["status"]) for p in pts])
+    ex = [r["exclusion"] for p in pts for r in p["runs"]]
+    check(ex and all(e["checked"] and e["ok"] for e in ex),
+          what + ": exclusion checked and held", ex)
+    budget = len(ex) * (c["warmup_s"] + c["duration_s"] + END_BOUND_S)
+    check(float(f[2]) - float(f[1]) <= budget, what + ": the runs ended within their windows + %g s"
+          % END_BOUND_S, "%.1f s, bound %.1f s" % (float(f[2]) - float(f[1]), budget))
+    cna = [r.get("counters", {}) for p in pts if p["variant"] == "qspinlock_cna" for r in p["runs"]]
+    check(cna and sum(x.get("mcs_handoff_2nd", 0) for x in cna) > 0,
+          what + ": the CNA tree's secondary queue taken on %d real nodes" % NODES, cna)
+
+
 def check_lt(tl):
     want_t = [int(x) for x in tl.split(",")]
     check((read("lt-check.rc") or "").strip() == "0", "locktorture --check: the real module loads",
@@ -346,6 +386,6 @@ for step in STEPS:
     name, _, rest = step.partition("/")
     args = rest.split("/") if rest else []
     {"place": check_place, "mem": check_mem, "locks": check_locks, "sig": check_sig,
-     "numab": check_numab, "cna": check_cna, "lt": check_lt}[name](*args)
+     "numab": check_numab, "cna": check_cna, "ktree": check_ktree, "lt": check_lt}[name](*args)
 check_topo()
 sys.exit(1 if failed else 0)

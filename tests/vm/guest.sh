@@ -10,6 +10,8 @@
 #   sig/SIG          SIGTERM, SIGHUP or SIGINT to a 16-thread run
 #   numab            numa_balancing across a normal end, SIGTERM, SIGKILL
 #   cna/T            cna's handoffs over the real nodes
+#   ktree/T          a kernel tree's stock and CNA qspinlock (plugins the
+#                    host built, in /in/ktree) over the real nodes
 #   lt/T,..          lockbench locktorture on the real module, its dmesg
 LB=${LB:-lockbench}
 WIN=${WIN:-0.1}
@@ -86,7 +88,15 @@ mem() {
 		-f json -o "$f.json" 2>"$f.err" &
 	pid=$!
 	workers $pid 2 >"$f.tasks"
-	cat "/proc/$(lbpid $pid)/numa_maps" >"$f.maps"
+	# the workers may be pinned before the lock's memory is placed: wait
+	# (10 s at most) for a mapping with a policy, then keep that look
+	i=0
+	while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
+		cat "/proc/$(lbpid $pid)/numa_maps" >"$f.maps" 2>/dev/null
+		grep -qE ' (bind|interleave):' "$f.maps" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
 	wait $pid
 	echo $? >"$f.rc"
 }
@@ -153,6 +163,18 @@ cna() {
 	# handed over before a third waiter came: 0 moves in both guests)
 	$LB -q -l cna -t "$1" -p spread -r 1 --warmup 0.1 -d 0.5 --cs-ns 2000 -f json -o cna.json 2>cna.err
 	echo $? >cna.rc
+}
+
+# ktree T: the stock and CNA builds of a kernel tree, made on the host by
+# build-kernel-lock -o (the guest has no compiler) and loaded with
+# --plugin, as docs/kernel-tree.md has a user on a NUMA machine without
+# one do; the 2 us section of cna() so that waiters of several nodes queue.
+ktree() {
+	t0=$(now)
+	$LB -q --no-probe --plugin stock=/in/ktree/stock.so --plugin cna=/in/ktree/cna.so \
+		-l qspinlock_stock,qspinlock_cna -t "$1" -p spread -r 1 --warmup 0.1 -d 0.5 \
+		--cs-ns 2000 --watchdog "$WD" -f json -o ktree.json 2>ktree.err
+	echo "$? $t0 $(now)" >ktree.rc
 }
 
 lt() {
