@@ -68,7 +68,8 @@ awk '/^1 / {exit !($2 == "0" && $4 == "0")}' "$OUT/stdout" && ok ||
 
 # A mark's legend under the table only where the table shows the mark:
 # the `?`, `#`, `~` and `_` judge the throughput and stay off the cells
-# of a unit of handovers (docs/formats.md, "Units"), so their notes go
+# of a unit of handovers (docs/formats.md, "Rules common to the text
+# formats", Unit), so their notes go
 # too.  The runs made spread (`?`) and alike between the locks (`~`),
 # every run kept whatever this machine's load: the throughput table
 # shows both marks and their notes, the handover tables neither.

@@ -31,7 +31,7 @@ enum note_kind_id {
  * out once (notes_build()) and read by every note writer.  The mark
  * flags are those of the marks the table shows: none with marks off,
  * and no `?`, `#`, `~` or `_` in a unit of handovers (they judge the
- * throughput, docs/formats.md "Units").
+ * throughput: docs/formats.md "Rules common to the text formats", Unit).
  */
 struct notes {
 	const struct results *r;
