@@ -83,8 +83,8 @@ extern int lb_kc_spin_yield;
  * vdso/processor.h: cpu_relax() is `rep; nop`), and the option
  * spin_yield accepts only 0 (kernel/compat/glue.c).  That one load more
  * per spin is not free under contention: on a 2-vCPU AMD EPYC guest it
- * made the tree's qspinlock about 10% faster at 2 threads than the
- * same tree built without it (docs/kernel-tree.md, "The tree's
+ * made the tree's qspinlock 5-22% faster at 2 threads than the same
+ * tree built without it (docs/kernel-tree.md, "The tree's
  * qspinlock against the built-in"), so scripts/bench-ktree.sh builds
  * the tree so to compare its lock with the built-in one.
  */
