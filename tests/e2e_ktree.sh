@@ -372,6 +372,47 @@ C
 expect_exit 0 "spin_yield probe" -- sh -c "cc -O2 -I'$ROOT/kernel/compat/include' -I'$ROOT/locks' \
 	-include linux/kconfig.h '$OUT/yprobe.c' -o '$OUT/yprobe' && timeout 20 '$OUT/yprobe'"
 [ "$(tr '\n' ' ' <"$OUT/stdout")" = "off 0 on 3 cond 3 " ] && ok || bad "spin_yield probe: $(cat "$OUT/stdout")"
+# Built with -DLB_KC_NO_SPIN_YIELD (scripts/bench-ktree.sh), the waits
+# are the kernel's pause alone: the flag is never read, so setting it
+# yields nothing (the wait on a word already set ends at once).
+cat >"$OUT/nyprobe.c" <<'C'
+int lb_kc_spin_yield;
+__thread unsigned long lb_kc_resched_budget;
+static int yields;
+
+int sched_yield(void)
+{
+	yields++;
+	return 0;
+}
+
+int main(void)
+{
+	atomic_t a = ATOMIC_INIT(1);
+
+	lb_kc_spin_yield = 1;
+	cpu_relax();
+	(void)atomic_cond_read_acquire(&a, VAL == 1);
+	printf("on %d\n", yields);
+	return 0;
+}
+C
+expect_exit 0 "no-yield probe" -- sh -c "cc -O2 -DLB_KC_NO_SPIN_YIELD -I'$ROOT/kernel/compat/include' \
+	-I'$ROOT/locks' -include linux/kconfig.h '$OUT/nyprobe.c' -o '$OUT/nyprobe' && timeout 20 '$OUT/nyprobe'"
+[ "$(cat "$OUT/stdout")" = "on 0" ] && ok || bad "no-yield probe: $(cat "$OUT/stdout")"
+# A tree lock built so: its slow path reads no flag (x86: no load of
+# lb_kc_spin_yield in its disassembly) and spin_yield=1 is refused in
+# one line, where a build that ignored the option would run it.
+LOCKBENCH_KTREE_CFLAGS=-DLB_KC_NO_SPIN_YIELD expect_exit 0 "build without spin_yield" -- \
+	"$BIN" build-kernel-lock "$ONE" -q -o "$OUT/ny.so"
+if [ "$ARCH" = x86 ]; then
+	objdump -d --no-show-raw-insn "$OUT/ny.so" |
+		awk '$2 == "<queued_spin_lock_slowpath>:" { on = 1; next } on && /^$/ { exit } on' >"$OUT/ny.s"
+	[ -s "$OUT/ny.s" ] && ! grep -q lb_kc_spin_yield "$OUT/ny.s" && ok ||
+		bad "the no-yield build's slow path reads the flag: $(grep lb_kc_spin_yield "$OUT/ny.s" | head -2)"
+fi
+bad_input "spin_yield=1 on a no-yield build" "spin_yield (1): out of range (max 0)" \
+	--plugin ny="$OUT/ny.so" -l qspinlock_ny -t 1 --lock-opt qspinlock_ny.spin_yield=1
 # A synthetic 2-node machine is not run here without --map-topology;
 # its refusal names that and the --fake-nodes that gives a run its two
 # nodes.

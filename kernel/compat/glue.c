@@ -214,11 +214,17 @@ static int kc_cna_thread(const struct lock_thread *t)
 #endif
 
 /* Every tree lock's last option: its spin waits give up the CPU
- * (<linux/kconfig.h>, lb_kc_relax(); docs/kernel-tree.md). */
+ * (<linux/kconfig.h>, lb_kc_relax(); docs/kernel-tree.md).  A build
+ * with LB_KC_NO_SPIN_YIELD has waits that never yield: 0 only. */
+#ifdef LB_KC_NO_SPIN_YIELD
+#define KC_YIELD_MAX 0
+#else
+#define KC_YIELD_MAX 1
+#endif
 #define KC_YIELD_OPT                                                           \
 	{"spin_yield", "1: the tree's spin waits call sched_yield(), as a "   \
 	 "kernel waiter is never preempted (for more threads than CPUs)",       \
-	 0, 0, 1}
+	 0, 0, KC_YIELD_MAX}
 
 /* The build's identity (compiler, flags, tree, files and their hashes),
  * read by the loader into the results' provenance. */
