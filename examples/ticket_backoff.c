@@ -56,6 +56,15 @@ static int tb_init(void *lock, const struct lock_init *in)
 	return 0;
 }
 
+/* Pause for `pause` cpu_relax() iterations; the next pause: twice as
+ * long, at most max. */
+static inline uint32_t tb_backoff(uint32_t pause, uint32_t max)
+{
+	for (uint32_t i = 0; i < pause; i++)
+		cpu_relax();
+	return pause * 2 > max ? max : pause * 2;
+}
+
 static void tb_lock(void *lock, void *ctx)
 {
 	struct ticket_backoff *l = lock;
@@ -72,37 +81,38 @@ static void tb_lock(void *lock, void *ctx)
 		if (ahead < last)
 			pause = l->min;
 		last = ahead;
-		for (uint32_t i = 0; i < pause; i++)
-			cpu_relax();
-		pause = pause * 2 > l->max ? l->max : pause * 2;
+		pause = tb_backoff(pause, l->max);
 		w = atomic_load_explicit(&l->word, lb_acq);
 	}
 }
 
+/* Free with nobody queued (owner == next): take the next ticket. */
 static bool tb_trylock(void *lock, void *ctx)
 {
 	struct ticket_backoff *l = lock;
 	uint64_t w = atomic_load_explicit(&l->word, lb_rlx);
 
 	(void)ctx;
-	if (tb_owner(w) != tb_next(w))
-		return false;
-	return atomic_compare_exchange_strong_explicit(
-		&l->word, &w, w + TB_NEXT_ONE, lb_acq, lb_rlx);
+	return tb_owner(w) == tb_next(w) &&
+	       atomic_compare_exchange_strong_explicit(
+		       &l->word, &w, w + TB_NEXT_ONE, lb_acq, lb_rlx);
 }
 
+/*
+ * Only the holder writes the owner half; waiters bump the next half
+ * concurrently, so advance the owner with one RMW on the whole word, and
+ * when the owner wraps add 1 - TB_NEXT_ONE: the carry into the next half
+ * cancelled.
+ */
 static void tb_unlock(void *lock, void *ctx)
 {
 	struct ticket_backoff *l = lock;
-	uint64_t delta = 1;
+	uint32_t owner = tb_owner(atomic_load_explicit(&l->word, lb_rlx));
 
 	(void)ctx;
-	/* Only the holder writes the owner half; waiters bump the next half
-	 * concurrently, so advance the owner with one RMW on the whole word
-	 * and cancel the carry when the owner wraps. */
-	if (tb_owner(atomic_load_explicit(&l->word, lb_rlx)) == UINT32_MAX)
-		delta -= TB_NEXT_ONE;
-	atomic_fetch_add_explicit(&l->word, delta, lb_rel);
+	atomic_fetch_add_explicit(&l->word,
+				  owner == UINT32_MAX ? 1 - TB_NEXT_ONE : 1,
+				  lb_rel);
 }
 
 static const struct lock_ops ticket_backoff_ops = {

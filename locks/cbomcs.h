@@ -8,7 +8,7 @@
 #ifndef LOCKBENCH_LOCK_CBOMCS_H
 #define LOCKBENCH_LOCK_CBOMCS_H
 
-#include "lockbench/lock.h"
+#include "cohort.h"
 
 /* Global lock backoff limits (pause iterations). */
 #define CBOMCS_BACKOFF_MIN 4
@@ -35,18 +35,12 @@ struct cbomcs_node {
 	LB_ALIGNED _Atomic(struct cbomcs_qnode *) tail;
 	/* Touched only by the holder of this node's MCS lock (relaxed
 	 * atomics so that read_counters may look at them). */
-	LB_ALIGNED _Atomic uint32_t passes;   /* local hand-offs in a row */
-	_Atomic uint64_t local_passes;        /* counter */
-	_Atomic uint64_t global_releases;     /* counter */
+	LB_ALIGNED _Atomic uint32_t passes; /* local hand-offs in a row */
+	struct cohort_counts counts; /* releases: of the global lock */
 };
 
 struct cbomcs {
-	/* Read-only after init. */
-	struct cbomcs_node *nodes;
-	unsigned nnodes;
-	uint32_t batch;
-	size_t bytes;
-	void (*free_mem)(void *p, size_t size);
+	struct cohort c; /* the nodes; limit: the batch */
 	/* The global lock: 1 while a cohort holds it. */
 	LB_ALIGNED _Atomic uint32_t global;
 };
@@ -83,9 +77,9 @@ static void cbomcs_global_acquire(struct cbomcs *l, struct cbomcs_qnode *me)
 /* Release the global lock; any thread of the cohort may do it. */
 static void cbomcs_global_release(struct cbomcs *l, struct cbomcs_node *n)
 {
-	uint64_t r = atomic_load_explicit(&n->global_releases, lb_rlx);
+	uint64_t r = atomic_load_explicit(&n->counts.releases, lb_rlx);
 
-	atomic_store_explicit(&n->global_releases, r + 1, lb_rlx);
+	atomic_store_explicit(&n->counts.releases, r + 1, lb_rlx);
 	atomic_store_explicit(&l->global, 0, lb_rel);
 }
 
@@ -98,7 +92,8 @@ static void cbomcs_lock(void *lock, void *ctx)
 {
 	struct cbomcs *l = lock;
 	struct cbomcs_qnode *me = ctx, *prev;
-	struct cbomcs_node *n = &l->nodes[me->node];
+	struct cbomcs_node *n =
+		COHORT_NODE(&l->c, struct cbomcs_node, me->node);
 	uint32_t st;
 
 	atomic_store_explicit(&me->next, NULL, lb_rlx);
@@ -146,19 +141,21 @@ static void cbomcs_unlock(void *lock, void *ctx)
 {
 	struct cbomcs *l = lock;
 	struct cbomcs_qnode *me = ctx, *next, *expect = me;
-	struct cbomcs_node *n = &l->nodes[me->node];
+	struct cbomcs_node *n =
+		COHORT_NODE(&l->c, struct cbomcs_node, me->node);
 	uint32_t passes = atomic_load_explicit(&n->passes, lb_rlx);
 
-	if (passes < l->batch) {
+	if (passes < l->c.limit) {
 		next = cbomcs_successor(n, me);
 		if (next) {
 			/* Local hand-off: the global lock stays with the
 			 * cohort.  Update the holder-only fields first; the
 			 * release below publishes them to the successor. */
-			uint64_t p = atomic_load_explicit(&n->local_passes,
-							  lb_rlx);
+			uint64_t p = atomic_load_explicit(
+				&n->counts.local_passes, lb_rlx);
 
-			atomic_store_explicit(&n->local_passes, p + 1, lb_rlx);
+			atomic_store_explicit(&n->counts.local_passes, p + 1,
+					      lb_rlx);
 			atomic_store_explicit(&n->passes, passes + 1, lb_rlx);
 			atomic_store_explicit(&next->status,
 					      CBOMCS_LOCAL_PASS, lb_rel);

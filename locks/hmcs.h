@@ -8,7 +8,7 @@
 #ifndef LOCKBENCH_LOCK_HMCS_H
 #define LOCKBENCH_LOCK_HMCS_H
 
-#include "lockbench/lock.h"
+#include "cohort.h"
 
 /* Status values besides a pass count 1..threshold (the paper's). */
 #define HMCS_WAIT UINT32_MAX           /* still queued */
@@ -34,17 +34,11 @@ struct hmcs_node {
 	 * the holder of the node lock, and pq also by its neighbours in the
 	 * system queue (the successor links in, the predecessor wakes it). */
 	LB_ALIGNED struct hmcs_qnode pq;
-	_Atomic uint64_t local_passes;
-	_Atomic uint64_t system_releases;
+	struct cohort_counts counts; /* releases: of the system lock */
 };
 
 struct hmcs {
-	/* Read-only after init. */
-	struct hmcs_node *nodes;
-	unsigned nnodes;
-	uint32_t threshold;
-	size_t bytes;
-	void (*free_mem)(void *p, size_t size);
+	struct cohort c; /* the nodes; limit: the threshold */
 	/* The system-level MCS queue. */
 	LB_ALIGNED _Atomic(struct hmcs_qnode *) tail;
 };
@@ -103,7 +97,7 @@ static void hmcs_lock(void *lock, void *ctx)
 {
 	struct hmcs *l = lock;
 	struct hmcs_ctx *c = ctx;
-	struct hmcs_node *n = &l->nodes[c->node];
+	struct hmcs_node *n = COHORT_NODE(&l->c, struct hmcs_node, c->node);
 	uint32_t st;
 
 	hmcs_mcs_acquire(&n->tail, &c->q);
@@ -125,12 +119,12 @@ static void hmcs_unlock(void *lock, void *ctx)
 {
 	struct hmcs *l = lock;
 	struct hmcs_ctx *c = ctx;
-	struct hmcs_node *n = &l->nodes[c->node];
+	struct hmcs_node *n = COHORT_NODE(&l->c, struct hmcs_node, c->node);
 	struct hmcs_qnode *next;
 	uint32_t count = atomic_load_explicit(&c->q.status, lb_rlx);
 	uint64_t v;
 
-	if (count < l->threshold) {
+	if (count < l->c.limit) {
 		next = atomic_load_explicit(&c->q.next, lb_acq);
 		if (!next && atomic_load_explicit(&n->tail, lb_rlx) != &c->q)
 			while (!(next = atomic_load_explicit(&c->q.next,
@@ -138,14 +132,16 @@ static void hmcs_unlock(void *lock, void *ctx)
 				cpu_relax();
 		if (next) {
 			/* Hand both locks over; the count travels along. */
-			v = atomic_load_explicit(&n->local_passes, lb_rlx);
-			atomic_store_explicit(&n->local_passes, v + 1, lb_rlx);
+			v = atomic_load_explicit(&n->counts.local_passes,
+						 lb_rlx);
+			atomic_store_explicit(&n->counts.local_passes, v + 1,
+					      lb_rlx);
 			atomic_store_explicit(&next->status, count + 1, lb_rel);
 			return;
 		}
 	}
-	v = atomic_load_explicit(&n->system_releases, lb_rlx);
-	atomic_store_explicit(&n->system_releases, v + 1, lb_rlx);
+	v = atomic_load_explicit(&n->counts.releases, lb_rlx);
+	atomic_store_explicit(&n->counts.releases, v + 1, lb_rlx);
 	hmcs_mcs_release(&l->tail, &n->pq, 0);
 	hmcs_mcs_release(&n->tail, &c->q, HMCS_ACQUIRE_PARENT);
 }

@@ -24,6 +24,7 @@
  *        locks/{anderson,clh,ticket_prop,cbomcs,hmcs,pthread_adaptive,\
  *        pthread_rwlock,rwlock_classic}.c -lcmocka -pthread
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -537,6 +538,81 @@ static void test_hmcs(void **state)
 	run_teardown(&r);
 }
 
+/* An allocator that always fails, and one that records what it gave. */
+static size_t lit_given, lit_taken;
+
+static void *lit_alloc_none(size_t size)
+{
+	(void)size;
+	return NULL;
+}
+
+static void *lit_alloc_noted(size_t size)
+{
+	lit_given = size;
+	return lit_alloc(size);
+}
+
+static void lit_free_noted(void *p, size_t size)
+{
+	lit_taken = size;
+	free(p);
+}
+
+/*
+ * The cohort locks' set-up: no node or more than 4096 is -EINVAL, no
+ * memory -ENOMEM; a thread on a node beyond the lock's is -EINVAL;
+ * destroy gives back the array it took, one element per node, and the
+ * counters read after it are 0.
+ */
+static void cohort_edges(const struct lock_ops *ops)
+{
+	uint64_t opt[MAX_OPTS], cnt[2] = {7, 7};
+	void *lock = lit_alloc(ops->lock_size), *ctx = lit_alloc(ops->ctx_size);
+	struct lock_init in = {.nthreads = 2, .opt = opt, .alloc = lit_alloc,
+			       .free_mem = lit_free};
+	struct lock_thread t = {.nthreads = 2, .nnodes = 3, .cpu = -1};
+	size_t one;
+
+	opts_fill(ops, opt, NULL, 0);
+	assert_int_equal(ops->init(lock, &in), -EINVAL);
+	in.nnodes = 4097;
+	assert_int_equal(ops->init(lock, &in), -EINVAL);
+	in.nnodes = 3;
+	in.alloc = lit_alloc_none;
+	assert_int_equal(ops->init(lock, &in), -ENOMEM);
+	in.nnodes = 1;
+	in.alloc = lit_alloc_noted;
+	in.free_mem = lit_free_noted;
+	assert_int_equal(ops->init(lock, &in), 0);
+	one = lit_given;
+	ops->destroy(lock);
+	assert_int_equal(lit_taken, one);
+	memset(lock, 0, ops->lock_size);
+	in.nnodes = 3;
+	assert_int_equal(ops->init(lock, &in), 0);
+	assert_int_equal(lit_given, 3 * one);
+	assert_true(one >= 2 * LB_CACHELINE);
+	t.node = 2;
+	assert_int_equal(ops->thread_init(lock, ctx, &t), 0);
+	t.node = 3;
+	assert_int_equal(ops->thread_init(lock, ctx, &t), -EINVAL);
+	ops->destroy(lock);
+	assert_int_equal(lit_taken, 3 * one);
+	ops->read_counters(lock, cnt);
+	assert_int_equal(cnt[0], 0);
+	assert_int_equal(cnt[1], 0);
+	free(ctx);
+	free(lock);
+}
+
+static void test_cohort_edges(void **state)
+{
+	(void)state;
+	cohort_edges(&lock_cbomcs_ops);
+	cohort_edges(&lock_hmcs_ops);
+}
+
 static void test_pthread_adaptive(void **state)
 {
 	struct run r;
@@ -617,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_ticket_prop),
 		cmocka_unit_test(test_cbomcs),
 		cmocka_unit_test(test_hmcs),
+		cmocka_unit_test(test_cohort_edges),
 		cmocka_unit_test(test_pthread_adaptive),
 		cmocka_unit_test(test_pthread_rwlock),
 		cmocka_unit_test(test_rwlock_classic),

@@ -15,10 +15,11 @@
 #include "../topology/sysfs.h"
 #include "perf_counters.h"
 
-/* Cycles, instructions, cache and LLC misses, branch misses, then the
- * software events: what the published lock discussions explain their
- * numbers with (names as `perf list` spells them). */
-const char *const perf_default_events =
+/* The events of `--counters auto` (the default): cycles, instructions,
+ * cache and LLC misses, branch misses, then the software events: what
+ * the published lock discussions explain their numbers with (names as
+ * `perf list` spells them). */
+static const char *const perf_default_events =
 	"cycles,instructions,cache-misses,LLC-load-misses,branch-misses,"
 	"context-switches,cpu-migrations,page-faults,task-clock";
 
@@ -130,7 +131,8 @@ static void attr_of(const struct perf_set *s, const struct perf_event_spec *e,
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 }
 
-const char *perf_refusal_reason(int err, char *buf, size_t len)
+/* Why the kernel refused an event with -@err, in a few words. */
+static const char *perf_refusal_reason(int err, char *buf, size_t len)
 {
 	char lvl[32];
 

@@ -55,9 +55,6 @@ struct perf_set {
 	} refused[PERF_MAX_EVENTS];
 };
 
-/* The events `--counters auto` (the default) asks for. */
-extern const char *const perf_default_events;
-
 /*
  * Parse a --counters argument into @s: "off" (no events), "auto" (the
  * default set, refusals only noted) or a comma-separated list of event
@@ -82,9 +79,6 @@ int perf_set_probe(struct perf_set *s, char *note, size_t len);
  * reason grouped: "cycles, instructions: no such event ...".  "" when
  * none.  Returns @buf. */
 const char *perf_refusals_text(const struct perf_set *s, char *buf, size_t len);
-
-/* Why the kernel refused an event with -@err, in a few words. */
-const char *perf_refusal_reason(int err, char *buf, size_t len);
 
 /* The counters of one run: one per event per worker. */
 struct perf_run;

@@ -168,7 +168,8 @@ static const char *cfg_num(const struct results *r, const char *key, char *buf, 
 	return buf;
 }
 
-const char *render_mapped_words(const struct results *r, char *buf, size_t len)
+/* The words after the placement of a mapped run; NULL when not mapped. */
+static const char *render_mapped_words(const struct results *r, char *buf, size_t len)
 {
 	json_t *m = json_object_get(r->placement, "mapped"), *c;
 	const char *topo = json_string_value(json_object_get(m, "topology"));

@@ -110,12 +110,10 @@ void render_notes(const struct results *r, const struct render_opts *o, FILE *f)
 /* Under a text table, one line per kernel tree whose locks are in it:
  * tag, path, git describe and commit, dirty (render_trees.c). */
 void render_trees(const struct results *r, FILE *f);
-/* --map-topology: one line under a text table, and the words the
- * header adds after the placement, saying the placement was made on
- * another topology and mapped onto this machine's CPUs (render.c);
- * nothing when the run was not mapped. */
+/* --map-topology: one line under a text table saying the placement was
+ * made on another topology and mapped onto this machine's CPUs (the
+ * header says it too: render.c); nothing when the run was not mapped. */
 void render_mapped(const struct results *r, FILE *f);
-const char *render_mapped_words(const struct results *r, char *buf, size_t len);
 /* "# kernel K, CPU C, lockbench V (git G): COMMAND" from the results'
  * provenance and machine (what is unknown is left out). */
 void render_header(const struct results *r, FILE *f);
