@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../locks/sha256.h"
-#include "../topology/atomicfile.h"
-#include "../topology/termsig.h"
+#include "../../locks/sha256.h"
+#include "../../topology/atomicfile.h"
+#include "../../topology/termsig.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 

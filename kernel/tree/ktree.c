@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../locks/sha256.h"
+#include "../../locks/sha256.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 #include "progpath.h"
@@ -357,7 +357,7 @@ static char **known_files(const struct kbuild *b)
 	return v;
 }
 
-/* The tree's git state (kernel/ktree_git.c: nothing the tree configures
+/* The tree's git state (kernel/tree/ktree_git.c: nothing the tree configures
  * runs), or JSON null when `root` is not the top of a git work tree;
  * NULL with b->err set when git cannot be run on it safely. */
 static json_t *git_state(struct kbuild *b)
@@ -1116,7 +1116,7 @@ static int tree_regular(struct kbuild *b)
 
 /* No FIFO, device node or socket anywhere the compiler looks: the
  * lock's directory, include/ and the arch's include/, however deep
- * (kernel/ktree_cache.c). */
+ * (kernel/tree/ktree_cache.c). */
 static int tree_special(struct kbuild *b)
 {
 	char arch[64], why[PATH_MAX + 128];
@@ -1195,7 +1195,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return rc;
 	cna_setup(b);
 	find_template(b);
-	/* the compiler found now, by an absolute path (kernel/progpath.h) */
+	/* the compiler found now, by an absolute path (kernel/tree/progpath.h) */
 	if (prog_resolve(cc && *cc ? cc : "cc", b->cc, sizeof(b->cc)))
 		return kerr(b, -ENOENT, "compiler %s not found (a path, or a program in an "
 			    "absolute PATH entry; set LOCKBENCH_CC)", b->cc);
@@ -1224,7 +1224,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 }
 
 /*
- * Is the cache's plugin at `path` usable (kernel/ktree_cache.c)?  One
+ * Is the cache's plugin at `path` usable (kernel/tree/ktree_cache.c)?  One
  * that is there but fails the check (truncated, overwritten, without
  * its digest, another user's) is removed, with a warning, and rebuilt.
  * With exact_tree, one built from another tree of the same content is

@@ -6,7 +6,7 @@
  * digest recorded beside it, the tree's git state read without running
  * anything the tree configures, a build directory removed when a
  * signal ends the build, and a full disk named as such.  Internal to
- * kernel/ktree.c.
+ * kernel/tree/ktree.c.
  */
 #ifndef LOCKBENCH_KTREE_CACHE_H
 #define LOCKBENCH_KTREE_CACHE_H
