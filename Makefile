@@ -38,7 +38,7 @@ SYS_LIBS   := -lnuma -lpfm -lm -pthread -ldl
 LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
 # output/results/ is the results model (types, statistics, noise data,
-# JSON, resume, log import), output/render/ the formats that read it;
+# JSON, resume), output/render/ the formats that read it;
 # kernel/locktorture/ drives the kernel's locktorture module and reads
 # its logs, kernel/tree/ builds a kernel tree's locks into plugins
 # (kernel/compat/ is compiled into those plugins, not into lockbench);
@@ -308,9 +308,9 @@ build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) -o $@ $(PKG_LIBS) -lm
 
-build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c output/results/ltlog.c output/results/ltlog.h
+build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c kernel/locktorture/ltlog.c kernel/locktorture/ltlog.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c output/results/ltlog.c -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c kernel/locktorture/ltlog.c -o $@ -lm
 
 fuzz: build/fuzz/fuzz_json
 	@mkdir -p build/fuzz/corpus-json tests/fuzz/crashes-json

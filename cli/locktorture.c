@@ -16,7 +16,7 @@
 
 #include "../kernel/locktorture/kmod.h"
 #include "../kernel/locktorture/ltrun.h"
-#include "../output/results/import.h"
+#include "../kernel/locktorture/import.h"
 #include "../topology/cpulist.h"
 #include "../topology/machine.h"
 #include "../topology/sysfs.h"

@@ -229,6 +229,9 @@ make_template() {
 	mk kernel/tree/ktree.c '#include "ktree.h"
 #include "progpath.h"'
 	mk kernel/locktorture/kmod.h '#include <stdbool.h>'
+	mk kernel/locktorture/ltlog.h '#include <stddef.h>'
+	mk kernel/locktorture/import.h '#include "../../output/results/results.h"
+#include "ltlog.h"'
 	mk kernel/locktorture/kmod.c '#include "kmod.h"
 #include "../tree/progpath.h"
 #include "../../topology/topo.h"'
@@ -291,6 +294,7 @@ plant kernel/tree/ktree.c '#include "../locktorture/kmod.h"' "tree builder inclu
 plant kernel/tree/progpath.h '#include "ktree.h"' "the progpath leaf includes the tree builder"
 plant kernel/locktorture/kmod.c '#include "../../workloads/runner.c"' "locktorture driver includes a workload"
 plant kernel/tree/ktree.c '#include "../../output/render/render.h"' "tree builder includes a renderer"
+plant output/results/results.h '#include "../../kernel/locktorture/ltlog.h"' "results include the locktorture log parser"
 plant kernel/run.c '/* the old flat kernel/ */' "a file directly in kernel/"
 plant output/render/render_table.c '  #  include "../../locks/registry.h"' "spaced directive"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../output/results/import.h"
+#include "import.h"
 #include "../../topology/machine.h"
 #include "kmod.h"
 #include "kmsg.h"
