@@ -308,9 +308,11 @@ build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) -o $@ $(PKG_LIBS) -lm
 
-build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c kernel/locktorture/ltlog.c kernel/locktorture/ltlog.h
+# The parser and the one median it uses (output/results/median.c).
+FUZZ_LTLOG_SRCS := kernel/locktorture/ltlog.c output/results/median.c
+build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c $(FUZZ_LTLOG_SRCS) kernel/locktorture/ltlog.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c kernel/locktorture/ltlog.c -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c $(FUZZ_LTLOG_SRCS) -o $@ -lm
 
 fuzz: build/fuzz/fuzz_json
 	@mkdir -p build/fuzz/corpus-json tests/fuzz/crashes-json
