@@ -38,13 +38,17 @@ SYS_LIBS   := -lnuma -lpfm -lm -pthread -ldl
 LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
 # output/results/ is the results model (types, statistics, noise data,
-# JSON, resume, log import), output/render/ the formats that read it;
-# kernel/ drives the kernel's locktorture module; workloads/loops/ holds
-# the built-in locks' worker loops, lock and unlock inlined;
+# JSON, resume), output/render/ the formats that read it;
+# kernel/locktorture/ drives the kernel's locktorture module and reads
+# its logs, kernel/tree/ builds a kernel tree's locks into plugins
+# (kernel/compat/ is compiled into those plugins, not into lockbench);
+# workloads/loops/ holds the built-in locks' worker loops, lock and
+# unlock inlined;
 # docs/architecture.md draws which folder may include which.
 SRCS    := $(wildcard locks/*.c workloads/*.c workloads/loops/*.c \
 		      topology/*.c output/*.c output/results/*.c \
-		      output/render/*.c cli/*.c kernel/*.c)
+		      output/render/*.c cli/*.c kernel/locktorture/*.c \
+		      kernel/tree/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
@@ -125,7 +129,7 @@ build/$(1)/%.o: %.c
 build/$(1)/cli/provenance.o: build/provenance.stamp
 build/$(1)/cli/provenance.o: XDEFS = $(PROV_DEFS)
 build/$(1)/workloads/loop_api.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
-build/$(1)/kernel/ktree.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
+build/$(1)/kernel/tree/ktree.o: XDEFS = -DLOCKBENCH_LOOP_ABI=$$(LOOP_ABI)
 
 build/$(1)/lockbench: build/$(1)/main.o $(call objs,$(1))
 	$$(if $$(Q),@echo "  LD [$(1)] $$@")
@@ -304,9 +308,11 @@ build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) -o $@ $(PKG_LIBS) -lm
 
-build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c output/results/ltlog.c output/results/ltlog.h
+# The parser and the one median it uses (output/results/median.c).
+FUZZ_LTLOG_SRCS := kernel/locktorture/ltlog.c output/results/median.c
+build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c $(FUZZ_LTLOG_SRCS) kernel/locktorture/ltlog.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c output/results/ltlog.c -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c $(FUZZ_LTLOG_SRCS) -o $@ -lm
 
 fuzz: build/fuzz/fuzz_json
 	@mkdir -p build/fuzz/corpus-json tests/fuzz/crashes-json
@@ -395,9 +401,9 @@ $(LOOP_TEMPLATE): $(LOOP_TEMPLATE_SRC) scripts/gen-loop-template.sh
 	@mkdir -p $(dir $@)
 	scripts/gen-loop-template.sh $@
 $(foreach f,release asan tsan arm64,build/$(f)/workloads/loop_api.o \
-	build/$(f)/kernel/ktree.o): $(LOOP_TEMPLATE_SRC)
+	build/$(f)/kernel/tree/ktree.o): $(LOOP_TEMPLATE_SRC)
 # A binary's kernel tree builder instantiates a tree lock's loops from
-# the template beside it (kernel/ktree.c): make it with every binary.
+# the template beside it (kernel/tree/ktree.c): make it with every binary.
 lockbench $(foreach f,release asan tsan arm64,build/$(f)/lockbench): | $(LOOP_TEMPLATE)
 
 examples: $(PLUGINS)

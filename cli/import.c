@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `lockbench import locktorture [options] dmesg.log ...`: kernel
- * locktorture logs as lockbench results (output/import.c builds the
- * model), written like a run's (JSON by default).
+ * locktorture logs as lockbench results (kernel/locktorture/import.c
+ * builds the model), written like a run's (JSON by default).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../output/results/import.h"
+#include "../kernel/locktorture/import.h"
 #include "cmds.h"
 #include "err.h"
 #include "infile.h"

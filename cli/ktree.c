@@ -2,7 +2,7 @@
 /*
  * Kernel trees on the command line (docs/kernel-tree.md): `lockbench
  * build-kernel-lock DIR [--lock L] [-o FILE.so]`, and `--kernel-tree
- * [TAG=]DIR`, which builds a tree's locks (kernel/ktree.c, cached) and
+ * [TAG=]DIR`, which builds a tree's locks (kernel/tree/ktree.c, cached) and
  * loads each plugin as `--plugin TAG=FILE` would, so that they run as
  * NAME_TAG (qspinlock_stock, qrwlock_stock, osq_stock).
  */
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../kernel/ktree.h"
+#include "../kernel/tree/ktree.h"
 #include "../locks/plugin.h"
 #include "../output/results/json_read.h"
 #include "../locks/registry.h"

@@ -8,15 +8,15 @@
  * Order: options (exit 2), can locktorture run here (exit 3, one line,
  * reading files only), placement, signals, machine tuning (restored at
  * exit and on SIGINT/SIGTERM/SIGHUP as for a userspace run), the sweep
- * (kernel/ltrun.h), output, exit status.
+ * (kernel/locktorture/ltrun.h), output, exit status.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernel/kmod.h"
-#include "../kernel/ltrun.h"
-#include "../output/results/import.h"
+#include "../kernel/locktorture/kmod.h"
+#include "../kernel/locktorture/ltrun.h"
+#include "../kernel/locktorture/import.h"
 #include "../topology/cpulist.h"
 #include "../topology/machine.h"
 #include "../topology/sysfs.h"

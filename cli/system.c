@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernel/kmod.h"
+#include "../kernel/locktorture/kmod.h"
 #include "../output/render/render.h"
 #include "../topology/machine.h"
 #include "cmds.h"

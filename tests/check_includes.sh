@@ -23,7 +23,11 @@
 #                     it noise.* and stats.* do not include results.h
 #   output/render/    output/render/, output/results/
 #   workloads/        workloads/, locks/, topology/, output/results/
-#   kernel/           kernel/, topology/, output/results/, and
+#   kernel/locktorture/  itself, topology/, output/results/, and
+#                     kernel/tree/progpath.h (modprobe found by an
+#                     absolute path, as the tree builder finds git and
+#                     the compiler)
+#   kernel/tree/      itself, topology/, output/results/, and
 #                     locks/sha256.h (the tree builder's cache keys)
 #   cli/, main.c      anything (the front end)
 #   output/           nothing but the two folders above
@@ -60,12 +64,18 @@ def part_of(f):
     # The one median: a leaf the statistics and topology/ share.
     if re.fullmatch(r"output/results/median\.[ch]", f):
         return "median"
+    # Programs found by absolute path: a leaf of the tree builder's that
+    # the locktorture driver uses for modprobe.
+    if re.fullmatch(r"kernel/tree/progpath\.[ch]", f):
+        return "progpath"
     for prefix, part in (("locks/", "locks"), ("topology/", "topology"),
                          ("output/results/", "results"), ("output/render/", "render"),
                          ("workloads/", "workloads"),
                          # The kernel compatibility layer is compiled into
                          # plugins, not into lockbench: installed headers only.
-                         ("kernel/compat/", "plugin"), ("kernel/", "kernel"),
+                         ("kernel/compat/", "plugin"),
+                         ("kernel/locktorture/", "locktorture"),
+                         ("kernel/tree/", "tree"), ("kernel/", "stray-kernel"),
                          ("cli/", "cli"),
                          # output/ itself holds only its two layers.
                          ("output/", "stray"),
@@ -75,13 +85,15 @@ def part_of(f):
     return "cli" if f == "main.c" else "other"
 
 ALLOWED = {("locks", "public"), ("public", "public"), ("locks", "hash"),
-           ("kernel", "hash"), ("render", "results"), ("workloads", "locks"),
+           ("tree", "hash"), ("render", "results"), ("workloads", "locks"),
            ("workloads", "public"), ("workloads", "topology"),
-           ("workloads", "results"), ("kernel", "topology"), ("kernel", "results"),
+           ("workloads", "results"), ("locktorture", "topology"),
+           ("locktorture", "results"), ("locktorture", "progpath"),
+           ("tree", "topology"), ("tree", "results"), ("tree", "progpath"),
            ("plugin", "public")}
 
 # The median leaf: for whoever may use the results model, and topology/.
-MEDIAN_USERS = {"results", "render", "workloads", "kernel", "topology"}
+MEDIAN_USERS = {"results", "render", "workloads", "locktorture", "tree", "topology"}
 
 def allowed(frm, to, target):
     if to == "median":
@@ -119,6 +131,10 @@ for f in sorted(files):
         continue
     if part == "stray":
         print(f + ": output/ holds only output/results/ and output/render/")
+        bad = True
+        continue
+    if part == "stray-kernel":
+        print(f + ": kernel/ holds only kernel/locktorture/, kernel/tree/ and kernel/compat/")
         bad = True
         continue
     for line in open(f, errors="replace"):
@@ -208,6 +224,19 @@ make_template() {
 #include "../workloads/runner.c"'
 	mk main.c '#include "cli/run.c"'
 	mk examples/plugin.c '#include <lockbench/lock.h>'
+	mk kernel/tree/progpath.h '#include <stddef.h>'
+	mk kernel/tree/ktree.h '#include "../../output/results/results.h"'
+	mk kernel/tree/ktree.c '#include "ktree.h"
+#include "progpath.h"'
+	mk kernel/locktorture/kmod.h '#include <stdbool.h>'
+	mk kernel/locktorture/ltlog.h '#include <stddef.h>'
+	mk kernel/locktorture/import.h '#include "../../output/results/results.h"
+#include "ltlog.h"'
+	mk kernel/locktorture/kmod.c '#include "kmod.h"
+#include "../tree/progpath.h"
+#include "../../topology/topo.h"'
+	mk cli/ktree.c '#include "../kernel/tree/ktree.h"
+#include "../kernel/locktorture/kmod.h"'
 }
 # clean_tree: $tmp becomes the template tree (made once, copied).
 tmp_tpl=$work/tpl
@@ -260,6 +289,13 @@ plant workloads/runner.c '#include "../cli/run.c"' "workload includes the front 
 plant examples/plugin.c '#include "../locks/registry.h"' "plugin includes a private lock header"
 plant output/render/render_table.c '#include "no_such.h"' "unresolved include"
 plant output/list.c '/* a command */' "a file directly in output/"
+plant kernel/locktorture/kmod.c '#include "../tree/ktree.h"' "locktorture driver includes the tree builder"
+plant kernel/tree/ktree.c '#include "../locktorture/kmod.h"' "tree builder includes the locktorture driver"
+plant kernel/tree/progpath.h '#include "ktree.h"' "the progpath leaf includes the tree builder"
+plant kernel/locktorture/kmod.c '#include "../../workloads/runner.c"' "locktorture driver includes a workload"
+plant kernel/tree/ktree.c '#include "../../output/render/render.h"' "tree builder includes a renderer"
+plant output/results/results.h '#include "../../kernel/locktorture/ltlog.h"' "results include the locktorture log parser"
+plant kernel/run.c '/* the old flat kernel/ */' "a file directly in kernel/"
 plant output/render/render_table.c '  #  include "../../locks/registry.h"' "spaced directive"
 
 echo "check_includes: $pass passed, $fail failed"

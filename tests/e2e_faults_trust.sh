@@ -453,6 +453,11 @@ new_st && mkdir -p "$OUT/st/arch/x86/include/asm" && mkfifo "$OUT/st/arch/x86/in
 	"arch/x86/include/asm/qspinlock.h is a FIFO, not a regular file"
 new_st && mkdir -p "$OUT/st/kernel/locking/sub" && mkfifo "$OUT/st/kernel/locking/sub/x.h"
 special_case "FIFO in a subdirectory of kernel/locking" "kernel/locking/sub/x.h is a FIFO"
+# ... refused with the lock's own files, before the compiler is looked for
+rm -rf "$OUT/scache"
+expect_exit 2 "FIFO in kernel/locking/sub, no compiler" -- env LOCKBENCH_CACHE="$OUT/scache" \
+	LOCKBENCH_CC="$OUT/no-such-cc" "${TS[@]}" "$BIN" build-kernel-lock "$OUT/st" -q
+one_line "FIFO in kernel/locking/sub, no compiler" "kernel/locking/sub/x.h is a FIFO"
 if command -v git >/dev/null; then
 	new_st git && rm "$OUT/st/.git/config" && mkfifo "$OUT/st/.git/config"
 	special_case "FIFO as .git/config" "/.git/config is a FIFO"

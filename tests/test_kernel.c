@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "../kernel/kmod.h"
-#include "../kernel/kmsg.h"
-#include "../kernel/kthreads.h"
+#include "../kernel/locktorture/kmod.h"
+#include "../kernel/locktorture/kmsg.h"
+#include "../kernel/locktorture/kthreads.h"
 #include "../topology/sysfs.h"
 #include "fakesys/fakesys.h"
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_ltlog.c - unit tests of the locktorture log parser (output/results/ltlog.c).
+ * test_ltlog.c - unit tests of the locktorture log parser (kernel/locktorture/ltlog.c).
  *
  * Fixtures live in tests/fixtures/locktorture/ (LT_FIXTURES overrides the
  * directory); expected values are worked out by hand in the comments.
  *
- * Build: cc -std=gnu11 -Ioutput/results tests/test_ltlog.c output/results/ltlog.c \
+ * Build: cc -std=gnu11 tests/test_ltlog.c kernel/locktorture/ltlog.c output/results/median.c \
  *        -lcmocka -lm
  */
 #include <errno.h>
@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "ltlog.h"
+#include "../kernel/locktorture/ltlog.h"
 
 #ifndef LT_FIXTURES
 #define LT_FIXTURES "tests/fixtures/locktorture"

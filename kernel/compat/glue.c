@@ -2,7 +2,7 @@
 /*
  * The glue between a kernel tree's lock and lockbench's lock contract:
  * compiled with the tree's files into one plugin by `lockbench
- * build-kernel-lock` (kernel/ktree.c), which generates a small file
+ * build-kernel-lock` (kernel/tree/ktree.c), which generates a small file
  * that defines LB_KC_IDENTITY (the build's identity, a JSON object) and
  * one of LB_KC_QSPINLOCK, LB_KC_QRWLOCK, LB_KC_OSQ, then includes this.
  *

@@ -717,7 +717,7 @@ static void notes_points(struct notes *n)
  * userspace ones (compare marks them), worker loops that differ,
  * geometric means over 2 or more rows (and what they cover), imported
  * locktorture rates, a CNA kernel tree (its build's flags name
- * CONFIG_NUMA_AWARE_SPINLOCKS, kernel/ktree.c), and at the last row
+ * CONFIG_NUMA_AWARE_SPINLOCKS, kernel/tree/ktree.c), and at the last row
  * latency, handover and counter figures.
  */
 static void notes_columns(struct notes *n)

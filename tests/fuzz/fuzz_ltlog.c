@@ -4,7 +4,8 @@
  *
  * Build and run (seed corpus: the fixtures):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Ioutput \
- *         tests/fuzz/fuzz_ltlog.c output/results/ltlog.c -lm -o fuzz_ltlog
+ *         tests/fuzz/fuzz_ltlog.c kernel/locktorture/ltlog.c \
+ *         output/results/median.c -lm -o fuzz_ltlog
  *   ./fuzz_ltlog -max_total_time=60 corpus/ tests/fixtures/locktorture/
  *
  * Besides memory safety it checks the invariants callers rely on.
@@ -15,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ltlog.h"
+#include "../../kernel/locktorture/ltlog.h"
 
 /* Abort unless one run's rates are sane: 0 or -EINVAL, finite, >= 0. */
 static void check_rates(const struct lt_run *run, bool reads)

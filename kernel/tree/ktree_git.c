@@ -342,23 +342,15 @@ static int dirty(const char *root, const struct gitdirs *d, const char *oid,
 
 /* ---- files git would block on ------------------------------------- */
 
-/* What a file that is not regular is, for a message. */
-static const char *kind_of(mode_t m)
-{
-	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket"
-	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
-}
-
-/* Is `path` (when it exists, links followed) something other than a
- * regular file (a directory when dir_ok)?  why set, shown as `name`. */
+/* kcache_irregular(), said of git. */
 static bool special(const char *path, const char *name, bool dir_ok, char *why, size_t len)
 {
-	struct stat st;
+	size_t n;
 
-	if (stat(path, &st) || S_ISREG(st.st_mode) || (dir_ok && S_ISDIR(st.st_mode)))
+	if (!kcache_irregular(path, name, dir_ok, why, len))
 		return false;
-	snprintf(why, len, "%s is %s, not a regular file: refused (git would wait on it)",
-		 name, kind_of(st.st_mode));
+	n = strlen(why);
+	snprintf(why + n, len - n, " (git would wait on it)");
 	return true;
 }
 

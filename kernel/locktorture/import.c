@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "import.h"
-#include "json_read.h"
+#include "../../output/results/json_read.h"
 #include "ltlog.h"
 
 /* One importable log run. */

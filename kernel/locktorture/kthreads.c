@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../topology/sysfs.h"
+#include "../../topology/sysfs.h"
 
 static int by_role_pid(const void *a, const void *b)
 {

@@ -43,7 +43,7 @@ int ktree_build(const char *dir, const char *name, char *path, size_t len,
 
 /*
  * The plugin ktree_build() left at `path` (in the cache), open for
- * reading once verified through descriptors (kernel/ktree_cache.c):
+ * reading once verified through descriptors (kernel/tree/ktree_cache.c):
  * every directory from / to it only root's or this user's to change,
  * the file and its digest this user's, the content matching the digest.
  * Load it (plugin_load_fd()) or copy it from this descriptor, never by

@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../locks/sha256.h"
-#include "../topology/atomicfile.h"
-#include "../topology/termsig.h"
+#include "../../locks/sha256.h"
+#include "../../topology/atomicfile.h"
+#include "../../topology/termsig.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 
@@ -260,8 +260,18 @@ void kcache_drop(const char *so)
 /* What a file that is not regular is, for a message. */
 static const char *kind_of(mode_t m)
 {
-	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket"
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket"
 	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
+}
+
+int kcache_irregular(const char *path, const char *name, bool dir_ok, char *why, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode) || (dir_ok && S_ISDIR(st.st_mode)))
+		return 0;
+	snprintf(why, len, "%s is %s, not a regular file: refused", name, kind_of(st.st_mode));
+	return -EINVAL;
 }
 
 /* The scan of kcache_tree_special() below root/rel, `depth` levels
@@ -271,7 +281,6 @@ static int scan_special(const char *root, const char *rel, int depth, long *budg
 {
 	char p[PATH_MAX * 2], sub[PATH_MAX];
 	struct dirent *e;
-	struct stat st;
 	DIR *d;
 	int rc = 0;
 
@@ -288,11 +297,7 @@ static int scan_special(const char *root, const char *rel, int depth, long *budg
 		}
 		snprintf(p, sizeof(p), "%s/%s", root, sub);
 		/* a link is followed, as the compiler would */
-		if (stat(p, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-			continue;
-		snprintf(why, len, "%s is %s, not a regular file: refused", sub,
-			 kind_of(st.st_mode));
-		rc = -EINVAL;
+		rc = kcache_irregular(p, sub, true, why, len);
 	}
 	closedir(d);
 	return rc;
@@ -439,11 +444,6 @@ int kcache_sig_arm(const char *tmp)
 	return 0;
 }
 
-void kcache_sig_child(int pid)
-{
-	sig_pid = pid;
-}
-
 void kcache_sig_disarm(void)
 {
 	for (int sig = 1; sig < NSIG; sig++)
@@ -479,21 +479,21 @@ static int child_wait(pid_t pid)
 	pid_t r;
 
 	setpgid(pid, pid);  /* as the child does: whichever runs first */
-	kcache_sig_child(pid);
+	sig_pid = pid;  /* the child a signal kills first */
 	while ((r = waitpid(pid, &st, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
 		if (waited >= limit_ms) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
-			kcache_sig_child(0);
+			sig_pid = 0;
 			return KCACHE_LATE;
 		}
 		usleep(nap * 1000u);
 		waited += nap;
 		nap = nap < 20 ? nap * 2 : 20;
 	}
-	kcache_sig_child(0);
+	sig_pid = 0;
 	return r < 0 || !WIFEXITED(st) ? -1 : WEXITSTATUS(st);
 }
 

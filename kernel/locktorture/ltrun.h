@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../output/results/results.h"
-#include "../topology/placement.h"
+#include "../../output/results/results.h"
+#include "../../topology/placement.h"
 
 struct lt_opts {
 	const char *type;          /* torture_type */

@@ -6,7 +6,7 @@
  * digest recorded beside it, the tree's git state read without running
  * anything the tree configures, a build directory removed when a
  * signal ends the build, and a full disk named as such.  Internal to
- * kernel/ktree.c.
+ * kernel/tree/ktree.c.
  */
 #ifndef LOCKBENCH_KTREE_CACHE_H
 #define LOCKBENCH_KTREE_CACHE_H
@@ -72,8 +72,6 @@ int kcache_git_changed(const char *root, const char *const *files, const char *t
  * every signal whose default action ends the process (but a crash's),
  * then the signal's own action.  0 or -errno. */
 int kcache_sig_arm(const char *tmp);
-/* The running child to kill first should a signal come (0: none). */
-void kcache_sig_child(int pid);
 /* Back to the signal actions before kcache_sig_arm(). */
 void kcache_sig_disarm(void);
 
@@ -100,6 +98,12 @@ int kcache_run(char *const argv[], const char *log, bool errors, const char *dir
  * wait on a FIFO for ever, read a device without end.  0, or -EINVAL
  * with why ("REL is a FIFO, ...") in why[len]. */
 int kcache_tree_special(const char *root, const char *rel, char *why, size_t len);
+
+/* Is `path` (when it exists, links followed) something other than a
+ * regular file (or a directory, when dir_ok)?  0, or -EINVAL with why
+ * ("NAME is a FIFO, not a regular file: refused") in why[len].  stat()
+ * opens nothing, so a FIFO cannot block the check. */
+int kcache_irregular(const char *path, const char *name, bool dir_ok, char *why, size_t len);
 
 /* Is the file system holding `dir` full (under 64 KiB free)? */
 bool kcache_disk_full(const char *dir);

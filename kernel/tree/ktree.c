@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../locks/sha256.h"
+#include "../../locks/sha256.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 #include "progpath.h"
@@ -357,7 +357,7 @@ static char **known_files(const struct kbuild *b)
 	return v;
 }
 
-/* The tree's git state (kernel/ktree_git.c: nothing the tree configures
+/* The tree's git state (kernel/tree/ktree_git.c: nothing the tree configures
  * runs), or JSON null when `root` is not the top of a git work tree;
  * NULL with b->err set when git cannot be run on it safely. */
 static json_t *git_state(struct kbuild *b)
@@ -1067,33 +1067,24 @@ static int tree_root(struct kbuild *b, const char *dir)
 	return 0;
 }
 
-/* What a file that is not regular is, for a message. */
-static const char *kind(mode_t m)
-{
-	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" : S_ISSOCK(m) ? "a socket"
-	       : S_ISCHR(m) || S_ISBLK(m) ? "a device node" : "not a regular file";
-}
-
 /* Refuse a file the build reads (or hashes) that exists but is not a
- * regular file: opening a FIFO would block the build (and the compiler)
- * for ever.  stat() opens nothing. */
+ * regular file (kcache_irregular()): opening a FIFO would block the
+ * build (and the compiler) for ever. */
 static int irregular(struct kbuild *b, const char *rel, bool dir_ok)
 {
-	char p[PATH_MAX * 2];
-	struct stat st;
+	char p[PATH_MAX * 2], why[PATH_MAX + 128];
 
 	pjoin(p, sizeof(p), b->root, rel);
-	if (stat(p, &st) || S_ISREG(st.st_mode) || (dir_ok && S_ISDIR(st.st_mode)))
-		return 0;
-	return kerr(b, -EINVAL, "%s is %s, not a regular file: refused", rel, kind(st.st_mode));
+	return kcache_irregular(p, rel, dir_ok, why, sizeof(why)) ? kerr(b, -EINVAL, "%s", why) : 0;
 }
 
-/* Every file the key hashes and the lock's sources are regular files. */
+/* Every file the key hashes and the lock's sources are regular files,
+ * and no file below kernel/locking/ is special (kcache_tree_special()):
+ * refused before a build directory is made or the compiler runs. */
 static int tree_regular(struct kbuild *b)
 {
-	char rel[PATH_MAX];
-	struct dirent **ents;
-	int n, rc = 0;
+	char why[PATH_MAX + 128];
+	int rc = 0;
 
 	for (unsigned i = 0; !rc && i < sizeof(tree_headers) / sizeof(tree_headers[0]); i++)
 		rc = irregular(b, tree_headers[i], false);
@@ -1101,27 +1092,19 @@ static int tree_regular(struct kbuild *b)
 		rc = irregular(b, b->k->srcs[i], false);
 	for (unsigned i = 0; !rc && i < 2 && b->k->needs[i]; i++)
 		rc = irregular(b, b->k->needs[i], false);
-	pjoin(rel, sizeof(rel), b->root, "kernel/locking");
-	n = scandir(rel, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		pjoin(rel, sizeof(rel), "kernel/locking", ents[i]->d_name);
-		if (!rc && ents[i]->d_name[0] != '.')
-			rc = irregular(b, rel, true);
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
+	if (!rc && kcache_tree_special(b->root, "kernel/locking", why, sizeof(why)))
+		rc = kerr(b, -EINVAL, "%s", why);
 	return rc;
 }
 
-/* No FIFO, device node or socket anywhere the compiler looks: the
- * lock's directory, include/ and the arch's include/, however deep
- * (kernel/ktree_cache.c). */
+/* No FIFO, device node or socket anywhere else the compiler looks:
+ * include/ and the arch's include/, however deep (the lock's directory:
+ * tree_regular()). */
 static int tree_special(struct kbuild *b)
 {
 	char arch[64], why[PATH_MAX + 128];
-	const char *dirs[] = {"kernel/locking", "include", arch};
-	unsigned n = b->arch[0] ? 3 : 2;
+	const char *dirs[] = {"include", arch};
+	unsigned n = b->arch[0] ? 2 : 1;
 
 	snprintf(arch, sizeof(arch), "arch/%s/include", b->arch);
 	for (unsigned i = 0; i < n; i++)
@@ -1195,7 +1178,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return rc;
 	cna_setup(b);
 	find_template(b);
-	/* the compiler found now, by an absolute path (kernel/progpath.h) */
+	/* the compiler found now, by an absolute path (kernel/tree/progpath.h) */
 	if (prog_resolve(cc && *cc ? cc : "cc", b->cc, sizeof(b->cc)))
 		return kerr(b, -ENOENT, "compiler %s not found (a path, or a program in an "
 			    "absolute PATH entry; set LOCKBENCH_CC)", b->cc);
@@ -1224,7 +1207,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 }
 
 /*
- * Is the cache's plugin at `path` usable (kernel/ktree_cache.c)?  One
+ * Is the cache's plugin at `path` usable (kernel/tree/ktree_cache.c)?  One
  * that is there but fails the check (truncated, overwritten, without
  * its digest, another user's) is removed, with a warning, and rebuilt.
  * With exact_tree, one built from another tree of the same content is

@@ -10,7 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "ltlog.h"
-#include "stats.h"
+#include "../../output/results/stats.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -77,6 +77,17 @@ static bool eat_ch(struct cur *c, char ch)
 		return false;
 	c->p++;
 	return true;
+}
+
+/* eat() between blanks: the blanks on both sides are consumed either way. */
+static bool eat_w(struct cur *c, const char *lit)
+{
+	bool r;
+
+	skip_ws(c);
+	r = eat(c, lit);
+	skip_ws(c);
+	return r;
 }
 
 static bool is_digit(char ch)
@@ -275,32 +286,14 @@ static bool parse_stats(struct cur *c, struct lt_line *l)
 		l->reads = true;
 	else
 		return false;
-	skip_ws(c);
-	if (!eat_ch(c, ':'))
+	if (!eat_w(c, ":") || !eat_w(c, "Total:") || !eat_num(c, &s->total) ||
+	    !eat_w(c, "Max/Min:") || !eat_num(c, &s->max) || !eat_ch(c, '/') ||
+	    !eat_num(c, &s->min))
 		return false;
-	skip_ws(c);
-	if (!eat(c, "Total:"))
+	s->unfair = eat_w(c, "???");
+	if (!eat_w(c, "Fail:") || !eat_num(c, &s->fail))
 		return false;
-	skip_ws(c);
-	if (!eat_num(c, &s->total))
-		return false;
-	skip_ws(c);
-	if (!eat(c, "Max/Min:"))
-		return false;
-	skip_ws(c);
-	if (!eat_num(c, &s->max) || !eat_ch(c, '/') || !eat_num(c, &s->min))
-		return false;
-	skip_ws(c);
-	s->unfair = eat(c, "???");
-	skip_ws(c);
-	if (!eat(c, "Fail:"))
-		return false;
-	skip_ws(c);
-	if (!eat_num(c, &s->fail))
-		return false;
-	skip_ws(c);
-	s->failed = eat(c, "!!!");
-	skip_ws(c);
+	s->failed = eat_w(c, "!!!");
 	return cur_done(c);
 }
 
@@ -369,22 +362,17 @@ static bool parse_startend(struct cur *c, struct lt_line *l)
 		l->kind = LT_START;
 	} else if (eat(c, "End of test")) {
 		l->kind = LT_END;
-		skip_ws(c);
-		if (!eat_ch(c, ':'))
+		if (!eat_w(c, ":"))
 			return false;
-		skip_ws(c);
 		eat_status(c, l->status, sizeof(l->status));
 		if (!l->status[0])
 			return false;
 	} else {
 		return false;
 	}
-	skip_ws(c);
-	l->debug = eat(c, "[debug]");
-	skip_ws(c);
-	if (!eat_ch(c, ':'))
+	l->debug = eat_w(c, "[debug]");
+	if (!eat_w(c, ":"))
 		return false;
-	skip_ws(c);
 	l->params = *c;
 	return find_param(l->params, "nwriters_stress", &v);
 }

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/results/import.h"
-#include "../topology/machine.h"
+#include "import.h"
+#include "../../topology/machine.h"
 #include "kmod.h"
 #include "kmsg.h"
 #include "kthreads.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "../../output/results/results.h"
 
 /*
  * What a log may lack, supplied by the user (--nwriters, --nreaders,

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../topology/sysfs.h"
+#include "../../topology/sysfs.h"
 
 int kmsg_record_line(const char *rec, size_t n, char *out, size_t outlen)
 {
