@@ -254,19 +254,14 @@ static void load(struct merge *m, int n, char **files, const char *baseline,
 
 /* ---- merge --------------------------------------------------------------- */
 
-struct merge_args {
-	const char *output, *locks;
-	bool help;
-};
-
 static const struct opt merge_rows[] = {
 	{.name = "output", .sname = 'o', .type = OPT_STR, .arg = "FILE",
-	 .shown = "stdout", .off = offsetof(struct merge_args, output),
+	 .shown = "stdout", .off = offsetof(struct compare_args, out.output),
 	 .help = "write the merged JSON here"},
 	{.name = "locks", .sname = 'l', .type = OPT_STR, .arg = "LIST",
-	 .off = offsetof(struct merge_args, locks),
+	 .off = offsetof(struct compare_args, locks),
 	 .help = "only these locks of each file"},
-	OPT_HELP_ROW(struct merge_args, help),
+	OPT_HELP_ROW(struct compare_args, out.help),
 };
 
 const struct opt_cmd merge_options = OPT_CMD("merge", merge_rows);
@@ -281,38 +276,6 @@ void merge_usage(FILE *f)
 	opt_help(&merge_options, f);
 	fprintf(f, "Exit status: 0 success; 2 bad usage or input (e.g. different "
 		"workloads).\n");
-}
-
-int cmd_merge(int argc, char **argv)
-{
-	struct merge_args a = {0};
-	struct merge m = {.verb = "merge"};
-	struct outputs o;
-	struct results r;
-	char **files;
-	int n, rc;
-
-	opt_defaults(&merge_options, &a);
-	files = opt_parse(&merge_options, &a, argc, argv, &n);
-	if (a.help) {
-		merge_usage(stdout);
-		free(files);
-		return 0;
-	}
-	if (n < 2)
-		cli_die("merge: %s; usage: lockbench merge [-o OUT.json] A.json B.json ...",
-			n ? "one results file given, nothing to join" : "no results file given");
-	outputs_parse(&o, "json", "ops/s", a.output, true);
-	m.locks = a.locks;
-	load(&m, n, files, NULL, &r);
-	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
-	results_finalize(&r);
-	outputs_check(&o, &r);
-	rc = outputs_write(&o, &r);
-	results_free(&r);
-	merge_free(&m);
-	free(files);
-	return rc;
 }
 
 /* Do the files' values of `key` in the objects objs[] differ? */
@@ -392,39 +355,67 @@ static void hosts_options(struct merge *m, const struct compare_args *a,
 		o->ropts.rows = NULL;
 }
 
-int cmd_compare(int argc, char **argv)
+/*
+ * The options and files of compare or merge (@cmd) into @a, @m and @o:
+ * merge writes JSON; compare renders as -f says.  NULL after --help.
+ */
+static char **parse(const struct opt_cmd *cmd, struct compare_args *a,
+		    struct merge *m, struct outputs *o, int argc, char **argv, int *n)
+{
+	char **files;
+
+	opt_defaults(cmd, a);
+	files = opt_parse(cmd, a, argc, argv, n);
+	if (a->out.help) {
+		(cmd == &merge_options ? merge_usage : compare_usage)(stdout);
+		free(files);
+		return NULL;
+	}
+	if (cmd == &merge_options && *n < 2)
+		cli_die("merge: %s; usage: lockbench merge [-o OUT.json] A.json B.json ...",
+			*n ? "one results file given, nothing to join" : "no results file given");
+	if (cmd == &merge_options) {
+		outputs_parse(o, "json", "ops/s", a->out.output, true);
+		return files;
+	}
+	if (!*n)
+		cli_die("compare: no results file given; usage: lockbench compare "
+			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
+	outputs_parse(o, outputs_formats(a->out.formats, a->out.formats_given, a->out.output),
+		      a->out.unit, a->out.output, !a->out.no_marks);
+	o->header = a->out.header;
+	o->ropts.width = (unsigned)a->out.width;
+	o->ropts.verbose = a->out.verbose;
+	o->ropts.rows = a->rows;
+	hosts_options(m, a, o);
+	return files;
+}
+
+/*
+ * compare and merge: the files loaded, checked and joined by one model
+ * (load()), the statistics recomputed from the runs; compare judges
+ * (the invocation floor, --fail-if-regressed) and renders, merge writes
+ * the JSON.  The exit status (cmds.h).
+ */
+static int compare_or_merge(const struct opt_cmd *cmd, int argc, char **argv)
 {
 	struct compare_args a = {0};
-	struct merge m = {.verb = "compare"};
+	struct merge m = {.verb = cmd->name};
 	struct outputs o;
 	struct results r;
 	char **files;
 	int n, rc;
 
-	opt_defaults(&compare_options, &a);
-	files = opt_parse(&compare_options, &a, argc, argv, &n);
-	if (a.out.help) {
-		compare_usage(stdout);
-		free(files);
+	files = parse(cmd, &a, &m, &o, argc, argv, &n);
+	if (!files)
 		return 0;
-	}
-	if (!n)
-		cli_die("compare: no results file given; usage: lockbench compare "
-			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
-	outputs_parse(&o, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
-		      a.out.unit, a.out.output, !a.out.no_marks);
-	o.header = a.out.header;
-	o.ropts.width = (unsigned)a.out.width;
-	o.ropts.verbose = a.out.verbose;
-	o.ropts.rows = a.rows;
-	hosts_options(&m, &a, &o);
 	m.locks = a.locks;
 	m.rows = a.rows;
 	load(&m, n, files, a.baseline, &r);
 	/* argv[0] is the command word; main() passed argv + 1. */
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.min_effect = a.min_effect * 100;
-	r.inv_floor = pick_floor(&m, &a);
+	r.inv_floor = cmd == &compare_options ? pick_floor(&m, &a) : NULL;
 	r.gate_pct = a.fail_given ? a.fail_pct * 100 : 0;
 	results_finalize(&r);
 	outputs_check(&o, &r);
@@ -437,4 +428,14 @@ int cmd_compare(int argc, char **argv)
 	merge_free(&m);
 	free(files);
 	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	return compare_or_merge(&compare_options, argc, argv);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	return compare_or_merge(&merge_options, argc, argv);
 }
