@@ -278,69 +278,50 @@ void merge_usage(FILE *f)
 		"workloads).\n");
 }
 
-/* Do the files' values of `key` in the objects objs[] differ? */
-static bool values_differ(json_t *const *objs, unsigned n, const char *key)
+/* "note: the hosts differ in WHATKEY: a X, b Y" when the files' values
+ * of key in their objects @what ("machine" or "calibration") differ. */
+static void hosts_note(const struct merge *m, FILE *f, const json_t **v,
+		       const char *what, const char *key)
 {
-	json_t *first = NULL;
+	char *line;
 
-	for (unsigned i = 0; i < n; i++) {
-		json_t *v = json_object_get(objs[i], key);
-
-		v = v ? v : json_null();
-		if (first && !json_equal(first, v))
-			return true;
-		first = first ? first : v;
-	}
-	return false;
-}
-
-/* "note: the hosts differ in WHAT: a X, b Y" for one key. */
-static void note_key(FILE *f, json_t *const *objs, const struct merge *m,
-		     const char *what, const char *key)
-{
-	fprintf(f, "note: the hosts differ in %s%s:", what, key);
 	for (unsigned i = 0; i < m->nin; i++) {
-		json_t *v = json_object_get(objs[i], key);
-		char *txt = json_dumps(v ? v : json_null(),
-				       JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(6));
+		json_t *o = !strcmp(what, "machine") ? m->in[i].r.machine : m->in[i].r.calibration;
 
-		fprintf(f, "%s %s %s", i ? "," : "", m->in[i].label, txt ? txt : "?");
-		free(txt);
+		v[i] = json_object_get(o, key) ? json_object_get(o, key) : json_null();
 	}
-	fputc('\n', f);
+	line = merge_differ_line(m, v, JSON_COMPACT | JSON_REAL_PRECISION(6),
+				 "note: the hosts differ in %s%s", *what == 'm' ? "" :
+				 "calibration.", key);
+	if (line)
+		fprintf(f, "%s\n", line);
+	free(line);
 }
 
 /*
  * The notes under a cross-host table (docs/fleet.md): one line per
- * machine fact (hostname, cpu_model, kernel, CPU counts) and per
- * `calibration` key (docs/json.md) whose value differs between the
- * files, each file's value after its label.  Nothing when they agree.
+ * machine fact (cpu_model, kernel, CPU counts) and per `calibration`
+ * key (docs/json.md) whose value differs between the files, each
+ * file's value after its label.  Nothing when they agree.
  */
 static void hosts_notes(const struct merge *m, FILE *f)
 {
 	static const char *const mach[] = {
 		"cpu_model", "kernel", "arch", "pus", "cores", "numa_nodes", "packages",
 	};
-	json_t **mc = cli_calloc(m->nin, sizeof(*mc)), **c = cli_calloc(m->nin, sizeof(*c));
-	json_t *keys = json_object(), *v;
+	const json_t **v = cli_calloc(m->nin, sizeof(*v));
+	json_t *keys = json_object(), *x;
 	const char *key;
 
-	for (unsigned i = 0; i < m->nin; i++) {
-		mc[i] = m->in[i].r.machine;
-		c[i] = m->in[i].r.calibration;
-		if (c[i])
-			json_object_update(keys, c[i]);
-	}
-	for (size_t k = 0; m->nin > 1 && k < sizeof(mach) / sizeof(mach[0]); k++)
-		if (values_differ(mc, m->nin, mach[k]))
-			note_key(f, mc, m, "", mach[k]);
+	for (unsigned i = 0; i < m->nin; i++)
+		json_object_update(keys, m->in[i].r.calibration);
+	for (size_t k = 0; k < sizeof(mach) / sizeof(mach[0]); k++)
+		hosts_note(m, f, v, "machine", mach[k]);
 	/* Every calibration key any file has, in the first file's order. */
-	json_object_foreach(keys, key, v)
-		if (m->nin > 1 && values_differ(c, m->nin, key))
-			note_key(f, c, m, "calibration.", key);
+	json_object_foreach(keys, key, x)
+		hosts_note(m, f, v, "calibration", key);
 	json_decref(keys);
-	free(mc);
-	free(c);
+	free(v);
 }
 
 /* --columns host, --rows cpu-share (docs/fleet.md); exit 2 on others. */

@@ -5,7 +5,6 @@
  * afterwards (results_finalize).
  */
 #define _GNU_SOURCE
-#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +15,8 @@
 #include "merge.h"
 
 /* The refusal: its line into m->err, then back to merge_load(). */
-static void fail(struct merge *m, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 2, 3)));
-
-static void fail(struct merge *m, const char *fmt, ...)
+static __attribute__((noreturn, format(printf, 2, 3)))
+void fail(struct merge *m, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,9 +37,8 @@ static char *vfmt(struct merge *m, const char *f, va_list ap)
 	return out;
 }
 
-static char *fmt(struct merge *m, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static char *fmt(struct merge *m, const char *f, ...)
+static __attribute__((format(printf, 2, 3)))
+char *fmt(struct merge *m, const char *f, ...)
 {
 	va_list ap;
 	char *out;
@@ -54,9 +50,8 @@ static char *fmt(struct merge *m, const char *f, ...)
 }
 
 /* A warning line to m->warn. */
-static void warn(struct merge *m, const char *f, ...) __attribute__((format(printf, 2, 3)));
-
-static void warn(struct merge *m, const char *f, ...)
+static __attribute__((format(printf, 2, 3)))
+void warn(struct merge *m, const char *f, ...)
 {
 	va_list ap;
 	char *msg;
@@ -188,8 +183,6 @@ static void load_inputs(struct merge *m, unsigned n, char **paths)
 		m->in[i].label = file_label(m, paths[i], &m->in[i].r);
 	}
 }
-
-static bool same_str(const char *a, const char *b);
 
 /* Whether every run of a is in b, in the same place, with the same
  * operation counts and windows. */
@@ -588,6 +581,36 @@ static void merged_meta(const struct merge *m, struct results *r)
 	r->config = json_pack("{s:s, s:o}", "command", m->verb, "files", files);
 }
 
+char *merge_differ_line(const struct merge *m, const json_t *const *vals, size_t flags,
+			const char *head, ...)
+{
+	const json_t *first = NULL;
+	bool differ = false;
+	char *line = NULL;
+	size_t len;
+	va_list ap;
+	FILE *f;
+
+	for (unsigned i = 0; i < m->nin && !differ; i++) {
+		differ = vals[i] && first && !results_json_same(first, vals[i], false);
+		first = first ? first : vals[i];
+	}
+	if (!differ || !(f = open_memstream(&line, &len)))
+		return NULL;
+	va_start(ap, head);
+	vfprintf(f, head, ap);
+	va_end(ap);
+	fputc(':', f);
+	for (unsigned i = 0; i < m->nin; i++) {
+		char *txt = vals[i] ? json_dumps(vals[i], flags | JSON_ENCODE_ANY) : NULL;
+
+		fprintf(f, "%s %s %s", i ? "," : "", m->in[i].label, txt ? txt : "?");
+		free(txt);
+	}
+	fclose(f);
+	return line;
+}
+
 /*
  * The machine environment (machine.environment, docs/json.md) of the
  * files that record one: one warning per item that differs between
@@ -604,51 +627,30 @@ static void merged_environment(struct merge *m, struct results *r)
 		{"hypervisor", "detected", "hypervisor"},
 		{"thp", "enabled", "transparent huge pages"},
 	};
-	const json_t *env[64] = {0};
-	unsigned n = 0, same = 0;
+	const json_t *env0 = json_object_get(m->in[0].r.machine, "environment");
+	const json_t **v = zalloc(m, m->nin, sizeof(*v));
+	bool same = env0 != NULL;
 
-	for (unsigned i = 0; i < m->nin && i < 64; i++)
-		if ((env[i] = json_object_get(m->in[i].r.machine, "environment")))
-			n++;
-	for (unsigned i = 1; i < m->nin && i < 64; i++)
-		same += env[i] && env[0] && results_json_same(env[0], env[i], false);
-	if (n < 2)
-		goto keep;
 	for (size_t k = 0; k < sizeof(items) / sizeof(items[0]); k++) {
-		const json_t *first = NULL;
-		bool differ = false;
-		char line[1024];
-		size_t used;
+		char *line;
 
-		for (unsigned i = 0; i < m->nin && i < 64 && !differ; i++) {
-			const json_t *v = json_object_get(json_object_get(env[i], items[k][0]),
+		for (unsigned i = 0; i < m->nin; i++) {
+			const json_t *e = json_object_get(m->in[i].r.machine, "environment");
+			const json_t *x = json_object_get(json_object_get(e, items[k][0]),
 							  items[k][1]);
 
-			if (!env[i])
-				continue;
-			v = v ? v : json_null();
-			differ = first && !results_json_same(first, v, false);
-			first = first ? first : v;
+			v[i] = !e ? NULL : x ? x : json_null();
+			same &= results_json_same(env0, e, false);
 		}
-		if (!differ)
-			continue;
-		used = (size_t)snprintf(line, sizeof(line), "warning: the files differ in %s:",
-					items[k][2]);
-		for (unsigned i = 0; i < m->nin && i < 64 && used < sizeof(line); i++) {
-			json_t *v = json_object_get(json_object_get(env[i], items[k][0]),
-						    items[k][1]);
-			char *txt = env[i] ? json_dumps(v ? v : json_null(), JSON_ENCODE_ANY | JSON_COMPACT)
-					   : NULL;
-
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
-						 i ? "," : "", m->in[i].label, txt ? txt : "?");
-			free(txt);
-		}
-		m->warn(line);
+		line = merge_differ_line(m, v, JSON_COMPACT, "warning: the files differ in %s",
+					 items[k][2]);
+		if (line)
+			m->warn(line);
+		free(line);
 	}
-keep:
-	if (env[0] && same + 1 == m->nin && r->machine)
-		json_object_set(r->machine, "environment", (json_t *)env[0]);
+	free(v);
+	if (same && r->machine)
+		json_object_set(r->machine, "environment", (json_t *)env0);
 }
 
 /* The perf events, when every file measured the same ones in the same
@@ -816,20 +818,6 @@ static void pick_baseline(struct merge *m, const char *name, struct results *r)
 	}
 }
 
-/* Columns a and b of r ran with the same swept workload parameters. */
-static bool same_params(const struct merge *m, const struct results *r, unsigned a,
-			unsigned b)
-{
-	for (unsigned k = 0; k < m->ndims; k++) {
-		json_t *x = json_object_get(r->variants[a].params, m->dims[k]);
-		json_t *y = json_object_get(r->variants[b].params, m->dims[k]);
-
-		if (!results_json_same(x, y, true))
-			return false;
-	}
-	return true;
-}
-
 /* " cs_ns (100, 0)" for each parameter a and b differ in. */
 static void params_differ(const struct merge *m, const struct results *r, unsigned a,
 			  unsigned b, char *out, size_t len)
@@ -849,6 +837,16 @@ static void params_differ(const struct merge *m, const struct results *r, unsign
 	differing(x, y, (const char *const *)m->dims, out, len, NULL);
 	json_decref(x);
 	json_decref(y);
+}
+
+/* Columns a and b of r ran with the same swept workload parameters. */
+static bool same_params(const struct merge *m, const struct results *r, unsigned a,
+			unsigned b)
+{
+	char why[1024];
+
+	params_differ(m, r, a, b, why, sizeof(why));
+	return !*why;
 }
 
 /*

@@ -88,6 +88,16 @@ struct merge {
 int merge_load(struct merge *m, unsigned n, char **paths, const char *baseline,
 	       struct results *r);
 
+/*
+ * "HEAD: LABEL VALUE, ..." (HEAD made by printf from @head; each file's
+ * value in @vals[], written as json_dumps() with @flags writes it, or
+ * "?" for NULL: a file without the item, which takes no part) when the
+ * files' values differ (by value, results_json_same()), else NULL.  The
+ * caller frees the line.
+ */
+char *merge_differ_line(const struct merge *m, const json_t *const *vals, size_t flags,
+			const char *head, ...) __attribute__((format(printf, 4, 5)));
+
 /* Free what merge_load() made (not @r). */
 void merge_free(struct merge *m);
 
