@@ -362,11 +362,7 @@ static char **parse(const struct opt_cmd *cmd, struct compare_args *a,
 	if (!*n)
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
-	outputs_parse(o, outputs_formats(a->out.formats, a->out.formats_given, a->out.output),
-		      a->out.unit, a->out.output, !a->out.no_marks);
-	o->header = a->out.header;
-	o->ropts.width = (unsigned)a->out.width;
-	o->ropts.verbose = a->out.verbose;
+	outputs_from_args(o, &a->out);
 	o->ropts.rows = a->rows;
 	hosts_options(m, a, o);
 	return files;

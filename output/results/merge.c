@@ -82,9 +82,6 @@ static char *sdup(struct merge *m, const char *s)
 	return d;
 }
 
-/* Appended to the name of a kernel locktorture column next to userspace ones. */
-#define KERNEL_MARK "[k]"
-
 static bool same_str(const char *a, const char *b)
 {
 	return !strcmp(a ? a : "", b ? b : "");
@@ -400,8 +397,9 @@ static void add_columns(struct merge *m, unsigned i)
 		} else {
 			c->name = fmt(m, "%s/%s", in->label, lock);
 		}
+		/* A kernel locktorture column next to userspace ones is marked. */
 		if (m->mixed && in->r.variants[v].kernel) {
-			char *k = fmt(m, "%s%s", c->name, KERNEL_MARK);
+			char *k = fmt(m, "%s[k]", c->name);
 
 			free(c->name);
 			c->name = k;
@@ -539,28 +537,30 @@ static void merged_rows(struct merge *m, struct results *r)
 		}
 }
 
-/* machine.kernel of the merged results: the files' kernel when they
- * share one, else "differs between the files" (each file's is under
- * config.files[]); nothing when no file records it. */
-static void merged_kernel(const struct merge *m, json_t *machine)
+/* machine.KEY of file i (a string), or NULL. */
+static const char *machine_str(const struct merge *m, unsigned i, const char *key)
 {
-	const char *k = json_string_value(json_object_get(m->in[0].r.machine, "kernel"));
-	bool same = true;
-
-	for (unsigned i = 1; k && i < m->nin; i++)
-		same &= same_str(k, json_string_value(json_object_get(m->in[i].r.machine,
-									"kernel")));
-	if (machine && k)
-		json_object_set_new(machine, "kernel", json_string(same ? k :
-						"differs between the files"));
+	return json_string_value(json_object_get(m->in[i].r.machine, key));
 }
 
-/* What the files had in common, and each file's description. */
+/* Does every file record the first file's machine.KEY? */
+static bool shared(const struct merge *m, const char *key)
+{
+	for (unsigned i = 1; i < m->nin; i++)
+		if (!same_str(machine_str(m, 0, key), machine_str(m, i, key)))
+			return false;
+	return machine_str(m, 0, key) != NULL;
+}
+
+/*
+ * What the files had in common (the CPU model; the kernel when they
+ * share one, else "differs between the files": each file's is under
+ * config.files[]), and each file's description.
+ */
 static void merged_meta(const struct merge *m, struct results *r)
 {
 	json_t *files = json_array();
-	const char *cpu = json_string_value(json_object_get(m->in[0].r.machine, "cpu_model"));
-	bool same_cpu = cpu != NULL;
+	const char *k = machine_str(m, 0, "kernel");
 
 	r->ncpus = m->in[0].r.ncpus;
 	for (unsigned i = 0; i < m->nin; i++) {
@@ -569,15 +569,16 @@ static void merged_meta(const struct merge *m, struct results *r)
 		if (s->ncpus != r->ncpus)
 			r->ncpus = 0;
 		r->incomplete |= s->incomplete;
-		same_cpu &= same_str(cpu, json_string_value(json_object_get(s->machine,
-									      "cpu_model")));
 		json_array_append_new(files, json_pack("{s:s, s:s, s:O?, s:O?, s:O?}",
 			"file", m->in[i].path, "label", m->in[i].label,
 			"machine", s->machine, "config", s->config,
 			"provenance", s->provenance));
 	}
-	r->machine = same_cpu ? json_pack("{s:s}", "cpu_model", cpu) : NULL;
-	merged_kernel(m, r->machine);
+	r->machine = shared(m, "cpu_model") ? json_pack("{s:s}", "cpu_model",
+							machine_str(m, 0, "cpu_model")) : NULL;
+	if (r->machine && k)
+		json_object_set_new(r->machine, "kernel", json_string(shared(m, "kernel") ? k :
+						"differs between the files"));
 	r->config = json_pack("{s:s, s:o}", "command", m->verb, "files", files);
 }
 
@@ -822,21 +823,9 @@ static void pick_baseline(struct merge *m, const char *name, struct results *r)
 static void params_differ(const struct merge *m, const struct results *r, unsigned a,
 			  unsigned b, char *out, size_t len)
 {
-	json_t *x = json_object(), *y = json_object();
-
-	for (unsigned k = 0; k < m->ndims; k++) {
-		json_t *p = json_object_get(r->variants[a].params, m->dims[k]);
-		json_t *q = json_object_get(r->variants[b].params, m->dims[k]);
-
-		if (p)
-			json_object_set(x, m->dims[k], p);
-		if (q)
-			json_object_set(y, m->dims[k], q);
-	}
 	*out = 0;
-	differing(x, y, (const char *const *)m->dims, out, len, NULL);
-	json_decref(x);
-	json_decref(y);
+	differing(r->variants[a].params, r->variants[b].params,
+		  (const char *const *)m->dims, out, len, NULL);
 }
 
 /* Columns a and b of r ran with the same swept workload parameters. */
