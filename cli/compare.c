@@ -234,24 +234,6 @@ static void rows_key_of(const char *rows, char *key, size_t len)
 		*p = *p == '-' ? '_' : *p;
 }
 
-/* Load, check and join the files into r (output/results/merge.h);
- * a refusal exits 2 with its line. */
-static void load(struct merge *m, int n, char **files, const char *baseline,
-		 struct results *r)
-{
-	char key[128] = "";
-
-	for (int i = 0; i < n; i++)
-		infile_check("cannot read results", files[i]);
-	if (m->rows)
-		rows_key_of(m->rows, key, sizeof(key));
-	m->rows_conf = key;
-	m->warn = cli_warn_msg;
-	m->hash = sha256_file;
-	if (merge_load(m, (unsigned)n, files, baseline, r))
-		cli_die_msg(m->err);
-}
-
 /* ---- merge --------------------------------------------------------------- */
 
 static const struct opt merge_rows[] = {
@@ -324,24 +306,12 @@ static void hosts_notes(const struct merge *m, FILE *f)
 	free(v);
 }
 
-/* --columns host, --rows cpu-share (docs/fleet.md); exit 2 on others. */
-static void hosts_options(struct merge *m, const struct compare_args *a,
-			  struct outputs *o)
-{
-	if (a->columns && strcmp(a->columns, "host") && strcmp(a->columns, "label"))
-		cli_die("--columns (%s): valid: label, host", a->columns);
-	m->by_host = a->columns && !strcmp(a->columns, "host");
-	m->cpu_share = a->rows && !strcmp(a->rows, "cpu-share");
-	if (m->cpu_share)
-		o->ropts.rows = NULL;
-}
-
 /*
- * The options and files of compare or merge (@cmd) into @a, @m and @o:
+ * The options and files of compare or merge (@cmd) into @a and @o:
  * merge writes JSON; compare renders as -f says.  NULL after --help.
  */
 static char **parse(const struct opt_cmd *cmd, struct compare_args *a,
-		    struct merge *m, struct outputs *o, int argc, char **argv, int *n)
+		    struct outputs *o, int argc, char **argv, int *n)
 {
 	char **files;
 
@@ -363,32 +333,41 @@ static char **parse(const struct opt_cmd *cmd, struct compare_args *a,
 		cli_die("compare: no results file given; usage: lockbench compare "
 			"[-f FORMAT] [--baseline LABEL] A.json B.json ...");
 	outputs_from_args(o, &a->out);
-	o->ropts.rows = a->rows;
-	hosts_options(m, a, o);
+	/* --columns host, --rows cpu-share (docs/fleet.md). */
+	if (a->columns && strcmp(a->columns, "host") && strcmp(a->columns, "label"))
+		cli_die("--columns (%s): valid: label, host", a->columns);
+	o->ropts.rows = a->rows && !strcmp(a->rows, "cpu-share") ? NULL : a->rows;
 	return files;
 }
 
 /*
  * compare and merge: the files loaded, checked and joined by one model
- * (load()), the statistics recomputed from the runs; compare judges
+ * (merge_load()), the statistics recomputed from the runs; compare judges
  * (the invocation floor, --fail-if-regressed) and renders, merge writes
  * the JSON.  The exit status (cmds.h).
  */
 static int compare_or_merge(const struct opt_cmd *cmd, int argc, char **argv)
 {
 	struct compare_args a = {0};
-	struct merge m = {.verb = cmd->name};
+	struct merge m;
 	struct outputs o;
 	struct results r;
-	char **files;
+	char **files, key[128] = "";
 	int n, rc;
 
-	files = parse(cmd, &a, &m, &o, argc, argv, &n);
+	files = parse(cmd, &a, &o, argc, argv, &n);
 	if (!files)
 		return 0;
-	m.locks = a.locks;
-	m.rows = a.rows;
-	load(&m, n, files, a.baseline, &r);
+	for (int i = 0; i < n; i++)
+		infile_check("cannot read results", files[i]);
+	if (a.rows)
+		rows_key_of(a.rows, key, sizeof(key));
+	m = (struct merge){.verb = cmd->name, .locks = a.locks, .rows = a.rows,
+			   .rows_conf = key, .warn = cli_warn_msg, .hash = sha256_file,
+			   .by_host = a.columns && !strcmp(a.columns, "host"),
+			   .cpu_share = a.rows && !strcmp(a.rows, "cpu-share")};
+	if (merge_load(&m, (unsigned)n, files, a.baseline, &r))
+		cli_die_msg(m.err);
 	/* argv[0] is the command word; main() passed argv + 1. */
 	r.provenance = provenance_json(argc + 1, argv - 1, false, 0);
 	r.min_effect = a.min_effect * 100;

@@ -27,38 +27,25 @@ void fail(struct merge *m, const char *fmt, ...)
 	longjmp(m->fail, 1);
 }
 
-/* vasprintf() that refuses when out of memory. */
-static char *vfmt(struct merge *m, const char *f, va_list ap)
-{
-	char *out;
-
-	if (vasprintf(&out, f, ap) < 0)
-		fail(m, "out of memory");
-	return out;
-}
-
+/* asprintf() that refuses when out of memory. */
 static __attribute__((format(printf, 2, 3)))
 char *fmt(struct merge *m, const char *f, ...)
 {
 	va_list ap;
 	char *out;
+	int rc;
 
 	va_start(ap, f);
-	out = vfmt(m, f, ap);
+	rc = vasprintf(&out, f, ap);
 	va_end(ap);
+	if (rc < 0)
+		fail(m, "out of memory");
 	return out;
 }
 
-/* A warning line to m->warn. */
-static __attribute__((format(printf, 2, 3)))
-void warn(struct merge *m, const char *f, ...)
+/* A warning line (freed) to m->warn. */
+static void warn(struct merge *m, char *msg)
 {
-	va_list ap;
-	char *msg;
-
-	va_start(ap, f);
-	msg = vfmt(m, f, ap);
-	va_end(ap);
 	m->warn(msg);
 	free(msg);
 }
@@ -303,9 +290,9 @@ static void warn_differences(struct merge *m)
 		differing(a->r.machine, b->r.machine, mach, md, sizeof(md), NULL);
 		differing(a->r.config, b->r.config, conf, cd, sizeof(cd), m);
 		if (*md || *cd)
-			warn(m, "warning: compare (%s, %s):%s%s%s%s%s",
-			     a->path, b->path, *md ? " machine differs:" : "", md,
-			     *md && *cd ? ";" : "", *cd ? " configuration differs:" : "", cd);
+			warn(m, fmt(m, "warning: compare (%s, %s):%s%s%s%s%s", a->path, b->path,
+				    *md ? " machine differs:" : "", md, *md && *cd ? ";" : "",
+				    *cd ? " configuration differs:" : "", cd));
 	}
 }
 
@@ -646,8 +633,7 @@ static void merged_environment(struct merge *m, struct results *r)
 		line = merge_differ_line(m, v, JSON_COMPACT, "warning: the files differ in %s",
 					 items[k][2]);
 		if (line)
-			m->warn(line);
-		free(line);
+			warn(m, line);
 	}
 	free(v);
 	if (same && r->machine)
@@ -871,8 +857,8 @@ static void pair_params(struct merge *m, struct results *r)
 			continue;
 		}
 		params_differ(m, r, c, b, why, sizeof(why));
-		warn(m, "warning: compare: %s is compared with %s, measured with other "
-		     "parameters:%s", r->variants[c].name, r->variants[b].name, why);
+		warn(m, fmt(m, "warning: compare: %s is compared with %s, measured with "
+			    "other parameters:%s", r->variants[c].name, r->variants[b].name, why));
 	}
 }
 
