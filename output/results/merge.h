@@ -2,7 +2,8 @@
 /*
  * The compare/merge model: saved results files joined into one results
  * model whose columns are (file label, lock) pairs and whose rows are
- * the union of the files' rows (docs/method.md "Comparing files").
+ * the union of the files' rows (docs/method.md "Comparing files:
+ * invocations, the floor and the gate").
  * `compare` then recomputes every statistic from the raw runs and
  * renders it like a run; `merge` writes it (docs/json.md).
  *
