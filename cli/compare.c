@@ -260,21 +260,21 @@ void merge_usage(FILE *f)
 		"workloads).\n");
 }
 
-/* "note: the hosts differ in WHATKEY: a X, b Y" when the files' values
- * of key in their objects @what ("machine" or "calibration") differ. */
-static void hosts_note(const struct merge *m, FILE *f, const json_t **v,
-		       const char *what, const char *key)
+/* "note: the hosts differ in KEY: a X, b Y" when the files' values of
+ * machine.KEY (or, with @calib, calibration.KEY) differ. */
+static void hosts_note(const struct merge *m, FILE *f, const json_t **v, bool calib,
+		       const char *key)
 {
 	char *line;
 
 	for (unsigned i = 0; i < m->nin; i++) {
-		json_t *o = !strcmp(what, "machine") ? m->in[i].r.machine : m->in[i].r.calibration;
+		json_t *o = calib ? m->in[i].r.calibration : m->in[i].r.machine;
 
 		v[i] = json_object_get(o, key) ? json_object_get(o, key) : json_null();
 	}
 	line = merge_differ_line(m, v, JSON_COMPACT | JSON_REAL_PRECISION(6),
-				 "note: the hosts differ in %s%s", *what == 'm' ? "" :
-				 "calibration.", key);
+				 "note: the hosts differ in %s%s", calib ? "calibration." : "",
+				 key);
 	if (line)
 		fprintf(f, "%s\n", line);
 	free(line);
@@ -298,10 +298,10 @@ static void hosts_notes(const struct merge *m, FILE *f)
 	for (unsigned i = 0; i < m->nin; i++)
 		json_object_update(keys, m->in[i].r.calibration);
 	for (size_t k = 0; k < sizeof(mach) / sizeof(mach[0]); k++)
-		hosts_note(m, f, v, "machine", mach[k]);
+		hosts_note(m, f, v, false, mach[k]);
 	/* Every calibration key any file has, in the first file's order. */
 	json_object_foreach(keys, key, x)
-		hosts_note(m, f, v, "calibration", key);
+		hosts_note(m, f, v, true, key);
 	json_decref(keys);
 	free(v);
 }
