@@ -215,11 +215,15 @@ static void check_copies(struct merge *m)
 			sha[i][0] = '\0';
 	for (unsigned i = 1; i < m->nin; i++)
 		for (unsigned j = 0; j < i; j++)
-			if (same_runs(&m->in[j], sha[j], &m->in[i], sha[i]))
+			if (same_runs(&m->in[j], sha[j], &m->in[i], sha[i])) {
+				bool copy = *sha[i] && !strcmp(sha[i], sha[j]);
+
+				free(sha);
 				fail(m, "cannot %s (%s): the same runs as %s (%s); give "
 					"each once", m->verb, m->in[i].path, m->in[j].path,
-					*sha[i] && !strcmp(sha[i], sha[j]) ? "an identical copy"
+					copy ? "an identical copy"
 					: "same configuration, creation time, provenance and runs");
+			}
 	free(sha);
 }
 
