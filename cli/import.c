@@ -101,16 +101,12 @@ int cmd_import(int argc, char **argv)
 		       strspn(a.type, TYPE_CHARS) != strlen(a.type)))
 		cli_die("--torture-type (%s): not a locktorture type name (e.g. spin_lock, "
 			"rtmutex_lock)", a.type);
-	outputs_parse(&o, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
-		      a.out.unit, a.out.output, !a.out.no_marks);
+	outputs_from_args(&o, &a.out);
 	fill.nwriters = a.nwriters_given ? (int)a.nwriters : -1;
 	fill.nreaders = a.nreaders_given ? (int)a.nreaders : -1;
 	fill.stat_interval = a.stat_interval_given ? (int)a.stat_interval : -1;
 	fill.type = a.type;
 	fill.duration = a.duration;
-	o.header = a.out.header;
-	o.ropts.width = (unsigned)a.out.width;
-	o.ropts.verbose = a.out.verbose;
 	cli_utf8_or_die("--label", a.label);
 	for (int i = 1; i < n; i++)
 		infile_check("cannot import", w[i]);

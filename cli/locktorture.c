@@ -260,11 +260,7 @@ int cmd_locktorture(int argc, char **argv)
 	if (parse_args(&a, argc, argv))
 		return 0;	/* --help */
 	/* Bad -f/-o is bad usage (exit 2) on any machine. */
-	outputs_parse(&out, outputs_formats(a.out.formats, a.out.formats_given, a.out.output),
-		      a.out.unit, a.out.output, !a.out.no_marks);
-	out.header = a.out.header;
-	out.ropts.width = (unsigned)a.out.width;
-	out.ropts.verbose = a.out.verbose;
+	outputs_from_args(&out, &a.out);
 	sysfs_set_root(getenv("LOCKBENCH_SYSROOT"));
 	machine_set_state_path(getenv("LOCKBENCH_STATE"));
 	if (placement_parse(a.placement, &place, err, sizeof(err)))

@@ -84,6 +84,15 @@ const char *outputs_formats(const char *formats, bool given, const char *path)
 	return !strcmp(formats, "json") || !strcmp(formats, "csv") ? "table" : formats;
 }
 
+void outputs_from_args(struct outputs *o, const struct output_args *a)
+{
+	outputs_parse(o, outputs_formats(a->formats, a->formats_given, a->output), a->unit,
+		      a->output, !a->no_marks);
+	o->header = a->header;
+	o->ropts.width = (unsigned)a->width;
+	o->ropts.verbose = a->verbose;
+}
+
 /* Is s "FMT=..." for a known format name?  Its format, or NULL. */
 static const struct format_info *item_format(const char *s)
 {

@@ -111,6 +111,10 @@ void outputs_parse(struct outputs *o, const char *formats, const char *unit,
  */
 const char *outputs_formats(const char *formats, bool given, const char *path);
 
+/* outputs_parse() of the output options @a (-f from -o's name, as
+ * outputs_formats() says), with --header, --width and -v. */
+void outputs_from_args(struct outputs *o, const struct output_args *a);
+
 /* Call fn(path, arg) for each file -o names, split as outputs_parse()
  * splits it: FMT=FILE[,FMT=FILE...] at the commas that start another
  * FMT=, anything else one name (commas included). */
