@@ -43,7 +43,7 @@ LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 # the built-in locks' worker loops, lock and unlock inlined;
 # docs/architecture.md draws which folder may include which.
 SRCS    := $(wildcard locks/*.c workloads/*.c workloads/loops/*.c \
-		      topology/*.c output/*.c output/results/*.c \
+		      topology/*.c topology/host/*.c output/*.c output/results/*.c \
 		      output/render/*.c cli/*.c kernel/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
@@ -382,7 +382,7 @@ report: lockbench
 # headers the loop is made of and stamped with their hash, the loop ABI
 # that workloads/loop_api.c is built with too.  -Wl,--no-undefined: a
 # plugin's loops must call lockbench only through the table it binds.
-LOOP_TEMPLATE_SRC := topology/clock.h workloads/sample.h workloads/workload.h \
+LOOP_TEMPLATE_SRC := topology/host/clock.h workloads/sample.h workloads/workload.h \
 	workloads/loop.h workloads/loop_api.h
 LOOP_TEMPLATE := build/include/lockbench/loop_template.h
 LOOP_ABI = $(shell scripts/gen-loop-template.sh --abi)

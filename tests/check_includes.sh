@@ -192,7 +192,7 @@ make_template() {
 	mk topology/placement.c '#include "topo.h"'
 	mk locks/lockbench/atomics.h '#include <stdatomic.h>'
 	mk output/results/median.h '/* leaf */'
-	mk topology/clock.h '#include "lockbench/atomics.h"
+	mk topology/host/clock.h '#include "lockbench/atomics.h"
 #include "../output/results/median.h"'
 	mk output/results/results.h '#include "stats.h"'
 	mk output/results/stats.h '#include <stdbool.h>'
@@ -245,8 +245,8 @@ plant locks/mcs.h '#include "../workloads/loops/mcs.c"' "lock header includes it
 plant topology/placement.c '#include "../locks/registry.h"' "topology includes a lock"
 plant topology/placement.c '#include "../output/render/render.h"' "topology includes a renderer"
 plant topology/placement.c '#include "results.h"' "topology includes the results model (-I path)"
-plant topology/clock.h '#include "lockbench/lock.h"' "topology includes a public header other than atomics.h"
-plant output/render/render_table.c '#include "../../topology/clock.h"' "renderer includes topology's clock"
+plant topology/host/clock.h '#include "lockbench/lock.h"' "topology includes a public header other than atomics.h"
+plant output/render/render_table.c '#include "../../topology/host/clock.h"' "renderer includes topology's clock"
 plant output/results/stats.h '#include "../../workloads/runner.c"' "results include a workload"
 plant output/results/results.h '#include "../../locks/registry.h"' "results include a lock"
 plant output/results/results.h '#include "../../topology/topo.h"' "results include topology"
