@@ -43,7 +43,7 @@ LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 # the built-in locks' worker loops, lock and unlock inlined;
 # docs/architecture.md draws which folder may include which.
 SRCS    := $(wildcard locks/*.c workloads/*.c workloads/loops/*.c \
-		      topology/*.c topology/host/*.c output/*.c output/results/*.c \
+		      topology/*.c topology/host/*.c output/*.c output/stats/*.c output/results/*.c \
 		      output/render/*.c cli/*.c kernel/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
@@ -298,7 +298,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) $(CPPFLAGS)
-FUZZ_JSON_SRCS := $(wildcard output/results/*.c output/render/*.c)
+FUZZ_JSON_SRCS := $(wildcard output/stats/*.c output/results/*.c output/render/*.c)
 
 build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*/*.h)
 	@mkdir -p $(dir $@)

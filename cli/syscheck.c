@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../output/results/noise.h"
-#include "../output/results/stats.h"
+#include "../output/stats/noise.h"
+#include "../output/stats/stats.h"
 #include "../topology/cpulist.h"
 #include "../topology/host/irqs.h"
 #include "../topology/host/steal.h"

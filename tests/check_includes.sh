@@ -18,7 +18,7 @@
 #   topology/         topology/ only (no lock, no renderer, no results),
 #                     and two leaves: locks/lockbench/atomics.h (fences,
 #                     cpu_relax(): the clock and the host's probes) and
-#                     output/results/median.h (the one median)
+#                     output/stats/median.h (the one median)
 #   output/results/   output/results/ only (the results model); inside
 #                     it noise.* and stats.* do not include results.h
 #   output/render/    output/render/, output/results/
@@ -58,10 +58,11 @@ def part_of(f):
     if re.fullmatch(r"locks/sha256\.[ch]", f):
         return "hash"
     # The one median: a leaf the statistics and topology/ share.
-    if re.fullmatch(r"output/results/median\.[ch]", f):
+    if re.fullmatch(r"output/stats/median\.[ch]", f):
         return "median"
     for prefix, part in (("locks/", "locks"), ("topology/", "topology"),
-                         ("output/results/", "results"), ("output/render/", "render"),
+                         ("output/results/", "results"), ("output/stats/", "results"),
+                         ("output/render/", "render"),
                          ("workloads/", "workloads"),
                          # The kernel compatibility layer is compiled into
                          # plugins, not into lockbench: installed headers only.
@@ -94,7 +95,7 @@ def allowed(frm, to, target):
 
 def below_results(f, target):
     """Inside the results model, noise.* and stats.* sit below results.h."""
-    return (re.fullmatch(r"output/results/(noise|stats)\.[ch]", f) is not None
+    return (re.fullmatch(r"output/stats/(noise|stats)\.[ch]", f) is not None
             and target == "output/results/results.h")
 
 os.chdir(root)
@@ -191,12 +192,12 @@ make_template() {
 	mk topology/topo.h '#include <hwloc.h>'
 	mk topology/placement.c '#include "topo.h"'
 	mk locks/lockbench/atomics.h '#include <stdatomic.h>'
-	mk output/results/median.h '/* leaf */'
+	mk output/stats/median.h '/* leaf */'
 	mk topology/host/clock.h '#include "lockbench/atomics.h"
-#include "../output/results/median.h"'
-	mk output/results/results.h '#include "stats.h"'
-	mk output/results/stats.h '#include <stdbool.h>'
-	mk output/results/noise.c '#include "stats.h"'
+#include "../output/stats/median.h"'
+	mk output/results/results.h '#include "../stats/stats.h"'
+	mk output/stats/stats.h '#include <stdbool.h>'
+	mk output/stats/noise.c '#include "stats.h"'
 	mk output/render/render.h '#include "../results/results.h"'
 	mk output/render/render_table.c '#include "render.h"
 #include "results.h"'
@@ -247,11 +248,11 @@ plant topology/placement.c '#include "../output/render/render.h"' "topology incl
 plant topology/placement.c '#include "results.h"' "topology includes the results model (-I path)"
 plant topology/host/clock.h '#include "lockbench/lock.h"' "topology includes a public header other than atomics.h"
 plant output/render/render_table.c '#include "../../topology/host/clock.h"' "renderer includes topology's clock"
-plant output/results/stats.h '#include "../../workloads/runner.c"' "results include a workload"
+plant output/stats/stats.h '#include "../../workloads/runner.c"' "results include a workload"
 plant output/results/results.h '#include "../../locks/registry.h"' "results include a lock"
 plant output/results/results.h '#include "../../topology/topo.h"' "results include topology"
 plant output/results/results.h '#include "render.h"' "results include a renderer (-I path)"
-plant output/results/noise.c '#include "results.h"' "noise includes results.h (the old cycle)"
+plant output/stats/noise.c '#include "results.h"' "noise includes results.h (the old cycle)"
 plant output/render/render_table.c '#include "../../locks/registry.h"' "renderer includes the lock registry"
 plant output/render/render_table.c '#include "../../workloads/runner.c"' "renderer includes a workload"
 plant output/render/render_table.c '#include "../../topology/topo.h"' "renderer includes topology"

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "../output/results/noise.h"
+#include "../output/stats/noise.h"
 #include "../output/render/render.h"
 #include "testlib.h"
 #include "../topology/host/steal.h"

@@ -8,7 +8,7 @@
 #include <cpuid.h>
 #endif
 
-#include "../../output/results/median.h"
+#include "../../output/stats/median.h"
 #include "clock.h"
 
 bool lb_ticks_hw;

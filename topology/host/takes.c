@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "../../locks/lockbench/atomics.h"
-#include "../../output/results/median.h"
+#include "../../output/stats/median.h"
 #include "clock.h"
 #include "probe.h"
 #include "takes.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/results/median.h - the one median of the tree.  A leaf: it
+ * output/stats/median.h - the one median of the tree.  A leaf: it
  * includes nothing of the project, so the statistics (stats.c) and the
  * host measurement in topology/ (clock calibration, probes, host takes)
  * share it without either including the other (docs/architecture.md,

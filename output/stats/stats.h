@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/results/stats.h - the statistics layer: summaries of runs, significance
+ * output/stats/stats.h - the statistics layer: summaries of runs, significance
  * tests against the baseline, fairness indices and the log-bucket latency
  * histogram.  Pure functions: no printing, no I/O, no global state.
  *
