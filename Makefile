@@ -42,7 +42,7 @@ LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 # kernel/ drives the kernel's locktorture module; workloads/loops/ holds
 # the built-in locks' worker loops, lock and unlock inlined;
 # docs/architecture.md draws which folder may include which.
-SRCS    := $(wildcard locks/*.c workloads/*.c workloads/loops/*.c \
+SRCS    := $(wildcard lib/*.c locks/*.c workloads/*.c workloads/loops/*.c \
 		      topology/*.c topology/host/*.c output/*.c output/stats/*.c output/results/*.c \
 		      output/render/*.c cli/*.c kernel/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))

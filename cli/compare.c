@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../locks/sha256.h"
+#include "../lib/sha256.h"
 #include "../output/results/envdiff.h"
 #include "../output/results/json_read.h"
 #include "cmds.h"

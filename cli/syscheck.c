@@ -30,7 +30,7 @@
 #include "../topology/cpulist.h"
 #include "../topology/host/irqs.h"
 #include "../topology/host/steal.h"
-#include "../topology/termsig.h"
+#include "../lib/termsig.h"
 #include "../topology/sysfs.h"
 #include "../topology/host/clock.h"
 #include "cmds.h"
@@ -64,7 +64,7 @@ static void first_line(FILE *f, char *buf, size_t len)
  */
 static char kids_dir[PATH_MAX];
 static volatile pid_t kid;
-/* The stop signals (topology/termsig.h), and SIGPIPE and SIGXFSZ, which
+/* The stop signals (lib/termsig.h), and SIGPIPE and SIGXFSZ, which
  * would end the check too: the same cleanup for each. */
 static const int kid_signals[] = { TERMSIG_STOP, SIGPIPE, SIGXFSZ };
 #define NKID_SIGNALS (sizeof(kid_signals) / sizeof(kid_signals[0]))

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../topology/atomicfile.h"
+#include "../lib/atomicfile.h"
 #include "../topology/machine.h"
 #include "../topology/sysfs.h"
 

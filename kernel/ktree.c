@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../locks/sha256.h"
+#include "../lib/sha256.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 #include "progpath.h"

@@ -24,7 +24,7 @@
 #   output/render/    output/render/, output/results/
 #   workloads/        workloads/, locks/, topology/, output/results/
 #   kernel/           kernel/, topology/, output/results/, and
-#                     locks/sha256.h (the tree builder's cache keys)
+#                     lib/sha256.h (the tree builder's cache keys)
 #   cli/, main.c      anything (the front end)
 #   output/           nothing but the two folders above
 #   examples/, tests/plugins/, kernel/compat/   the installed lock
@@ -60,7 +60,7 @@ def part_of(f):
     # The one median: a leaf the statistics and topology/ share.
     if re.fullmatch(r"output/stats/median\.[ch]", f):
         return "median"
-    for prefix, part in (("locks/", "locks"), ("topology/", "topology"),
+    for prefix, part in (("lib/", "lib"), ("locks/", "locks"), ("topology/", "topology"),
                          ("output/results/", "results"), ("output/stats/", "results"),
                          ("output/render/", "render"),
                          ("workloads/", "workloads"),
@@ -85,6 +85,8 @@ ALLOWED = {("locks", "public"), ("public", "public"), ("locks", "hash"),
 MEDIAN_USERS = {"results", "render", "workloads", "kernel", "topology"}
 
 def allowed(frm, to, target):
+    if to == "lib":
+        return frm not in ("public", "plugin")
     if to == "median":
         return frm == to or frm == "cli" or frm in MEDIAN_USERS
     # topology/ measures the host with the installed atomics (fences,
