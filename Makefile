@@ -37,11 +37,13 @@ ALL_CFLAGS := -std=gnu11 -ffp-contract=off $(WARN) $(CFLAGS) -pthread $(PKG_CFLA
 SYS_LIBS   := -lnuma -lpfm -lm -pthread -ldl
 LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
-# output/results/ is the results model (types, statistics, noise data,
-# JSON, resume, log import), output/render/ the formats that read it;
-# kernel/ drives the kernel's locktorture module; workloads/loops/ holds
-# the built-in locks' worker loops, lock and unlock inlined;
-# docs/architecture.md draws which folder may include which.
+# One job per folder (tests/folders.txt; docs/architecture.md draws
+# which folder may include which): output/results/ is the results model
+# (types, JSON, resume, log import), output/stats/ the statistics and
+# noise rules, output/render/ the formats that read the model;
+# topology/host/ measures the host; kernel/ drives the kernel's
+# locktorture module; workloads/loops/ holds the built-in locks' worker
+# loops, lock and unlock inlined; lib/ the leaves every part may use.
 SRCS    := $(wildcard lib/*.c locks/*.c workloads/*.c workloads/loops/*.c \
 		      topology/*.c topology/host/*.c output/*.c output/stats/*.c output/results/*.c \
 		      output/render/*.c cli/*.c kernel/*.c)

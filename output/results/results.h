@@ -4,8 +4,9 @@
  * runs; results_finalize() (results.c, with results_noise.c for the
  * noise flags) computes every summary; renderers only read.  JSON
  * carries all of it (json_write.c, json_read.c) and `compare` reads it
- * back.  This folder, output/results/, includes nothing outside itself:
- * the measuring side and the renderers both use it (docs/architecture.md).
+ * back.  This folder, output/results/, includes only the statistics
+ * (output/stats/) and the leaves (lib/): the measuring side and the
+ * renderers both use it (docs/architecture.md).
  */
 #ifndef LOCKBENCH_RESULTS_H
 #define LOCKBENCH_RESULTS_H
