@@ -37,18 +37,20 @@ ALL_CFLAGS := -std=gnu11 -ffp-contract=off $(WARN) $(CFLAGS) -pthread $(PKG_CFLA
 SYS_LIBS   := -lnuma -lpfm -lm -pthread -ldl
 LIBS       := $(PKG_LIBS) $(SYS_LIBS)
 
-# output/results/ is the results model (types, statistics, noise data,
-# JSON, resume), output/render/ the formats that read it;
-# kernel/locktorture/ drives the kernel's locktorture module and reads
-# its logs, kernel/tree/ builds a kernel tree's locks into plugins
-# (kernel/compat/ is compiled into those plugins, not into lockbench);
-# workloads/loops/ holds the built-in locks' worker loops, lock and
-# unlock inlined;
-# docs/architecture.md draws which folder may include which.
-SRCS    := $(wildcard locks/*.c workloads/*.c workloads/loops/*.c \
-		      topology/*.c output/*.c output/results/*.c \
-		      output/render/*.c cli/*.c kernel/locktorture/*.c \
-		      kernel/tree/*.c)
+# One job per folder (tests/folders.txt; docs/architecture.md draws
+# which folder may include which): output/results/ is the results model
+# (types, JSON, resume, the compare/merge model), output/stats/ the
+# statistics and noise rules, output/render/ the formats that read the
+# model; topology/host/ measures the host; kernel/locktorture/ drives
+# the kernel's locktorture module and reads its logs, kernel/tree/ builds
+# a kernel tree's locks into plugins (kernel/compat/ is compiled into
+# those plugins, not into lockbench); workloads/loops/ holds the built-in
+# locks' worker loops, lock and unlock inlined; lib/ the leaves every
+# part may use.
+SRCS    := $(wildcard lib/*.c locks/*.c workloads/*.c workloads/loops/*.c \
+		      topology/*.c topology/host/*.c output/*.c output/stats/*.c \
+		      output/results/*.c output/render/*.c cli/*.c \
+		      kernel/locktorture/*.c kernel/tree/*.c)
 TESTS   := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 # Test helpers linked into every test binary (fake sysfs trees).
 TEST_SUPPORT := tests/fakesys/fakesys.c
@@ -302,7 +304,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined $(PKG_CFLAGS) $(CPPFLAGS)
-FUZZ_JSON_SRCS := $(wildcard output/results/*.c output/render/*.c)
+FUZZ_JSON_SRCS := $(wildcard output/stats/*.c output/results/*.c output/render/*.c)
 
 build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output/*/*.h)
 	@mkdir -p $(dir $@)
@@ -388,7 +390,7 @@ report: lockbench
 # headers the loop is made of and stamped with their hash, the loop ABI
 # that workloads/loop_api.c is built with too.  -Wl,--no-undefined: a
 # plugin's loops must call lockbench only through the table it binds.
-LOOP_TEMPLATE_SRC := topology/clock.h workloads/sample.h workloads/workload.h \
+LOOP_TEMPLATE_SRC := topology/host/clock.h workloads/sample.h workloads/workload.h \
 	workloads/loop.h workloads/loop_api.h
 LOOP_TEMPLATE := build/include/lockbench/loop_template.h
 LOOP_ABI = $(shell scripts/gen-loop-template.sh --abi)

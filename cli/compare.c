@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../locks/sha256.h"
+#include "../lib/sha256.h"
 #include "../output/results/merge.h"
 #include "cmds.h"
 #include "err.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../topology/sysfs.h"
-#include "../topology/termsig.h"
+#include "../lib/termsig.h"
 #include "../workloads/runner.h"
 #include "err.h"
 #include "machctl.h"
@@ -12,7 +12,7 @@
 
 volatile sig_atomic_t interrupted;
 
-/* The stop signals (topology/termsig.h).  SIGPIPE and SIGXFSZ are ignored
+/* The stop signals (lib/termsig.h).  SIGPIPE and SIGXFSZ are ignored
  * instead: a closed stdout or a file-size limit then fails the write,
  * which is checked and reported (one line, exit 2). */
 static const int stop_signals[] = { TERMSIG_STOP };

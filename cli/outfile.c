@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../topology/atomicfile.h"
+#include "../lib/atomicfile.h"
 #include "err.h"
 #include "infile.h"
 #include "outfile.h"

@@ -147,7 +147,7 @@ void outputs_open(struct outputs *o);
 
 /*
  * Render every format into its twin (or stream), then put each in
- * place with af_install() (topology/atomicfile.h): a new name by
+ * place with af_install() (lib/atomicfile.h): a new name by
  * rename; an existing file keeps its owner, mode, POSIX ACLs and
  * extended attributes (copied to the twin, then renamed), and where a
  * rename would lose something (more than one hard link, an owner or

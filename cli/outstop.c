@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../topology/termsig.h"
+#include "../lib/termsig.h"
 #include "outstop.h"
 
 /* The signals that stop a run (cli/machctl.c installs their handler). */

@@ -10,7 +10,7 @@
 #include "../topology/machine.h"
 #include "../topology/mem.h"
 #include "../topology/text.h"
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 #include "../workloads/loop.h"
 #include "options.h"
 #include "rundoc.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `lockbench system check`: the measures.  The clock, cpu_relax() and
- * the core-to-core probe run in this process (topology/hostcheck.h);
+ * the core-to-core probe run in this process (topology/host/hostcheck.h);
  * everything a run measures is measured by runs: short invocations of
  * this same binary (/proc/self/exe, --no-tune, JSON on a pipe), so the
  * figures are those a user's run would get, and the spread between
@@ -25,14 +25,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../output/results/noise.h"
-#include "../output/results/stats.h"
+#include "../output/stats/noise.h"
+#include "../output/stats/stats.h"
 #include "../topology/cpulist.h"
-#include "../topology/irqs.h"
-#include "../topology/steal.h"
-#include "../topology/termsig.h"
+#include "../topology/host/irqs.h"
+#include "../topology/host/steal.h"
+#include "../lib/termsig.h"
 #include "../topology/sysfs.h"
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 #include "cmds.h"
 #include "err.h"
 #include "machctl.h"
@@ -64,7 +64,7 @@ static void first_line(FILE *f, char *buf, size_t len)
  */
 static char kids_dir[PATH_MAX];
 static volatile pid_t kid;
-/* The stop signals (topology/termsig.h), and SIGPIPE and SIGXFSZ, which
+/* The stop signals (lib/termsig.h), and SIGPIPE and SIGXFSZ, which
  * would end the check too: the same cleanup for each. */
 static const int kid_signals[] = { TERMSIG_STOP, SIGPIPE, SIGXFSZ };
 #define NKID_SIGNALS (sizeof(kid_signals) / sizeof(kid_signals[0]))
@@ -596,7 +596,7 @@ static double load_now(void)
 }
 
 /* ht_measure() on cpus[0..n-1], and the interrupts each served
- * meanwhile (topology/irqs.h), a second: s->takes_irqs[], NAN when
+ * meanwhile (topology/host/irqs.h), a second: s->takes_irqs[], NAN when
  * /proc/interrupts cannot be read; their mean s->takes_irq_per_s. */
 static int takes_with_irqs(struct syscheck *s, const int *cpus, unsigned n)
 {
@@ -616,7 +616,7 @@ static int takes_with_irqs(struct syscheck *s, const int *cpus, unsigned n)
 	return rc;
 }
 
-/* The host takes on every usable CPU at once (topology/takes.h), and
+/* The host takes on every usable CPU at once (topology/host/takes.h), and
  * their summary: the CPUs' mean fraction and rate, the longest take. */
 static void measure_takes(struct syscheck *s, const struct topo *t)
 {

@@ -11,8 +11,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "../topology/hostcheck.h"
-#include "../topology/takes.h"
+#include "../topology/host/hostcheck.h"
+#include "../topology/host/takes.h"
 #include "options.h"
 
 /* The requested delays tried, shortest first, and the tolerance they

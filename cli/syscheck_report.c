@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/results/stats.h"
+#include "../output/stats/stats.h"
 #include "provenance.h"
 #include "syscheck.h"
 

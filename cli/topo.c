@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../topology/cpulist.h"
-#include "../topology/probe.h"
+#include "../topology/host/probe.h"
 #include "cmds.h"
 #include "err.h"
 #include "machctl.h"

@@ -26,7 +26,7 @@
 
 #include "plugin.h"
 #include "registry.h"
-#include "sha256.h"
+#include "../lib/sha256.h"
 
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_"
 

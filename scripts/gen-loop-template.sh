@@ -10,7 +10,7 @@
 # prints that value only (the Makefile builds lockbench with it).
 set -eu
 cd "$(dirname "$0")/.."
-HDRS="topology/clock.h workloads/sample.h workloads/workload.h workloads/loop.h workloads/loop_api.h"
+HDRS="topology/host/clock.h workloads/sample.h workloads/workload.h workloads/loop.h workloads/loop_api.h"
 abi=0x$(cat $HDRS | sha256sum | cut -c1-8)u
 if [ "$1" = --abi ]; then
 	echo "$abi"

@@ -1,242 +1,292 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# check_includes.sh - the include arrows of docs/architecture.md, checked.
+# check_includes.sh - the folders of docs/architecture.md and their
+# include arrows, checked.
 #
-#   tests/check_includes.sh              check this tree, then prove the
-#                                        checker fails on planted bad
-#                                        includes (run by `make test`)
-#   tests/check_includes.sh --tree DIR   check the tree at DIR only
+#   tests/check_includes.sh                 check this tree, then prove
+#                                           the checker fails on planted
+#                                           bad includes and tables (run
+#                                           by `make test`)
+#   tests/check_includes.sh --tree DIR      check the tree at DIR only
+#   tests/check_includes.sh --diagram [DIR] print the folder diagram of
+#                                           the tree (this one by default)
 #
-# Every #include of a project file in the C sources of each part is
-# resolved as the compiler does (the including file's folder first,
-# then the -I folders of the Makefile's CPPFLAGS) and the folder it
-# lands in must be one the part may use:
+# The parts are folders, no file is an exception: tests/folders.txt
+# lists every folder top to bottom with the folders it may include and
+# its one-line job.  Every #include of a project file is resolved as the
+# compiler does (the including file's folder first, then the -I folders
+# of the Makefile's CPPFLAGS); the folder it lands in must be the
+# including file's own or one its row allows.  The check fails when:
 #
-#   locks/            locks/ only (the worker loops that inline a
-#                     built-in lock are instantiated in workloads/loops/)
-#   topology/         topology/ only (no lock, no renderer, no results),
-#                     and two leaves: locks/lockbench/atomics.h (fences,
-#                     cpu_relax(): the clock and the host's probes) and
-#                     output/results/median.h (the one median)
-#   output/results/   output/results/ only (the results model); inside
-#                     it noise.* and stats.* do not include results.h
-#   output/render/    output/render/, output/results/
-#   workloads/        workloads/, locks/, topology/, output/results/
-#   kernel/locktorture/  itself, topology/, output/results/, and
-#                     kernel/tree/progpath.h (modprobe found by an
-#                     absolute path, as the tree builder finds git and
-#                     the compiler)
-#   kernel/tree/      itself, topology/, output/results/, and
-#                     locks/sha256.h (the tree builder's cache keys)
-#   cli/, main.c      anything (the front end)
-#   output/           nothing but the two folders above
-#   examples/, tests/plugins/, kernel/compat/   the installed lock
-#                     headers only
-#                     (locks/lockbench/, as an out-of-tree plugin;
-#                     <lockbench/loop_template.h>, which loops.h
-#                     includes, is generated into build/include/ from
-#                     workloads/ headers and so not a tree file here:
-#                     docs/architecture.md)
+#   - an include lands in a folder its row does not allow, or in a
+#     folder with no row; a quoted include resolves to no file (it would
+#     hide an arrow); a file of the project sits in a folder with no row
+#     (a new folder states its job first);
+#   - the table allows an arrow up (to a folder listed above) or has a
+#     circle, or the includes themselves make a circle of folders;
+#   - docs/architecture.md's copy of the diagram (between its marker
+#     comments) is not `--diagram`'s output.
 #
-# A quoted include that resolves to no file is an error too (it would
-# hide an arrow).  Angle-bracket includes that resolve to no project
-# file are system headers and are ignored.  tests/ is not checked: a
-# test may include whatever it tests.
+# Angle-bracket includes that resolve to no project file are system
+# headers and are ignored (<lockbench/loop_template.h> is generated into
+# build/include/, not a tree file).  tests/ is not checked: a test may
+# include whatever it tests (tests/plugins/ is, as a plugin).
 set -u
 
-# check_tree DIR: print one line per forbidden or unresolved include;
-# exit 1 when there is any, else 0.  (Python: the shell version forked
-# a few processes per include and took half a minute.)
-check_tree() {
-	python3 - "$1" <<'PY'
+# folders MODE DIR: MODE check prints one line per problem and exits 1
+# when there is any; MODE diagram prints the diagram.  (Python: the
+# shell version forked a few processes per include and took half a
+# minute.)
+folders() {
+	python3 - "$1" "$2" <<'PY'
 import os, re, sys
 
-root = sys.argv[1]
-
-def part_of(f):
-    """The part a file (path relative to the tree) belongs to."""
-    if f.startswith("locks/lockbench/"):
-        return "public"
-    # SHA-256 is a leaf the plugin loader and the kernel tree builder share.
-    if re.fullmatch(r"locks/sha256\.[ch]", f):
-        return "hash"
-    # The one median: a leaf the statistics and topology/ share.
-    if re.fullmatch(r"output/results/median\.[ch]", f):
-        return "median"
-    # Programs found by absolute path: a leaf of the tree builder's that
-    # the locktorture driver uses for modprobe.
-    if re.fullmatch(r"kernel/tree/progpath\.[ch]", f):
-        return "progpath"
-    for prefix, part in (("locks/", "locks"), ("topology/", "topology"),
-                         ("output/results/", "results"), ("output/render/", "render"),
-                         ("workloads/", "workloads"),
-                         # The kernel compatibility layer is compiled into
-                         # plugins, not into lockbench: installed headers only.
-                         ("kernel/compat/", "plugin"),
-                         ("kernel/locktorture/", "locktorture"),
-                         ("kernel/tree/", "tree"), ("kernel/", "stray-kernel"),
-                         ("cli/", "cli"),
-                         # output/ itself holds only its two layers.
-                         ("output/", "stray"),
-                         ("examples/", "plugin"), ("tests/plugins/", "plugin")):
-        if f.startswith(prefix):
-            return part
-    return "cli" if f == "main.c" else "other"
-
-ALLOWED = {("locks", "public"), ("public", "public"), ("locks", "hash"),
-           ("tree", "hash"), ("render", "results"), ("workloads", "locks"),
-           ("workloads", "public"), ("workloads", "topology"),
-           ("workloads", "results"), ("locktorture", "topology"),
-           ("locktorture", "results"), ("locktorture", "progpath"),
-           ("tree", "topology"), ("tree", "results"), ("tree", "progpath"),
-           ("plugin", "public")}
-
-# The median leaf: for whoever may use the results model, and topology/.
-MEDIAN_USERS = {"results", "render", "workloads", "locktorture", "tree", "topology"}
-
-def allowed(frm, to, target):
-    if to == "median":
-        return frm == to or frm == "cli" or frm in MEDIAN_USERS
-    # topology/ measures the host with the installed atomics (fences,
-    # cpu_relax()), a leaf of system headers; no other public header.
-    if frm == "topology" and target == "locks/lockbench/atomics.h":
-        return True
-    return frm == to or frm == "cli" or (frm, to) in ALLOWED
-
-def below_results(f, target):
-    """Inside the results model, noise.* and stats.* sit below results.h."""
-    return (re.fullmatch(r"output/results/(noise|stats)\.[ch]", f) is not None
-            and target == "output/results/results.h")
-
+mode, root = sys.argv[1], sys.argv[2]
 os.chdir(root)
-incdirs = []
-for line in open("Makefile"):
-    m = re.match(r"^CPPFLAGS[^=]*=(.*)", line)
-    if m:
-        incdirs += re.findall(r"-I(\S+)", m.group(1))
-files = []
-for d, subdirs, names in os.walk("."):
-    rel = os.path.relpath(d)
-    if rel == "build" or rel.startswith("build/") or rel == ".git" or rel.startswith(".git/"):
-        subdirs[:] = []
-        continue
-    files += [os.path.normpath(os.path.join(rel, n)) for n in names
-              if n.endswith((".c", ".h", ".def"))]
-directive = re.compile(r'^\s*#\s*include\s*(["<])([^">]*)')
-bad, n = False, 0
-for f in sorted(files):
-    part = part_of(f)
-    if part == "other":
-        continue
-    if part == "stray":
-        print(f + ": output/ holds only output/results/ and output/render/")
-        bad = True
-        continue
-    if part == "stray-kernel":
-        print(f + ": kernel/ holds only kernel/locktorture/, kernel/tree/ and kernel/compat/")
-        bad = True
-        continue
+TABLE, DOC = "tests/folders.txt", "docs/architecture.md"
+BEGIN = "<!-- the folders: tests/check_includes.sh --diagram, pasted -->"
+END = "<!-- end of the folders -->"
+problems = []
+
+
+def read_table():
+    """Rows in order: folder -> (may include, or None: not checked; job; line)."""
+    rows = {}
+    for n, line in enumerate(open(TABLE), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        f = [x.strip() for x in line.split("|")]
+        if len(f) != 3 or not f[0] or not f[2]:
+            problems.append(f"{TABLE}:{n}: not 'folder | may include | its job'")
+            continue
+        name = f[0].rstrip("/") or "."
+        if name in rows:
+            problems.append(f"{TABLE}:{n}: {f[0]} has a row already")
+        may = None if f[1] == "*" else [] if f[1] == "-" else [x.rstrip("/") for x in f[1].split()]
+        rows[name] = (may, f[2], n)
+    return rows
+
+
+def shown(folder):
+    return "./" if folder == "." else folder + "/"
+
+
+def circle(graph):
+    """A circle of the graph {node: [node]} as a list of nodes, or None."""
+    state = {}
+
+    def visit(v, path):
+        state[v] = 1
+        for w in graph.get(v, ()):
+            if state.get(w) == 1:
+                return path[path.index(w):] + [w]
+            if w not in state:
+                c = visit(w, path + [w])
+                if c:
+                    return c
+        state[v] = 2
+        return None
+    for v in graph:
+        if v not in state:
+            c = visit(v, [v])
+            if c:
+                return c
+    return None
+
+
+def check_table(rows):
+    order = list(rows)
+    for a, (may, _, n) in rows.items():
+        for b in may or ():
+            if b not in rows:
+                problems.append(f"{TABLE}:{n}: {shown(a)} may include {shown(b)}, which has no row")
+            elif order.index(b) < order.index(a):
+                problems.append(f"{TABLE}:{n}: {shown(a)} may include {shown(b)}, listed above it (an arrow up)")
+    c = circle({a: [b for b in (r[0] or ()) if b in rows and b != a] for a, r in rows.items()})
+    if c:
+        problems.append(f"{TABLE}: a circle of arrows: " + " -> ".join(map(shown, c)))
+
+
+def part_of(rows, path):
+    """The row covering file or folder `path`: its deepest row folder."""
+    d = os.path.dirname(path) or "."
+    if d == ".":
+        return "." if "." in rows else None
+    best = None
+    for k in rows:
+        if k != "." and (d == k or d.startswith(k + "/")) and (best is None or len(k) > len(best)):
+            best = k
+    return best
+
+
+def sources():
+    out = []
+    for d, subdirs, names in os.walk("."):
+        rel = os.path.relpath(d)
+        if rel.split("/")[0] in ("build", ".git"):
+            subdirs[:] = []
+            continue
+        out += [os.path.normpath(os.path.join(rel, x)) for x in names
+                if x.endswith((".c", ".h", ".def"))]
+    return sorted(out)
+
+
+def includes(f, incdirs):
+    """(line, target or None) of each #include of a project file in f."""
+    directive = re.compile(r'^\s*#\s*include\s*(["<])([^">]*)')
     for line in open(f, errors="replace"):
         m = directive.match(line)
         if not m:
             continue
-        n += 1
         kind, inc = m.groups()
-        target = None
         cands = ([os.path.join(os.path.dirname(f), inc)] if kind == '"' else []) + \
             [os.path.join(d, inc) for d in incdirs]
-        for c in cands:
-            if os.path.exists(c):
-                target = os.path.relpath(os.path.realpath(c))
-                break
-        if target is None:
-            if kind == '"':
-                print(f'{f}: #include "{inc}" resolves to no file')
-                bad = True
+        target = next((os.path.relpath(os.path.realpath(c)) for c in cands
+                       if os.path.exists(c)), None)
+        if target or kind == '"':
+            yield inc, target
+
+
+def check_files(rows):
+    """The folder graph the includes draw: {folder: {folder: first file}}."""
+    incdirs = []
+    for line in open("Makefile"):
+        m = re.match(r"^CPPFLAGS[^=]*=(.*)", line)
+        if m:
+            incdirs += re.findall(r"-I(\S+)", m.group(1))
+    graph, n = {}, 0
+    for f in sources():
+        part = part_of(rows, f)
+        if part is None:
+            problems.append(f"{f}: its folder has no row in {TABLE} (give it its one-line job)")
             continue
-        tpart = part_of(target)
-        if not allowed(part, tpart, target):
-            print(f"{f}: {part} may not include {target} ({tpart})")
-            bad = True
-        elif below_results(f, target):
-            print(f"{f}: the noise data and statistics may not include {target} "
-                  "(results.h uses them, not the other way round)")
-            bad = True
-if n == 0:
-    print(f"{root}: no #include lines found: not a lockbench tree?")
-    sys.exit(1)
-sys.exit(1 if bad else 0)
+        may = rows[part][0]
+        if may is None:
+            continue
+        graph.setdefault(part, {})
+        for inc, target in includes(f, incdirs):
+            n += 1
+            to = part_of(rows, target) if target else None
+            if target is None:
+                problems.append(f'{f}: #include "{inc}" resolves to no file')
+            elif to != part and to not in may:
+                problems.append(f"{f}: {shown(part)} may not include {target} "
+                                f"({shown(to) if to else 'a folder with no row'})")
+            elif to != part:
+                graph[part].setdefault(to, f)
+    if n == 0:
+        problems.append(f"{root}: no #include lines found: not a lockbench tree?")
+    c = circle({a: list(b) for a, b in graph.items()})
+    if c:
+        problems.append(f"{graph[c[0]][c[1]]}: its include makes a circle of folders: " + " -> ".join(map(shown, c)))
+    return graph
+
+
+def diagram(rows, graph):
+    """One line per folder with files, top to bottom: job, what it includes."""
+    lines = ["| folder | its job | includes |", "|---|---|---|"]
+    for a, (may, job, _) in rows.items():
+        if a in graph:
+            to = [b for b in rows if b in graph[a]]
+            lines.append(f"| `{shown(a)}` | {job} | " +
+                         (", ".join(f"`{shown(b)}`" for b in to) or "nothing") + " |")
+    return "\n".join(lines) + "\n"
+
+
+def check_doc(text):
+    doc = open(DOC).read() if os.path.exists(DOC) else ""
+    m = re.search(re.escape(BEGIN) + r"\n(.*?)" + re.escape(END), doc, re.S)
+    if not m or m.group(1) != text:
+        problems.append(f"{DOC}: its folder diagram is not `tests/check_includes.sh --diagram`'s "
+                        f"output (paste it between {BEGIN} and {END})")
+
+
+rows = read_table()
+check_table(rows)
+graph = check_files(rows)
+if mode == "diagram":
+    sys.stdout.write(diagram(rows, graph))
+    sys.exit(0)
+check_doc(diagram(rows, graph))
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
 PY
 }
 
-if [ "${1:-}" = --tree ]; then
-	check_tree "$2"
-	exit
-fi
-
 here=$(cd "$(dirname "$0")/.." && pwd)
+case ${1:-} in
+--tree)
+	folders check "$2"
+	exit
+	;;
+--diagram)
+	folders diagram "${2:-$here}"
+	exit
+	;;
+esac
+
 pass=0
 fail=0
-
-out=$(check_tree "$here")
-if [ $? -eq 0 ]; then
+if out=$(folders check "$here"); then
 	pass=$((pass + 1))
 else
-	echo "FAIL: forbidden includes in the tree:" >&2
+	echo "FAIL: the tree breaks its folders' rules:" >&2
 	echo "$out" >&2
 	fail=$((fail + 1))
 fi
 
-# ---- negative checks: a small tree with every part, clean, then one
-# planted bad include at a time; the checker must name it and fail. ----
+# ---- negative checks: a small tree with every folder and this tree's
+# table, clean, then one planted bad include or table at a time; the
+# checker must name the file and fail. ----
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tmp=$work/tree
 mk() { mkdir -p "$(dirname "$tmp/$1")" && printf '%s\n' "$2" >"$tmp/$1"; }
 make_template() {
 	mk Makefile 'CPPFLAGS   += -DX -Ilocks -Ioutput/results -Ioutput/render'
+	mkdir -p "$tmp/tests" && cp "$here/tests/folders.txt" "$tmp/tests/"
+	mk lib/sha256.h '#include <stddef.h>'
+	mk lib/sha256.c '#include "sha256.h"'
 	mk locks/lockbench/lock.h '/* public */'
+	mk locks/lockbench/atomics.h '#include <stdatomic.h>'
 	mk locks/mcs.h '#include "lockbench/lock.h"'
 	mk locks/mcs.c '#include "mcs.h"'
+	mk locks/plugin.c '#include "../lib/sha256.h"'
+	mk locks/registry.h '#include <stdio.h>'
 	mk workloads/loop.h '#include "workload.h"'
 	mk workloads/loops/mcs.c '#include "../../locks/mcs.h"
 #include "../loop.h"'
 	mk workloads/workload.h '#include "lockbench/lock.h"'
-	mk locks/registry.h '#include <stdio.h>'
 	mk topology/topo.h '#include <hwloc.h>'
 	mk topology/placement.c '#include "topo.h"'
-	mk locks/lockbench/atomics.h '#include <stdatomic.h>'
-	mk output/results/median.h '/* leaf */'
-	mk topology/clock.h '#include "lockbench/atomics.h"
-#include "../output/results/median.h"'
-	mk output/results/results.h '#include "stats.h"'
-	mk output/results/stats.h '#include <stdbool.h>'
-	mk output/results/noise.c '#include "stats.h"'
+	mk output/stats/median.h '/* leaf */'
+	mk output/stats/stats.h '#include "median.h"'
+	mk output/stats/noise.c '#include "stats.h"'
+	mk topology/host/clock.h '#include "lockbench/atomics.h"
+#include "../../output/stats/median.h"'
+	mk topology/host/hostcheck.h '#include "../topo.h"'
+	mk output/results/results.h '#include "../stats/stats.h"'
 	mk output/render/render.h '#include "../results/results.h"'
 	mk output/render/render_table.c '#include "render.h"
 #include "results.h"'
 	mk workloads/runner.c '#include "../locks/registry.h"
 #include "../topology/topo.h"
+#include "../topology/host/clock.h"
 #include "../output/results/results.h"
 #include "lockbench/lock.h"'
 	mk cli/run.c '#include "../output/render/render.h"
 #include "../workloads/runner.c"'
 	mk main.c '#include "cli/run.c"'
 	mk examples/plugin.c '#include <lockbench/lock.h>'
-	mk kernel/tree/progpath.h '#include <stddef.h>'
-	mk kernel/tree/ktree.h '#include "../../output/results/results.h"'
-	mk kernel/tree/ktree.c '#include "ktree.h"
-#include "progpath.h"'
-	mk kernel/locktorture/kmod.h '#include <stdbool.h>'
-	mk kernel/locktorture/ltlog.h '#include <stddef.h>'
-	mk kernel/locktorture/import.h '#include "../../output/results/results.h"
-#include "ltlog.h"'
-	mk kernel/locktorture/kmod.c '#include "kmod.h"
-#include "../tree/progpath.h"
-#include "../../topology/topo.h"'
-	mk cli/ktree.c '#include "../kernel/tree/ktree.h"
-#include "../kernel/locktorture/kmod.h"'
+	mk tests/test_x.c '#include "../workloads/runner.c"'
+	mkdir -p "$tmp/docs"
+	{
+		echo '<!-- the folders: tests/check_includes.sh --diagram, pasted -->'
+		folders diagram "$tmp"
+		echo '<!-- end of the folders -->'
+	} >"$tmp/docs/architecture.md"
 }
 # clean_tree: $tmp becomes the template tree (made once, copied).
 tmp_tpl=$work/tpl
@@ -247,56 +297,78 @@ clean_tree() {
 }
 
 clean_tree
-if out=$(check_tree "$tmp"); then
+if out=$(folders check "$tmp"); then
 	pass=$((pass + 1))
 else
 	echo "FAIL: the checker rejects a clean tree: $out" >&2
 	fail=$((fail + 1))
 fi
 
-# plant FILE LINE WHAT: FILE gets LINE; the checker must fail naming FILE.
-plant() {
-	clean_tree
-	printf '%s\n' "$2" >>"$tmp/$1"
-	out=$(check_tree "$tmp")
-	if [ $? -ne 0 ] && grep -q "^$1: " <<<"$out"; then
+# caught PATTERN WHAT: the checker must fail with a line matching PATTERN.
+caught() {
+	out=$(folders check "$tmp")
+	if [ $? -ne 0 ] && grep -q -- "$1" <<<"$out"; then
 		pass=$((pass + 1))
 	else
-		echo "FAIL: not caught: $3 ($1: $2) -> '$out'" >&2
+		echo "FAIL: not caught: $2 ($1) -> '$out'" >&2
 		fail=$((fail + 1))
 	fi
+}
+# plant FILE LINE WHAT: FILE gets LINE; the checker must name FILE.
+plant() {
+	clean_tree
+	mkdir -p "$(dirname "$tmp/$1")" && printf '%s\n' "$2" >>"$tmp/$1"
+	caught "^$1: " "$3"
+}
+# table SED PATTERN WHAT [FILE LINE]: the table edited by SED (and FILE
+# given LINE); the checker must print a line matching PATTERN.
+table() {
+	clean_tree
+	sed -i "$1" "$tmp/tests/folders.txt"
+	[ -z "${4:-}" ] || printf '%s\n' "$5" >>"$tmp/$4"
+	caught "$2" "$3"
 }
 plant locks/mcs.c '#include "../topology/topo.h"' "lock includes topology"
 plant locks/mcs.c '#include "../workloads/runner.c"' "lock includes a workload"
 plant locks/mcs.c '#include "../workloads/workload.h"' "lock includes a workload header"
 plant locks/mcs.c '#include "../workloads/loop.h"' "lock includes the worker-loop template"
 plant locks/mcs.h '#include "../workloads/loops/mcs.c"' "lock header includes its loops"
+plant locks/lockbench/lock.h '#include "../../lib/sha256.h"' "an installed header includes a leaf"
+plant lib/sha256.c '#include "../topology/topo.h"' "a leaf includes the project"
 plant topology/placement.c '#include "../locks/registry.h"' "topology includes a lock"
 plant topology/placement.c '#include "../output/render/render.h"' "topology includes a renderer"
 plant topology/placement.c '#include "results.h"' "topology includes the results model (-I path)"
-plant topology/clock.h '#include "lockbench/lock.h"' "topology includes a public header other than atomics.h"
-plant output/render/render_table.c '#include "../../topology/clock.h"' "renderer includes topology's clock"
-plant output/results/stats.h '#include "../../workloads/runner.c"' "results include a workload"
+plant topology/placement.c '#include "host/clock.h"' "the machine includes the host's measures (arrow up)"
+plant topology/placement.c '#include "../output/stats/median.h"' "the machine includes the statistics"
+plant topology/host/clock.h '#include "../../locks/mcs.h"' "the host's clock includes a lock"
+plant topology/host/clock.h '#include "../../output/results/results.h"' "the host includes the results model"
+plant output/render/render_table.c '#include "../../topology/host/clock.h"' "renderer includes the host's clock"
+plant output/stats/stats.h '#include "../../workloads/runner.c"' "statistics include a workload"
+plant output/stats/noise.c '#include "results.h"' "noise includes results.h (-I path: the old circle)"
 plant output/results/results.h '#include "../../locks/registry.h"' "results include a lock"
 plant output/results/results.h '#include "../../topology/topo.h"' "results include topology"
 plant output/results/results.h '#include "render.h"' "results include a renderer (-I path)"
-plant output/results/noise.c '#include "results.h"' "noise includes results.h (the old cycle)"
 plant output/render/render_table.c '#include "../../locks/registry.h"' "renderer includes the lock registry"
 plant output/render/render_table.c '#include "../../workloads/runner.c"' "renderer includes a workload"
 plant output/render/render_table.c '#include "../../topology/topo.h"' "renderer includes topology"
 plant workloads/runner.c '#include "../output/render/render.h"' "workload includes a renderer"
 plant workloads/runner.c '#include "../cli/run.c"' "workload includes the front end"
 plant examples/plugin.c '#include "../locks/registry.h"' "plugin includes a private lock header"
+plant examples/plugin.c '#include "../lib/sha256.h"' "plugin includes a leaf of lockbench's"
 plant output/render/render_table.c '#include "no_such.h"' "unresolved include"
-plant output/list.c '/* a command */' "a file directly in output/"
-plant kernel/locktorture/kmod.c '#include "../tree/ktree.h"' "locktorture driver includes the tree builder"
-plant kernel/tree/ktree.c '#include "../locktorture/kmod.h"' "tree builder includes the locktorture driver"
-plant kernel/tree/progpath.h '#include "ktree.h"' "the progpath leaf includes the tree builder"
-plant kernel/locktorture/kmod.c '#include "../../workloads/runner.c"' "locktorture driver includes a workload"
-plant kernel/tree/ktree.c '#include "../../output/render/render.h"' "tree builder includes a renderer"
-plant output/results/results.h '#include "../../kernel/locktorture/ltlog.h"' "results include the locktorture log parser"
-plant kernel/run.c '/* the old flat kernel/ */' "a file directly in kernel/"
+plant output/list.c '/* a command */' "a file directly in output/, which has no row"
+plant newpart/x.c '/* a folder */' "a folder with no row"
 plant output/render/render_table.c '  #  include "../../locks/registry.h"' "spaced directive"
+table 's#^\(locks/  *| \)#\1workloads/ #' '^tests/folders.txt: a circle of arrows: ' \
+	"locks/ may include workloads/, which includes locks/"
+table 's#^\(locks/  *| \)#\1workloads/ #' ': its include makes a circle of folders: ' \
+	"an include circle" locks/mcs.c '#include "../workloads/workload.h"'
+table '/^lib\//d; /^\.  /i lib/ | - | leaves' '^tests/folders.txt:[0-9]*: locks/ may include lib/, listed above it' \
+	"the leaves listed at the top (every arrow to them up)"
+table 's#^\(topology/  *| \)#\1nowhere/ #' '^tests/folders.txt:[0-9]*: topology/ may include nowhere/, which has no row' \
+	"an arrow to a folder with no row"
+table 's#^\(cli/  *|[^|]*| \)the front end#\1the back end#' '^docs/architecture.md: ' \
+	"a job changed, the doc's diagram not regenerated"
 
 echo "check_includes: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -38,7 +38,7 @@ def count(kind):
 
 # The repository's top folders; kernel/ and scripts/ are also folders of
 # a Linux tree, so a path there is only checked when its folder is ours.
-TOP = ("cli", "docs", "examples", "kernel", "locks", "output", "scripts",
+TOP = ("cli", "docs", "examples", "kernel", "lib", "locks", "output", "scripts",
        "tests", "topology", "workloads")
 AMBIGUOUS = ("kernel", "scripts")
 TOPFILES = ("README.md", "Makefile", "main.c", "lockbench.1", "lockbench.pc.in")
@@ -401,8 +401,11 @@ def path_exists(p):
 
 
 def ours(p):
-    """Whether a path names a file of this tree, not of a kernel tree."""
+    """Whether a path names a file of this tree, not of a kernel tree (nor
+    of lkp-tests, whose lib/ holds its Ruby and shell: ours holds C)."""
     parts = p.split("/")
+    if parts[0] == "lib" and not re.search(r"^lib/?$|\.(c|h|\[ch\])$", p):
+        return False
     if parts[0] not in AMBIGUOUS or len(parts) < 3:
         return True
     return os.path.isdir(os.path.join(ROOT, os.path.dirname(p)))

@@ -22,7 +22,7 @@ TOL=${LB_DELAY_TOL:-0.5}
 
 # The calibration's constants (the block at the top of workloads/loop.c)
 # are the ones docs/method.md's worker loop, json.md and loop.h state, and
-# cpu_relax()'s timing (topology/clock.c) the one method.md states: a
+# cpu_relax()'s timing (topology/host/clock.c) the one method.md states: a
 # count or a gain changed in one place and not in the others fails here.
 python3 - "$(dirname "$0")/.." <<'PY' && ok || bad "calibration constants and their docs disagree (above)"
 import re, sys
@@ -65,8 +65,8 @@ claims = [
     (head, "median of %s calibrations" % w("CAL_ESTIMATES")),
 ]
 # and cpu_relax() as `system check` reports it: the clock's least of its rounds
-clk = open(root + "/topology/clock.c").read()
-assert "rlx = fmin(rlx" in clk, "topology/clock.c: the pause no longer the least"
+clk = open(root + "/topology/host/clock.c").read()
+assert "rlx = fmin(rlx" in clk, "topology/host/clock.c: the pause no longer the least"
 rounds = int(re.search(r"double turns\[(\d+)\]", clk).group(1))
 claims.append((flat(doc), "`cpu_relax()`**: one pause as every run calibrates it "
                "(`lb_clock_rate()`): the least of %s rounds" % word.get(rounds, rounds)))

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Replacing a record file (topology/atomicfile.h): the new content in
+ * Replacing a record file (lib/atomicfile.h): the new content in
  * place, mode 0600, no temporary left; a last word that says no leaves
  * the old file as it was; the temporary is a twin of a name no one can
  * guess, so a symlink or a stale file planted at a name another process
@@ -28,7 +28,7 @@
 
 #include <cmocka.h>
 
-#include "../topology/atomicfile.h"
+#include "../lib/atomicfile.h"
 
 static char dir[64], path[128], tmp[160];
 

@@ -21,12 +21,12 @@
 
 #include <cmocka.h>
 
-#include "../output/results/noise.h"
+#include "../output/stats/noise.h"
 #include "../output/render/render.h"
 #include "testlib.h"
-#include "../topology/steal.h"
+#include "../topology/host/steal.h"
 #include "../topology/sysfs.h"
-#include "../topology/probe.h"
+#include "../topology/host/probe.h"
 #include "fakesys.h"
 
 static struct noise_opts opts(void)

@@ -23,7 +23,7 @@
 
 #include "../locks/plugin.h"
 #include "../locks/registry.h"
-#include "../locks/sha256.h"
+#include "../lib/sha256.h"
 
 /* The ELF machine of this build (the loader checks the plugin's). */
 #if defined(__aarch64__)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tests/test_stats.c - cmocka tests of output/results/stats.c.
+ * tests/test_stats.c - cmocka tests of output/stats/stats.c.
  *
  * Reference values are not produced by stats.c: they are published
  * figures (t tables, R's t.test output, ClickHouse's welchTTest docs,
@@ -11,7 +11,7 @@
  * tests/data/stats_vectors.out; the tables below are pasted from it.
  *
  * Build: gcc -std=gnu11 -O2 -Wall -Wextra -Werror -Ioutput/results \
- *	tests/test_stats.c output/results/stats.c -lcmocka -lm -o /tmp/test_stats
+ *	tests/test_stats.c output/stats/stats.c -lcmocka -lm -o /tmp/test_stats
  */
 #include <float.h>
 #include <limits.h>
@@ -26,7 +26,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "../output/stats/stats.h"
 #include "results.h"
 #include "envdiff.h"
 

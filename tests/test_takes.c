@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Host takes (topology/takes.h): the counting fed synthetic stamps with
+ * Host takes (topology/host/takes.h): the counting fed synthetic stamps with
  * known gaps, on a counter finer than a read (1 ns ticks, 10 ns reads)
  * and on one coarser (40 ns ticks, as arm64's 25 MHz counter, 10 ns
  * reads: consecutive reads return the same value), the threshold from
@@ -8,7 +8,7 @@
  * caller's affinity untouched, a CPU that cannot be pinned said so, and
  * the guest's own scheduling (another thread on the same CPU) not
  * counted as the host's; and the per-CPU interrupt counts read beside
- * it (topology/irqs.h).
+ * it (topology/host/irqs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,8 +25,8 @@
 
 #include <cmocka.h>
 
-#include "../topology/irqs.h"
-#include "../topology/takes.h"
+#include "../topology/host/irqs.h"
+#include "../topology/host/takes.h"
 
 /*
  * Stamps of a loop that reads every read_ns on a counter of tick_ns:

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomicfile.h"
+#include "../lib/atomicfile.h"
 #include "machine_impl.h"
 #include "sysfs.h"
 

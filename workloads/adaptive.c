@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 #include "adaptive.h"
 
 /* "critical section 170 ns for --cs-ns 200" when that section is off. */

@@ -3,7 +3,7 @@
  * The sweep's noise step, called between the plan's steps:
  * warns once per point whose measured section lengths are off the
  * request, and with -r auto ends a thread count's rounds as soon as the
- * stopping rule (adapt_decide in output/results/noise.h) says so.
+ * stopping rule (adapt_decide in output/stats/noise.h) says so.
  */
 #ifndef LOCKBENCH_ADAPTIVE_H
 #define LOCKBENCH_ADAPTIVE_H

@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "../output/results/stats.h"
+#include "../output/stats/stats.h"
 #include "loop.h"
 
 /* Operations between two sampled ones when latency is not sampled more

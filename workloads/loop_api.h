@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 #include "loop.h"
 
 /*

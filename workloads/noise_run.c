@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "../output/results/stats.h"
+#include "../output/stats/stats.h"
 
 #include "noise_run.h"
 #include "sample.h"

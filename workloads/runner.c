@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 #include "../topology/mem.h"
 #include "noise_run.h"
 #include "runner.h"

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 
 #define CS_SAMPLE_EVERY 256
 #define CS_SAMPLE_SLOTS 256

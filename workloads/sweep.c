@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../topology/clock.h"
+#include "../topology/host/clock.h"
 #include "../topology/mem.h"
 #include "adaptive.h"
 #include "loops/loops.h"

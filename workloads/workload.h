@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "lockbench/lock.h"
-#include "../output/results/stats.h"
+#include "../output/stats/stats.h"
 
 /* What the user asked for. */
 struct wl_params {

@@ -4,7 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "kmod.h"
-#include "../tree/progpath.h"
+#include "../../lib/progpath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../topology/atomicfile.h"
+#include "../../lib/atomicfile.h"
 #include "../../topology/machine.h"
 #include "../../topology/sysfs.h"
 
@@ -137,7 +137,7 @@ bool kmod_loaded(const char *name)
 
 /*
  * Run kmod_program() with @argv[1..] (argv[0] is filled here: its
- * absolute path, kernel/tree/progpath.h), its stdout to /dev/null and the
+ * absolute path, lib/progpath.h), its stdout to /dev/null and the
  * first line of its stderr into @first.  Returns its exit status
  * (0..255), 256 + signal, or -errno (-ENOENT: not found).
  */

@@ -10,7 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "ltlog.h"
-#include "../../output/results/stats.h"
+#include "../../output/stats/stats.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -22,10 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../locks/sha256.h"
+#include "../../lib/sha256.h"
 #include "ktree.h"
 #include "ktree_cache.h"
-#include "progpath.h"
+#include "../../lib/progpath.h"
 
 /* Bumped when the way a plugin is built changes (it is in the key). */
 #define KTREE_RECIPE "lockbench-ktree-3"
@@ -1178,7 +1178,7 @@ static int build_setup(struct kbuild *b, const char *dir, const char *name,
 		return rc;
 	cna_setup(b);
 	find_template(b);
-	/* the compiler found now, by an absolute path (kernel/tree/progpath.h) */
+	/* the compiler found now, by an absolute path (lib/progpath.h) */
 	if (prog_resolve(cc && *cc ? cc : "cc", b->cc, sizeof(b->cc)))
 		return kerr(b, -ENOENT, "compiler %s not found (a path, or a program in an "
 			    "absolute PATH entry; set LOCKBENCH_CC)", b->cc);

@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../locks/sha256.h"
-#include "../../topology/atomicfile.h"
-#include "../../topology/termsig.h"
+#include "../../lib/atomicfile.h"
+#include "../../lib/sha256.h"
+#include "../../lib/termsig.h"
 #include "ktree.h"
 #include "ktree_cache.h"
 
@@ -340,7 +340,7 @@ bool kcache_stack_small(char *err, size_t len)
 
 /* What the handler needs, set before it is armed: only async-signal-safe
  * calls on it (signal-safety(7)): kill, waitpid, getdents64, unlinkat,
- * sigaction, raise.  The stop signals (topology/termsig.h), SIGPIPE and
+ * sigaction, raise.  The stop signals (lib/termsig.h), SIGPIPE and
  * SIGXFSZ, which would end the build too, and the real-time signals are
  * handled alike. */
 static const int sig_fixed[] = { TERMSIG_STOP, SIGPIPE, SIGXFSZ };

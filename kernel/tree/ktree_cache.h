@@ -33,7 +33,7 @@ int kcache_dir_open(const char *dir, char *why, size_t len);
 int kcache_open_verified(const char *so, char *why, size_t len);
 
 /* Record the SHA-256 of plugin `so` in `so`.sha256 (replaced whole:
- * af_replace(), topology/atomicfile.h).  0 or -errno. */
+ * af_replace(), lib/atomicfile.h).  0 or -errno. */
 int kcache_digest_write(const char *so);
 
 /* Does the cached plugin open at fd (kcache_open_verified()) carry an

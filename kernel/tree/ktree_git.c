@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "ktree_cache.h"
-#include "progpath.h"
+#include "../../lib/progpath.h"
 
 struct gitdirs {
 	char git[PATH_MAX];     /* the work tree's git directory */

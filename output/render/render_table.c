@@ -12,7 +12,7 @@
  * heading spans its cells and widens the last one when it is longer.
  * With marks on: `?` after a std whose CV is high, `#` after a rel that
  * is significant and `~` after one that is not, `*` after an oversubscribed row, `!` after the
- * mean of a point with runs flagged for noise (output/results/noise.h),
+ * mean of a point with runs flagged for noise (output/stats/noise.h),
  * `^` after the mean of a point locktorture's max/2 > min rule calls
  * unfair (its `???`); explained once under the table.
  */

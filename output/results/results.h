@@ -4,8 +4,9 @@
  * runs; results_finalize() (results.c, with results_noise.c for the
  * noise flags) computes every summary; renderers only read.  JSON
  * carries all of it (json_write.c, json_read.c) and `compare` reads it
- * back.  This folder, output/results/, includes nothing outside itself:
- * the measuring side and the renderers both use it (docs/architecture.md).
+ * back.  This folder, output/results/, includes only the statistics
+ * (output/stats/) and the leaves (lib/): the measuring side and the
+ * renderers both use it (docs/architecture.md).
  */
 #ifndef LOCKBENCH_RESULTS_H
 #define LOCKBENCH_RESULTS_H
@@ -14,8 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "noise.h"
-#include "stats.h"
+#include "../stats/noise.h"
+#include "../stats/stats.h"
 
 #define RESULTS_SCHEMA_MAJOR 1
 #define RESULTS_SCHEMA_MINOR 5
@@ -84,7 +85,7 @@ struct run_sample {
 	bool trending;           /* series still trending (see stats_trend) */
 	double trend_pct;        /* its change, last vs first interval, % of mean */
 	/* What the kernel says it got of the window, section lengths, flags,
-	 * whether it is left out (output/results/noise.h). */
+	 * whether it is left out (output/stats/noise.h). */
 	struct run_noise noise;
 	/*
 	 * perf_event counters (results.perf_names), each summed over the
@@ -239,7 +240,7 @@ struct point {
 	double xfer_rate, xfer_std, xfer_rel;
 	double read_rate, write_rate; /* mean ops/s of reads / writes; NAN if none */
 	unsigned trending_runs;  /* runs whose window was still trending */
-	struct point_noise noise;/* flags and typical probe (output/results/noise.h) */
+	struct point_noise noise;/* flags and typical probe (output/stats/noise.h) */
 	/* [results.nperf] each counter per operation over the runs, or NULL. */
 	struct summary *perf_sum;
 };

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """
 Reference values for tests/test_stats.c, computed independently of
-output/results/stats.c: mpmath at 40 digits, by other methods than the C code.
+output/stats/stats.c: mpmath at 40 digits, by other methods than the C code.
 
 - Student t CDF: numeric integration of the t density (mpmath.quad),
   cross-checked against mpmath.betainc (hypergeometric series).

@@ -11,9 +11,9 @@
 #ifndef LOCKBENCH_HOSTCHECK_H
 #define LOCKBENCH_HOSTCHECK_H
 
-#include "topo.h"
+#include "../topo.h"
 
-/* The clock of the sampled timings and the delays (topology/clock.h),
+/* The clock of the sampled timings and the delays (topology/host/clock.h),
  * as lb_clock_rate() calibrated it in this process. */
 struct hc_clock {
 	const char *name;  /* "tsc", "cntvct" or "vdso" */
@@ -53,7 +53,7 @@ struct hc_c2c {
 unsigned hc_c2c_init(struct hc_c2c *c, const struct topo *t);
 
 /* One round trip of each class, one probe of a pair
- * (topology/probe.h: PROBE_RUN_ROUNDS rounds of PROBE_RUN_TRIPS);
+ * (topology/host/probe.h: PROBE_RUN_ROUNDS rounds of PROBE_RUN_TRIPS);
  * nothing once HC_C2C_MAX samples are kept. */
 void hc_c2c_sample(struct hc_c2c *c);
 

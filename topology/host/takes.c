@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../locks/lockbench/atomics.h"
-#include "../output/results/median.h"
+#include "../../locks/lockbench/atomics.h"
+#include "../../output/stats/median.h"
 #include "clock.h"
 #include "probe.h"
 #include "takes.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/results/noise.h - what the kernel says each worker got of the
+ * output/stats/noise.h - what the kernel says each worker got of the
  * window (its CPU time, its wait for its CPU, its context switches),
  * whether the process was stopped, and how long the critical and
  * parallel sections really were.  The runner fills a struct run_noise

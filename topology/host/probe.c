@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../output/results/median.h"
+#include "../../output/stats/median.h"
 #include "clock.h"
 #include "lockbench/atomics.h"
 #include "probe.h"

@@ -4,7 +4,7 @@
  * sysfs root, so tests use a fake file).  Where the kernel does not
  * account interrupt time apart (CONFIG_IRQ_TIME_ACCOUNTING unset), an
  * interrupt's time is charged to the thread it interrupted: the host
- * takes measure (topology/takes.h) counts it with the host's, and the
+ * takes measure (topology/host/takes.h) counts it with the host's, and the
  * interrupt rate says how much of it may be the guest's own.
  */
 #ifndef LOCKBENCH_IRQS_H

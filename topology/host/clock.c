@@ -8,9 +8,8 @@
 #include <cpuid.h>
 #endif
 
-#include "../output/results/median.h"
+#include "../../output/stats/median.h"
 #include "clock.h"
-#include "corespeed.h"
 
 bool lb_ticks_hw;
 
@@ -215,6 +214,56 @@ static double empty_span(double lim)
 	return n ? sum / n : 0;
 }
 
+/* The core-speed chain: CHAIN_TURNS x 8 dependent additions, each
+ * needing the one before, so it runs at one addition per core cycle
+ * whatever the core's width (every x86_64 and arm64 core): ~33k cycles,
+ * ~8-16 us. */
+#define CHAIN_TURNS 4096
+
+static void chain(void)
+{
+	uint64_t x = 0;
+
+	for (unsigned i = 0; i < CHAIN_TURNS; i++) {
+#if defined(__x86_64__)
+		__asm__ __volatile__("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				     "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				     "add $1, %0\n\tadd $1, %0"
+				     : "+r"(x));
+#elif defined(__aarch64__)
+		__asm__ __volatile__("add %0, %0, #1\n\tadd %0, %0, #1\n\t"
+				     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
+				     "add %0, %0, #1\n\tadd %0, %0, #1\n\t"
+				     "add %0, %0, #1\n\tadd %0, %0, #1"
+				     : "+r"(x));
+#else
+		x = x * 3 + 1, x = x * 3 + 1, x = x * 3 + 1, x = x * 3 + 1;
+		x = x * 3 + 1, x = x * 3 + 1, x = x * 3 + 1, x = x * 3 + 1;
+		__asm__ __volatile__("" : "+r"(x));
+#endif
+	}
+}
+
+/* The chain's additions per tick of the counter, the fastest of a few
+ * trials (0 if it could not be timed). */
+static double core_speed_per_tick(void)
+{
+	uint64_t best = UINT64_MAX;
+
+	chain(); /* warm the code and the branch predictor */
+	for (unsigned i = 0; i < 7; i++) {
+		uint64_t t0 = lb_ticks(), t;
+
+		chain();
+		t = lb_ticks() - t0;
+		if (t < best)
+			best = t;
+	}
+	if (!best || best == UINT64_MAX)
+		return 0;
+	return (double)CHAIN_TURNS * 8 / (double)best;
+}
+
 /*
  * The costs of struct lb_tick_rate.  Nine rounds, each one trial of
  * every figure, 2 ms apart after 2 ms of spinning (a core that slept is
@@ -231,7 +280,7 @@ static double empty_span(double lim)
  * in a worker's loop may run in another: delays made of them, below
  * the floor, are approximate; docs/method.md).  And floors: nothing
  * timed in a loop costs less than the loop's own turn.  Each round also
- * times the core-speed chain (corespeed.h): the fastest round's is the
+ * times the core-speed chain (chain()): the fastest round's is the
  * core's clock the costs were measured at.
  */
 static void costs_init(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/results/stats.h - the statistics layer: summaries of runs, significance
+ * output/stats/stats.h - the statistics layer: summaries of runs, significance
  * tests against the baseline, fairness indices and the log-bucket latency
  * histogram.  Pure functions: no printing, no I/O, no global state.
  *
@@ -45,7 +45,7 @@ void stats_summarize(const double *x, unsigned n, struct summary *out);
 double stats_ci_rel(const struct summary *s);
 
 /* stats_median(), stats_median_sorted(): median.h, the one median of
- * the tree (a leaf, shared with topology/). */
+ * the tree (the host measurement, topology/host/, uses it too). */
 
 struct sigtest {
 	bool valid;      /* false when the test cannot be computed (too few samples) */

@@ -75,7 +75,7 @@ struct lb_tick_rate {
 	double relax_ns;      /* one lb_relax() (cpu_relax() and a simulated host's) */
 	double turn_ns;       /* one turn of the empty loop, lb_turns() */
 	/* the core's clock in GHz as the calibration's rounds found it (the
-	 * core-speed chain, corespeed.h, in the fastest round): what the
+	 * core-speed chain, clock.c, in the fastest round): what the
 	 * costs above are in cycles when the host runs the vCPU slower */
 	double core_ghz;
 	double sim_clock_ns;  /* LOCKBENCH_SIM_CLOCK_NS (0: off) */
@@ -86,7 +86,7 @@ struct lb_tick_rate {
 /*
  * The tick source, its rate and the costs above, measured once (about
  * 25 ms: 2 ms the TSC against CLOCK_MONOTONIC, arm64 reads its rate
- * from CNTFRQ_EL0; the costs' nine rounds, topology/clock.c).  Thread
+ * from CNTFRQ_EL0; the costs' nine rounds, topology/host/clock.c).  Thread
  * safe; call it before the workers start so they only read the result.
  * The simulated-host test knobs (LOCKBENCH_SIM_CLOCK_NS,
  * LOCKBENCH_SIM_PAUSE_NS: lockbench.1, ENVIRONMENT) are read here,

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * output/results/median.h - the one median of the tree.  A leaf: it
- * includes nothing of the project, so the statistics (stats.c) and the
- * host measurement in topology/ (clock calibration, probes, host takes)
- * share it without either including the other (docs/architecture.md,
- * "Who may include whom").  Thread safe: no global state.
+ * output/stats/median.h - the one median of the tree: the statistics'
+ * (stats.c) and the host measurement's (topology/host/: clock
+ * calibration, probes, host takes).  Thread safe: no global state.
  */
 #ifndef LOCKBENCH_MEDIAN_H
 #define LOCKBENCH_MEDIAN_H

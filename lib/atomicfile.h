@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * topology/atomicfile.h - the one way lockbench replaces a file: the new
+ * lib/atomicfile.h - the one way lockbench replaces a file: the new
  * content written in full to a twin beside it (af_twin_create()) and
  * only then put in its place, so that the path never holds a partial
  * file, whatever happens mid-way.  Its own records (the machine's state

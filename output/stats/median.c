@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* output/results/median.c - the one median of the tree (median.h). */
+/* output/stats/median.c - the one median of the tree (median.h). */
 #include "median.h"
 
 #include <math.h>

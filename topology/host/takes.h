@@ -5,7 +5,7 @@
  * measure").  The guest counts that time as the running thread's, so
  * neither /proc/stat's steal column nor a worker's CPU share shows it;
  * only a clock that keeps running does.  One thread pinned on each CPU
- * reads the tick counter (topology/clock.h) in a tight loop; an
+ * reads the tick counter (topology/host/clock.h) in a tight loop; an
  * interval between two reads far longer than a read is time the thread
  * did not run.  An interval in which the guest's own scheduler ran
  * something else (the thread's CPU time did not advance across it) is

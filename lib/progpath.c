@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Programs found by absolute path only (kernel/tree/progpath.h).  execvp(3)
+ * Programs found by absolute path only (lib/progpath.h).  execvp(3)
  * searches $PATH at exec time, from the current directory of the child
  * (a kernel tree, for git), and takes "" and "." as that directory;
  * here the search happens once, before any chdir, over absolute

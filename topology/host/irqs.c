@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "irqs.h"
-#include "sysfs.h"
+#include "../sysfs.h"
 
 /* The header's CPU numbers into col[] (at most cap); returns how many,
  * and *end the rest of the text. */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "steal.h"
-#include "sysfs.h"
+#include "../sysfs.h"
 
 /* /proc/stat's cpu lines come first; the rest (intr, ...) can be long
  * and is cut off, which is fine. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* topology/atomicfile.c - replacing a record file (atomicfile.h). */
+/* lib/atomicfile.c - replacing a record file (atomicfile.h). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE     /* mkostemp, fallocate */
 #endif

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../locks/lockbench/atomics.h"
+#include "../../locks/lockbench/atomics.h"
 #include "clock.h"
 #include "hostcheck.h"
 #include "probe.h"
@@ -16,7 +16,7 @@ void hc_clock(struct hc_clock *c)
 	c->tick_ns = r->ns_per_tick;
 }
 
-/* The calibration's own figure (topology/clock.c), as every run records it. */
+/* The calibration's own figure (topology/host/clock.c), as every run records it. */
 double hc_relax_ns(void)
 {
 	return lb_clock_rate()->relax_ns;

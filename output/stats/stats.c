@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * output/results/stats.c - summaries, Student t, Welch, Mann-Whitney and
+ * output/stats/stats.c - summaries, Student t, Welch, Mann-Whitney and
  * trimmed paired t tests, Holm's adjustment, fairness and the latency
  * histogram.  See stats.h for the contracts.
  *
