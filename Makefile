@@ -310,8 +310,8 @@ build/fuzz/fuzz_json: tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) $(wildcard output
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_json.c $(FUZZ_JSON_SRCS) -o $@ $(PKG_LIBS) -lm
 
-# The parser and the one median it uses (output/results/median.c).
-FUZZ_LTLOG_SRCS := kernel/locktorture/ltlog.c output/results/median.c
+# The parser and the one median it uses (output/stats/median.c).
+FUZZ_LTLOG_SRCS := kernel/locktorture/ltlog.c output/stats/median.c
 build/fuzz/fuzz_ltlog: tests/fuzz/fuzz_ltlog.c $(FUZZ_LTLOG_SRCS) kernel/locktorture/ltlog.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) tests/fuzz/fuzz_ltlog.c $(FUZZ_LTLOG_SRCS) -o $@ -lm

@@ -5,7 +5,7 @@
  * Fixtures live in tests/fixtures/locktorture/ (LT_FIXTURES overrides the
  * directory); expected values are worked out by hand in the comments.
  *
- * Build: cc -std=gnu11 tests/test_ltlog.c kernel/locktorture/ltlog.c output/results/median.c \
+ * Build: cc -std=gnu11 tests/test_ltlog.c kernel/locktorture/ltlog.c output/stats/median.c \
  *        -lcmocka -lm
  */
 #include <errno.h>

@@ -5,7 +5,7 @@
  * Build and run (seed corpus: the fixtures):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Ioutput \
  *         tests/fuzz/fuzz_ltlog.c kernel/locktorture/ltlog.c \
- *         output/results/median.c -lm -o fuzz_ltlog
+ *         output/stats/median.c -lm -o fuzz_ltlog
  *   ./fuzz_ltlog -max_total_time=60 corpus/ tests/fixtures/locktorture/
  *
  * Besides memory safety it checks the invariants callers rely on.
