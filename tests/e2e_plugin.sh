@@ -120,15 +120,17 @@ expect_exit 0 "tag renames a built-in's twin" -- "$BIN" list locks --plugin mine
 grep -q "^ticket_mine .* plugin: " "$OUT/stdout" && ok || bad "ticket_mine not listed"
 
 # A plugin lock that does not exclude is FAILED, exit 1, as a built-in.
+# Three runs: an overlap needs both workers on a CPU at once, which a
+# machine busy with other work can deny for a whole 0.2 s window.
 expect_exit 1 "broken plugin fails" -- "$BIN" --plugin "$OUT/broken_plugin.so" \
-	-l ticket,broken_plugin -t 2 -r 1 --warmup 0.05 -d 0.2 --cs-ns 300 --no-tune -q \
+	-l ticket,broken_plugin -t 2 -r 3 --warmup 0.05 -d 0.2 --cs-ns 300 --no-tune -q \
 	-f table,json -o "$OUT/broken.json"
 grep -q "FAILED" "$OUT/stdout" && ok || bad "broken plugin not FAILED in table"
 grep -q "broken_plugin .*mutual exclusion violated" "$OUT/stderr" && ok || bad "broken plugin stderr"
 python3 -c "
 import json; d=json.load(open('$OUT/broken.json'))
 p=[p for p in d['points'] if p['variant']=='broken_plugin'][0]
-assert p['status']=='failed' and not p['runs'][0]['exclusion']['ok']" && ok || bad "broken plugin json"
+assert p['status']=='failed' and any(not r['exclusion']['ok'] for r in p['runs'])" && ok || bad "broken plugin json"
 
 # LOCKBENCH_PLUGIN_LOOPS(): the plugin's locks run the inline loop (the
 # one without it in the same file the generic loop), checked like any
