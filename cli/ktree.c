@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../kernel/tree/ktree.h"
+#include "../kernel/tree/ktree_cache.h"
 #include "../locks/plugin.h"
 #include "../output/results/json_read.h"
 #include "../locks/registry.h"

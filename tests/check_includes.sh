@@ -24,7 +24,8 @@
 #     hide an arrow); a file of the project sits in a folder with no row
 #     (a new folder states its job first);
 #   - the table allows an arrow up (to a folder listed above) or has a
-#     circle, or the includes themselves make a circle of folders;
+#     circle, or the includes themselves make a circle of folders, or
+#     of files (a .c and its .h counting as one);
 #   - docs/architecture.md's copy of the diagram (between its marker
 #     comments) is not `--diagram`'s output.
 #
@@ -155,7 +156,7 @@ def check_files(rows):
         m = re.match(r"^CPPFLAGS[^=]*=(.*)", line)
         if m:
             incdirs += re.findall(r"-I(\S+)", m.group(1))
-    graph, n = {}, 0
+    graph, mods, n = {}, {}, 0
     for f in sources():
         part = part_of(rows, f)
         if part is None:
@@ -175,12 +176,22 @@ def check_files(rows):
                                 f"({shown(to) if to else 'a folder with no row'})")
             elif to != part:
                 graph[part].setdefault(to, f)
+            if target and module(target) != module(f):
+                mods.setdefault(module(f), {}).setdefault(module(target), f)
     if n == 0:
         problems.append(f"{root}: no #include lines found: not a lockbench tree?")
     c = circle({a: list(b) for a, b in graph.items()})
     if c:
         problems.append(f"{graph[c[0]][c[1]]}: its include makes a circle of folders: " + " -> ".join(map(shown, c)))
+    c = circle({a: list(b) for a, b in mods.items()})
+    if c:
+        problems.append(f"{mods[c[0]][c[1]]}: its include makes a circle of files: " + " -> ".join(c))
     return graph
+
+
+def module(f):
+    """A file's module: a .c and its .h are one (x.c includes x.h)."""
+    return os.path.splitext(f)[0]
 
 
 def diagram(rows, graph):
@@ -363,6 +374,8 @@ table 's#^\(locks/  *| \)#\1workloads/ #' '^tests/folders.txt: a circle of arrow
 	"locks/ may include workloads/, which includes locks/"
 table 's#^\(locks/  *| \)#\1workloads/ #' ': its include makes a circle of folders: ' \
 	"an include circle" locks/mcs.c '#include "../workloads/workload.h"'
+table 's/^$//' ': its include makes a circle of files: topology/' \
+	"two files of one folder that include each other" topology/topo.h '#include "placement.c"'
 table '/^lib\//d; /^\.  /i lib/ | - | leaves' '^tests/folders.txt:[0-9]*: locks/ may include lib/, listed above it' \
 	"the leaves listed at the top (every arrow to them up)"
 table 's#^\(topology/  *| \)#\1nowhere/ #' '^tests/folders.txt:[0-9]*: topology/ may include nowhere/, which has no row' \

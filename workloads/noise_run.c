@@ -7,10 +7,13 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "../output/results/results.h"
 #include "../output/stats/stats.h"
 
 #include "noise_run.h"
+#include "run_spec.h"
 #include "sample.h"
+#include "workload.h"
 
 /* What one worker measures about itself; private to it until the join. */
 struct wnoise {

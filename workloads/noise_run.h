@@ -9,9 +9,12 @@
 #ifndef LOCKBENCH_NOISE_RUN_H
 #define LOCKBENCH_NOISE_RUN_H
 
-#include "runner.h"
-
+#include <stdbool.h>
 #include <sys/types.h>
+
+struct cs_samples;
+struct run_sample;
+struct run_spec;
 
 struct noise_run;      /* one run's measurements in progress */
 struct wnoise;         /* one worker's */

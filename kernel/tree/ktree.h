@@ -27,7 +27,7 @@ int ktree_check(const char *dir, char *err, size_t errlen);
  * Build lock `name` ("qspinlock", "qrwlock", "osq") of the kernel tree
  * at `dir` into a plugin, or find it in the cache.  On success returns
  * 0 with the cached plugin's path in path[len] (load or copy it through
- * ktree_plugin_open(), below) and *cached telling whether the cache
+ * ktree_plugin_open(), ktree_cache.h) and *cached telling whether the cache
  * already held it.  On failure returns -errno (-ENOEXEC: the compiler
  * refused the tree) with err set to one line naming the tree, the lock
  * and, for a compiler error, its first error line with the file;
@@ -40,17 +40,6 @@ int ktree_check(const char *dir, char *err, size_t errlen);
  */
 int ktree_build(const char *dir, const char *name, char *path, size_t len,
 		bool *cached, char *err, size_t errlen);
-
-/*
- * The plugin ktree_build() left at `path` (in the cache), open for
- * reading once verified through descriptors (kernel/tree/ktree_cache.c):
- * every directory from / to it only root's or this user's to change,
- * the file and its digest this user's, the content matching the digest.
- * Load it (plugin_load_fd()) or copy it from this descriptor, never by
- * the path again.  A descriptor, or -errno with one line in err naming
- * the file.
- */
-int ktree_plugin_open(const char *path, char *err, size_t errlen);
 
 /* build-kernel-lock -o: a cached plugin is served only when it was built
  * from the very tree given (the file carries the tree's path; a copy of

@@ -29,7 +29,6 @@
 #include "../../lib/atomicfile.h"
 #include "../../lib/sha256.h"
 #include "../../lib/termsig.h"
-#include "ktree.h"
 #include "ktree_cache.h"
 
 /* ---- ownership ------------------------------------------------------ */

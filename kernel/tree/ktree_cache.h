@@ -112,4 +112,15 @@ bool kcache_disk_full(const char *dir);
  * err[len] naming the limit. */
 bool kcache_stack_small(char *err, size_t len);
 
+/*
+ * The plugin ktree_build() (ktree.h) left at `path` in the cache, open
+ * for reading once verified through descriptors: every directory from /
+ * to it only root's or this user's to change, the file and its digest
+ * this user's, the content matching the digest.
+ * Load it (plugin_load_fd()) or copy it from this descriptor, never by
+ * the path again.  A descriptor, or -errno with one line in err naming
+ * the file.
+ */
+int ktree_plugin_open(const char *path, char *err, size_t errlen);
+
 #endif
