@@ -176,7 +176,7 @@ for p in d["points"]:
     assert len(p["runs"]) == 3 and s["n"] == sum(not r.get("excluded") for r in p["runs"])
     # over no kept run there is no mean: null, never 0
     assert s["n"] > 0 or (s["mean"] is None and s["median"] is None and s["min"] is None), s
-    assert s["min"] <= s["median"] <= s["max"]
+    assert s["n"] == 0 or s["min"] <= s["median"] <= s["max"], s
     base = [q for q in d["points"] if q["variant"] == "pthread_mutex" and q["threads"] == p["threads"]][0]
     if p["variant"] != "pthread_mutex" and not (s["n"] and base["summary"]["n"]):
         assert p["vs_baseline"] is None
