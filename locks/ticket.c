@@ -5,7 +5,7 @@
  * the owner with a plain release store, since only the holder writes
  * it (as the kernel's x86 ticket lock did: a non-atomic increment of
  * the head, so one atomic instruction per acquisition and release).
- * The two fields share a cache line, as the kernel's head and tail.
+ * The two are the halves of one word, as the kernel's head and tail.
  * Mellor-Crummey & Scott, ACM TOCS 9(1), 1991; Linux's pre-3.15 x86
  * spinlock (arch/x86/include/asm/spinlock.h).
  */
