@@ -79,9 +79,15 @@
 
 /*
  * How long a newcomer waits out a pending -> locked hand-over before it
- * queues: _Q_PENDING_LOOPS, 1 in asm-generic, 1 << 9 on x86.
+ * queues: _Q_PENDING_LOOPS, 1 in asm-generic, 1 << 9 on x86.  At 2
+ * threads with empty sections this decides who takes the lock next
+ * (docs/locks.md, "Kernel locks and the arch code they follow"); a build
+ * with -DLB_Q_PENDING_LOOPS=N uses N instead, to see the other arch's
+ * behaviour on this CPU (the binary's cflags in its JSON record it).
  */
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(LB_Q_PENDING_LOOPS)
+#define Q_PENDING_LOOPS (LB_Q_PENDING_LOOPS)
+#elif defined(__x86_64__) || defined(__i386__)
 #define Q_PENDING_LOOPS (1 << 9)
 #else
 #define Q_PENDING_LOOPS 1
