@@ -6,8 +6,8 @@
  * it (as the kernel's x86 ticket lock did: a non-atomic increment of
  * the head, so one atomic instruction per acquisition and release).
  * The two are the halves of one word, as the kernel's head and tail.
- * Mellor-Crummey & Scott, ACM TOCS 9(1), 1991; Linux's pre-3.15 x86
- * spinlock (arch/x86/include/asm/spinlock.h).
+ * Mellor-Crummey & Scott, ACM TOCS 9(1), 1991; Linux's x86 ticket
+ * spinlock before v4.2 (arch/x86/include/asm/spinlock.h).
  */
 #include "ticket.h"
 #include "registry.h"
