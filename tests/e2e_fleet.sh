@@ -56,13 +56,16 @@ lkp_bad_doc() { # lkp_bad_doc WHAT DOCUMENT
 	else bad "lkp parse of $1: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
 }
 # A point whose every run the noise rule left out (summary.n 0, mean
-# 0): a warn key (lkp's failure pattern) and no throughput of 0.
-printf '%s\n' '{"points":[{"variant":"tas","threads":1,"status":"ok","summary":{"n":0,"mean":0.0},"latency":{"p50_ns":21,"p99_ns":31}},{"variant":"ticket","threads":1,"status":"ok","summary":{"n":2,"mean":5.5}}]}' |
+# null as lockbench writes it, or 0): a warn key (lkp's failure
+# pattern) and no throughput of 0.
+for m in null 0.0; do
+printf '{"points":[{"variant":"tas","threads":1,"status":"ok","summary":{"n":0,"mean":%s},"latency":{"p50_ns":21,"p99_ns":31}},{"variant":"ticket","threads":1,"status":"ok","summary":{"n":2,"mean":5.5}}]}\n' "$m" |
 	"$LKP/programs/lockbench/parse" >"$T/out" 2>"$T/err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(cat "$T/out")" = "$(printf 'tas.1.warn: 1\nticket.1.ops_per_sec: 5.50')" ] &&
    [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'tas.1: every run left out as noise' "$T/err"; then ok
-else bad "lkp parse of a point with every run left out: exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
+else bad "lkp parse of a point with every run left out (mean $m): exit $rc, out '$(cat "$T/out")', err '$(cat "$T/err")'"; fi
+done
 lkp_bad_doc "no JSON" "no json here"
 lkp_bad_doc "an empty output" ""
 lkp_bad_doc "a null threads" '{"points":[{"variant":"tas","threads":null,"status":"ok","summary":{"mean":1}}]}'
