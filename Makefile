@@ -162,12 +162,14 @@ unit-%: $(foreach t,$(TESTS),build/%/tests/$(t)) | examples
 
 # The example's smp_cond_load_acquire() loop waits with pause (x86).
 # The built-in qspinlock takes the kernel's x86 instructions (lock bts,
-# byte and half-word stores: tests/disasm_qspin.sh).
+# byte and half-word stores: tests/disasm_qspin.sh); the ticket lock x86's
+# pre-v4.2 ones (lock xadd, 16-bit wait and release: tests/disasm_ticket.sh).
 # The CLH test plugin on its own inline loops, the context private
 # (LOCKBENCH_PLUGIN_LOOPS_PRIVATE) and shared, validated at 1, 2, 8 threads.
 unit: unit-release lockbench
 	tests/disasm_wait.sh native build/$(KERNEL_EXAMPLE).so
 	tests/disasm_qspin.sh native lockbench
+	tests/disasm_ticket.sh native lockbench
 	LB_PLUGINS=build/tests/plugins/clh_loops.so LB_ONLY=clh_inline,clh_plain \
 		LB_INLINE=clh_inline,clh_plain LB_PRIVATE=clh_inline \
 		LB_VALIDATE_THREADS=1,2,8 build/release/tests/test_locks
@@ -278,6 +280,7 @@ arm64: lockbench
 		echo "arm64: binary, tests and kernel-style plugin built"; \
 		tests/disasm_wait.sh arm64 build/arm64/$(KERNEL_EXAMPLE).so; \
 		tests/disasm_qspin.sh arm64 build/arm64/lockbench; \
+		tests/disasm_ticket.sh arm64 build/arm64/lockbench; \
 		tests/ktree_plugins.sh ./lockbench build/arm64/ktree $(ARM64_CC); \
 		tests/disasm_wait.sh arm64 build/arm64/ktree/qspinlock-one.so \
 			queued_spin_lock_slowpath; \

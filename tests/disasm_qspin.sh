@@ -27,16 +27,8 @@ native)
 arm64) objdump=aarch64-linux-gnu-objdump kind=arm64 ;;
 *) echo "usage: disasm_qspin.sh native|arm64 FILE [TREE.so]" >&2; exit 2 ;;
 esac
-pass=0 fail=0
-bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
-good() { pass=$((pass + 1)); }
+. "$(dirname "$0")/disasm_lib.sh"
 
-# body FILE FUNC: the instructions of FUNC (mnemonic and operands).
-body() {
-	$objdump -d --no-show-raw-insn "$1" |
-		awk -v fn="<$2>:" '$2 == fn { on = 1; next } on && /^$/ { exit }
-			on { sub(/^[^\t]*\t/, ""); print }'
-}
 # atomics TEXT: the kinds of atomic instruction, one a line, sorted and
 # unique (x86: "lock <op>" without its size suffix, and xchg; arm64: the
 # outline atomic helpers and LSE instructions without their ordering,
@@ -50,13 +42,6 @@ atomics() {
 		grep -oE '__aarch64_[a-z]+[0-9]+|^(ldset|ldclr|ldadd|swp|cas)[a-z]*|^str[bh]\b|^wfe\b' <<<"$1" |
 			sed -E 's/^(__aarch64_[a-z]+[0-9]+).*/\1/; s/^(ldset|ldclr|ldadd|swp|cas)[a-z]*/\1/'
 	fi | sort -u
-}
-# has TEXT REGEX WHAT: one check that REGEX matches a line of TEXT.
-has() {
-	if grep -qE "$2" <<<"$1"; then good; else bad "$3"; fi
-}
-hasnt() {
-	if grep -qE "$2" <<<"$1"; then bad "$3: $(grep -E "$2" <<<"$1" | head -3 | tr '\n' ';')"; else good; fi
 }
 
 slow=$(body "$file" qspin_lock_slowpath)
