@@ -1,6 +1,24 @@
-# Shared by the disassembly checks (tests/disasm_*.sh): source it after
-# setting $objdump; it counts into $pass and $fail.
+# Shared by the disassembly checks (tests/disasm_*.sh): source it, then
+# call disasm_target; the checks count into $pass and $fail.
 pass=0 fail=0
+
+# disasm_target NAME ARCH USAGE: $objdump and $kind (x86 or arm64) for
+# ARCH, native (this machine's) or arm64 (the cross objdump); a native
+# machine with no expectation skips (exit 0), a bad ARCH is a usage
+# error (exit 2).
+disasm_target() {
+	case $2 in
+	native)
+		objdump=objdump
+		case $(uname -m) in
+		x86_64 | i?86) kind=x86 ;;
+		aarch64) kind=arm64 ;;
+		*) echo "$1: no expectation for $(uname -m), skipped"; exit 0 ;;
+		esac ;;
+	arm64) objdump=aarch64-linux-gnu-objdump kind=arm64 ;;
+	*) echo "usage: $3" >&2; exit 2 ;;
+	esac
+}
 bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
 good() { pass=$((pass + 1)); }
 

@@ -16,18 +16,8 @@
 #   disasm_qspin.sh native|arm64 FILE [TREE.so]
 set -u
 arch=${1:-} file=${2:-} tree=${3:-}
-case $arch in
-native)
-	objdump=objdump
-	case $(uname -m) in
-	x86_64 | i?86) kind=x86 ;;
-	aarch64) kind=arm64 ;;
-	*) echo "disasm_qspin: no expectation for $(uname -m), skipped"; exit 0 ;;
-	esac ;;
-arm64) objdump=aarch64-linux-gnu-objdump kind=arm64 ;;
-*) echo "usage: disasm_qspin.sh native|arm64 FILE [TREE.so]" >&2; exit 2 ;;
-esac
 . "$(dirname "$0")/disasm_lib.sh"
+disasm_target disasm_qspin "$arch" "disasm_qspin.sh native|arm64 FILE [TREE.so]"
 
 # atomics TEXT: the kinds of atomic instruction, one a line, sorted and
 # unique (x86: "lock <op>" without its size suffix, and xchg; arm64: the

@@ -11,18 +11,8 @@
 #   disasm_ticket.sh native|arm64 FILE
 set -u
 arch=${1:-} file=${2:-}
-case $arch in
-native)
-	objdump=objdump
-	case $(uname -m) in
-	x86_64 | i?86) kind=x86 ;;
-	aarch64) kind=arm64 ;;
-	*) echo "disasm_ticket: no expectation for $(uname -m), skipped"; exit 0 ;;
-	esac ;;
-arm64) objdump=aarch64-linux-gnu-objdump kind=arm64 ;;
-*) echo "usage: disasm_ticket.sh native|arm64 FILE" >&2; exit 2 ;;
-esac
 . "$(dirname "$0")/disasm_lib.sh"
+disasm_target disasm_ticket "$arch" "disasm_ticket.sh native|arm64 FILE"
 
 unlock=$(body "$file" ticket_unlock)
 declare -A text=([ticket_lock]="$(body "$file" ticket_lock)"
